@@ -1,0 +1,83 @@
+/** Board creation, import content and lock bodies. */
+import { z } from 'zod';
+import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, Template, TextColor, StrokeColor } from './common.js';
+import { Anchors, ImageInput, LinkUrl, Points, TextInput } from './draw.js';
+import { ColumnInput, LaneIndex, TaskInput } from './todo.js';
+import { MAX_LANE_TITLE_CHARS } from './limits.js';
+
+/**
+ * Import items. Every array is validated item by item so that an error can name
+ * its kind and index; ids are always minted by the server, `sourceId` lets
+ * stroke anchors refer to texts and images of the same request.
+ */
+export const ImportText = z.object({
+  sourceId: ItemId.optional(),
+  kind: z.enum(['text', 'link']).optional(),
+  x: Coordinate.optional(),
+  y: Coordinate.optional(),
+  content: z.string({ error: 'must be a string' }).optional(),
+  url: LinkUrl.optional(),
+  color: TextColor.optional(),
+  width: TextInput.shape.width,
+  postit: TextInput.shape.postit,
+  diagram: TextInput.shape.diagram,
+  author: Author.optional(),
+});
+export const ImportLine = z.object({
+  points: Points,
+  color: StrokeColor.optional(),
+  anchors: Anchors.optional(),
+  author: Author.optional(),
+});
+export const ImportImage = ImageInput.omit({ id: true, x: true, y: true }).extend({
+  sourceId: ItemId.optional(),
+  x: Coordinate.optional(),
+  y: Coordinate.optional(),
+});
+export const ImportColumn = ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() });
+export const ImportTask = TaskInput.omit({ id: true, column_id: true }).extend({
+  columnIndex: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' }),
+});
+export const ImportLane = z.object({
+  lane: LaneIndex,
+  title: z.string({ error: 'must be a string' }).max(MAX_LANE_TITLE_CHARS, { error: `must be at most ${MAX_LANE_TITLE_CHARS} characters` }),
+  author: Author.optional(),
+});
+
+export const IMPORT_ITEM_SCHEMAS = {
+  texts: ImportText,
+  lines: ImportLine,
+  images: ImportImage,
+  columns: ImportColumn,
+  tasks: ImportTask,
+  lanes: ImportLane,
+} as const;
+export type ImportKind = keyof typeof IMPORT_ITEM_SCHEMAS;
+
+/** The top level of import content; items are checked one by one against IMPORT_ITEM_SCHEMAS. */
+export const ImportContent = z.object({
+  texts: z.array(z.unknown()).optional(),
+  lines: z.array(z.unknown()).optional(),
+  images: z.array(z.unknown()).optional(),
+  columns: z.array(z.unknown()).optional(),
+  tasks: z.array(z.unknown()).optional(),
+  lanes: z.array(z.unknown()).optional(),
+  colWidth: z.number({ error: 'must be a finite number' }).optional(),
+});
+export type ImportContent = z.infer<typeof ImportContent>;
+
+/** POST /api/boards */
+export const CreateBoardInput = z.object({
+  mode: BoardMode.optional(),
+  template: Template.optional(),
+  content: z.unknown().optional(),
+  autolayout: z.boolean({ error: 'must be a boolean' }).optional(),
+  lock: LockMode.optional(),
+  author: Author.optional(),
+});
+export type CreateBoardInput = z.infer<typeof CreateBoardInput>;
+
+/** POST /lock */
+export const LockInput = z.object({ mode: LockMode });
+/** POST /verify-key */
+export const VerifyKeyInput = z.object({ key: AccessKey });

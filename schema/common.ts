@@ -1,0 +1,84 @@
+/** Field schemas shared by every resource: ids, authors, coordinates, colours. */
+import { z } from 'zod';
+import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a string shaped like a UUID (any version); board ids are UUID v4. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
+/** A board id: a UUID, normalised to lower case. */
+export const BoardId = z
+  .string()
+  .regex(UUID_PATTERN, { error: 'must be a UUID' })
+  .transform((id) => id.toLowerCase());
+
+/** An item id as a client may name it; ids the server mints are UUIDs. */
+export const ItemId = z
+  .string()
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_ITEM_ID_CHARS, { error: `must be at most ${MAX_ITEM_ID_CHARS} characters` });
+
+export const AUTHOR_PATTERN = /^[A-Za-z0-9:_.-]+$/;
+
+/** The author tag: letters, digits, colon, underscore, hyphen, period; 1 to 80 chars. */
+export const Author = z
+  .string()
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_AUTHOR_CHARS, { error: `must be at most ${MAX_AUTHOR_CHARS} characters` })
+  .regex(AUTHOR_PATTERN, { error: 'may hold only letters, digits, colon, underscore, hyphen and period' });
+
+/** A position on the infinite canvas. */
+export const Coordinate = z
+  .number({ error: 'must be a finite number' })
+  .min(-MAX_COORDINATE, { error: `must be at least ${-MAX_COORDINATE}` })
+  .max(MAX_COORDINATE, { error: `must be at most ${MAX_COORDINATE}` });
+
+/** The 17 ink colour names of the specification. `auto` and `black` are theme-aware ink. */
+export const INK_COLORS = [
+  'auto', 'black', 'red', 'blue', 'green', 'orange', 'yellow', 'pink', 'purple',
+  'maroon', 'brown', 'gray', 'lightgray', 'teal', 'sage', 'sky', 'lavender',
+] as const;
+export type InkColor = (typeof INK_COLORS)[number];
+
+const INK_COLOR_SET = new Set<string>(INK_COLORS);
+
+/** Any value to an ink colour name: known names case-insensitively, anything else `auto`. */
+export function toInkColor(value: unknown): InkColor {
+  if (typeof value !== 'string') return 'auto';
+  const name = value.trim().toLowerCase();
+  return INK_COLOR_SET.has(name) ? (name as InkColor) : 'auto';
+}
+
+/** Stroke colour: never rejected; unknown values (hex too) silently become `auto`. */
+export const StrokeColor = z.unknown().transform(toInkColor);
+
+/** Text colour: like strokes, but `''` or null clears the colour (theme ink); null in the output means "clear". */
+export const TextColor = z
+  .unknown()
+  .transform((value) => (value === '' || value === null ? null : toInkColor(value)));
+
+/** Colours of kanban columns and tasks; `''` or null clears (null in the output means "clear"). */
+export const CARD_COLORS = ['red', 'blue', 'green'] as const;
+export const CardColor = z
+  .union([z.enum(CARD_COLORS), z.literal(''), z.null()], { error: `must be one of ${CARD_COLORS.join(', ')} or empty` })
+  .transform((value) => (value ? value : null));
+
+export const BOARD_MODES = ['draw', 'todo'] as const;
+export const BoardMode = z.enum(BOARD_MODES, { error: 'must be "draw" or "todo"' });
+export type BoardMode = z.infer<typeof BoardMode>;
+
+export const TEMPLATES = ['kanban', 'sprint', 'bugs'] as const;
+export const Template = z.enum(TEMPLATES, { error: 'must be "kanban", "sprint" or "bugs"' });
+export type Template = z.infer<typeof Template>;
+
+export const LOCK_MODES = ['write', 'all'] as const;
+export const LockMode = z.enum(LOCK_MODES, { error: 'must be "write" or "all"' });
+export type LockMode = z.infer<typeof LockMode>;
+
+/** An access key: 8 chars of [a-z0-9], or a 6-char legacy key. */
+export const AccessKey = z.string().regex(/^(?:[a-z0-9]{6}|[a-z0-9]{8})$/, {
+  error: 'must be 6 or 8 characters of a-z and 0-9',
+});

@@ -1,0 +1,6 @@
+/** The one validator: every surface (REST, MCP, WebSocket, the browser app) imports from here. */
+export * from './limits.js';
+export * from './common.js';
+export * from './draw.js';
+export * from './todo.js';
+export * from './board.js';

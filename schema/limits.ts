@@ -1,0 +1,74 @@
+/**
+ * Every limit of the interface specification, as named constants.
+ * quotas.json, the validators and the domain all read these; nothing else
+ * spells a limit as a literal. Units are in the names.
+ */
+
+// Request body
+export const MAX_BODY_BYTES = 5_242_880;
+
+// Per-board quotas (same for browser, REST and MCP)
+export const MAX_TEXT_NODES = 500; // texts and links together
+export const MAX_TEXT_CHARS = 100_000;
+export const MAX_IMAGES = 50;
+export const MAX_IMAGE_BYTES = 921_600; // decoded bytes of one image (900 KiB)
+export const MAX_IMAGE_BYTES_TOTAL = 10_485_760; // decoded bytes of all images on a board (10 MB)
+export const MAX_STROKES = 2_000;
+export const MAX_COLUMNS = 200;
+export const MAX_COLUMNS_PER_LANE = 20;
+export const MAX_LANES = 10;
+export const MAX_TASKS = 1_000;
+export const MAX_TASK_CONTENT_CHARS = 20_000;
+
+// Field limits
+export const MAX_AUTHOR_CHARS = 80;
+export const MAX_THUMBNAIL_CHARS = 8_000;
+export const MIN_TEXT_WIDTH_PX = 160;
+export const MAX_TEXT_WIDTH_PX = 4_096;
+export const MIN_COLUMN_WIDTH_PX = 200;
+export const MAX_COLUMN_WIDTH_PX = 480;
+export const DEFAULT_COLUMN_WIDTH_PX = 280;
+export const MAX_LANE_TITLE_CHARS = 200;
+export const MAX_COLUMN_TITLE_CHARS = 200;
+export const MAX_TASK_NAME_CHARS = 500;
+export const MAX_ASSIGNEE_CHARS = 200;
+export const STROKE_WIDTH_PX = 3;
+export const MAX_IMAGE_SIDE_PX = 16_384;
+
+// Limits the specification leaves open; chosen here and documented in docs/choices.md
+export const MAX_STROKE_POINTS = 10_000;
+export const MAX_COORDINATE = 1_000_000_000; // |x| and |y| on the infinite canvas
+export const MAX_URL_CHARS = 2_048;
+export const MAX_ITEM_ID_CHARS = 128;
+export const MAX_TASK_DESCRIPTION_CHARS = 20_000;
+
+// Operation and import limits
+export const MAX_RECOLOR_ITEMS = 500;
+export const MAX_BATCH_OPS = 500;
+export const WS_CONTINUATION_MAX_FRAMES = 500;
+export const WS_CONTINUATION_IDLE_MS = 500;
+export const MAX_IMPORT_ITEMS = 2_550;
+export const MAX_IMPORT_LANE_TITLES = 10;
+export const MAX_IMPORT_BATCH_STATEMENTS = 320;
+export const MAX_IMPORT_BOUND_PARAMETERS = 100;
+
+// Time
+export const TOMBSTONE_RETENTION_DAYS = 30;
+export const NOTIFICATION_DEBOUNCE_MS = 3_000;
+export const LIVE_BROADCAST_TARGET_MS = 100;
+export const WAIT_MIN_TIMEOUT_MS = 1_000;
+export const WAIT_MAX_TIMEOUT_MS = 55_000;
+export const WAIT_DEFAULT_TIMEOUT_MS = 25_000;
+
+// Rate limits (requests per window)
+export const RATE_WINDOW_BOARD_MS = 10_000;
+export const RATE_BOARD_STANDARD = 60;
+export const RATE_BOARD_TOKEN = 600;
+export const RATE_WINDOW_CREATE_MS = 60_000;
+export const RATE_CREATE_STANDARD = 5;
+export const RATE_CREATE_TOKEN = 50;
+export const RATE_WINDOW_WS_MS = 10_000;
+export const RATE_WS_FRAMES = 60;
+export const RATE_WINDOW_LOCK_MS = 60_000;
+export const RATE_LOCK = 5;
+export const RETRY_AFTER_SECONDS = 10;

@@ -1,0 +1,126 @@
+/** Request bodies of todo boards: mode, column width, lanes, columns, tasks. */
+import { z } from 'zod';
+import { Author, BoardMode, CardColor, ItemId, Template } from './common.js';
+import {
+  MAX_ASSIGNEE_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_LANE_TITLE_CHARS, MAX_LANES, MAX_TASK_DESCRIPTION_CHARS,
+  MAX_TASK_NAME_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX,
+} from './limits.js';
+
+/** Clamps a column width into the allowed range; the spec clamps rather than rejects. */
+export function clampColumnWidth(width: number): number {
+  return Math.min(MAX_COLUMN_WIDTH_PX, Math.max(MIN_COLUMN_WIDTH_PX, Math.round(width)));
+}
+
+/** POST /mode and MCP set_board_mode. */
+export const ModeInput = z.object({ mode: BoardMode, template: Template.optional() });
+export type ModeInput = z.infer<typeof ModeInput>;
+
+/** POST /column-width and MCP set_column_width; out-of-range values are clamped. */
+export const ColumnWidthInput = z.object({
+  width: z.number({ error: 'must be a finite number' }).transform(clampColumnWidth),
+});
+export type ColumnWidthInput = z.infer<typeof ColumnWidthInput>;
+
+/** A lane (row) index: 0 to 9. */
+export const LaneIndex = z
+  .number({ error: 'must be an integer' })
+  .int({ error: 'must be an integer' })
+  .min(0, { error: 'must be at least 0' })
+  .max(MAX_LANES - 1, { error: `must be at most ${MAX_LANES - 1}` });
+
+/** POST /lanes and MCP set_lane; an empty or omitted title clears the name. */
+export const LaneInput = z.object({
+  lane: LaneIndex,
+  title: z.string({ error: 'must be a string' }).max(MAX_LANE_TITLE_CHARS, { error: `must be at most ${MAX_LANE_TITLE_CHARS} characters` }).optional(),
+  author: Author.optional(),
+});
+export type LaneInput = z.infer<typeof LaneInput>;
+
+const ColumnTitle = z.string({ error: 'must be a string' }).max(MAX_COLUMN_TITLE_CHARS, { error: `must be at most ${MAX_COLUMN_TITLE_CHARS} characters` });
+const Sort = z.number({ error: 'must be a finite number' });
+
+/** POST /columns, MCP create_column and update_column. */
+export const ColumnInput = z.object({
+  id: ItemId.optional(),
+  title: ColumnTitle,
+  sort: Sort,
+  lane: LaneIndex.optional(),
+  color: CardColor.optional(),
+  author: Author.optional(),
+});
+export type ColumnInput = z.infer<typeof ColumnInput>;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?$/;
+
+/** True for an ISO 8601 calendar date or date-time that names a real day and time. */
+export function isIsoDate(value: string): boolean {
+  const match = ISO_DATE.exec(value) ?? ISO_DATE_TIME.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  if (match[4] !== undefined) {
+    if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) return false;
+  }
+  return true;
+}
+
+export const DueDate = z
+  .string({ error: 'must be a string' })
+  .refine(isIsoDate, { error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' });
+
+/** Task priority: H, M or L, any case on input, stored upper case; '' clears it (null in the output). */
+export const Priority = z
+  .string({ error: 'must be a string' })
+  .transform((value) => value.trim().toUpperCase())
+  .refine((value) => value === '' || value === 'H' || value === 'M' || value === 'L', { error: 'must be H, M or L' })
+  .transform((value) => (value === '' ? null : (value as 'H' | 'M' | 'L')));
+
+/** The opaque task content: a string that must parse as JSON (it may hold a `boards` array). */
+export const TaskContent = z.string({ error: 'must be a string' }).refine(
+  (value) => {
+    if (value === '') return true;
+    try {
+      JSON.parse(value);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be a JSON string' },
+);
+
+const TaskFields = {
+  name: z.string({ error: 'must be a string' }).max(MAX_TASK_NAME_CHARS, { error: `must be at most ${MAX_TASK_NAME_CHARS} characters` }),
+  description: z.string({ error: 'must be a string' }).max(MAX_TASK_DESCRIPTION_CHARS, { error: `must be at most ${MAX_TASK_DESCRIPTION_CHARS} characters` }),
+  due_date: DueDate,
+  priority: Priority,
+  assignee: z.string({ error: 'must be a string' }).max(MAX_ASSIGNEE_CHARS, { error: `must be at most ${MAX_ASSIGNEE_CHARS} characters` }),
+  sort: Sort,
+  done: z.boolean({ error: 'must be true or false' }),
+  color: CardColor,
+  content: TaskContent,
+};
+
+/** POST /tasks, MCP create_task and update_task: `column_id` is required on create (checked by the domain). */
+export const TaskInput = z.object({
+  id: ItemId.optional(),
+  column_id: ItemId.optional(),
+  name: TaskFields.name,
+  description: TaskFields.description.optional(),
+  due_date: TaskFields.due_date.optional(),
+  priority: TaskFields.priority.optional(),
+  assignee: TaskFields.assignee.optional(),
+  sort: TaskFields.sort.optional(),
+  done: TaskFields.done.optional(),
+  color: TaskFields.color.optional(),
+  content: TaskFields.content.optional(),
+  author: Author.optional(),
+});
+export type TaskInput = z.infer<typeof TaskInput>;
+
+/** POST /tasks/{id}/move and MCP move_task. */
+export const TaskMoveInput = z.object({ column_id: ItemId, sort: Sort });
+export type TaskMoveInput = z.infer<typeof TaskMoveInput>;
+
