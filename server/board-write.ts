@@ -1,0 +1,42 @@
+/** What a domain mutation is handed: the board's maps inside one open transaction, and who writes. */
+import type { BoardMode } from '../schema/index.js';
+import type { BoardMaps } from './document-model.js';
+import { errors } from './errors.js';
+import type { BlobStore } from './store/blob-store.js';
+
+/** The surfaces a write can come from; carried as the Y transaction origin. */
+export type Surface = 'rest' | 'mcp' | 'ws' | 'yjs' | 'import' | 'system';
+
+/** The typed origin of every server-side Y transaction, so observers can tell who did what. */
+export type BoardOrigin = { source: Surface; author: string };
+
+export function isBoardOrigin(origin: unknown): origin is BoardOrigin {
+  return typeof origin === 'object' && origin !== null && 'source' in origin && 'author' in origin;
+}
+
+/** Default author tag per surface (decisions.md). */
+export const DEFAULT_AUTHORS: Record<Exclude<Surface, 'yjs'>, string> = {
+  rest: 'ai:rest',
+  mcp: 'ai:mcp',
+  ws: 'user:anonymous',
+  import: 'ai:import',
+  system: 'system:template',
+};
+
+export type BoardWrite = {
+  boardId: string;
+  mode: BoardMode;
+  maps: BoardMaps;
+  blobs: BlobStore;
+  /** Author tag for items this write creates. */
+  author: string;
+  /** ISO timestamp stamped as `last_updated` on every item this write changes. */
+  now: string;
+  /** Mints ids for new items. */
+  newId: () => string;
+};
+
+/** Rejects draw operations on todo boards and the reverse. */
+export function requireMode(write: BoardWrite, mode: BoardMode): void {
+  if (write.mode !== mode) throw errors.wrongMode(mode);
+}

@@ -1,0 +1,82 @@
+/**
+ * Assembles the service from a Config: the database, the registry, Hocuspocus
+ * with durable persistence, the board domain and the adapters on one Fastify
+ * instance. Returns it not yet listening; `close()` is idempotent and stores
+ * every loaded document before the database closes.
+ */
+import fastifyStatic from '@fastify/static';
+import { Hocuspocus } from '@hocuspocus/server';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerRest } from '../adapters/rest/index.js';
+import { MAX_BODY_BYTES } from '../schema/index.js';
+import { Boards } from './boards.js';
+import type { Config } from './config.js';
+import { DocumentHost } from './document-host.js';
+import { JournalledSQLite } from './persistence.js';
+import { Registry } from './registry.js';
+import { BlobStore } from './store/blob-store.js';
+import { openDatabase } from './store/database.js';
+import { DocumentStore } from './store/document-store.js';
+
+export type BoardServer = {
+  app: FastifyInstance;
+  boards: Boards;
+  hocuspocus: Hocuspocus;
+  documents: DocumentStore;
+  /** Starts listening; resolves to the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+};
+
+export type BuildOptions = { now?: () => number };
+
+/** Strips credentials from a logged URL: keys must never reach the logs. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:key|access_key|token)=)[^&]*/gi, '$1[redacted]');
+}
+
+export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {
+  const now = options.now ?? Date.now;
+  const db = openDatabase(config.dataDir);
+  const registry = new Registry(db, now);
+  const documents = new DocumentStore(db);
+  const blobs = new BlobStore(db);
+  const hocuspocus = new Hocuspocus({
+    quiet: true,
+    debounce: config.storeDebounceMs,
+    maxDebounce: config.storeMaxDebounceMs,
+    extensions: [new JournalledSQLite(db, documents, registry, blobs)],
+  });
+  const host = new DocumentHost(hocuspocus);
+  const boards = new Boards({ db, registry, documents, blobs, host, now });
+
+  const app = Fastify({
+    bodyLimit: MAX_BODY_BYTES,
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+      },
+    },
+    return503OnClosing: true,
+  });
+  await registerRest(app, boards);
+  await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await host.flushAll();
+      db.close();
+    })();
+    return closing;
+  };
+
+  const listen = async () => {
+    const address = await app.listen({ port: config.port, host: config.host });
+    return config.publicUrl ?? address.replace('://[::1]', '://localhost');
+  };
+
+  return { app, boards, hocuspocus, documents, listen, close };
+}

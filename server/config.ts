@@ -1,0 +1,68 @@
+/**
+ * Configuration, parsed once from the environment by one zod schema, frozen and
+ * passed down. Nothing else in the service reads process.env.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z
+    .url({ error: 'PUBLIC_URL must be an absolute URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  IMPORT_TOKEN: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // How long a loaded board stays in memory after its last use before it is stored and unloaded.
+  STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
+  STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string | undefined;
+  importToken: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  storeDebounceMs: number;
+  storeMaxDebounceMs: number;
+  /** Folder of the static browser app. */
+  publicDir: string;
+}>;
+
+/** The project root: the nearest folder above this module holding package.json (works from src and dist). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + import.meta.url);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Parses the environment (or overrides, for tests) into a frozen Config; throws a readable error. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    publicUrl: e.PUBLIC_URL,
+    importToken: e.IMPORT_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    storeDebounceMs: e.STORE_DEBOUNCE_MS,
+    storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
+    publicDir: join(projectRoot(), 'public'),
+  });
+}

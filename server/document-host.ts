@@ -1,0 +1,51 @@
+/**
+ * Server-side access to board documents through Hocuspocus, so that server
+ * writes are broadcast, journalled and stored exactly like a client's. A
+ * direct connection is opened per use and always disconnected (an open one
+ * would pin its document in memory forever); the store after it is debounced,
+ * so a busy board stays loaded and an idle one is stored and unloaded.
+ */
+import type { Document, Hocuspocus } from '@hocuspocus/server';
+
+export class DocumentHost {
+  constructor(private readonly hocuspocus: Hocuspocus) {}
+
+  /** Runs fn against the loaded document (loading it first if needed). */
+  async use<T>(boardId: string, fn: (doc: Document) => T): Promise<T> {
+    const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
+    try {
+      return fn(connection.document!);
+    } finally {
+      await connection.disconnect({ unloadImmediately: false });
+    }
+  }
+
+  /** The document if it is loaded right now, without loading it. */
+  loaded(boardId: string): Document | undefined {
+    return this.hocuspocus.documents.get(boardId);
+  }
+
+  /** Closes every client connection to a board (after its erase). */
+  closeConnections(boardId: string): void {
+    this.hocuspocus.closeConnections(boardId);
+  }
+
+  /** Stores every loaded document now (shutdown). */
+  async flushAll(): Promise<void> {
+    const stores = [...this.hocuspocus.documents.values()].map((document) =>
+      this.hocuspocus.storeDocumentHooks(
+        document,
+        {
+          instance: this.hocuspocus,
+          clientsCount: document.getConnectionsCount(),
+          document,
+          documentName: document.name,
+          lastContext: {},
+          lastTransactionOrigin: { source: 'system' },
+        },
+        true,
+      ),
+    );
+    await Promise.all(stores);
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Mutations of draw boards: texts, links, strokes, images, moves and erases.
+ * Each takes validated input and runs inside the caller's one Y transaction;
+ * every check comes before the first change, so a rejected call changes nothing.
+ */
+import type { DrawKind, ImageInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../schema/index.js';
+import {
+  MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TEXT_CHARS, MAX_TEXT_NODES,
+  STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl,
+} from '../schema/index.js';
+import { type BoardWrite, requireMode } from './board-write.js';
+import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
+import { isLink } from './document-model.js';
+import { errors } from './errors.js';
+import { setPresent } from './items.js';
+
+function requireRoom(count: number, limit: number, kind: string, what: string): void {
+  if (count >= limit) throw errors.quotaExceeded(kind, `a board holds at most ${limit} ${what}`);
+}
+
+/** Creates a text, or updates the text `id` names (its author stays; omitted optional fields keep their value). */
+export function upsertText(w: BoardWrite, input: TextInput): TextItem {
+  requireMode(w, 'draw');
+  if (input.content.length > MAX_TEXT_CHARS) {
+    throw errors.quotaExceeded('text_chars', `a text holds at most ${MAX_TEXT_CHARS} characters (got ${input.content.length})`);
+  }
+  const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
+  const current = found && !isLink(found) ? found : undefined;
+  if (!current) requireRoom(w.maps.texts.size, MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  if (current && input.postit === undefined && input.diagram === true && current.postit) {
+    throw errors.invalidPayload('diagram', 'a text cannot be both a post-it and a diagram frame');
+  }
+  if (current && input.diagram === undefined && input.postit === true && current.diagram) {
+    throw errors.invalidPayload('postit', 'a text cannot be both a post-it and a diagram frame');
+  }
+  const item: TextItem = {
+    ...current,
+    id: current?.id ?? w.newId(),
+    x: input.x,
+    y: input.y,
+    content: input.content,
+    author: current?.author ?? input.author ?? w.author,
+    last_updated: w.now,
+  };
+  setPresent(item, 'color', input.color);
+  setPresent(item, 'width', input.width);
+  setPresent(item, 'postit', input.postit);
+  setPresent(item, 'diagram', input.diagram);
+  w.maps.texts.set(item.id, item);
+  return item;
+}
+
+/** Creates a link, or updates the link `id` names. */
+export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
+  requireMode(w, 'draw');
+  const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
+  const current = found && isLink(found) ? found : undefined;
+  if (!current) requireRoom(w.maps.texts.size, MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  const item: LinkItem = {
+    id: current?.id ?? w.newId(),
+    kind: 'link',
+    x: input.x,
+    y: input.y,
+    url: input.url,
+    author: current?.author ?? input.author ?? w.author,
+    last_updated: w.now,
+  };
+  w.maps.texts.set(item.id, item);
+  return item;
+}
+
+/** Integer bounding box of a point list: floor of the top-left, ceil of the bottom-right. */
+export function strokeBBox(points: Point[]): { x: number; y: number; width: number; height: number } {
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of points) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  }
+  const left = Math.floor(minX);
+  const top = Math.floor(minY);
+  return { x: left, y: top, width: Math.ceil(maxX) - left, height: Math.ceil(maxY) - top };
+}
+
+/** The stroke write response of the spec. */
+export function strokeResult(stroke: StrokeItem) {
+  return { id: stroke.id, pointCount: stroke.points.length, color: stroke.color, bbox: strokeBBox(stroke.points), author: stroke.author };
+}
+
+/** Creates a stroke, or replaces the points (and colour, anchors) of the stroke `id` names. */
+export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
+  requireMode(w, 'draw');
+  const current = input.id === undefined ? undefined : w.maps.lines.get(input.id);
+  if (!current) requireRoom(w.maps.lines.size, MAX_STROKES, 'strokes', 'strokes');
+  const item: StrokeItem = {
+    ...current,
+    id: current?.id ?? w.newId(),
+    points: input.points,
+    color: input.color ?? current?.color ?? 'auto',
+    width: STROKE_WIDTH_PX,
+    author: current?.author ?? input.author ?? w.author,
+    last_updated: w.now,
+  };
+  setPresent(item, 'anchors', input.anchors);
+  w.maps.lines.set(item.id, item);
+  return item;
+}
+
+/** The image write response of the spec. */
+export function imageResult(image: ImageItem) {
+  const { id, x, y, width, height, author } = image;
+  return { id, x, y, width, height, hasThumbDataUrl: image.thumbDataUrl !== undefined, author };
+}
+
+/** Creates an image, or replaces the image `id` names; the payload goes to the blob store. */
+export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
+  requireMode(w, 'draw');
+  const parsed = parseImageDataUrl(input.dataUrl);
+  if (!parsed) throw errors.invalidPayload('dataUrl', 'not an image data URL');
+  const bytes = base64DecodedBytes(parsed.base64);
+  if (bytes > MAX_IMAGE_BYTES) {
+    throw errors.quotaExceeded('image_bytes_per_item', `an image holds at most ${MAX_IMAGE_BYTES} bytes (got ${bytes})`);
+  }
+  const current = input.id === undefined ? undefined : w.maps.images.get(input.id);
+  if (!current) requireRoom(w.maps.images.size, MAX_IMAGES, 'images', 'images');
+  let total = bytes;
+  for (const image of w.maps.images.values()) if (image.id !== current?.id) total += image.bytes;
+  if (total > MAX_IMAGE_BYTES_TOTAL) {
+    throw errors.quotaExceeded('image_bytes_total', `the images of a board hold at most ${MAX_IMAGE_BYTES_TOTAL} bytes (would be ${total})`);
+  }
+  const blob = w.blobs.put(w.boardId, input.dataUrl);
+  const item: ImageItem = {
+    ...current,
+    id: current?.id ?? w.newId(),
+    x: input.x,
+    y: input.y,
+    width: input.width,
+    height: input.height,
+    blob,
+    mime: parsed.mime,
+    bytes,
+    author: current?.author ?? input.author ?? w.author,
+    last_updated: w.now,
+  };
+  setPresent(item, 'thumbDataUrl', input.thumbDataUrl);
+  w.maps.images.set(item.id, item);
+  return item;
+}
+
+function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageItem | undefined {
+  switch (kind) {
+    case 'texts':
+      return w.maps.texts.get(id); // links are listed among texts, so `texts` reaches them too
+    case 'links': {
+      const node = w.maps.texts.get(id);
+      return node && isLink(node) ? node : undefined;
+    }
+    case 'images':
+      return w.maps.images.get(id);
+    case 'strokes':
+    case 'lines':
+      return undefined;
+  }
+}
+
+/**
+ * Moves an item: texts, links and images put their top-left at (x, y); a
+ * stroke is translated so its bounding-box top-left lands there. Strokes
+ * anchored to a moved text or image follow it without a new `last_updated`.
+ */
+export function moveItem(w: BoardWrite, kind: DrawKind, id: string, to: MoveInput): { id: string; x: number; y: number } {
+  requireMode(w, 'draw');
+  if (kind === 'strokes' || kind === 'lines') {
+    const stroke = w.maps.lines.get(id);
+    if (!stroke) throw errors.itemNotFound('stroke', id);
+    let [minX, minY] = [Infinity, Infinity];
+    for (const [x, y] of stroke.points) [minX, minY] = [Math.min(minX, x), Math.min(minY, y)];
+    const [dx, dy] = [to.x - minX, to.y - minY];
+    w.maps.lines.set(id, { ...stroke, points: stroke.points.map(([x, y]) => [x + dx, y + dy]), last_updated: w.now });
+    return { id, x: to.x, y: to.y };
+  }
+  const node = findNode(w, kind, id);
+  if (!node) throw errors.itemNotFound(kind.replace(/s$/, ''), id);
+  const [dx, dy] = [to.x - node.x, to.y - node.y];
+  if (kind === 'images') w.maps.images.set(id, { ...(node as ImageItem), x: to.x, y: to.y, last_updated: w.now });
+  else w.maps.texts.set(id, { ...(node as TextNode), x: to.x, y: to.y, last_updated: w.now });
+  if (dx !== 0 || dy !== 0) followAnchors(w, id, dx, dy);
+  return { id, x: to.x, y: to.y };
+}
+
+/**
+ * Bends the strokes anchored to a moved node: an anchored start moves by the
+ * full delta and the pull fades along the stroke to the other end (and the
+ * reverse for an anchored end); a stroke anchored at both ends moves whole.
+ * `last_updated` stays: the stroke itself was not edited.
+ */
+function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: number): void {
+  for (const stroke of w.maps.lines.values()) {
+    const startFollows = stroke.anchors?.start?.id === nodeId;
+    const endFollows = stroke.anchors?.end?.id === nodeId;
+    if (!startFollows && !endFollows) continue;
+    const weights = pathFractions(stroke.points);
+    const points = stroke.points.map(([x, y], i): Point => {
+      const weight = (startFollows ? 1 - weights[i] : 0) + (endFollows ? weights[i] : 0);
+      return [x + dx * weight, y + dy * weight];
+    });
+    w.maps.lines.set(stroke.id, { ...stroke, points });
+  }
+}
+
+/** Fraction of the path length travelled at each point (by index when the path has no length). */
+function pathFractions(points: Point[]): number[] {
+  const lengths = [0];
+  for (let i = 1; i < points.length; i++) {
+    lengths.push(lengths[i - 1] + Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]));
+  }
+  const total = lengths[lengths.length - 1];
+  if (total === 0) return points.map((_, i) => (points.length === 1 ? 0 : i / (points.length - 1)));
+  return lengths.map((length) => length / total);
+}
+
+/** Erases an item by kind and id. */
+export function eraseItem(w: BoardWrite, kind: DrawKind, id: string): { ok: true; id: string; kind: DrawKind } {
+  requireMode(w, 'draw');
+  if (kind === 'strokes' || kind === 'lines') {
+    if (!w.maps.lines.has(id)) throw errors.itemNotFound('stroke', id);
+    w.maps.lines.delete(id);
+  } else if (kind === 'images') {
+    if (!w.maps.images.has(id)) throw errors.itemNotFound('image', id);
+    w.maps.images.delete(id);
+  } else {
+    if (!findNode(w, kind, id)) throw errors.itemNotFound(kind.replace(/s$/, ''), id);
+    w.maps.texts.delete(id);
+  }
+  return { ok: true, id, kind };
+}

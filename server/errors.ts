@@ -1,0 +1,62 @@
+/**
+ * The one error type of the service and the list of its errors. Each carries
+ * the HTTP status, the specification's machine `code` and its details; every
+ * adapter has one mapper from a BoardError to its own wire.
+ */
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class BoardError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'BoardError';
+  }
+
+  /** The JSON body every surface sends: `{error, code, ...details}`. */
+  toBody(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.details };
+  }
+}
+
+export const errors = {
+  invalidPayload: (field: string, reason: string) =>
+    new BoardError(400, 'invalid_payload', `invalid ${field || 'body'}: ${reason}`, { field, reason }),
+  invalidJson: (reason: string) => new BoardError(400, 'invalid_json', `body is not valid JSON: ${reason}`),
+  invalidBoardId: () => new BoardError(400, 'invalid_board_id', 'board id must be a UUID'),
+  invalidItem: (kind: string, index: number, reason: string) =>
+    new BoardError(400, 'invalid_item', `invalid ${kind}[${index}]: ${reason}`, { kind, index, reason }),
+  invalidContent: (field: string, reason: string) =>
+    new BoardError(400, 'invalid_content', `invalid ${field}: ${reason}`, { field, reason }),
+  contentModeMismatch: (reason: string) => new BoardError(400, 'content_mode_mismatch', reason),
+  importQuotaExceeded: (kind: string, reason: string) =>
+    new BoardError(400, 'quota_exceeded', `import would exceed the ${kind} quota: ${reason}`, { kind, reason }),
+  boardNotEmpty: () =>
+    new BoardError(400, 'board_not_empty', 'the board holds texts, strokes, images or tasks; its mode can only change while it is empty'),
+  wrongMode: (needed: string) => new BoardError(400, 'wrong_mode', `this operation needs a ${needed} board`),
+  unknownKind: (kind: string, allowed: readonly string[]) =>
+    new BoardError(400, 'unknown_kind', `unknown item kind "${kind}"; use one of ${allowed.join(', ')}`, { kind, allowed }),
+  unsupported: (field: string, reason: string) =>
+    new BoardError(400, 'unsupported_field', `${field} is not supported yet: ${reason}`, { field, reason }),
+  boardLocked: (lockMode: string) =>
+    new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', { locked: true, lockMode }),
+  invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
+  boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
+  itemNotFound: (kind: string, id: string) => new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
+  routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),
+  quotaExceeded: (kind: string, detail: string) =>
+    new BoardError(413, 'quota_exceeded', `quota exceeded: ${detail}`, { kind, detail }),
+  payloadTooLarge: (limitBytes: number) =>
+    new BoardError(413, 'payload_too_large', `request body is larger than ${limitBytes} bytes`, { limitBytes }),
+  unsupportedMediaType: (type: string) =>
+    new BoardError(415, 'unsupported_media_type', `send JSON with Content-Type: application/json (got ${type})`),
+  rateLimited: (retryAfterSeconds: number) =>
+    new BoardError(429, 'rate_limited', 'too many requests; retry later', { retryAfterSeconds }),
+  storageUnavailable: () =>
+    new BoardError(503, 'storage_unavailable', 'the change could not be stored; nothing was changed, retry later'),
+  internal: () => new BoardError(500, 'internal_error', 'internal error'),
+};

@@ -1,0 +1,16 @@
+/** Entry point: read the configuration, build the server, listen, and stop cleanly on SIGTERM/SIGINT. */
+import { buildServer } from './build-server.js';
+import { loadConfig } from './config.js';
+
+const config = loadConfig();
+const server = await buildServer(config);
+const url = await server.listen();
+console.log(`board service ready at ${url} (data in ${config.dataDir})`);
+
+const stop = async (signal: string) => {
+  server.app.log.info({ signal }, 'stopping: storing every board');
+  await server.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop('SIGTERM'));
+process.once('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,85 @@
+/**
+ * Reads of a board document: the ETag of its state and the snapshots every
+ * surface serves. Both are cached per document until its next update, so
+ * repeated reads of an unchanged board cost a lookup.
+ */
+import { createHash } from 'node:crypto';
+import * as Y from 'yjs';
+import { DEFAULT_COLUMN_WIDTH_PX } from '../schema/index.js';
+import type { BoardMode } from '../schema/index.js';
+import { boardMaps } from './document-model.js';
+import type { ColumnItem, ImageItem, LaneItem, StrokeItem, TaskItem, TextNode } from './document-model.js';
+
+type Cached = { etag?: string; json?: Map<BoardMode, string> };
+const cache = new WeakMap<Y.Doc, Cached>();
+
+function cached(doc: Y.Doc): Cached {
+  let entry = cache.get(doc);
+  if (!entry) {
+    entry = {};
+    cache.set(doc, entry);
+    doc.on('update', () => cache.set(doc, {}));
+  }
+  return entry;
+}
+
+/**
+ * The ETag of a document state: a digest of its state vector and delete set,
+ * so every accepted change (deletions included) gives a new value and equal
+ * states give equal values, across restarts too.
+ */
+export function etagOf(doc: Y.Doc): string {
+  const entry = cached(doc);
+  entry.etag ??= `"${createHash('sha256').update(Y.encodeSnapshot(Y.snapshot(doc))).digest('base64url').slice(0, 27)}"`;
+  return entry.etag;
+}
+
+/** An image as snapshots show it: the payload reference is internal. */
+export type PublicImage = Omit<ImageItem, 'blob'> & { dataUrl: string | null };
+
+function publicImage(image: ImageItem, dataUrl: string | null): PublicImage {
+  const { blob: _blob, ...rest } = image;
+  return { ...rest, dataUrl };
+}
+
+export type TodoView = { colWidth: number; columns: ColumnItem[]; tasks: TaskItem[]; lanes: LaneItem[] };
+
+/** Columns by lane then sort; tasks by their column's position then sort; named lanes by index. */
+export function todoView(doc: Y.Doc): TodoView {
+  const maps = boardMaps(doc);
+  const columns = [...maps.columns.values()].sort((a, b) => a.lane - b.lane || a.sort - b.sort || a.id.localeCompare(b.id));
+  const position = new Map(columns.map((column, index) => [column.id, index]));
+  const tasks = [...maps.tasks.values()].sort(
+    (a, b) => (position.get(a.column_id) ?? 0) - (position.get(b.column_id) ?? 0) || a.sort - b.sort || a.id.localeCompare(b.id),
+  );
+  const lanes = [...maps.lanes.values()].filter((lane) => lane.title !== '').sort((a, b) => a.lane - b.lane);
+  const colWidth = (maps.meta.get('colWidth') as number | undefined) ?? DEFAULT_COLUMN_WIDTH_PX;
+  return { colWidth, columns, tasks, lanes };
+}
+
+/** The draw content of a board, with each image's payload resolved by `dataUrlOf`. */
+export function drawView(doc: Y.Doc, dataUrlOf: (image: ImageItem) => string | null) {
+  const maps = boardMaps(doc);
+  return {
+    texts: [...maps.texts.values()] as TextNode[],
+    lines: [...maps.lines.values()] as StrokeItem[],
+    images: [...maps.images.values()].map((image) => publicImage(image, dataUrlOf(image))),
+  };
+}
+
+/**
+ * The `/json` snapshot (and MCP get_board): `{boardId, mode, etag, texts, lines, images}`
+ * plus `colWidth, columns, tasks, lanes` on todo boards; image payloads elided.
+ * Returned already serialised, cached until the next change.
+ */
+export function jsonSnapshot(doc: Y.Doc, boardId: string, mode: BoardMode): string {
+  const entry = cached(doc);
+  entry.json ??= new Map();
+  let body = entry.json.get(mode);
+  if (body === undefined) {
+    const snapshot = { boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(doc) : {}) };
+    body = JSON.stringify(snapshot);
+    entry.json.set(mode, body);
+  }
+  return body;
+}

@@ -1,0 +1,53 @@
+/**
+ * Image payloads, outside the Y.Doc: the document holds a content hash, this
+ * table the data URL. Keyed by board so that a board's images go with it.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from './database.js';
+
+/** The content address of an image data URL. */
+export function blobHash(dataUrl: string): string {
+  return createHash('sha256').update(dataUrl).digest('hex');
+}
+
+export class BlobStore {
+  private readonly insert;
+  private readonly select;
+  private readonly deleteBoard;
+  private readonly listHashes;
+  private readonly deleteOne;
+
+  constructor(db: Db) {
+    this.insert = db.prepare<[string, string, string]>(
+      'INSERT INTO image_blobs (board_id, hash, data_url) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.select = db.prepare<[string, string], { data_url: string }>('SELECT data_url FROM image_blobs WHERE board_id = ? AND hash = ?');
+    this.deleteBoard = db.prepare<[string]>('DELETE FROM image_blobs WHERE board_id = ?');
+    this.listHashes = db.prepare<[string], { hash: string }>('SELECT hash FROM image_blobs WHERE board_id = ?');
+    this.deleteOne = db.prepare<[string, string]>('DELETE FROM image_blobs WHERE board_id = ? AND hash = ?');
+  }
+
+  /** Stores a data URL and returns its hash (idempotent). */
+  put(boardId: string, dataUrl: string): string {
+    const hash = blobHash(dataUrl);
+    this.insert.run(boardId, hash, dataUrl);
+    return hash;
+  }
+
+  get(boardId: string, hash: string): string | null {
+    return this.select.get(boardId, hash)?.data_url ?? null;
+  }
+
+  /** Deletes the blobs of a board that no image references any more. */
+  prune(boardId: string, referenced: Set<string>): number {
+    let removed = 0;
+    for (const { hash } of this.listHashes.all(boardId)) {
+      if (!referenced.has(hash)) removed += this.deleteOne.run(boardId, hash).changes;
+    }
+    return removed;
+  }
+
+  eraseBoard(boardId: string): void {
+    this.deleteBoard.run(boardId);
+  }
+}

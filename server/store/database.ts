@@ -1,0 +1,60 @@
+/**
+ * The embedded SQLite database in DATA_DIR: one file holds the board registry,
+ * the stored document states (the table of @hocuspocus/extension-sqlite), the
+ * journal of Y updates and the image blobs, so that one SQLite transaction can
+ * span all of them.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+${documentsSchema};
+
+-- Y updates appended synchronously before a change is acknowledged; folded into
+-- "documents" when Hocuspocus stores the document.
+CREATE TABLE IF NOT EXISTS journal (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  "update" BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_by_name ON journal(name, seq);
+
+-- The board registry, apart from the document so that no document client can
+-- change lock or tombstone state.
+CREATE TABLE IF NOT EXISTS boards (
+  id TEXT PRIMARY KEY,
+  mode TEXT NOT NULL CHECK (mode IN ('draw', 'todo')),
+  created_at TEXT NOT NULL,
+  deleted_at TEXT,
+  lock_mode TEXT CHECK (lock_mode IN ('write', 'all')),
+  key_hash TEXT,
+  lock_version INTEGER NOT NULL DEFAULT 0
+);
+
+-- Image payloads live outside the Y.Doc: an edit must not rewrite megabytes of images.
+CREATE TABLE IF NOT EXISTS image_blobs (
+  board_id TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  data_url TEXT NOT NULL,
+  PRIMARY KEY (board_id, hash)
+);
+`;
+
+export const DATABASE_FILE = 'boards.sqlite';
+
+/** Opens (creating if needed) the database in dataDir, in WAL mode. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a commit survives the process being killed (kill -9);
+  // only an OS crash or power loss can drop the last commits, never corrupt.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+}
