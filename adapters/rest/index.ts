@@ -1,0 +1,39 @@
+/** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { Boards } from '../../server/boards.js';
+import { errors } from '../../server/errors.js';
+import { boardRoutes } from './boards.js';
+import { drawRoutes } from './draw.js';
+import { sendError } from './http.js';
+
+/** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key'];
+export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
+export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
+
+export async function registerRest(app: FastifyInstance, boards: Boards): Promise<void> {
+  await app.register(cors, {
+    origin: '*',
+    methods: CORS_ALLOWED_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    strictPreflight: false,
+  });
+
+  // Fastify's own JSON parser (prototype poisoning rejected), except that an
+  // empty body counts as no body: a bare `POST /api/boards` is valid.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']); // bodies are JSON only: anything else is 415
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    jsonParser(request, body as string, done);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
+
+  boardRoutes(app, boards);
+  drawRoutes(app, boards);
+}
