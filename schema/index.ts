@@ -4,3 +4,4 @@ export * from './common.js';
 export * from './draw.js';
 export * from './todo.js';
 export * from './board.js';
+export * from './mcp.js';
