@@ -25,6 +25,7 @@ export const DEFAULT_AUTHORS: Record<Exclude<Surface, 'yjs'>, string> = {
 
 export type BoardWrite = {
   boardId: string;
+  /** The board's mode; a mode switch sets it and the registry follows in the same SQLite transaction. */
   mode: BoardMode;
   maps: BoardMaps;
   blobs: BlobStore;

@@ -16,16 +16,22 @@ import { drawView } from './snapshot.js';
 import type { BlobStore } from './store/blob-store.js';
 import type { Db } from './store/database.js';
 import type { DocumentStore } from './store/document-store.js';
+import { applyImport, type ImportResult, planImport } from './import.js';
 import { seedTemplate } from './templates.js';
 
 export type CreateBoard = {
   mode: BoardMode;
   template?: Template;
+  /** Author of imported items that carry none of their own (default `ai:import`). */
   author?: string;
-  /** Import content and lock-at-creation: accepted by the schema, not yet by the domain. */
+  /** Import content: validated whole before anything is created. */
   content?: unknown;
+  autolayout?: boolean;
+  /** Lock-at-creation: accepted by the schema, not yet by the domain. */
   lock?: string;
 };
+
+export type CreatedBoard = { id: string; mode: BoardMode } & Partial<ImportResult>;
 
 export type BrowserSnapshot =
   | ReturnType<typeof drawView>
@@ -50,25 +56,30 @@ export class Boards {
     return record;
   }
 
-  /** Creates a board; a todo board starts with its template's columns. */
-  async create(input: CreateBoard): Promise<{ id: string; mode: BoardMode }> {
-    if (input.content !== undefined) throw errors.unsupported('content', 'board import is not available yet');
+  /**
+   * Creates a board: a todo board starts with its template's columns, and
+   * import content is validated whole first, so an invalid item or an
+   * exceeded quota creates nothing, not even the board.
+   */
+  async create(input: CreateBoard): Promise<CreatedBoard> {
     if (input.lock !== undefined) throw errors.unsupported('lock', 'locking at creation is not available yet');
+    const plan = input.content === undefined ? undefined : planImport({ ...input, content: input.content });
     const id = randomUUID();
     const { db, registry } = this.deps;
-    if (input.mode === 'draw') {
+    if (!plan && input.mode === 'draw') {
       registry.create(id, 'draw');
       return { id, mode: 'draw' };
     }
-    await this.deps.host.use(id, (doc) => {
+    const origin: BoardOrigin = plan
+      ? { source: 'import', author: input.author ?? DEFAULT_AUTHORS.import }
+      : { source: 'system', author: DEFAULT_AUTHORS.system };
+    const imported = await this.deps.host.use(id, (doc) =>
       db.transaction(() => {
         const record = registry.create(id, input.mode);
-        this.transact(doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
-          seedTemplate(w, input.template ?? 'kanban');
-        });
-      })();
-    });
-    return { id, mode: input.mode };
+        return this.transact(doc, record, origin, (w) => (plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban')));
+      })(),
+    );
+    return { id, mode: input.mode, ...imported };
   }
 
   /**
@@ -132,6 +143,7 @@ export class Boards {
     doc.transact(() => {
       result = mutate(write);
     }, origin);
+    if (write.mode !== record.mode) this.deps.registry.setMode(record.id, write.mode);
     return result!;
   }
 }

@@ -23,7 +23,7 @@ export type BoardServer = {
   boards: Boards;
   hocuspocus: Hocuspocus;
   documents: DocumentStore;
-  /** Starts listening; resolves to the base URL. */
+  /** Starts listening; resolves to the address it listens on. */
   listen(): Promise<string>;
   close(): Promise<void>;
 };
@@ -60,7 +60,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     },
     return503OnClosing: true,
   });
-  await registerRest(app, boards);
+  await registerRest(app, boards, config.publicUrl);
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });
 
   let closing: Promise<void> | undefined;
@@ -75,7 +75,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const listen = async () => {
     const address = await app.listen({ port: config.port, host: config.host });
-    return config.publicUrl ?? address.replace('://[::1]', '://localhost');
+    return address.replace('://[::1]', '://localhost');
   };
 
   return { app, boards, hocuspocus, documents, listen, close };

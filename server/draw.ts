@@ -12,7 +12,7 @@ import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';
 import { errors } from './errors.js';
-import { setPresent } from './items.js';
+import { setPresentFields, stamp } from './items.js';
 
 function requireRoom(count: number, limit: number, kind: string, what: string): void {
   if (count >= limit) throw errors.quotaExceeded(kind, `a board holds at most ${limit} ${what}`);
@@ -33,21 +33,16 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   if (current && input.diagram === undefined && input.postit === true && current.diagram) {
     throw errors.invalidPayload('postit', 'a text cannot be both a post-it and a diagram frame');
   }
-  const item: TextItem = {
-    ...current,
-    id: current?.id ?? w.newId(),
-    x: input.x,
-    y: input.y,
-    content: input.content,
-    author: current?.author ?? input.author ?? w.author,
-    last_updated: w.now,
-  };
-  setPresent(item, 'color', input.color);
-  setPresent(item, 'width', input.width);
-  setPresent(item, 'postit', input.postit);
-  setPresent(item, 'diagram', input.diagram);
+  const item: TextItem = { ...current, ...stamp(w, current, input.author), x: input.x, y: input.y, content: input.content };
+  setPresentFields(item, input, ['color', 'width', 'postit', 'diagram']);
   w.maps.texts.set(item.id, item);
   return item;
+}
+
+/** The link write response of the spec. */
+export function linkResult(link: LinkItem) {
+  const { id, x, y, url, author } = link;
+  return { id, x, y, url, author, kind: 'link' as const };
 }
 
 /** Creates a link, or updates the link `id` names. */
@@ -56,15 +51,7 @@ export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && isLink(found) ? found : undefined;
   if (!current) requireRoom(w.maps.texts.size, MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
-  const item: LinkItem = {
-    id: current?.id ?? w.newId(),
-    kind: 'link',
-    x: input.x,
-    y: input.y,
-    url: input.url,
-    author: current?.author ?? input.author ?? w.author,
-    last_updated: w.now,
-  };
+  const item: LinkItem = { ...stamp(w, current, input.author), kind: 'link', x: input.x, y: input.y, url: input.url };
   w.maps.texts.set(item.id, item);
   return item;
 }
@@ -95,14 +82,12 @@ export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
   if (!current) requireRoom(w.maps.lines.size, MAX_STROKES, 'strokes', 'strokes');
   const item: StrokeItem = {
     ...current,
-    id: current?.id ?? w.newId(),
+    ...stamp(w, current, input.author),
     points: input.points,
     color: input.color ?? current?.color ?? 'auto',
     width: STROKE_WIDTH_PX,
-    author: current?.author ?? input.author ?? w.author,
-    last_updated: w.now,
   };
-  setPresent(item, 'anchors', input.anchors);
+  setPresentFields(item, input, ['anchors']);
   w.maps.lines.set(item.id, item);
   return item;
 }
@@ -130,20 +115,9 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
     throw errors.quotaExceeded('image_bytes_total', `the images of a board hold at most ${MAX_IMAGE_BYTES_TOTAL} bytes (would be ${total})`);
   }
   const blob = w.blobs.put(w.boardId, input.dataUrl);
-  const item: ImageItem = {
-    ...current,
-    id: current?.id ?? w.newId(),
-    x: input.x,
-    y: input.y,
-    width: input.width,
-    height: input.height,
-    blob,
-    mime: parsed.mime,
-    bytes,
-    author: current?.author ?? input.author ?? w.author,
-    last_updated: w.now,
-  };
-  setPresent(item, 'thumbDataUrl', input.thumbDataUrl);
+  const { x, y, width, height } = input;
+  const item: ImageItem = { ...current, ...stamp(w, current, input.author), x, y, width, height, blob, mime: parsed.mime, bytes };
+  setPresentFields(item, input, ['thumbDataUrl']);
   w.maps.images.set(item.id, item);
   return item;
 }

@@ -5,7 +5,8 @@ import { loadConfig } from './config.js';
 const config = loadConfig();
 const server = await buildServer(config);
 const url = await server.listen();
-console.log(`board service ready at ${url} (data in ${config.dataDir})`);
+const publicUrl = config.publicUrl ? `, public URL ${config.publicUrl}` : '';
+console.log(`board service ready at ${url} (data in ${config.dataDir}${publicUrl})`);
 
 const stop = async (signal: string) => {
   server.app.log.info({ signal }, 'stopping: storing every board');

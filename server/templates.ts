@@ -18,3 +18,34 @@ export function seedTemplate(w: BoardWrite, template: Template): ColumnItem[] {
     return column;
   });
 }
+
+/** Example diagrams for `GET /draw?seed=`: each a text whose whole content is one fenced mermaid block. */
+export const DRAW_SEEDS = {
+  'mermaid-flowchart': [
+    '```mermaid',
+    'flowchart TD',
+    '    A[Idea] --> B{Worth doing?}',
+    '    B -- Yes --> C[Plan it on a todo board]',
+    '    B -- No --> D[Park it]',
+    '    C --> E[Ship it]',
+    '```',
+  ].join('\n'),
+  'mermaid-mindmap': [
+    '```mermaid',
+    'mindmap',
+    '  root((Project))',
+    '    Goals',
+    '      Users',
+    '      Scope',
+    '    Plan',
+    '      Milestones',
+    '      Risks',
+    '    Team',
+    '```',
+  ].join('\n'),
+} as const;
+export type DrawSeed = keyof typeof DRAW_SEEDS;
+
+export function isDrawSeed(value: unknown): value is DrawSeed {
+  return typeof value === 'string' && Object.hasOwn(DRAW_SEEDS, value);
+}

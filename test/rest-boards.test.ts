@@ -52,7 +52,6 @@ describe('POST /api/boards', () => {
   it.each([
     [{ mode: 'canvas' }, 'mode'],
     [{ template: 'scrum' }, 'template'],
-    [{ author: 'bad author!' }, 'author'],
     [{ autolayout: 'yes' }, 'autolayout'],
     [[1, 2], ''],
   ])('rejects %j with 400 invalid_payload naming the field', async (body, field) => {
@@ -61,12 +60,18 @@ describe('POST /api/boards', () => {
     expect(res.body).toMatchObject({ code: 'invalid_payload', field, error: expect.any(String), reason: expect.any(String) });
   });
 
-  it('rejects content and lock clearly until import and locks exist', async () => {
-    for (const body of [{ content: { texts: [] } }, { lock: 'write' }]) {
+  it('malformed import fields (author, lock, content) are 400 invalid_content', async () => {
+    for (const [body, field] of [[{ author: 'bad author!' }, 'author'], [{ lock: 'never' }, 'lock'], [{ content: 'text' }, 'content']] as const) {
       const res = await t.api.post('/api/boards', body);
       expect(res.status).toBe(400);
-      expect(res.body.code).toBe('unsupported_field');
+      expect(res.body).toMatchObject({ code: 'invalid_content', field, reason: expect.any(String), error: expect.any(String) });
     }
+  });
+
+  it('rejects lock at creation clearly until locks exist', async () => {
+    const res = await t.api.post('/api/boards', { lock: 'write' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('unsupported_field');
   });
 
   it('malformed JSON is 400 invalid_json and other media types 415', async () => {

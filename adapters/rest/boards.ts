@@ -1,9 +1,12 @@
-/** REST routes of whole boards: create, browser snapshot, erase, and the /json snapshot. */
+/** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CreateBoardInput } from '../../schema/index.js';
+import { CreateBoardInput, Template } from '../../schema/index.js';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
+import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
+import { createBoardFieldError } from '../../server/import.js';
 import { etagOf, jsonSnapshot } from '../../server/snapshot.js';
+import { DRAW_SEEDS, isDrawSeed } from '../../server/templates.js';
 import { boardIdParam, parse } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
@@ -19,10 +22,29 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-export function boardRoutes(app: FastifyInstance, boards: Boards): void {
+export type BaseUrl = (request: FastifyRequest) => string;
+
+export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseUrl): void {
   app.post('/api/boards', async (request) => {
-    const input = parse(CreateBoardInput, request.body);
+    const input = parse(CreateBoardInput, request.body, createBoardFieldError);
     return boards.create({ ...input, mode: input.mode ?? 'draw' });
+  });
+
+  // Entry points a person opens in a browser: create a board and go to it.
+  const redirectToNew = (request: FastifyRequest, reply: FastifyReply, id: string) =>
+    reply.status(302).header('Location', `${baseUrl(request)}/#${id}`).header('Cache-Control', 'no-store').send();
+
+  app.get<{ Querystring: { template?: string } }>('/todo', async (request, reply) => {
+    const template = Template.safeParse(request.query.template);
+    const { id } = await boards.create({ mode: 'todo', template: template.success ? template.data : 'kanban' });
+    return redirectToNew(request, reply, id);
+  });
+
+  app.get<{ Querystring: { seed?: string } }>('/draw', async (request, reply) => {
+    const seed = request.query.seed;
+    const content = isDrawSeed(seed) ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] } : undefined;
+    const { id } = await boards.create({ mode: 'draw', content });
+    return redirectToNew(request, reply, id);
   });
 
   app.get<BoardParams>('/api/boards/:boardId', async (request) =>
@@ -53,4 +75,18 @@ export function boardRoutes(app: FastifyInstance, boards: Boards): void {
   };
   app.get('/json', byQuery);
   app.get('/json/', byQuery);
+
+  const exportRoute = (extension: 'csv' | 'md', type: string, render: typeof tasksCsv | typeof tasksMarkdown) =>
+    app.get<BoardParams & { Querystring: { download?: string } }>(`/api/boards/:boardId/tasks.${extension}`, async (request, reply) => {
+      const boardId = boardIdParam(request.params.boardId, 'read');
+      const body = await boards.read(boardId, (doc, record) => render(doc, record.mode, record.id));
+      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
+      return reply
+        .type(`${type}; charset=utf-8`)
+        .header('Content-Disposition', `${disposition}; filename="board-${boardId}-tasks.${extension}"`)
+        .header('Cache-Control', 'no-cache')
+        .send(body);
+    });
+  exportRoute('csv', 'text/csv', tasksCsv);
+  exportRoute('md', 'text/markdown', tasksMarkdown);
 }

@@ -1,21 +1,25 @@
 /** What every REST route shares: parsing with schema/, board ids, and the one error mapper. */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { BoardId, isUuid, MAX_BODY_BYTES } from '../../schema/index.js';
+import type { BoardWrite } from '../../server/board-write.js';
+import type { Boards } from '../../server/boards.js';
 import { BoardError, errors } from '../../server/errors.js';
 
-/** Turns the first zod issue into the spec's `{field, reason}`. */
-export function issueToError(issues: z.core.$ZodIssue[]): BoardError {
+export type FieldError = (field: string, reason: string) => BoardError;
+
+/** Turns the first zod issue into the spec's `{field, reason}` (400 invalid_payload unless told otherwise). */
+export function issueToError(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
   const issue = issues[0];
   const field = issue.path.map(String).join('.');
   const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
-  return errors.invalidPayload(field, missing ? 'is required' : issue.message);
+  return toError(field, missing ? 'is required' : issue.message);
 }
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {
   const result = schema.safeParse(value ?? {}, { reportInput: true });
-  if (!result.success) throw issueToError(result.error.issues);
+  if (!result.success) throw issueToError(result.error.issues, toError);
   return result.data;
 }
 
@@ -53,4 +57,29 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (boardError.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="board", error="board_locked"');
   if (boardError.status === 429) reply.header('Retry-After', String(boardError.details.retryAfterSeconds));
   return reply.status(boardError.status).type('application/json; charset=utf-8').send(boardError.toBody());
+}
+
+type Params = Record<string, string>;
+
+/** Registers `POST path`: the body parsed with `schema`, then one domain mutation on the board of `:boardId`. */
+export function postMutation<T>(
+  app: FastifyInstance,
+  boards: Boards,
+  path: string,
+  schema: z.ZodType<T>,
+  mutate: (w: BoardWrite, input: T, params: Params) => unknown,
+): void {
+  app.post<{ Params: Params }>(path, async (request) => {
+    const boardId = boardIdParam(request.params.boardId, 'write');
+    const input = parse(schema, request.body);
+    return boards.write(boardId, 'rest', undefined, (w) => mutate(w, input, request.params));
+  });
+}
+
+/** Registers `DELETE path`: one domain mutation on the board of `:boardId`. */
+export function deleteMutation(app: FastifyInstance, boards: Boards, path: string, mutate: (w: BoardWrite, params: Params) => unknown): void {
+  app.delete<{ Params: Params }>(path, async (request) => {
+    const boardId = boardIdParam(request.params.boardId, 'write');
+    return boards.write(boardId, 'rest', undefined, (w) => mutate(w, request.params));
+  });
 }

@@ -1,18 +1,20 @@
 /** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
 import { boardRoutes } from './boards.js';
 import { drawRoutes } from './draw.js';
 import { sendError } from './http.js';
+import { todoRoutes } from './todo.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
 export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
 
-export async function registerRest(app: FastifyInstance, boards: Boards): Promise<void> {
+/** Registers the REST surface; `publicUrl` is the configured base URL, else the request's own origin is used. */
+export async function registerRest(app: FastifyInstance, boards: Boards, publicUrl: string | undefined): Promise<void> {
   await app.register(cors, {
     origin: '*',
     methods: CORS_ALLOWED_METHODS,
@@ -34,6 +36,8 @@ export async function registerRest(app: FastifyInstance, boards: Boards): Promis
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
 
-  boardRoutes(app, boards);
+  const baseUrl = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
+  boardRoutes(app, boards, baseUrl);
   drawRoutes(app, boards);
+  todoRoutes(app, boards);
 }
