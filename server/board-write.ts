@@ -35,7 +35,12 @@ export type BoardWrite = {
   now: string;
   /** Mints ids for new items. */
   newId: () => string;
+  /** Item counts of this write, see itemCount in items.ts. */
+  counts: Partial<Record<CountedMap, number>>;
 };
+
+/** The maps whose item counts quotas limit. */
+export type CountedMap = 'texts' | 'lines' | 'images' | 'columns' | 'tasks';
 
 /** Rejects draw operations on todo boards and the reverse. */
 export function requireMode(write: BoardWrite, mode: BoardMode): void {

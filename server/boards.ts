@@ -120,6 +120,7 @@ export class Boards {
         registry.tombstone(boardId);
         this.transact(doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
           for (const name of CONTENT_MAPS) w.maps[name].clear();
+          w.counts = {};
         });
         blobs.eraseBoard(boardId);
         documents.erase(boardId);
@@ -138,6 +139,7 @@ export class Boards {
       author: origin.author,
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
+      counts: {},
     };
     let result: T;
     doc.transact(() => {

@@ -12,7 +12,7 @@ import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';
 import { errors } from './errors.js';
-import { setPresentFields, stamp } from './items.js';
+import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.js';
 
 function requireRoom(count: number, limit: number, kind: string, what: string): void {
   if (count >= limit) throw errors.quotaExceeded(kind, `a board holds at most ${limit} ${what}`);
@@ -26,7 +26,7 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   }
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && !isLink(found) ? found : undefined;
-  if (!current) requireRoom(w.maps.texts.size, MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  if (!current) requireRoom(itemCount(w, 'texts'), MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
   if (current && input.postit === undefined && input.diagram === true && current.postit) {
     throw errors.invalidPayload('diagram', 'a text cannot be both a post-it and a diagram frame');
   }
@@ -35,7 +35,7 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   }
   const item: TextItem = { ...current, ...stamp(w, current, input.author), x: input.x, y: input.y, content: input.content };
   setPresentFields(item, input, ['color', 'width', 'postit', 'diagram']);
-  w.maps.texts.set(item.id, item);
+  putItem(w, 'texts', item);
   return item;
 }
 
@@ -50,9 +50,9 @@ export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
   requireMode(w, 'draw');
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && isLink(found) ? found : undefined;
-  if (!current) requireRoom(w.maps.texts.size, MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  if (!current) requireRoom(itemCount(w, 'texts'), MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
   const item: LinkItem = { ...stamp(w, current, input.author), kind: 'link', x: input.x, y: input.y, url: input.url };
-  w.maps.texts.set(item.id, item);
+  putItem(w, 'texts', item);
   return item;
 }
 
@@ -79,7 +79,7 @@ export function strokeResult(stroke: StrokeItem) {
 export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
   requireMode(w, 'draw');
   const current = input.id === undefined ? undefined : w.maps.lines.get(input.id);
-  if (!current) requireRoom(w.maps.lines.size, MAX_STROKES, 'strokes', 'strokes');
+  if (!current) requireRoom(itemCount(w, 'lines'), MAX_STROKES, 'strokes', 'strokes');
   const item: StrokeItem = {
     ...current,
     ...stamp(w, current, input.author),
@@ -88,7 +88,7 @@ export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
     width: STROKE_WIDTH_PX,
   };
   setPresentFields(item, input, ['anchors']);
-  w.maps.lines.set(item.id, item);
+  putItem(w, 'lines', item);
   return item;
 }
 
@@ -108,7 +108,7 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
     throw errors.quotaExceeded('image_bytes_per_item', `an image holds at most ${MAX_IMAGE_BYTES} bytes (got ${bytes})`);
   }
   const current = input.id === undefined ? undefined : w.maps.images.get(input.id);
-  if (!current) requireRoom(w.maps.images.size, MAX_IMAGES, 'images', 'images');
+  if (!current) requireRoom(itemCount(w, 'images'), MAX_IMAGES, 'images', 'images');
   let total = bytes;
   for (const image of w.maps.images.values()) if (image.id !== current?.id) total += image.bytes;
   if (total > MAX_IMAGE_BYTES_TOTAL) {
@@ -118,7 +118,7 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
   const { x, y, width, height } = input;
   const item: ImageItem = { ...current, ...stamp(w, current, input.author), x, y, width, height, blob, mime: parsed.mime, bytes };
   setPresentFields(item, input, ['thumbDataUrl']);
-  w.maps.images.set(item.id, item);
+  putItem(w, 'images', item);
   return item;
 }
 
@@ -199,13 +199,13 @@ export function eraseItem(w: BoardWrite, kind: DrawKind, id: string): { ok: true
   requireMode(w, 'draw');
   if (kind === 'strokes' || kind === 'lines') {
     if (!w.maps.lines.has(id)) throw errors.itemNotFound('stroke', id);
-    w.maps.lines.delete(id);
+    dropItem(w, 'lines', id);
   } else if (kind === 'images') {
     if (!w.maps.images.has(id)) throw errors.itemNotFound('image', id);
-    w.maps.images.delete(id);
+    dropItem(w, 'images', id);
   } else {
     if (!findNode(w, kind, id)) throw errors.itemNotFound(kind.replace(/s$/, ''), id);
-    w.maps.texts.delete(id);
+    dropItem(w, 'texts', id);
   }
   return { ok: true, id, kind };
 }

@@ -2,6 +2,7 @@
 import type { Template } from '../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import type { ColumnItem } from './document-model.js';
+import { putItem } from './items.js';
 
 export const TEMPLATE_COLUMNS: Record<Template, readonly string[]> = {
   kanban: ['To do', 'In progress', 'Done'],
@@ -12,9 +13,10 @@ export const TEMPLATE_COLUMNS: Record<Template, readonly string[]> = {
 /** Replaces the board's columns with the template's, in lane 0, authored `system:template`. */
 export function seedTemplate(w: BoardWrite, template: Template): ColumnItem[] {
   w.maps.columns.clear();
+  delete w.counts.columns;
   return TEMPLATE_COLUMNS[template].map((title, index) => {
     const column: ColumnItem = { id: w.newId(), title, sort: index, lane: 0, author: 'system:template', last_updated: w.now };
-    w.maps.columns.set(column.id, column);
+    putItem(w, 'columns', column);
     return column;
   });
 }

@@ -8,7 +8,7 @@ import { MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_TASK_CONTENT_CHARS, MAX_TASKS } 
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ColumnItem, LaneItem, TaskItem } from './document-model.js';
 import { errors } from './errors.js';
-import { setPresentFields, stamp } from './items.js';
+import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.js';
 import { todoView } from './snapshot.js';
 import { seedTemplate } from './templates.js';
 
@@ -29,6 +29,7 @@ export function switchMode(w: BoardWrite, input: ModeInput): { ok: true; mode: s
     if (w.mode !== 'draw') {
       w.maps.columns.clear();
       w.maps.lanes.clear();
+      delete w.counts.columns;
       w.mode = 'draw';
     }
     return { ok: true, mode: 'draw' };
@@ -61,11 +62,11 @@ export function setLane(w: BoardWrite, input: LaneInput): { ok: true; lane: numb
 }
 
 function requireColumnRoom(w: BoardWrite, lane: number, movingId?: string): void {
-  const columns = [...w.maps.columns.values()];
-  if (!movingId && columns.length >= MAX_COLUMNS) {
+  if (!movingId && itemCount(w, 'columns') >= MAX_COLUMNS) {
     throw errors.quotaExceeded('columns', `a board holds at most ${MAX_COLUMNS} columns`);
   }
-  const inLane = columns.filter((column) => column.lane === lane && column.id !== movingId).length;
+  let inLane = 0;
+  for (const column of w.maps.columns.values()) if (column.lane === lane && column.id !== movingId) inLane++;
   if (inLane >= MAX_COLUMNS_PER_LANE) {
     throw errors.quotaExceeded('columns_per_lane', `a lane holds at most ${MAX_COLUMNS_PER_LANE} columns (lane ${lane} is full)`);
   }
@@ -79,7 +80,7 @@ export function upsertColumn(w: BoardWrite, input: ColumnInput): ColumnItem {
   if (!current || lane !== current.lane) requireColumnRoom(w, lane, current?.id);
   const column: ColumnItem = { ...current, ...stamp(w, current, input.author), title: input.title, sort: input.sort, lane };
   setPresentFields(column, input, ['color']);
-  w.maps.columns.set(column.id, column);
+  putItem(w, 'columns', column);
   return column;
 }
 
@@ -95,8 +96,8 @@ export function patchColumn(w: BoardWrite, id: string, patch: Partial<Omit<Colum
 export function deleteColumn(w: BoardWrite, id: string): { ok: true; id: string } {
   requireMode(w, 'todo');
   if (!w.maps.columns.has(id)) throw errors.itemNotFound('column', id);
-  for (const task of [...w.maps.tasks.values()]) if (task.column_id === id) w.maps.tasks.delete(task.id);
-  w.maps.columns.delete(id);
+  for (const task of [...w.maps.tasks.values()]) if (task.column_id === id) dropItem(w, 'tasks', task.id);
+  dropItem(w, 'columns', id);
   return { ok: true, id };
 }
 
@@ -121,7 +122,7 @@ export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
   const columnId = input.column_id ?? current?.column_id;
   if (columnId === undefined) throw errors.invalidPayload('column_id', 'is required when creating a task');
   requireColumn(w, columnId);
-  if (!current && w.maps.tasks.size >= MAX_TASKS) throw errors.quotaExceeded('tasks', `a board holds at most ${MAX_TASKS} tasks`);
+  if (!current && itemCount(w, 'tasks') >= MAX_TASKS) throw errors.quotaExceeded('tasks', `a board holds at most ${MAX_TASKS} tasks`);
   const task: TaskItem = {
     ...current,
     ...stamp(w, current, input.author),
@@ -131,7 +132,7 @@ export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
     done: input.done ?? current?.done ?? false,
   };
   setPresentFields(task, input, ['description', 'due_date', 'priority', 'assignee', 'color', 'content']);
-  w.maps.tasks.set(task.id, task);
+  putItem(w, 'tasks', task);
   return task;
 }
 
@@ -156,6 +157,6 @@ export function moveTask(w: BoardWrite, id: string, to: TaskMoveInput): { id: st
 export function deleteTask(w: BoardWrite, id: string): { ok: true; id: string } {
   requireMode(w, 'todo');
   if (!w.maps.tasks.has(id)) throw errors.itemNotFound('task', id);
-  w.maps.tasks.delete(id);
+  dropItem(w, 'tasks', id);
   return { ok: true, id };
 }
