@@ -1,13 +1,12 @@
 /** Starts the real server on port 0 against a temp DATA_DIR, in process or as a child process. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { buildServer, type BoardServer, type BuildOptions } from '../../server/build-server.js';
 import { loadConfig } from '../../server/config.js';
+import { tempDataDir, testEnv } from './child-server.js';
 import { client, type Client } from './http.js';
+
+export { startChildServer, tempDataDir, type ChildServer } from './child-server.js';
 
 export type TestServer = {
   url: string;
@@ -18,13 +17,6 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-export async function tempDataDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'boards-test-'));
-}
-
-function testEnv(dataDir: string, env: Record<string, string>) {
-  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env };
-}
 
 /** A server in this process; pass a dataDir to reuse one (it is then not removed on close). */
 export async function startServer(
@@ -53,30 +45,6 @@ export async function startServer(
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
-
-/** The real entry point (server/main.ts) in a child process; resolves once it prints its URL. */
-export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...testEnv(dataDir, env) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error('child server did not start within 20 s')), 20_000);
-    lines.on('line', (line) => {
-      const match = /ready at (\S+)/.exec(line);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`child server exited with ${code} before it was ready`)));
-  });
-  return { url, process: child, exited };
 }
 
 /** One server for a whole test file: started before its tests, closed after them. */

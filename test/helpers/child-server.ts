@@ -1,0 +1,48 @@
+/**
+ * The real entry point (server/main.ts) in a child process, for tests that kill
+ * it and for benchmarks that load it from another process. Free of vitest, so
+ * bench/ can use it too.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export async function tempDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'boards-test-'));
+}
+
+/** The environment of a server under test: port 0, loopback, a given DATA_DIR, quiet logs. */
+export function testEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
+  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env };
+}
+
+export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
+
+/** The real entry point (server/main.ts) in a child process; resolves once it prints its URL. */
+export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...testEnv(dataDir, env) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error('child server did not start within 20 s')), 20_000);
+    lines.on('line', (line) => {
+      const match = /ready at (\S+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`child server exited with ${code} before it was ready`)));
+  });
+  return { url, process: child, exited };
+}
+
