@@ -72,3 +72,7 @@ export const RATE_WS_FRAMES = 60;
 export const RATE_WINDOW_LOCK_MS = 60_000;
 export const RATE_LOCK = 5;
 export const RETRY_AFTER_SECONDS = 10;
+
+// Wrong keys presented to one board, from any surface, before key checks on it answer 429
+export const RATE_WINDOW_KEY_FAILURES_MS = 60_000;
+export const RATE_KEY_FAILURES = 20;

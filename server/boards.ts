@@ -1,22 +1,25 @@
 /**
- * The board domain's entry point for every surface: creating, reading, writing
- * and erasing boards. A write runs the given domain mutation as one Y
+ * The board domain's entry point for every surface: creating, reading, writing,
+ * locking and erasing boards. Each call first admits its caller (token tier,
+ * rate limit, lock), then a write runs the given domain mutation as one Y
  * transaction with a typed origin, inside one SQLite transaction that also
  * holds its journal entry, so it is durable when this returns.
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
-import type { BoardMode, Template } from '../schema/index.js';
-import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS, type Surface } from './board-write.js';
+import type { BoardMode, LockMode, Template } from '../schema/index.js';
+import type { Access, Caller } from './access.js';
+import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from './board-write.js';
 import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS } from './document-model.js';
 import { errors } from './errors.js';
+import { applyImport, type ImportResult, planImport } from './import.js';
+import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import type { BoardRecord, Registry } from './registry.js';
 import { drawView } from './snapshot.js';
 import type { BlobStore } from './store/blob-store.js';
 import type { Db } from './store/database.js';
 import type { DocumentStore } from './store/document-store.js';
-import { applyImport, type ImportResult, planImport } from './import.js';
 import { seedTemplate } from './templates.js';
 
 export type CreateBoard = {
@@ -27,15 +30,13 @@ export type CreateBoard = {
   /** Import content: validated whole before anything is created. */
   content?: unknown;
   autolayout?: boolean;
-  /** Lock-at-creation: accepted by the schema, not yet by the domain. */
-  lock?: string;
+  /** Lock the board at creation; its key is returned once as `access_key`. */
+  lock?: LockMode;
 };
 
-export type CreatedBoard = { id: string; mode: BoardMode } & Partial<ImportResult>;
+export type CreatedBoard = { id: string; mode: BoardMode; access_key?: string } & Partial<ImportResult>;
 
-export type BrowserSnapshot =
-  | ReturnType<typeof drawView>
-  | { deleted: true; deleted_at: string };
+export type BrowserSnapshot = ReturnType<typeof drawView> | { deleted: true; deleted_at: string };
 
 type Deps = {
   db: Db;
@@ -43,16 +44,25 @@ type Deps = {
   documents: DocumentStore;
   blobs: BlobStore;
   host: DocumentHost;
+  access: Access;
   now: () => number;
 };
 
 export class Boards {
   constructor(private readonly deps: Deps) {}
 
-  /** A board that exists and is not erased, or 404. */
+  /** A board that exists and is not erased, or 404 (which says nothing of any lock). */
   requireLive(boardId: string): BoardRecord {
     const record = this.deps.registry.get(boardId);
     if (!record || record.deletedAt) throw errors.boardNotFound();
+    return record;
+  }
+
+  /** Admits a caller to a board: token tier and rate limit, existence, then the lock. */
+  private admit(boardId: string, caller: Caller, access: 'read' | 'write'): BoardRecord {
+    this.deps.access.admitBoardRequest(boardId, caller);
+    const record = this.requireLive(boardId);
+    this.deps.access.requireAccess(record, access, caller.key);
     return record;
   }
 
@@ -61,61 +71,69 @@ export class Boards {
    * import content is validated whole first, so an invalid item or an
    * exceeded quota creates nothing, not even the board.
    */
-  async create(input: CreateBoard): Promise<CreatedBoard> {
-    if (input.lock !== undefined) throw errors.unsupported('lock', 'locking at creation is not available yet');
+  async create(input: CreateBoard, caller: Caller): Promise<CreatedBoard> {
+    this.deps.access.admitCreate(caller);
     const plan = input.content === undefined ? undefined : planImport({ ...input, content: input.content });
     const id = randomUUID();
+    const key = input.lock ? generateKey() : undefined;
+    const lock = input.lock && { mode: input.lock, keyHash: hashKey(key!) };
+    const created = { id, mode: input.mode, ...(key && { access_key: key }) };
     const { db, registry } = this.deps;
     if (!plan && input.mode === 'draw') {
-      registry.create(id, 'draw');
-      return { id, mode: 'draw' };
+      registry.create(id, 'draw', lock);
+      return created;
     }
     const origin: BoardOrigin = plan
       ? { source: 'import', author: input.author ?? DEFAULT_AUTHORS.import }
       : { source: 'system', author: DEFAULT_AUTHORS.system };
     const imported = await this.deps.host.use(id, (doc) =>
       db.transaction(() => {
-        const record = registry.create(id, input.mode);
+        const record = registry.create(id, input.mode, lock);
         return this.transact(doc, record, origin, (w) => (plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban')));
       })(),
     );
-    return { id, mode: input.mode, ...imported };
+    return { ...created, ...imported };
   }
 
   /**
    * Applies a domain mutation to a live board and returns its result once the
-   * change is durable. `author` is the tag for items the mutation creates
-   * without one of their own; it defaults per surface.
+   * change is durable. Items the mutation creates without an author of their
+   * own get the caller's, else the surface's default.
    */
-  async write<T>(boardId: string, source: Exclude<Surface, 'yjs'>, author: string | undefined, mutate: (w: BoardWrite) => T): Promise<T> {
-    this.requireLive(boardId);
+  async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
+    this.admit(boardId, caller, 'write');
     return this.deps.host.use(boardId, (doc) => {
-      // Checked again once the document is loaded: the board may have been erased meanwhile.
+      // Checked again once the document is loaded: the board may have been erased or locked meanwhile.
       const record = this.requireLive(boardId);
-      const origin: BoardOrigin = { source, author: author ?? DEFAULT_AUTHORS[source] };
+      this.deps.access.requireAccess(record, 'write', caller.key);
+      const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
       return this.deps.db.transaction(() => this.transact(doc, record, origin, mutate))();
     });
   }
 
   /** Runs a read against the live board's document. */
-  async read<T>(boardId: string, view: (doc: Document, record: BoardRecord) => T): Promise<T> {
-    this.requireLive(boardId);
+  async read<T>(boardId: string, caller: Caller, view: (doc: Document, record: BoardRecord) => T): Promise<T> {
+    this.admit(boardId, caller, 'read');
     return this.deps.host.use(boardId, (doc) => view(doc, this.requireLive(boardId)));
   }
 
   /** `GET /api/boards/{id}`: the browser snapshot with full image payloads, or the deleted marker for 30 days. */
-  async browserSnapshot(boardId: string): Promise<BrowserSnapshot> {
+  async browserSnapshot(boardId: string, caller: Caller): Promise<BrowserSnapshot> {
     const record = this.deps.registry.get(boardId);
     if (record?.deletedAt && this.deps.registry.tombstoneIsFresh(record)) {
+      this.deps.access.admitBoardRequest(boardId, caller);
       return { deleted: true, deleted_at: record.deletedAt };
     }
-    return this.read(boardId, (doc) => drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob)));
+    return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob)));
   }
 
-  /** Tombstones a board: its content, payloads and stored state go; connected clients are closed. */
-  async erase(boardId: string): Promise<{ ok: true }> {
+  /** Tombstones a board: its content, payloads, lock and stored state go; connected clients are closed. */
+  async erase(boardId: string, caller: Caller): Promise<{ ok: true }> {
     const { db, registry, blobs, documents, host } = this.deps;
-    await this.read(boardId, (doc, record) => {
+    this.admit(boardId, caller, 'write');
+    await host.use(boardId, (doc) => {
+      const record = this.requireLive(boardId);
+      this.deps.access.requireAccess(record, 'write', caller.key);
       db.transaction(() => {
         registry.tombstone(boardId);
         this.transact(doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
@@ -128,6 +146,47 @@ export class Boards {
     });
     host.closeConnections(boardId);
     return { ok: true };
+  }
+
+  /**
+   * Locks a board, or changes the mode of its lock. An unlocked board gets a
+   * fresh key, returned once; a locked one needs its current key (else 403)
+   * and keeps it. The swap fails with 409 if the lock changed meanwhile.
+   */
+  async lock(boardId: string, caller: Caller, mode: LockMode): Promise<{ mode: LockMode; key?: string }> {
+    const record = this.admitLockOperation(boardId, caller);
+    if (record.lockMode) {
+      if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
+      if (!this.deps.registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)) throw errors.lockConflict();
+      return { mode };
+    }
+    const key = generateKey();
+    // Hashed off the main thread: another lock call may swap the row meanwhile, and then this one must not.
+    const keyHash = await hashKeyAsync(key);
+    if (!this.deps.registry.setLock(boardId, { mode, keyHash }, record.lockVersion)) throw errors.lockConflict();
+    return { mode, key };
+  }
+
+  /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
+  async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
+    const record = this.admitLockOperation(boardId, caller);
+    if (!record.lockMode) return { mode: null };
+    if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
+    if (!this.deps.registry.setLock(boardId, null, record.lockVersion)) throw errors.lockConflict();
+    return { mode: null };
+  }
+
+  /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). */
+  verifyKey(boardId: string, caller: Caller, key: string): { ok: boolean } {
+    const record = this.admitLockOperation(boardId, caller);
+    if (!record.lockMode) throw errors.boardNotLocked();
+    return { ok: this.deps.access.checkKey(record, key) };
+  }
+
+  private admitLockOperation(boardId: string, caller: Caller): BoardRecord {
+    this.deps.access.admitLockOperation(caller);
+    this.deps.access.admitBoardRequest(boardId, caller);
+    return this.requireLive(boardId);
   }
 
   private transact<T>(doc: Document, record: BoardRecord, origin: BoardOrigin, mutate: (w: BoardWrite) => T): T {

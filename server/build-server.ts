@@ -9,18 +9,24 @@ import { Hocuspocus } from '@hocuspocus/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerRest } from '../adapters/rest/index.js';
 import { MAX_BODY_BYTES } from '../schema/index.js';
+import { Access } from './access.js';
 import { Boards } from './boards.js';
 import type { Config } from './config.js';
 import { DocumentHost } from './document-host.js';
 import { JournalledSQLite } from './persistence.js';
+import { RateLimiter } from './rate-limiter.js';
 import { Registry } from './registry.js';
 import { BlobStore } from './store/blob-store.js';
 import { openDatabase } from './store/database.js';
 import { DocumentStore } from './store/document-store.js';
 
+/** How often ended rate-limit windows are dropped. */
+const RATE_SWEEP_INTERVAL_MS = 60_000;
+
 export type BoardServer = {
   app: FastifyInstance;
   boards: Boards;
+  limiter: RateLimiter;
   hocuspocus: Hocuspocus;
   documents: DocumentStore;
   /** Starts listening; resolves to the address it listens on. */
@@ -29,6 +35,10 @@ export type BoardServer = {
 };
 
 export type BuildOptions = { now?: () => number };
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
 
 /** Strips credentials from a logged URL: keys must never reach the logs. */
 function redactUrl(url: string): string {
@@ -48,7 +58,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     extensions: [new JournalledSQLite(db, documents, registry, blobs)],
   });
   const host = new DocumentHost(hocuspocus);
-  const boards = new Boards({ db, registry, documents, blobs, host, now });
+  const limiter = new RateLimiter(now);
+  const access = new Access({ importToken: config.importToken, rateLimits: config.rateLimits }, limiter);
+  const boards = new Boards({ db, registry, documents, blobs, host, access, now });
+  const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({
     bodyLimit: MAX_BODY_BYTES,
@@ -59,13 +72,17 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       },
     },
     return503OnClosing: true,
+    // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
-  await registerRest(app, boards, config.publicUrl);
+  if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
+  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits });
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      clearInterval(sweeper);
       await app.close();
       await host.flushAll();
       db.close();
@@ -78,5 +95,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, boards, hocuspocus, documents, listen, close };
+  return { app, boards, limiter, hocuspocus, documents, listen, close };
 }

@@ -16,6 +16,10 @@ const EnvSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   IMPORT_TOKEN: z.string().min(1).optional(),
+  // Trust X-Forwarded-For from a reverse proxy: "true", a hop count, or a comma-separated list of proxy addresses.
+  TRUST_PROXY: z.string().optional(),
+  // "off" switches every rate limit off: for benchmarks and trusted deployments only.
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // How long a loaded board stays in memory after its last use before it is stored and unloaded.
   STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
@@ -28,6 +32,8 @@ export type Config = Readonly<{
   dataDir: string;
   publicUrl: string | undefined;
   importToken: string | undefined;
+  trustProxy: boolean | number | string[];
+  rateLimits: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
@@ -46,6 +52,13 @@ function projectRoot(): string {
   return dir;
 }
 
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((address) => address.trim()).filter(Boolean);
+}
+
 /** Parses the environment (or overrides, for tests) into a frozen Config; throws a readable error. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -60,6 +73,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     importToken: e.IMPORT_TOKEN,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    rateLimits: e.RATE_LIMITS === 'on',
     logLevel: e.LOG_LEVEL,
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,

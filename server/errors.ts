@@ -45,6 +45,9 @@ export const errors = {
   boardLocked: (lockMode: string) =>
     new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', { locked: true, lockMode }),
   invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
+  invalidKey: () => new BoardError(403, 'invalid_key', 'the access key is missing or wrong; send the current key in X-Board-Key'),
+  boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
+  lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
   boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
   itemNotFound: (kind: string, id: string) => new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
   routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),

@@ -42,13 +42,19 @@ export class Registry {
   private readonly insertBoard;
   private readonly updateMode;
   private readonly markDeleted;
+  private readonly swapLock;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
   ) {
     this.selectBoard = db.prepare<[string], Row>('SELECT * FROM boards WHERE id = ?');
-    this.insertBoard = db.prepare<[string, BoardMode, string]>('INSERT INTO boards (id, mode, created_at) VALUES (?, ?, ?)');
+    this.insertBoard = db.prepare<[string, BoardMode, string, LockMode | null, string | null]>(
+      'INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.swapLock = db.prepare<[LockMode | null, string | null, string, number]>(
+      'UPDATE boards SET lock_mode = ?, key_hash = ?, lock_version = lock_version + 1 WHERE id = ? AND lock_version = ? AND deleted_at IS NULL',
+    );
     this.updateMode = db.prepare<[BoardMode, string]>('UPDATE boards SET mode = ? WHERE id = ?');
     this.markDeleted = db.prepare<[string, string]>(
       'UPDATE boards SET deleted_at = ?, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = ?',
@@ -69,9 +75,19 @@ export class Registry {
     };
   }
 
-  create(id: string, mode: BoardMode): BoardRecord {
-    this.insertBoard.run(id, mode, sqlTimestamp(this.now()));
+  /** Registers a new board, locked at creation when a lock mode and key hash are given. */
+  create(id: string, mode: BoardMode, lock?: { mode: LockMode; keyHash: string }): BoardRecord {
+    this.insertBoard.run(id, mode, sqlTimestamp(this.now()), lock?.mode ?? null, lock?.keyHash ?? null);
     return this.get(id)!;
+  }
+
+  /**
+   * Compare-and-swap of the lock state: applies only if the row is still at
+   * `expectedVersion` (nobody changed the lock since it was read). Returns
+   * whether it applied.
+   */
+  setLock(id: string, lock: { mode: LockMode; keyHash: string } | null, expectedVersion: number): boolean {
+    return this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes === 1;
   }
 
   setMode(id: string, mode: BoardMode): void {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { upsertImage } from '../server/draw.js';
 import { DATABASE_FILE } from '../server/store/database.js';
 import { client, PNG_1PX, pngOfBytes } from './helpers/http.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { startServer, type TestServer, TEST_CALLER } from './helpers/server.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -91,7 +91,7 @@ describe('persistence', () => {
     const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
-    await server.server.boards.write(id, 'rest', undefined, (w) => {
+    await server.server.boards.write(id, TEST_CALLER, (w) => {
       for (let i = 0; i < 11; i++) upsertImage(w, { x: i, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(921_600 - i) });
     });
     await until(() => !server.server.hocuspocus.documents.has(id));

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
+import type { BoardWrite } from '../server/board-write.js';
 import { upsertImage, upsertStroke, upsertText } from '../server/draw.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
-import { useServer } from './helpers/server.js';
+import { useServer, TEST_CALLER } from './helpers/server.js';
 
 const t = useServer();
 
 /** Fills a board through the domain in one transaction (fast), so the edge itself goes over HTTP. */
-async function fill(boardId: string, count: number, add: Parameters<typeof t.server.server.boards.write>[3]) {
-  await t.server.server.boards.write(boardId, 'rest', undefined, (w) => {
+async function fill(boardId: string, count: number, add: (w: BoardWrite) => unknown) {
+  await t.server.server.boards.write(boardId, TEST_CALLER, (w) => {
     for (let i = 0; i < count; i++) add(w);
   });
 }

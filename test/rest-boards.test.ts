@@ -68,11 +68,6 @@ describe('POST /api/boards', () => {
     }
   });
 
-  it('rejects lock at creation clearly until locks exist', async () => {
-    const res = await t.api.post('/api/boards', { lock: 'write' });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('unsupported_field');
-  });
 
   it('malformed JSON is 400 invalid_json and other media types 415', async () => {
     const bad = await t.api.request('POST', '/api/boards', { body: '{"mode":', headers: { 'content-type': 'application/json' } });

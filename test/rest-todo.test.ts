@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
 import { boardMaps } from '../server/document-model.js';
 import { upsertColumn, upsertTask } from '../server/todo.js';
-import { useServer } from './helpers/server.js';
+import { useServer, TEST_CALLER } from './helpers/server.js';
 
 const t = useServer();
 
@@ -28,7 +28,7 @@ describe('POST /mode', () => {
     expect(snap.mode).toBe('draw');
     expect(snap).not.toHaveProperty('columns');
     // the columns and lanes are gone from the document, not only hidden from the snapshot
-    const left = await t.server.server.boards.read(id, (doc) => [boardMaps(doc).columns.size, boardMaps(doc).lanes.size]);
+    const left = await t.server.server.boards.read(id, TEST_CALLER, (doc) => [boardMaps(doc).columns.size, boardMaps(doc).lanes.size]);
     expect(left).toEqual([0, 0]);
     expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'now a canvas' })).status).toBe(200);
     const back = await t.api.request('POST', `/api/boards/${id}/mode`, { body: JSON.stringify({ mode: 'todo' }), headers: { 'content-type': 'application/json' } });
@@ -159,7 +159,7 @@ describe('columns', () => {
     expect((await t.api.post(`/api/boards/${id}/columns`, { id: other.id, title: 'elsewhere', sort: 0, lane: 0 })).status).toBe(413);
 
     const big = await board();
-    await t.server.server.boards.write(big, 'rest', undefined, (w) => {
+    await t.server.server.boards.write(big, TEST_CALLER, (w) => {
       for (let i = 0; i < MAX_COLUMNS - 3; i++) upsertColumn(w, { title: `c${i}`, sort: i, lane: Math.floor((i + 3) / 20) }); // 3 template columns fill lane 0 first
     });
     expect((await snapshot(big)).columns).toHaveLength(MAX_COLUMNS);
@@ -266,7 +266,7 @@ describe('tasks', () => {
   it(`at most ${MAX_TASKS} tasks`, async () => {
     const id = await board();
     const column = (await snapshot(id)).columns[0].id;
-    await t.server.server.boards.write(id, 'rest', undefined, (w) => {
+    await t.server.server.boards.write(id, TEST_CALLER, (w) => {
       for (let i = 0; i < MAX_TASKS - 1; i++) upsertTask(w, { column_id: column, name: `t${i}`, sort: i });
     });
     expect((await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'last' })).status).toBe(200);

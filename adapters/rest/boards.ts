@@ -7,7 +7,7 @@ import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
 import { createBoardFieldError } from '../../server/import.js';
 import { etagOf, jsonSnapshot } from '../../server/snapshot.js';
 import { DRAW_SEEDS, isDrawSeed } from '../../server/templates.js';
-import { boardIdParam, parse } from './http.js';
+import { boardIdParam, callerOf, parse } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
 
@@ -27,7 +27,7 @@ export type BaseUrl = (request: FastifyRequest) => string;
 export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseUrl): void {
   app.post('/api/boards', async (request) => {
     const input = parse(CreateBoardInput, request.body, createBoardFieldError);
-    return boards.create({ ...input, mode: input.mode ?? 'draw' });
+    return boards.create({ ...input, mode: input.mode ?? 'draw' }, callerOf(request));
   });
 
   // Entry points a person opens in a browser: create a board and go to it.
@@ -36,25 +36,27 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
 
   app.get<{ Querystring: { template?: string } }>('/todo', async (request, reply) => {
     const template = Template.safeParse(request.query.template);
-    const { id } = await boards.create({ mode: 'todo', template: template.success ? template.data : 'kanban' });
+    const { id } = await boards.create({ mode: 'todo', template: template.success ? template.data : 'kanban' }, callerOf(request));
     return redirectToNew(request, reply, id);
   });
 
   app.get<{ Querystring: { seed?: string } }>('/draw', async (request, reply) => {
     const seed = request.query.seed;
     const content = isDrawSeed(seed) ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] } : undefined;
-    const { id } = await boards.create({ mode: 'draw', content });
+    const { id } = await boards.create({ mode: 'draw', content }, callerOf(request));
     return redirectToNew(request, reply, id);
   });
 
   app.get<BoardParams>('/api/boards/:boardId', async (request) =>
-    boards.browserSnapshot(boardIdParam(request.params.boardId, 'read')),
+    boards.browserSnapshot(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
 
-  app.delete<BoardParams>('/api/boards/:boardId', async (request) => boards.erase(boardIdParam(request.params.boardId, 'write')));
+  app.delete<BoardParams>('/api/boards/:boardId', async (request) =>
+    boards.erase(boardIdParam(request.params.boardId, 'write'), callerOf(request)),
+  );
 
   const sendSnapshot = async (boardId: string, request: FastifyRequest, reply: FastifyReply) => {
-    const { etag, body } = await boards.read(boardId, (doc, record) => ({
+    const { etag, body } = await boards.read(boardId, callerOf(request), (doc, record) => ({
       etag: etagOf(doc),
       body: jsonSnapshot(doc, record.id, record.mode),
     }));
@@ -79,7 +81,7 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
   const exportRoute = (extension: 'csv' | 'md', type: string, render: typeof tasksCsv | typeof tasksMarkdown) =>
     app.get<BoardParams & { Querystring: { download?: string } }>(`/api/boards/:boardId/tasks.${extension}`, async (request, reply) => {
       const boardId = boardIdParam(request.params.boardId, 'read');
-      const body = await boards.read(boardId, (doc, record) => render(doc, record.mode, record.id));
+      const body = await boards.read(boardId, callerOf(request), (doc, record) => render(doc, record.mode, record.id));
       const disposition = request.query.download === '1' ? 'attachment' : 'inline';
       return reply
         .type(`${type}; charset=utf-8`)

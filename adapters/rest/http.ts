@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { BoardId, isUuid, MAX_BODY_BYTES } from '../../schema/index.js';
+import type { Caller } from '../../server/access.js';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
 import { BoardError, errors } from '../../server/errors.js';
@@ -27,6 +28,16 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: 
 export function boardIdParam(raw: string, access: 'read' | 'write'): string {
   if (!isUuid(raw)) throw access === 'read' ? errors.boardNotFound() : errors.invalidBoardId();
   return BoardId.parse(raw);
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Who is calling, as the domain needs it: IP, access key and import token from the headers. */
+export function callerOf(request: FastifyRequest): Caller {
+  return { surface: 'rest', ip: request.ip, key: header(request, 'x-board-key'), importToken: header(request, 'x-import-token') };
 }
 
 /** Maps any error to a BoardError: ours pass through, Fastify's get the spec's codes. */
@@ -72,7 +83,7 @@ export function postMutation<T>(
   app.post<{ Params: Params }>(path, async (request) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
     const input = parse(schema, request.body);
-    return boards.write(boardId, 'rest', undefined, (w) => mutate(w, input, request.params));
+    return boards.write(boardId, callerOf(request), (w) => mutate(w, input, request.params));
   });
 }
 
@@ -80,6 +91,6 @@ export function postMutation<T>(
 export function deleteMutation(app: FastifyInstance, boards: Boards, path: string, mutate: (w: BoardWrite, params: Params) => unknown): void {
   app.delete<{ Params: Params }>(path, async (request) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
-    return boards.write(boardId, 'rest', undefined, (w) => mutate(w, request.params));
+    return boards.write(boardId, callerOf(request), (w) => mutate(w, request.params));
   });
 }

@@ -4,8 +4,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
 import { boardRoutes } from './boards.js';
+import { discoveryRoutes } from './discovery.js';
 import { drawRoutes } from './draw.js';
 import { sendError } from './http.js';
+import { lockRoutes } from './locks.js';
 import { todoRoutes } from './todo.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
@@ -13,8 +15,14 @@ export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
 
-/** Registers the REST surface; `publicUrl` is the configured base URL, else the request's own origin is used. */
-export async function registerRest(app: FastifyInstance, boards: Boards, publicUrl: string | undefined): Promise<void> {
+export type RestOptions = {
+  /** The configured base URL; without it, the request's own origin is used. */
+  publicUrl: string | undefined;
+  rateLimits: boolean;
+};
+
+/** Registers the REST surface on the Fastify instance. */
+export async function registerRest(app: FastifyInstance, boards: Boards, options: RestOptions): Promise<void> {
   await app.register(cors, {
     origin: '*',
     methods: CORS_ALLOWED_METHODS,
@@ -36,8 +44,10 @@ export async function registerRest(app: FastifyInstance, boards: Boards, publicU
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
 
-  const baseUrl = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
+  const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
   boardRoutes(app, boards, baseUrl);
   drawRoutes(app, boards);
   todoRoutes(app, boards);
+  lockRoutes(app, boards);
+  discoveryRoutes(app, options);
 }

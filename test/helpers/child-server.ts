@@ -16,10 +16,17 @@ export async function tempDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'boards-test-'));
 }
 
-/** The environment of a server under test: port 0, loopback, a given DATA_DIR, quiet logs. */
+/**
+ * The environment of a server under test: port 0, loopback, a given DATA_DIR,
+ * quiet logs, and rate limits off (a test file creates far more than 5 boards a
+ * minute); the rate-limit tests switch them on.
+ */
 export function testEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
-  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env };
+  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMITS: 'off', ...env };
 }
+
+/** The caller of in-process domain calls in tests (filling a board fast, reading its document). */
+export const TEST_CALLER = { surface: 'rest', ip: '127.0.0.1' } as const;
 
 export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
 

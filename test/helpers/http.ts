@@ -11,7 +11,8 @@ export type Client = {
 
 export function client(baseUrl: string): Client {
   const request = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) => {
-    const response = await fetch(baseUrl + path, { method, body: init.body, headers: init.headers });
+    // Redirects are answers under test (/todo, /draw), not something to follow.
+    const response = await fetch(baseUrl + path, { method, body: init.body, headers: init.headers, redirect: 'manual' });
     const text = await response.text();
     let body: any = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);

@@ -6,7 +6,7 @@ import { loadConfig } from '../../server/config.js';
 import { tempDataDir, testEnv } from './child-server.js';
 import { client, type Client } from './http.js';
 
-export { startChildServer, tempDataDir, type ChildServer } from './child-server.js';
+export { startChildServer, tempDataDir, TEST_CALLER, type ChildServer } from './child-server.js';
 
 export type TestServer = {
   url: string;

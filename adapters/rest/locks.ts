@@ -1,0 +1,25 @@
+/** REST routes of board locks: lock, unlock and verify-key. */
+import type { FastifyInstance } from 'fastify';
+import { LockInput, VerifyKeyInput } from '../../schema/index.js';
+import type { Boards } from '../../server/boards.js';
+import { boardIdParam, callerOf, parse } from './http.js';
+
+type BoardParams = { Params: { boardId: string } };
+
+export function lockRoutes(app: FastifyInstance, boards: Boards): void {
+  app.post<BoardParams>('/api/boards/:boardId/lock', async (request) => {
+    const boardId = boardIdParam(request.params.boardId, 'write');
+    const { mode } = parse(LockInput, request.body);
+    return boards.lock(boardId, callerOf(request), mode);
+  });
+
+  app.post<BoardParams>('/api/boards/:boardId/unlock', async (request) =>
+    boards.unlock(boardIdParam(request.params.boardId, 'write'), callerOf(request)),
+  );
+
+  app.post<BoardParams>('/api/boards/:boardId/verify-key', async (request) => {
+    const boardId = boardIdParam(request.params.boardId, 'read');
+    const { key } = parse(VerifyKeyInput, request.body);
+    return boards.verifyKey(boardId, callerOf(request), key);
+  });
+}

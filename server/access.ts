@@ -1,0 +1,102 @@
+/**
+ * Who may do what: the import-token tier, the rate limits and the lock check,
+ * in one place that every surface (REST, MCP, WebSocket) goes through.
+ */
+import { createHash } from 'node:crypto';
+import {
+  RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_KEY_FAILURES, RATE_LOCK,
+  RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_KEY_FAILURES_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
+} from '../schema/index.js';
+import type { Surface } from './board-write.js';
+import { errors } from './errors.js';
+import { keyMatches, secretsEqual } from './keys.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { BoardRecord } from './registry.js';
+
+/** Whoever makes a request, as the adapters translate it. */
+export type Caller = {
+  surface: Exclude<Surface, 'yjs'>;
+  /** Client IP (the socket address, or X-Forwarded-For behind a trusted proxy). */
+  ip: string;
+  /** Access key presented for a locked board. */
+  key?: string;
+  /** X-Import-Token as presented. */
+  importToken?: string;
+  /** Author tag for items created without their own. */
+  author?: string;
+};
+
+export type Tier = 'standard' | 'token';
+
+export type AccessConfig = { importToken: string | undefined; rateLimits: boolean };
+
+export class Access {
+  constructor(
+    private readonly config: AccessConfig,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /** The caller's rate tier: a presented token must match the configured secret, else 403. */
+  tier(caller: Caller): Tier {
+    if (caller.importToken === undefined) return 'standard';
+    if (this.config.importToken === undefined || !secretsEqual(caller.importToken, this.config.importToken)) {
+      throw errors.invalidImportToken();
+    }
+    return 'token';
+  }
+
+  /** Counts a REST or MCP request on a board (60 per 10 s, 600 with a valid token). */
+  admitBoardRequest(boardId: string, caller: Caller): void {
+    const tier = this.tier(caller);
+    this.limit(`board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
+  }
+
+  /** Counts a board creation (5 per 60 s per IP; 50 per 60 s in one bucket per token). */
+  admitCreate(caller: Caller): void {
+    const tier = this.tier(caller);
+    if (tier === 'token') {
+      const digest = createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16);
+      this.limit(`create-token:${digest}`, RATE_CREATE_TOKEN, RATE_WINDOW_CREATE_MS);
+    } else {
+      this.limit(`create-ip:${caller.ip}`, RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS);
+    }
+  }
+
+  /** Counts a lock, unlock or verify-key call (5 per 60 s per IP, token or not). */
+  admitLockOperation(caller: Caller): void {
+    this.limit(`lock-ip:${caller.ip}`, RATE_LOCK, RATE_WINDOW_LOCK_MS);
+  }
+
+  /**
+   * The lock check: a `write` lock guards mutations, an `all` lock reads too.
+   * Missing or wrong key: 401 board_locked. Every wrong key presented to a board
+   * counts against its failure budget, so keys cannot be guessed cheaply.
+   */
+  requireAccess(record: BoardRecord, access: 'read' | 'write', key: string | undefined): void {
+    if (!record.lockMode) return;
+    if (access === 'read' && record.lockMode === 'write') return;
+    if (!this.checkKey(record, key)) throw errors.boardLocked(record.lockMode);
+  }
+
+  /**
+   * Whether a presented key opens a locked board. Wrong keys count against the
+   * board's failure budget; once it is spent, key checks answer 429 until the
+   * window ends.
+   */
+  checkKey(record: BoardRecord, key: string | undefined): boolean {
+    if (key === undefined) return false;
+    const budgetKey = `key-failures:${record.id}`;
+    if (this.config.rateLimits && this.limiter.count(budgetKey) >= RATE_KEY_FAILURES) {
+      throw errors.rateLimited(RETRY_AFTER_SECONDS);
+    }
+    if (keyMatches(key, record.keyHash)) return true;
+    if (this.config.rateLimits) this.limiter.hit(budgetKey, RATE_KEY_FAILURES, RATE_WINDOW_KEY_FAILURES_MS);
+    return false;
+  }
+
+  private limit(key: string, limit: number, windowMs: number, retryAfterSeconds?: number): void {
+    if (!this.config.rateLimits) return;
+    const retry = this.limiter.hit(key, limit, windowMs);
+    if (retry !== null) throw errors.rateLimited(retryAfterSeconds ?? retry);
+  }
+}

@@ -1,0 +1,76 @@
+/** The machine-readable limits served at /quotas.json, generated from the constants in schema/ so it cannot drift. */
+import * as L from '../schema/limits.js';
+
+const window = (requests: number, windowMs: number) => ({ requests, windowSeconds: windowMs / 1000 });
+
+export function quotasDocument(options: { rateLimits: boolean }) {
+  return {
+    version: '1.0.0',
+    rateLimits: {
+      enabled: options.rateLimits,
+      retryAfterSeconds: L.RETRY_AFTER_SECONDS,
+      restAndMcpPerBoard: {
+        scope: 'board id, per serving instance (soft)',
+        standard: window(L.RATE_BOARD_STANDARD, L.RATE_WINDOW_BOARD_MS),
+        withImportToken: window(L.RATE_BOARD_TOKEN, L.RATE_WINDOW_BOARD_MS),
+      },
+      boardCreation: {
+        scope: 'client IP; with a valid X-Import-Token one bucket per token',
+        routes: ['POST /api/boards', 'GET /todo', 'GET /draw', 'MCP create_board', 'MCP open_board of an unknown id'],
+        standard: window(L.RATE_CREATE_STANDARD, L.RATE_WINDOW_CREATE_MS),
+        withImportToken: window(L.RATE_CREATE_TOKEN, L.RATE_WINDOW_CREATE_MS),
+      },
+      websocketFramesPerBoard: { scope: 'board id (strong)', standard: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS), withImportToken: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS) },
+      lockOperations: { scope: 'client IP', routes: ['lock', 'unlock', 'verify-key'], standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS) },
+      wrongKeysPerBoard: { scope: 'board id, any surface', standard: window(L.RATE_KEY_FAILURES, L.RATE_WINDOW_KEY_FAILURES_MS) },
+    },
+    perBoard: {
+      textNodes: L.MAX_TEXT_NODES,
+      textChars: L.MAX_TEXT_CHARS,
+      images: L.MAX_IMAGES,
+      imageBytes: L.MAX_IMAGE_BYTES,
+      imageBytesTotal: L.MAX_IMAGE_BYTES_TOTAL,
+      strokes: L.MAX_STROKES,
+      strokePoints: L.MAX_STROKE_POINTS,
+      columns: L.MAX_COLUMNS,
+      columnsPerLane: L.MAX_COLUMNS_PER_LANE,
+      lanes: L.MAX_LANES,
+      tasks: L.MAX_TASKS,
+      taskContentChars: L.MAX_TASK_CONTENT_CHARS,
+    },
+    fields: {
+      authorChars: L.MAX_AUTHOR_CHARS,
+      thumbnailBytes: L.MAX_THUMBNAIL_CHARS,
+      textWidthPx: { min: L.MIN_TEXT_WIDTH_PX, max: L.MAX_TEXT_WIDTH_PX },
+      columnWidthPx: { min: L.MIN_COLUMN_WIDTH_PX, max: L.MAX_COLUMN_WIDTH_PX, default: L.DEFAULT_COLUMN_WIDTH_PX },
+      laneTitleChars: L.MAX_LANE_TITLE_CHARS,
+      columnTitleChars: L.MAX_COLUMN_TITLE_CHARS,
+      taskNameChars: L.MAX_TASK_NAME_CHARS,
+      taskDescriptionChars: L.MAX_TASK_DESCRIPTION_CHARS,
+      assigneeChars: L.MAX_ASSIGNEE_CHARS,
+      strokeWidthPx: L.STROKE_WIDTH_PX,
+      imageSidePx: L.MAX_IMAGE_SIDE_PX,
+      urlChars: L.MAX_URL_CHARS,
+      itemIdChars: L.MAX_ITEM_ID_CHARS,
+      coordinateAbs: L.MAX_COORDINATE,
+    },
+    operations: {
+      maxRecolorItems: L.MAX_RECOLOR_ITEMS,
+      maxBatchOps: L.MAX_BATCH_OPS,
+      websocketContinuation: { maxFrames: L.WS_CONTINUATION_MAX_FRAMES, idleMs: L.WS_CONTINUATION_IDLE_MS },
+    },
+    import: {
+      maxItems: L.MAX_IMPORT_ITEMS,
+      maxLaneTitles: L.MAX_IMPORT_LANE_TITLES,
+      maxBatchStatements: L.MAX_IMPORT_BATCH_STATEMENTS,
+      maxBoundParametersPerStatement: L.MAX_IMPORT_BOUND_PARAMETERS,
+    },
+    request: { maxBodyBytes: L.MAX_BODY_BYTES },
+    timing: {
+      tombstoneRetentionDays: L.TOMBSTONE_RETENTION_DAYS,
+      notificationDebounceMs: L.NOTIFICATION_DEBOUNCE_MS,
+      liveBroadcastTargetMs: L.LIVE_BROADCAST_TARGET_MS,
+      waitTimeoutMs: { min: L.WAIT_MIN_TIMEOUT_MS, max: L.WAIT_MAX_TIMEOUT_MS, default: L.WAIT_DEFAULT_TIMEOUT_MS },
+    },
+  };
+}
