@@ -27,20 +27,21 @@ export function normalizePoints(input: unknown): Point[] | string {
   }
   if (!Array.isArray(value)) return 'must be an array of [x, y] pairs, a flat [x1, y1, ...] array, or a JSON string of either';
   if (value.length === 0) return 'must hold at least one point';
-  const points: Point[] = [];
   if (Array.isArray(value[0])) {
+    if (value.length > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
+    // Already nested: checked in place and kept, not copied (a full board holds 100000 coordinates).
     for (const pair of value) {
       if (!Array.isArray(pair) || pair.length !== 2) return 'nested points must each be [x, y]';
-      points.push([pair[0], pair[1]]);
+      if (!isCanvasNumber(pair[0]) || !isCanvasNumber(pair[1])) return 'every coordinate must be a finite number within the canvas';
     }
-  } else {
-    if (value.length % 2 !== 0) return 'a flat points array needs an even number of values';
-    for (let i = 0; i < value.length; i += 2) points.push([value[i], value[i + 1]]);
+    return value as Point[];
   }
-  if (points.length > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
-  // A plain loop, not a zod parse per value: a full board holds 100000 coordinates.
-  for (const [x, y] of points) {
-    if (!isCanvasNumber(x) || !isCanvasNumber(y)) return 'every coordinate must be a finite number within the canvas';
+  if (value.length % 2 !== 0) return 'a flat points array needs an even number of values';
+  if (value.length / 2 > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
+  const points: Point[] = [];
+  for (let i = 0; i < value.length; i += 2) {
+    if (!isCanvasNumber(value[i]) || !isCanvasNumber(value[i + 1])) return 'every coordinate must be a finite number within the canvas';
+    points.push([value[i], value[i + 1]]);
   }
   return points;
 }

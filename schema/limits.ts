@@ -76,3 +76,6 @@ export const RETRY_AFTER_SECONDS = 10;
 // Wrong keys presented to one board, from any surface, before key checks on it answer 429
 export const RATE_WINDOW_KEY_FAILURES_MS = 60_000;
 export const RATE_KEY_FAILURES = 20;
+
+// A burst that never settles still notifies at least this often (the spec's debounce alone would wait forever)
+export const NOTIFICATION_MAX_WAIT_MS = 10_000;

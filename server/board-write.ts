@@ -1,6 +1,6 @@
 /** What a domain mutation is handed: the board's maps inside one open transaction, and who writes. */
 import type { BoardMode } from '../schema/index.js';
-import type { BoardMaps } from './document-model.js';
+import type { WriteMaps } from './document-model.js';
 import { errors } from './errors.js';
 import type { BlobStore } from './store/blob-store.js';
 
@@ -27,7 +27,8 @@ export type BoardWrite = {
   boardId: string;
   /** The board's mode; a mode switch sets it and the registry follows in the same SQLite transaction. */
   mode: BoardMode;
-  maps: BoardMaps;
+  /** The board's maps as this write sees them; changes reach the document only when the write commits. */
+  maps: WriteMaps;
   blobs: BlobStore;
   /** Author tag for items this write creates. */
   author: string;

@@ -11,7 +11,7 @@ import type { BoardMode, LockMode, Template } from '../schema/index.js';
 import type { Access, Caller } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from './board-write.js';
 import type { DocumentHost } from './document-host.js';
-import { boardMaps, CONTENT_MAPS } from './document-model.js';
+import { CONTENT_MAPS, commitMaps, stagedMaps } from './document-model.js';
 import { errors } from './errors.js';
 import { applyImport, type ImportResult, planImport } from './import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
@@ -189,22 +189,24 @@ export class Boards {
     return this.requireLive(boardId);
   }
 
+  /**
+   * Runs a mutation against staged maps, then commits all it changed in one Y
+   * transaction: a mutation that throws at any point leaves the document as it was.
+   */
   private transact<T>(doc: Document, record: BoardRecord, origin: BoardOrigin, mutate: (w: BoardWrite) => T): T {
     const write: BoardWrite = {
       boardId: record.id,
       mode: record.mode,
-      maps: boardMaps(doc),
+      maps: stagedMaps(doc),
       blobs: this.deps.blobs,
       author: origin.author,
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
       counts: {},
     };
-    let result: T;
-    doc.transact(() => {
-      result = mutate(write);
-    }, origin);
+    const result = mutate(write);
+    doc.transact(() => commitMaps(write.maps), origin);
     if (write.mode !== record.mode) this.deps.registry.setMode(record.id, write.mode);
-    return result!;
+    return result;
   }
 }

@@ -6,6 +6,7 @@
  */
 import * as Y from 'yjs';
 import type { Anchors, BoardMode, InkColor, Point } from '../schema/index.js';
+import { StagedMap } from './staged-map.js';
 
 type Stamp = { author: string; last_updated: string };
 
@@ -70,19 +71,48 @@ export function isLink(node: TextNode): node is LinkItem {
   return (node as LinkItem).kind === 'link';
 }
 
+type MapTypes = {
+  texts: TextNode;
+  lines: StrokeItem;
+  images: ImageItem;
+  columns: ColumnItem;
+  tasks: TaskItem;
+  lanes: LaneItem;
+  meta: Meta[keyof Meta];
+};
+export type MapName = keyof MapTypes;
+const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
+
 /** The typed top-level maps of a board document. */
-export function boardMaps(doc: Y.Doc) {
-  return {
-    texts: doc.getMap<TextNode>('texts'),
-    lines: doc.getMap<StrokeItem>('lines'),
-    images: doc.getMap<ImageItem>('images'),
-    columns: doc.getMap<ColumnItem>('columns'),
-    tasks: doc.getMap<TaskItem>('tasks'),
-    lanes: doc.getMap<LaneItem>('lanes'),
-    meta: doc.getMap<Meta[keyof Meta]>('meta'),
-  };
+export type BoardMaps = { [K in MapName]: Y.Map<MapTypes[K]> };
+
+export function boardMaps(doc: Y.Doc): BoardMaps {
+  return Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps;
 }
-export type BoardMaps = ReturnType<typeof boardMaps>;
+
+/** What a write sees of the maps: its own changes staged until commit (see StagedMap). */
+export type WriteMaps = { [K in MapName]: StagedMap<MapTypes[K]> };
+
+export function stagedMaps(doc: Y.Doc): WriteMaps {
+  const maps = boardMaps(doc);
+  return Object.fromEntries(MAP_NAMES.map((name) => [name, new StagedMap(maps[name] as Y.Map<unknown>)])) as WriteMaps;
+}
+
+/** Applies every staged change of a write; call inside its Y transaction. */
+export function commitMaps(maps: WriteMaps): boolean {
+  let changed = false;
+  for (const name of MAP_NAMES) {
+    if (maps[name].dirty) {
+      maps[name].commit();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Read access that both a document's maps and a write's staged maps give. */
+export type ReadMap<T> = { get(key: string): T | undefined; values(): IterableIterator<T> };
+export type ReadMaps = { [K in MapName]: ReadMap<MapTypes[K]> };
 
 /** Names of the maps that hold content, in the order snapshots list them. */
 export const CONTENT_MAPS = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes'] as const;

@@ -5,7 +5,7 @@
  */
 import type * as Y from 'yjs';
 import type { BoardMode } from '../schema/index.js';
-import type { ColumnItem, TaskItem } from './document-model.js';
+import { boardMaps, type ColumnItem, type TaskItem } from './document-model.js';
 import { todoView } from './snapshot.js';
 
 export const TASKS_CSV_HEADER = ['lane', 'column', 'name', 'priority', 'assignee', 'due_date', 'done', 'description'] as const;
@@ -26,7 +26,7 @@ type Row = { laneLabel: string; lane: number; column: ColumnItem; task: TaskItem
 
 /** Tasks in board order with their lane label: the lane's title, or its 1-based row number. */
 function taskRows(doc: Y.Doc): { rows: Row[]; columns: ColumnItem[]; laneTitles: Map<number, string> } {
-  const view = todoView(doc);
+  const view = todoView(boardMaps(doc));
   const laneTitles = new Map(view.lanes.map((lane) => [lane.lane, lane.title]));
   const columns = new Map(view.columns.map((column) => [column.id, column]));
   const rows: Row[] = [];

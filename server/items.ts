@@ -35,7 +35,7 @@ export function itemCount(w: BoardWrite, name: CountedMap): number {
 }
 
 /** Sets an item in its map, counting it when it is new. */
-export function putItem<K extends CountedMap>(w: BoardWrite, name: K, item: { id: string }): void {
+export function putItem<K extends CountedMap>(w: BoardWrite, name: K, item: BoardWrite['maps'][K] extends { set(key: string, value: infer T): void } ? T & { id: string } : never): void {
   const map = w.maps[name] as unknown as { has(key: string): boolean; set(key: string, value: unknown): void };
   if (w.counts[name] !== undefined && !map.has(item.id)) w.counts[name]! += 1;
   map.set(item.id, item);

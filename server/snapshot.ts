@@ -8,7 +8,7 @@ import * as Y from 'yjs';
 import { DEFAULT_COLUMN_WIDTH_PX } from '../schema/index.js';
 import type { BoardMode } from '../schema/index.js';
 import { boardMaps } from './document-model.js';
-import type { ColumnItem, ImageItem, LaneItem, StrokeItem, TaskItem, TextNode } from './document-model.js';
+import type { ColumnItem, ImageItem, LaneItem, ReadMaps, StrokeItem, TaskItem, TextNode } from './document-model.js';
 
 type Cached = { etag?: string; json?: Map<BoardMode, string> };
 const cache = new WeakMap<Y.Doc, Cached>();
@@ -45,8 +45,7 @@ function publicImage(image: ImageItem, dataUrl: string | null): PublicImage {
 export type TodoView = { colWidth: number; columns: ColumnItem[]; tasks: TaskItem[]; lanes: LaneItem[] };
 
 /** Columns by lane then sort; tasks by their column's position then sort; named lanes by index. */
-export function todoView(doc: Y.Doc): TodoView {
-  const maps = boardMaps(doc);
+export function todoView(maps: ReadMaps): TodoView {
   const columns = [...maps.columns.values()].sort((a, b) => a.lane - b.lane || a.sort - b.sort || a.id.localeCompare(b.id));
   const position = new Map(columns.map((column, index) => [column.id, index]));
   const tasks = [...maps.tasks.values()].sort(
@@ -77,7 +76,7 @@ export function jsonSnapshot(doc: Y.Doc, boardId: string, mode: BoardMode): stri
   entry.json ??= new Map();
   let body = entry.json.get(mode);
   if (body === undefined) {
-    const snapshot = { boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(doc) : {}) };
+    const snapshot = { boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
     body = JSON.stringify(snapshot);
     entry.json.set(mode, body);
   }

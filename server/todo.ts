@@ -38,7 +38,7 @@ export function switchMode(w: BoardWrite, input: ModeInput): { ok: true; mode: s
     seedTemplate(w, input.template ?? 'kanban');
     w.mode = 'todo';
   }
-  return { ok: true, mode: 'todo', columns: todoView(w.maps.columns.doc!).columns };
+  return { ok: true, mode: 'todo', columns: todoView(w.maps).columns };
 }
 
 /** Sets the column width shared by all columns (already clamped by the schema). */

@@ -1,0 +1,93 @@
+/**
+ * Board change events, driven by the documents' own update events so that a
+ * change from any surface reaches every listener by one path. A burst of
+ * changes to a board is aggregated into one `settled` event once the board has
+ * been quiet for the notification debounce (and at least every max wait while
+ * it never is); MCP notifications and long polls listen to that.
+ */
+import { EventEmitter } from 'node:events';
+import type { Extension, afterLoadDocumentPayload } from '@hocuspocus/server';
+import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../schema/index.js';
+
+export type BoardEventMap = {
+  /** Every accepted change, with the transaction origin. */
+  change: [boardId: string, origin: unknown];
+  /** A burst of changes has settled. */
+  settled: [boardId: string];
+  /** The board was erased. */
+  erased: [boardId: string];
+};
+
+type Burst = { timer: NodeJS.Timeout; startedAt: number };
+
+export class BoardEvents extends EventEmitter<BoardEventMap> {
+  private readonly bursts = new Map<string, Burst>();
+
+  constructor(
+    private readonly debounceMs = NOTIFICATION_DEBOUNCE_MS,
+    private readonly maxWaitMs = NOTIFICATION_MAX_WAIT_MS,
+  ) {
+    super();
+    this.setMaxListeners(0); // one listener per waiting long poll and per MCP session
+  }
+
+  /** A Hocuspocus extension that reports every update of every loaded board document. */
+  extension(): Extension {
+    return {
+      afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) => {
+        document.on('update', (_update: Uint8Array, origin: unknown) => this.changed(documentName, origin));
+      },
+    };
+  }
+
+  changed(boardId: string, origin: unknown): void {
+    this.emit('change', boardId, origin);
+    const burst = this.bursts.get(boardId);
+    const now = Date.now();
+    if (burst) clearTimeout(burst.timer);
+    const startedAt = burst?.startedAt ?? now;
+    const delay = Math.max(0, Math.min(this.debounceMs, startedAt + this.maxWaitMs - now));
+    const timer = setTimeout(() => {
+      this.bursts.delete(boardId);
+      this.emit('settled', boardId);
+    }, delay);
+    timer.unref();
+    this.bursts.set(boardId, { timer, startedAt });
+  }
+
+  erased(boardId: string): void {
+    const burst = this.bursts.get(boardId);
+    if (burst) clearTimeout(burst.timer);
+    this.bursts.delete(boardId);
+    this.emit('erased', boardId);
+  }
+
+  /**
+   * Resolves after the next settled burst of the board (`updated`), at once when
+   * it is erased, or after `timeoutMs` (`timedOut`).
+   */
+  nextUpdate(boardId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ updated: boolean; timedOut: boolean }> {
+    return new Promise((resolve) => {
+      const finish = (updated: boolean, timedOut: boolean) => {
+        clearTimeout(timer);
+        this.off('settled', onSettled);
+        this.off('erased', onErased);
+        signal?.removeEventListener('abort', onAbort);
+        resolve({ updated, timedOut });
+      };
+      const onSettled = (id: string) => id === boardId && finish(true, false);
+      const onErased = (id: string) => id === boardId && finish(true, false);
+      const onAbort = () => finish(false, false);
+      const timer = setTimeout(() => finish(false, true), timeoutMs);
+      this.on('settled', onSettled);
+      this.on('erased', onErased);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  close(): void {
+    for (const burst of this.bursts.values()) clearTimeout(burst.timer);
+    this.bursts.clear();
+    this.removeAllListeners();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * A write's view of one of the document's maps: reads see the write's own
+ * changes, but nothing reaches the Y.Map until commit(). A mutation (or a batch
+ * of them) that fails half-way therefore leaves the document exactly as it was:
+ * no partial change, no update, the same ETag.
+ */
+import type * as Y from 'yjs';
+
+const DELETED = Symbol('deleted');
+
+export class StagedMap<T> {
+  private readonly staged = new Map<string, T | typeof DELETED>();
+  private cleared = false;
+
+  constructor(private readonly base: Y.Map<T>) {}
+
+  get(key: string): T | undefined {
+    const value = this.staged.get(key);
+    if (value !== undefined) return value === DELETED ? undefined : value;
+    return this.cleared ? undefined : this.base.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: string, value: T): void {
+    this.staged.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.staged.set(key, DELETED);
+  }
+
+  clear(): void {
+    this.cleared = true;
+    this.staged.clear();
+  }
+
+  /** A snapshot of the entries: callers may change the map while they walk it. */
+  entries(): IterableIterator<[string, T]> {
+    const entries: [string, T][] = [];
+    if (!this.cleared) {
+      for (const [key, value] of this.base.entries()) if (!this.staged.has(key)) entries.push([key, value]);
+    }
+    for (const [key, value] of this.staged) if (value !== DELETED) entries.push([key, value]);
+    return entries[Symbol.iterator]();
+  }
+
+  values(): IterableIterator<T> {
+    return [...this.entries()].map(([, value]) => value)[Symbol.iterator]();
+  }
+
+  /** Counts by walking the map (as Y.Map does): callers cache it, see itemCount. */
+  get size(): number {
+    let count = 0;
+    for (const _ of this.entries()) count++;
+    return count;
+  }
+
+  /** True when the write changed this map. */
+  get dirty(): boolean {
+    return this.cleared || this.staged.size > 0;
+  }
+
+  /** Applies the staged changes to the Y.Map; call inside the write's Y transaction. */
+  commit(): void {
+    if (this.cleared) this.base.clear();
+    for (const [key, value] of this.staged) {
+      if (value === DELETED) this.base.delete(key);
+      else this.base.set(key, value);
+    }
+    this.staged.clear();
+    this.cleared = false;
+  }
+}
