@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, Points, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, TaskInput } from './todo.js';
-import { MAX_LANE_TITLE_CHARS } from './limits.js';
+import { MAX_LANE_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+
+/** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
+export const WaitTimeout = z
+  .number({ error: 'must be a number of milliseconds' })
+  .optional()
+  .transform((ms) => Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS))));
 
 /**
  * Import items. Every array is validated item by item so that an error can name
@@ -81,3 +87,8 @@ export type CreateBoardInput = z.infer<typeof CreateBoardInput>;
 export const LockInput = z.object({ mode: LockMode });
 /** POST /verify-key */
 export const VerifyKeyInput = z.object({ key: AccessKey });
+
+/** GET /wait query: `timeout_ms` as a query string, clamped like MCP wait_for_update. */
+export const WaitQuery = z.object({
+  timeout_ms: z.coerce.number({ error: 'must be a number of milliseconds' }).optional().pipe(WaitTimeout),
+});

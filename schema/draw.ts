@@ -17,6 +17,7 @@ function isCanvasNumber(value: unknown): value is number {
  * string of either, to nested pairs. Returns a reason string when it cannot.
  */
 export function normalizePoints(input: unknown): Point[] | string {
+  if (input === undefined) return 'is required';
   let value = input;
   if (typeof value === 'string') {
     try {

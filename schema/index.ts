@@ -5,3 +5,4 @@ export * from './draw.js';
 export * from './todo.js';
 export * from './board.js';
 export * from './mcp.js';
+export * from './mcp-output.js';

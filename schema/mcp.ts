@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import { AccessKey, Author, BoardId, CardColor, ItemId } from './common.js';
-import { CreateBoardInput } from './board.js';
+import { CreateBoardInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
-import { MAX_TASKS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import { MAX_TASKS } from './limits.js';
 
 const BoardRef = {
   board_id: BoardId.describe('The board id (a UUID).'),
@@ -16,12 +16,6 @@ const BoardRef = {
 };
 
 const onBoard = <T extends z.ZodRawShape>(shape: T) => z.object({ ...BoardRef, ...shape });
-
-/** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
-export const WaitTimeout = z
-  .number({ error: 'must be a number of milliseconds' })
-  .optional()
-  .transform((ms) => Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS))));
 
 const ColumnPatch = ColumnInput.omit({ id: true }).partial();
 const TaskPatch = TaskInput.omit({ id: true }).partial();

@@ -16,6 +16,8 @@ export type BoardEventMap = {
   settled: [boardId: string];
   /** The board was erased. */
   erased: [boardId: string];
+  /** The server is shutting down: long polls answer now. */
+  closing: [];
 };
 
 type Burst = { timer: NodeJS.Timeout; startedAt: number };
@@ -72,20 +74,25 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
         clearTimeout(timer);
         this.off('settled', onSettled);
         this.off('erased', onErased);
+        this.off('closing', onClosing);
         signal?.removeEventListener('abort', onAbort);
         resolve({ updated, timedOut });
       };
       const onSettled = (id: string) => id === boardId && finish(true, false);
       const onErased = (id: string) => id === boardId && finish(true, false);
       const onAbort = () => finish(false, false);
+      const onClosing = () => finish(false, true);
       const timer = setTimeout(() => finish(false, true), timeoutMs);
       this.on('settled', onSettled);
       this.on('erased', onErased);
+      this.on('closing', onClosing);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
+  /** Answers every waiting long poll and stops the timers. */
   close(): void {
+    this.emit('closing');
     for (const burst of this.bursts.values()) clearTimeout(burst.timer);
     this.bursts.clear();
     this.removeAllListeners();

@@ -11,12 +11,14 @@ import type { BoardMode, LockMode, Template } from '../schema/index.js';
 import type { Access, Caller } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from './board-write.js';
 import type { DocumentHost } from './document-host.js';
-import { CONTENT_MAPS, commitMaps, stagedMaps } from './document-model.js';
+import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from './document-model.js';
 import { errors } from './errors.js';
 import { applyImport, type ImportResult, planImport } from './import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import type { BoardRecord, Registry } from './registry.js';
-import { drawView } from './snapshot.js';
+import type { BoardEvents } from './board-events.js';
+import { drawView, etagOf, todoView } from './snapshot.js';
+import { queryTasks, type TaskQuery } from './task-query.js';
 import type { BlobStore } from './store/blob-store.js';
 import type { Db } from './store/database.js';
 import type { DocumentStore } from './store/document-store.js';
@@ -45,8 +47,11 @@ type Deps = {
   blobs: BlobStore;
   host: DocumentHost;
   access: Access;
+  events: BoardEvents;
   now: () => number;
 };
+
+export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean; etag: string | null; deleted?: true };
 
 export class Boards {
   constructor(private readonly deps: Deps) {}
@@ -145,7 +150,51 @@ export class Boards {
       })();
     });
     host.closeConnections(boardId);
+    this.deps.events.erased(boardId);
     return { ok: true };
+  }
+
+  /**
+   * The long poll: resolves after the board's next settled burst of edits, or
+   * on timeout, with the ETag of the state then. A board erased meanwhile
+   * answers at once with `deleted: true`.
+   */
+  async wait(boardId: string, caller: Caller, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
+    this.admit(boardId, caller, 'read');
+    const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
+    const record = this.deps.registry.get(boardId);
+    if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };
+    const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+    return { boardId, updated, timedOut, etag };
+  }
+
+  /** query_tasks: the board's tasks that match every filter, in board order ("overdue" is judged in UTC). */
+  async queryTasks(boardId: string, caller: Caller, query: TaskQuery) {
+    const today = new Date(this.deps.now()).toISOString().slice(0, 10);
+    return this.read(boardId, caller, (doc, record) => {
+      const tasks = record.mode === 'todo' ? queryTasks(todoView(boardMaps(doc)).tasks, query, today) : [];
+      return { tasks, count: tasks.length };
+    });
+  }
+
+  /**
+   * Resolves a board id for MCP open_board: a live board is checked for read
+   * access; an unknown id, or one whose tombstone is older than 30 days,
+   * becomes a new empty draw board (a board creation, rate limited as such).
+   */
+  async open(boardId: string, caller: Caller): Promise<{ record: BoardRecord; created: boolean }> {
+    const { registry, documents, blobs } = this.deps;
+    const existing = registry.get(boardId);
+    if (existing && !existing.deletedAt) return { record: this.admit(boardId, caller, 'read'), created: false };
+    if (existing && registry.tombstoneIsFresh(existing)) throw errors.boardDeleted(existing.deletedAt!);
+    this.deps.access.admitCreate(caller);
+    const record = this.deps.db.transaction(() => {
+      if (!existing) return registry.create(boardId, 'draw');
+      documents.erase(boardId);
+      blobs.eraseBoard(boardId);
+      return registry.revive(boardId, 'draw');
+    })();
+    return { record, created: true };
   }
 
   /**

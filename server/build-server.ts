@@ -7,9 +7,12 @@
 import fastifyStatic from '@fastify/static';
 import { Hocuspocus } from '@hocuspocus/server';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { registerMcp, McpSessions } from '../adapters/mcp/index.js';
+import { baseUrlOf } from '../adapters/rest/http.js';
 import { registerRest } from '../adapters/rest/index.js';
 import { MAX_BODY_BYTES } from '../schema/index.js';
 import { Access } from './access.js';
+import { BoardEvents } from './board-events.js';
 import { Boards } from './boards.js';
 import type { Config } from './config.js';
 import { DocumentHost } from './document-host.js';
@@ -26,7 +29,9 @@ const RATE_SWEEP_INTERVAL_MS = 60_000;
 export type BoardServer = {
   app: FastifyInstance;
   boards: Boards;
+  events: BoardEvents;
   limiter: RateLimiter;
+  mcpSessions: McpSessions;
   hocuspocus: Hocuspocus;
   documents: DocumentStore;
   /** Starts listening; resolves to the address it listens on. */
@@ -51,16 +56,17 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const registry = new Registry(db, now);
   const documents = new DocumentStore(db);
   const blobs = new BlobStore(db);
+  const events = new BoardEvents();
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: config.storeDebounceMs,
     maxDebounce: config.storeMaxDebounceMs,
-    extensions: [new JournalledSQLite(db, documents, registry, blobs)],
+    extensions: [new JournalledSQLite(db, documents, registry, blobs), events.extension()],
   });
   const host = new DocumentHost(hocuspocus);
   const limiter = new RateLimiter(now);
   const access = new Access({ importToken: config.importToken, rateLimits: config.rateLimits }, limiter);
-  const boards = new Boards({ db, registry, documents, blobs, host, access, now });
+  const boards = new Boards({ db, registry, documents, blobs, host, access, events, now });
   const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({
@@ -77,13 +83,18 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits });
+  const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs);
+  await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
-      await app.close();
+      const stopping = app.close(); // stops accepting; in-flight requests finish
+      events.close(); // long polls among them answer now instead of holding shutdown
+      await mcpSessions.close(); // and MCP notification streams end
+      await stopping;
       await host.flushAll();
       db.close();
     })();
@@ -95,5 +106,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, boards, limiter, hocuspocus, documents, listen, close };
+  return { app, boards, events, limiter, mcpSessions, hocuspocus, documents, listen, close };
 }

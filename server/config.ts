@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   // How long a loaded board stays in memory after its last use before it is stored and unloaded.
   STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
   STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+  // An MCP session with no request and no open notification stream for this long is closed.
+  MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
 });
 
 export type Config = Readonly<{
@@ -37,12 +39,13 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
+  mcpSessionIdleMs: number;
   /** Folder of the static browser app. */
   publicDir: string;
 }>;
 
 /** The project root: the nearest folder above this module holding package.json (works from src and dist). */
-function projectRoot(): string {
+export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
@@ -78,6 +81,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
+    mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     publicDir: join(projectRoot(), 'public'),
   });
 }

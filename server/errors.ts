@@ -4,6 +4,8 @@
  * adapter has one mapper from a BoardError to its own wire.
  */
 
+import type { z } from 'zod';
+
 export type ErrorDetails = Record<string, unknown>;
 
 export class BoardError extends Error {
@@ -49,6 +51,8 @@ export const errors = {
   boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
   lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
   boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
+  boardDeleted: (deletedAt: string) =>
+    new BoardError(404, 'board_deleted', `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`, { deleted_at: deletedAt }),
   itemNotFound: (kind: string, id: string) => new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
   routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),
   quotaExceeded: (kind: string, detail: string) =>
@@ -63,3 +67,16 @@ export const errors = {
     new BoardError(503, 'storage_unavailable', 'the change could not be stored; nothing was changed, retry later'),
   internal: () => new BoardError(500, 'internal_error', 'internal error'),
 };
+
+export type FieldError = (field: string, reason: string) => BoardError;
+
+/**
+ * The first issue of a failed parse with a schema from schema/, as the spec's
+ * `{field, reason}` (400 invalid_payload unless told otherwise).
+ */
+export function fromZodIssues(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
+  const issue = issues[0];
+  const field = issue.path.map(String).join('.');
+  const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
+  return toError(field, missing ? 'is required' : issue.message);
+}

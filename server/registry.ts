@@ -43,6 +43,7 @@ export class Registry {
   private readonly updateMode;
   private readonly markDeleted;
   private readonly swapLock;
+  private readonly reviveBoard;
 
   constructor(
     private readonly db: Db,
@@ -51,6 +52,9 @@ export class Registry {
     this.selectBoard = db.prepare<[string], Row>('SELECT * FROM boards WHERE id = ?');
     this.insertBoard = db.prepare<[string, BoardMode, string, LockMode | null, string | null]>(
       'INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.reviveBoard = db.prepare<[BoardMode, string, string]>(
+      'UPDATE boards SET mode = ?, created_at = ?, deleted_at = NULL, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = ? AND deleted_at IS NOT NULL',
     );
     this.swapLock = db.prepare<[LockMode | null, string | null, string, number]>(
       'UPDATE boards SET lock_mode = ?, key_hash = ?, lock_version = lock_version + 1 WHERE id = ? AND lock_version = ? AND deleted_at IS NULL',
@@ -78,6 +82,12 @@ export class Registry {
   /** Registers a new board, locked at creation when a lock mode and key hash are given. */
   create(id: string, mode: BoardMode, lock?: { mode: LockMode; keyHash: string }): BoardRecord {
     this.insertBoard.run(id, mode, sqlTimestamp(this.now()), lock?.mode ?? null, lock?.keyHash ?? null);
+    return this.get(id)!;
+  }
+
+  /** Gives an erased board's id to a new, empty board (only once its tombstone has expired). */
+  revive(id: string, mode: BoardMode): BoardRecord {
+    this.reviveBoard.run(mode, sqlTimestamp(this.now()), id);
     return this.get(id)!;
   }
 

@@ -10,7 +10,7 @@ import type { BoardMode } from '../schema/index.js';
 import { boardMaps } from './document-model.js';
 import type { ColumnItem, ImageItem, LaneItem, ReadMaps, StrokeItem, TaskItem, TextNode } from './document-model.js';
 
-type Cached = { etag?: string; json?: Map<BoardMode, string> };
+type Cached = { etag?: string; views?: Map<string, unknown> };
 const cache = new WeakMap<Y.Doc, Cached>();
 
 function cached(doc: Y.Doc): Cached {
@@ -66,19 +66,26 @@ export function drawView(doc: Y.Doc, dataUrlOf: (image: ImageItem) => string | n
   };
 }
 
+/** A view of the document computed once per state: cached under `key` until the next change. */
+export function memoized<T>(doc: Y.Doc, key: string, build: () => T): T {
+  const entry = cached(doc);
+  entry.views ??= new Map();
+  if (!entry.views.has(key)) entry.views.set(key, build());
+  return entry.views.get(key) as T;
+}
+
 /**
  * The `/json` snapshot (and MCP get_board): `{boardId, mode, etag, texts, lines, images}`
  * plus `colWidth, columns, tasks, lanes` on todo boards; image payloads elided.
  * Returned already serialised, cached until the next change.
  */
 export function jsonSnapshot(doc: Y.Doc, boardId: string, mode: BoardMode): string {
-  const entry = cached(doc);
-  entry.json ??= new Map();
-  let body = entry.json.get(mode);
-  if (body === undefined) {
-    const snapshot = { boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
-    body = JSON.stringify(snapshot);
-    entry.json.set(mode, body);
-  }
-  return body;
+  return memoized(doc, `json:${mode}`, () =>
+    JSON.stringify({ boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) }),
+  );
+}
+
+/** `list_tasks` and the `tasks.json` resource: `{mode, columns, tasks, lanes, colWidth}`. */
+export function tasksView(doc: Y.Doc, mode: BoardMode) {
+  return mode === 'todo' ? { mode, ...todoView(boardMaps(doc)) } : { mode, columns: [], tasks: [], lanes: [], colWidth: DEFAULT_COLUMN_WIDTH_PX };
 }

@@ -1,6 +1,6 @@
 /** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CreateBoardInput, Template } from '../../schema/index.js';
+import { CreateBoardInput, Template, WaitQuery } from '../../schema/index.js';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
@@ -45,6 +45,15 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     const content = isDrawSeed(seed) ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] } : undefined;
     const { id } = await boards.create({ mode: 'draw', content }, callerOf(request));
     return redirectToNew(request, reply, id);
+  });
+
+  app.get<BoardParams>('/api/boards/:boardId/wait', async (request, reply) => {
+    const boardId = boardIdParam(request.params.boardId, 'read');
+    const { timeout_ms } = parse(WaitQuery, request.query);
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort()); // a client that hangs up stops waiting
+    reply.header('Cache-Control', 'no-store');
+    return boards.wait(boardId, callerOf(request), timeout_ms, gone.signal);
   });
 
   app.get<BoardParams>('/api/boards/:boardId', async (request) =>

@@ -5,22 +5,12 @@ import { BoardId, isUuid, MAX_BODY_BYTES } from '../../schema/index.js';
 import type { Caller } from '../../server/access.js';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
-import { BoardError, errors } from '../../server/errors.js';
-
-export type FieldError = (field: string, reason: string) => BoardError;
-
-/** Turns the first zod issue into the spec's `{field, reason}` (400 invalid_payload unless told otherwise). */
-export function issueToError(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
-  const issue = issues[0];
-  const field = issue.path.map(String).join('.');
-  const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
-  return toError(field, missing ? 'is required' : issue.message);
-}
+import { BoardError, errors, type FieldError, fromZodIssues } from '../../server/errors.js';
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {
   const result = schema.safeParse(value ?? {}, { reportInput: true });
-  if (!result.success) throw issueToError(result.error.issues, toError);
+  if (!result.success) throw fromZodIssues(result.error.issues, toError);
   return result.data;
 }
 
@@ -38,6 +28,11 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** Who is calling, as the domain needs it: IP, access key and import token from the headers. */
 export function callerOf(request: FastifyRequest): Caller {
   return { surface: 'rest', ip: request.ip, key: header(request, 'x-board-key'), importToken: header(request, 'x-import-token') };
+}
+
+/** The service's base URL for a request: the configured PUBLIC_URL, else the request's own origin. */
+export function baseUrlOf(publicUrl: string | undefined): (request: FastifyRequest) => string {
+  return (request) => publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 /** Maps any error to a BoardError: ours pass through, Fastify's get the spec's codes. */

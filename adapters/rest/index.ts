@@ -1,12 +1,12 @@
 /** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
 import cors from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes } from './discovery.js';
 import { drawRoutes } from './draw.js';
-import { sendError } from './http.js';
+import { baseUrlOf, sendError } from './http.js';
 import { lockRoutes } from './locks.js';
 import { todoRoutes } from './todo.js';
 
@@ -44,8 +44,7 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
 
-  const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
-  boardRoutes(app, boards, baseUrl);
+  boardRoutes(app, boards, baseUrlOf(options.publicUrl));
   drawRoutes(app, boards);
   todoRoutes(app, boards);
   lockRoutes(app, boards);

@@ -1,0 +1,69 @@
+/**
+ * The one mapper from BoardError to the MCP wire. Rejections a model can act on
+ * (bad arguments, wrong mode, a missing item) become tool results with
+ * `isError`; the spec's protocol errors become JSON-RPC errors with `data`:
+ * -32000 for rate limits, quotas and the body cap, -32001 for a lock, and
+ * invalid params for an unknown board.
+ */
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ZodError } from 'zod';
+import { BoardError, errors } from '../../server/errors.js';
+
+export const MCP_SERVER_ERROR = -32000;
+export const MCP_BOARD_LOCKED = -32001;
+export const JSON_RPC_PARSE_ERROR = -32700;
+
+/**
+ * A JSON-RPC error as the SDK sends it (code, message, data). Not McpError,
+ * whose message already carries an "MCP error <code>:" prefix that clients add
+ * again.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+function asBoardError(error: unknown): BoardError {
+  if (error instanceof BoardError) return error;
+  if (error instanceof McpError || error instanceof RpcError) throw error;
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    return errors.invalidPayload(issue.path.map(String).join('.'), issue.message);
+  }
+  return errors.internal();
+}
+
+/** A JSON-RPC error for errors that are the protocol's business. */
+export function toMcpError(boardError: BoardError): RpcError {
+  const data = { code: boardError.code, ...boardError.details };
+  if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, boardError.message, data);
+  if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted') {
+    return new RpcError(ErrorCode.InvalidParams, boardError.message, data);
+  }
+  if (boardError.status >= 500) return new RpcError(ErrorCode.InternalError, boardError.message, data);
+  if (boardError.code === 'invalid_json') return new RpcError(JSON_RPC_PARSE_ERROR, boardError.message, data);
+  return new RpcError(MCP_SERVER_ERROR, boardError.message, data);
+}
+
+/** True for errors a model should read and correct in its next call. */
+function isToolError(boardError: BoardError): boolean {
+  return boardError.status === 400 || boardError.code === 'item_not_found';
+}
+
+/** A tool call that failed: a readable `isError` result, or a thrown JSON-RPC error. */
+export function toolFailure(error: unknown): CallToolResult {
+  const boardError = asBoardError(error);
+  if (!isToolError(boardError)) throw toMcpError(boardError);
+  return { content: [{ type: 'text', text: JSON.stringify(boardError.toBody()) }], isError: true };
+}
+
+/** A resource request that failed: always a JSON-RPC error. */
+export function resourceFailure(error: unknown): never {
+  const boardError = asBoardError(error);
+  if (isToolError(boardError)) throw new RpcError(ErrorCode.InvalidParams, boardError.message, { code: boardError.code, ...boardError.details });
+  throw toMcpError(boardError);
+}

@@ -1,0 +1,60 @@
+/**
+ * Output schemas of the MCP tools (their `structuredContent`). Loose objects:
+ * the listed fields are promised, more may follow as the board model grows.
+ */
+import { z } from 'zod';
+
+const Stamp = { author: z.string(), last_updated: z.string() };
+const Item = z.looseObject({ id: z.string(), ...Stamp });
+const Text = Item.extend({ x: z.number(), y: z.number() });
+const Column = Item.extend({ title: z.string(), sort: z.number(), lane: z.number() });
+const Task = Item.extend({ column_id: z.string(), name: z.string(), sort: z.number(), done: z.boolean() });
+const Lane = z.looseObject({ lane: z.number(), title: z.string(), author: z.string() });
+const Ok = z.looseObject({ ok: z.boolean(), id: z.string() });
+const BoardLink = z.looseObject({
+  board_id: z.string(),
+  url: z.string(),
+  embed_url: z.string().optional(),
+  mode: z.enum(['draw', 'todo']),
+});
+const TasksView = z.looseObject({
+  mode: z.enum(['draw', 'todo']),
+  columns: z.array(Column),
+  tasks: z.array(Task),
+  lanes: z.array(Lane),
+  colWidth: z.number(),
+});
+
+export const McpToolOutputs = {
+  create_board: BoardLink.extend({ access_key: z.string().optional() }),
+  open_board: BoardLink.extend({ created: z.boolean(), locked: z.boolean(), lock_mode: z.enum(['write', 'all']).nullable() }),
+  get_board: z.looseObject({ boardId: z.string(), mode: z.enum(['draw', 'todo']), etag: z.string(), texts: z.array(z.looseObject({})), lines: z.array(z.looseObject({})), images: z.array(z.looseObject({})) }),
+  get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
+  add_text: Text.extend({ content: z.string() }),
+  add_link: z.looseObject({ id: z.string(), x: z.number(), y: z.number(), url: z.string(), author: z.string(), kind: z.literal('link') }),
+  add_image: z.looseObject({ id: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), hasThumbDataUrl: z.boolean(), author: z.string() }),
+  draw_stroke: z.looseObject({
+    id: z.string(),
+    pointCount: z.number().int(),
+    color: z.string(),
+    bbox: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
+    author: z.string(),
+  }),
+  move: z.looseObject({ id: z.string(), x: z.number(), y: z.number() }),
+  erase: Ok.extend({ kind: z.string() }),
+  wait_for_update: z.looseObject({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable() }),
+  set_board_mode: z.looseObject({ ok: z.boolean(), mode: z.enum(['draw', 'todo']), columns: z.array(Column).optional() }),
+  create_column: Column,
+  update_column: Column,
+  delete_column: Ok,
+  create_task: Task,
+  update_task: Task,
+  move_task: z.looseObject({ id: z.string(), column_id: z.string(), sort: z.number() }),
+  delete_task: Ok,
+  set_lane: z.looseObject({ ok: z.boolean(), lane: z.number(), title: z.string() }),
+  set_column_width: z.looseObject({ ok: z.boolean(), width: z.number() }),
+  create_tasks: z.looseObject({ ok: z.boolean(), tasks: z.array(Task), ids: z.array(z.string()) }),
+  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
+  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
+  list_tasks: TasksView,
+} as const;

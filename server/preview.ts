@@ -1,0 +1,223 @@
+/**
+ * The schematic SVG preview of a board: a few kB that show its layout at a
+ * glance (texts as boxes with their first lines, strokes as simplified
+ * polylines, images as their thumbnails, links as pills, kanban columns and
+ * cards). AI-authored items get a purple border. Every user string is escaped.
+ */
+import type * as Y from 'yjs';
+import type { BoardMode, InkColor, Point } from '../schema/index.js';
+import { estimateTextBox } from './autolayout.js';
+import { boardMaps, isLink, type ImageItem, type LinkItem, type StrokeItem, type TextItem } from './document-model.js';
+import { memoized, todoView } from './snapshot.js';
+
+export const INK_HEX: Record<InkColor, string> = {
+  auto: '#222222', black: '#222222', red: '#d32f2f', blue: '#1976d2', green: '#388e3c', orange: '#f57c00',
+  yellow: '#fbc02d', pink: '#e91e63', purple: '#7b1fa2', maroon: '#800000', brown: '#795548', gray: '#757575',
+  lightgray: '#bdbdbd', teal: '#00897b', sage: '#8a9a5b', sky: '#4fc3f7', lavender: '#b39ddb',
+};
+const CARD_HEX: Record<string, string> = { red: '#ffcdd2', blue: '#bbdefb', green: '#c8e6c9' };
+const AI_BORDER = '#8e24aa';
+const POSTIT_FILL = '#fff59d';
+const MAX_LINES_PER_TEXT = 3;
+const MAX_CHARS_PER_LINE = 48;
+const MAX_POINTS_PER_STROKE = 48;
+const MARGIN_PX = 20;
+
+/** Characters XML 1.0 forbids (and lone surrogates): removed, so hostile text cannot break the document. */
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escapes text for XML element content and attribute values. */
+export function xml(text: string): string {
+  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+const isAi = (author: string) => author.startsWith('ai:');
+const n = (value: number) => String(Math.round(value));
+
+function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : text;
+}
+
+const MERMAID = /^\s*```mermaid[^\n]*\n([\s\S]*?)\n?```\s*$/;
+
+/** The lines a text box shows: a Mermaid block names its diagram type; task checkboxes become ☐ and ☑. */
+export function textLines(content: string): string[] {
+  const mermaid = MERMAID.exec(content);
+  if (mermaid) {
+    const kind = mermaid[1].split('\n').map((line) => line.trim()).find(Boolean)?.split(/\s+/)[0] ?? 'diagram';
+    return [`Mermaid: ${kind}`];
+  }
+  return content
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, MAX_LINES_PER_TEXT)
+    .map((line) =>
+      truncate(
+        line.replace(/^(?:[-*]\s+)?\[(?:x|X)\]\s*/, '☑ ').replace(/^(?:[-*]\s+)?\[\s?\]\s*/, '☐ ').replace(/^#+\s*/, ''),
+        MAX_CHARS_PER_LINE,
+      ),
+    );
+}
+
+/** Ramer-Douglas-Peucker, then an even pick if still too many: thousands of points stay a few dozen. */
+export function simplify(points: Point[], tolerance: number): Point[] {
+  if (points.length <= 2) return points;
+  const keep = new Uint8Array(points.length);
+  keep[0] = keep[points.length - 1] = 1;
+  const stack: [number, number][] = [[0, points.length - 1]];
+  while (stack.length) {
+    const [first, last] = stack.pop()!;
+    const [x1, y1] = points[first];
+    const [x2, y2] = points[last];
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    let worst = -1;
+    let worstDistance = tolerance;
+    for (let i = first + 1; i < last; i++) {
+      const distance = Math.abs((y2 - y1) * points[i][0] - (x2 - x1) * points[i][1] + x2 * y1 - y2 * x1) / length;
+      if (distance > worstDistance) [worst, worstDistance] = [i, distance];
+    }
+    if (worst >= 0) {
+      keep[worst] = 1;
+      stack.push([first, worst], [worst, last]);
+    }
+  }
+  let kept = points.filter((_, i) => keep[i]);
+  if (kept.length > MAX_POINTS_PER_STROKE) {
+    const step = (kept.length - 1) / (MAX_POINTS_PER_STROKE - 1);
+    kept = Array.from({ length: MAX_POINTS_PER_STROKE }, (_, i) => kept[Math.round(i * step)]);
+  }
+  return kept;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+class Bounds {
+  minX = Infinity;
+  minY = Infinity;
+  maxX = -Infinity;
+  maxY = -Infinity;
+  add(box: Box): void {
+    this.minX = Math.min(this.minX, box.x);
+    this.minY = Math.min(this.minY, box.y);
+    this.maxX = Math.max(this.maxX, box.x + box.width);
+    this.maxY = Math.max(this.maxY, box.y + box.height);
+  }
+  viewBox(): Box {
+    if (this.minX === Infinity) return { x: 0, y: 0, width: 400, height: 300 };
+    return { x: this.minX - MARGIN_PX, y: this.minY - MARGIN_PX, width: this.maxX - this.minX + 2 * MARGIN_PX, height: this.maxY - this.minY + 2 * MARGIN_PX };
+  }
+}
+
+function hostname(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+function drawText(text: TextItem, bounds: Bounds): string {
+  const { width, height: estimated } = estimateTextBox(text);
+  const lines = textLines(text.content);
+  const height = Math.min(estimated, 24 + lines.length * 18);
+  bounds.add({ x: text.x, y: text.y, width, height });
+  const fill = text.postit ? POSTIT_FILL : '#ffffff';
+  const stroke = isAi(text.author) ? AI_BORDER : text.diagram ? '#455a64' : '#9e9e9e';
+  const strokeWidth = isAi(text.author) || text.diagram ? 2 : 1;
+  const color = INK_HEX[text.color ?? 'auto'];
+  const tspans = lines.map((line, i) => `<tspan x="${n(text.x + 8)}" y="${n(text.y + 20 + i * 18)}">${xml(line)}</tspan>`).join('');
+  return `<g class="text${text.postit ? ' postit' : ''}${text.diagram ? ' diagram' : ''}${isAi(text.author) ? ' ai' : ''}"><rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}"/><text fill="${color}">${tspans}</text></g>`;
+}
+
+function drawLink(link: LinkItem, bounds: Bounds): string {
+  const label = truncate(hostname(link.url), 40);
+  const width = 24 + [...label].length * 7;
+  bounds.add({ x: link.x, y: link.y, width, height: 28 });
+  const stroke = isAi(link.author) ? AI_BORDER : '#1976d2';
+  return `<g class="link${isAi(link.author) ? ' ai' : ''}"><rect x="${n(link.x)}" y="${n(link.y)}" width="${n(width)}" height="28" rx="14" fill="#e3f2fd" stroke="${stroke}" stroke-width="${isAi(link.author) ? 2 : 1}"/><text x="${n(link.x + 12)}" y="${n(link.y + 19)}" fill="#0d47a1">${xml(label)}</text></g>`;
+}
+
+function drawImage(image: ImageItem, bounds: Bounds): string {
+  bounds.add(image);
+  const ai = isAi(image.author);
+  const frame = `<rect x="${n(image.x)}" y="${n(image.y)}" width="${n(image.width)}" height="${n(image.height)}" fill="${image.thumbDataUrl ? 'none' : '#eeeeee'}" stroke="${ai ? AI_BORDER : '#9e9e9e'}" stroke-width="${ai ? 2 : 1}"/>`;
+  const picture = image.thumbDataUrl
+    ? `<image href="${xml(image.thumbDataUrl)}" x="${n(image.x)}" y="${n(image.y)}" width="${n(image.width)}" height="${n(image.height)}" preserveAspectRatio="xMidYMid meet"/>`
+    : `<text x="${n(image.x + image.width / 2)}" y="${n(image.y + image.height / 2)}" text-anchor="middle" fill="#757575">image</text>`;
+  return `<g class="image${ai ? ' ai' : ''}">${picture}${frame}</g>`;
+}
+
+function drawStroke(stroke: StrokeItem, bounds: Bounds, tolerance: number): string {
+  const points = simplify(stroke.points, tolerance);
+  for (const [x, y] of points) bounds.add({ x, y, width: 0, height: 0 });
+  const color = INK_HEX[stroke.color] ?? INK_HEX.auto;
+  const ai = isAi(stroke.author);
+  const path = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
+  // An AI stroke gets a purple halo under its ink: its border.
+  const halo = ai ? `<polyline points="${path}" fill="none" stroke="${AI_BORDER}" stroke-width="7" stroke-linecap="round" stroke-linejoin="round" opacity="0.5"/>` : '';
+  return `<g class="stroke${ai ? ' ai' : ''}">${halo}<polyline points="${path}" fill="none" stroke="${color}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></g>`;
+}
+
+function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
+  const maps = boardMaps(doc);
+  const bounds = new Bounds();
+  const parts: string[] = [];
+  for (const image of maps.images.values()) parts.push(drawImage(image, bounds));
+  for (const node of maps.texts.values()) parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds));
+  const placed = bounds.viewBox();
+  const tolerance = Math.max(1, Math.max(placed.width, placed.height) / 400);
+  for (const stroke of maps.lines.values()) parts.push(drawStroke(stroke, bounds, tolerance));
+  return { body: parts.join(''), bounds };
+}
+
+const CARD_HEIGHT_PX = 30;
+const COLUMN_HEADER_PX = 36;
+const COLUMN_GAP_PX = 16;
+const LANE_GAP_PX = 40;
+const LANE_LABEL_PX = 28;
+
+function drawKanban(doc: Y.Doc): { body: string; bounds: Bounds } {
+  const view = todoView(boardMaps(doc));
+  const bounds = new Bounds();
+  const parts: string[] = [];
+  const titles = new Map(view.lanes.map((lane) => [lane.lane, lane.title]));
+  const lanes = [...new Set(view.columns.map((column) => column.lane))].sort((a, b) => a - b);
+  let y = 0;
+  for (const lane of lanes) {
+    const columns = view.columns.filter((column) => column.lane === lane);
+    const title = titles.get(lane);
+    if (title) parts.push(`<text class="lane" x="0" y="${n(y + 18)}" font-weight="bold" fill="#424242">${xml(truncate(title, 60))}</text>`);
+    const top = y + (title ? LANE_LABEL_PX : 0);
+    let tallest = 0;
+    columns.forEach((column, index) => {
+      const x = index * (view.colWidth + COLUMN_GAP_PX);
+      const tasks = view.tasks.filter((task) => task.column_id === column.id);
+      const height = COLUMN_HEADER_PX + tasks.length * (CARD_HEIGHT_PX + 6) + 8;
+      tallest = Math.max(tallest, height);
+      bounds.add({ x, y: top, width: view.colWidth, height });
+      const ai = isAi(column.author);
+      parts.push(`<g class="column${ai ? ' ai' : ''}"><rect x="${n(x)}" y="${n(top)}" width="${n(view.colWidth)}" height="${n(height)}" rx="6" fill="${CARD_HEX[column.color ?? ''] ?? '#f5f5f5'}" stroke="${ai ? AI_BORDER : '#bdbdbd'}" stroke-width="${ai ? 2 : 1}"/><text x="${n(x + 10)}" y="${n(top + 23)}" font-weight="bold" fill="#212121">${xml(truncate(column.title || 'Untitled', 32))} (${tasks.length})</text></g>`);
+      tasks.forEach((task, i) => {
+        const cardY = top + COLUMN_HEADER_PX + i * (CARD_HEIGHT_PX + 6);
+        const taskAi = isAi(task.author);
+        const badge = task.priority ? `<text x="${n(x + view.colWidth - 24)}" y="${n(cardY + 20)}" font-weight="bold" fill="${task.priority === 'H' ? '#c62828' : task.priority === 'M' ? '#ef6c00' : '#2e7d32'}">${task.priority}</text>` : '';
+        parts.push(`<g class="task${task.done ? ' done' : ''}${taskAi ? ' ai' : ''}"><rect x="${n(x + 6)}" y="${n(cardY)}" width="${n(view.colWidth - 12)}" height="${CARD_HEIGHT_PX}" rx="4" fill="${CARD_HEX[task.color ?? ''] ?? '#ffffff'}" stroke="${taskAi ? AI_BORDER : '#e0e0e0'}" stroke-width="${taskAi ? 2 : 1}"/><text x="${n(x + 14)}" y="${n(cardY + 20)}" fill="${task.done ? '#9e9e9e' : '#212121'}"${task.done ? ' text-decoration="line-through"' : ''}>${task.done ? '☑' : '☐'} ${xml(truncate(task.name || 'Untitled', Math.max(8, Math.floor(view.colWidth / 8) - 6)))}</text>${badge}</g>`);
+      });
+    });
+    y = top + tallest + LANE_GAP_PX;
+  }
+  return { body: parts.join(''), bounds };
+}
+
+/** The preview of a board as an SVG document, sized to fit its content; cached until the next change. */
+export function previewSvg(doc: Y.Doc, mode: BoardMode): string {
+  return memoized(doc, `svg:${mode}`, () => renderPreview(doc, mode));
+}
+
+export function renderPreview(doc: Y.Doc, mode: BoardMode): string {
+  const { body, bounds } = mode === 'todo' ? drawKanban(doc) : drawBoard(doc);
+  const box = bounds.viewBox();
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(Math.min(box.width, 1600))}" font-family="system-ui, sans-serif" font-size="14"><title>${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${body}</svg>\n`;
+}

@@ -1,0 +1,38 @@
+/** The MCP SDK's own client, connected over Streamable HTTP to a test server. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export type McpClient = {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  /** URIs of every resources/updated notification received, in order. */
+  updates: string[];
+  /** Calls a tool and returns its structured result; throws the JSON-RPC error if there is one. */
+  call(name: string, args: Record<string, unknown>): Promise<any>;
+  /** Calls a tool and returns the whole result (for isError results). */
+  raw(name: string, args: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+};
+
+export async function connectMcp(baseUrl: string, headers: Record<string, string> = {}): Promise<McpClient> {
+  const client = new Client({ name: 'board-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } });
+  await client.connect(transport);
+  const updates: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    updates.push(notification.params.uri);
+  });
+  return {
+    client,
+    transport,
+    updates,
+    raw: (name, args) => client.callTool({ name, arguments: args }),
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      if (result.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(result.content)}`);
+      return result.structuredContent;
+    },
+    close: () => client.close(),
+  };
+}

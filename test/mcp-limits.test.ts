@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_BOARD_STANDARD } from '../schema/index.js';
+import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let now = Date.parse('2026-03-01T00:00:00Z');
+let server: TestServer;
+let mcp: McpClient;
+
+beforeAll(async () => {
+  server = await startServer({ RATE_LIMITS: 'on' }, { now: () => now });
+  mcp = await connectMcp(server.url);
+});
+afterAll(async () => {
+  await mcp.close();
+  await server.close();
+});
+
+async function rpcError(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+describe('MCP shares the REST limits', () => {
+  it(`per board: ${RATE_BOARD_STANDARD} tool calls per 10 s, then -32000 rate_limited with retryAfterSeconds`, async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    for (let i = 0; i < RATE_BOARD_STANDARD; i++) await mcp.call('get_board', { board_id });
+    const error = await rpcError(mcp.call('add_text', { board_id, x: 0, y: 0, content: 'over' }));
+    expect(error.code).toBe(-32000);
+    expect(error.data).toEqual({ code: 'rate_limited', retryAfterSeconds: 10 });
+    // REST and MCP count against the same board
+    const rest = await fetch(`${server.url}/json/${board_id}`);
+    expect(rest.status).toBe(429);
+    now += 10_000;
+    expect(await mcp.call('get_board', { board_id })).toMatchObject({ boardId: board_id });
+  });
+
+  it('board creation: create_board and open_board of an unknown id share the per-IP limit with REST', async () => {
+    now += 60_000;
+    await mcp.call('create_board', {});
+    await mcp.call('open_board', { board: '6f1d7a52-8f0e-4c8e-9d0c-3a4b5c6d7e8f' });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/boards`, { method: 'POST' })).status).toBe(200);
+    const error = await rpcError(mcp.call('create_board', {}));
+    expect(error.data).toMatchObject({ code: 'rate_limited' });
+    const open = await rpcError(mcp.call('open_board', { board: '0b2c1d7e-5f6a-4b3c-8d9e-1f2a3b4c5d6e' }));
+    expect(open.data).toMatchObject({ code: 'rate_limited' });
+    now += 60_000;
+  });
+
+  it('an invalid import token is -32000 invalid_import_token', async () => {
+    const other = await connectMcp(server.url, { 'X-Import-Token': 'guess' });
+    try {
+      const error = await rpcError(other.call('create_board', {}));
+      expect(error).toMatchObject({ code: -32000, data: { code: 'invalid_import_token' } });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('tombstones', () => {
+  it('open_board reuses an id only once its tombstone is older than 30 days', async () => {
+    now += 60_000;
+    const { board_id } = await mcp.call('create_board', {});
+    await mcp.call('add_text', { board_id, x: 0, y: 0, content: 'old life' });
+    await fetch(`${server.url}/api/boards/${board_id}`, { method: 'DELETE' });
+    now += 29 * 86_400_000;
+    expect((await rpcError(mcp.call('open_board', { board: board_id }))).data).toMatchObject({ code: 'board_deleted' });
+    now += 2 * 86_400_000;
+    expect((await fetch(`${server.url}/api/boards/${board_id}`)).status).toBe(404);
+    // REST never revives it
+    expect((await fetch(`${server.url}/api/boards/${board_id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":0,"y":0,"content":"x"}' })).status).toBe(404);
+    expect(await mcp.call('open_board', { board: board_id })).toMatchObject({ board_id, created: true, mode: 'draw' });
+    expect((await mcp.call('get_board', { board_id })).texts).toEqual([]);
+  });
+});
+
+describe('an independent MCP client', () => {
+  /** The MCP Inspector's CLI, from the npm registry, against the running server. */
+  function inspector(...args: string[]): Promise<any> {
+    const buildDir = join(process.cwd(), 'node_modules/@modelcontextprotocol/inspector-cli/build');
+    return new Promise((resolve, reject) => {
+      // It finds its own package.json relative to the working directory, so it runs from its build folder.
+      const child = spawn(process.execPath, [join(buildDir, 'index.js'), `${server.url}/mcp`, '--transport', 'http', ...args], { cwd: buildDir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`inspector exited ${code}: ${err}`))));
+    });
+  }
+
+  it('lists the tools and calls one', async () => {
+    now += 60_000;
+    const listed = await inspector('--method', 'tools/list');
+    expect(listed.tools.map((tool: any) => tool.name)).toContain('create_board');
+    expect(listed.tools).toHaveLength(25);
+    const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
+    expect(called.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
+    const { board_id } = called.structuredContent;
+    expect((await (await fetch(`${server.url}/json/${board_id}`)).json()).columns).toHaveLength(3);
+  });
+});

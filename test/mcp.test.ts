@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PNG_1PX } from './helpers/http.js';
+import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { useServer } from './helpers/server.js';
+
+const t = useServer();
+let mcp: McpClient;
+
+beforeAll(async () => {
+  mcp = await connectMcp(t.server.url);
+});
+afterAll(() => mcp.close());
+
+const EXPECTED_TOOLS = [
+  'create_board', 'open_board', 'get_board', 'get_preview', 'add_text', 'add_link', 'add_image', 'draw_stroke', 'move', 'erase',
+  'wait_for_update', 'set_board_mode', 'create_column', 'update_column', 'delete_column', 'create_task', 'update_task', 'move_task',
+  'delete_task', 'set_lane', 'set_column_width', 'create_tasks', 'query_tasks', 'export_tasks', 'list_tasks',
+];
+
+async function rpcError(promise: Promise<unknown>): Promise<{ code: number; data: any; message: string }> {
+  try {
+    await promise;
+  } catch (error: any) {
+    return { code: error.code, data: error.data, message: error.message };
+  }
+  throw new Error('expected a JSON-RPC error');
+}
+
+describe('transport', () => {
+  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initialize negotiates %s and answers with Mcp-Session-Id', async (version) => {
+    const res = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://agent.test' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+    const body = await res.json();
+    expect(body.result.protocolVersion).toBe(version);
+    expect(body.result.capabilities.resources).toMatchObject({ subscribe: true });
+    expect(body.result.serverInfo.name).toBe('board-service');
+  });
+
+  it('requests without a session are refused; an unknown session is 404; DELETE ends a session', async () => {
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const none = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(list) });
+    expect(none.status).toBe(400);
+    const unknown = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'nope' }, body: JSON.stringify(list) });
+    expect(unknown.status).toBe(404);
+
+    const other = await connectMcp(t.server.url);
+    const id = other.transport.sessionId!;
+    expect(t.server.server.mcpSessions.get(id)).toBeDefined();
+    await other.transport.terminateSession();
+    expect(t.server.server.mcpSessions.get(id)).toBeUndefined();
+    await other.close();
+  });
+
+  it('idle sessions expire', async () => {
+    const other = await connectMcp(t.server.url);
+    const id = other.transport.sessionId!;
+    await other.close(); // closes the client's stream but leaves the session on the server
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.server.server.mcpSessions.sweep(Date.now() + 31 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(t.server.server.mcpSessions.get(id)).toBeUndefined();
+  });
+
+  it('the 5 MiB body cap applies, answered as a JSON-RPC error', async () => {
+    const res = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': mcp.transport.sessionId! },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'add_text', arguments: { content: 'x'.repeat(5_300_000) } } }),
+    });
+    expect(res.status).toBe(413);
+    const body = await res.json();
+    expect(body.error).toMatchObject({ code: -32000, data: { code: 'payload_too_large' } });
+  });
+});
+
+describe('tools/list', () => {
+  it('lists every tool with input and output schemas, descriptions and annotations', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...EXPECTED_TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+      expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
+    }
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.add_text.inputSchema.required).toEqual(expect.arrayContaining(['board_id', 'x', 'y', 'content']));
+    expect(byName.add_text.description).toContain('lavender');
+    expect(byName.get_board.annotations?.readOnlyHint).toBe(true);
+    expect(byName.erase.annotations?.destructiveHint).toBe(true);
+    expect(byName.move.annotations?.idempotentHint).toBe(true);
+  });
+});
+
+describe('draw tools', () => {
+  it('create_board, add_*, draw_stroke, move, erase, get_board and get_preview', async () => {
+    const board = await mcp.call('create_board', { mode: 'draw' });
+    expect(board).toEqual({ board_id: expect.any(String), url: `${t.server.url}/#${board.board_id}`, embed_url: `${t.server.url}/?embed=1#${board.board_id}`, mode: 'draw' });
+    const id = board.board_id;
+    const text = await mcp.call('add_text', { board_id: id, x: 10, y: 20, content: '# Plan\n- [ ] one', postit: true, color: 'Teal' });
+    expect(text).toMatchObject({ x: 10, y: 20, postit: true, color: 'teal', author: 'ai:mcp' });
+    const updated = await mcp.call('add_text', { board_id: id, id: text.id, x: 10, y: 20, content: 'edited', author: 'ai:other' });
+    expect(updated).toMatchObject({ id: text.id, content: 'edited', author: 'ai:mcp' });
+    const link = await mcp.call('add_link', { board_id: id, x: 0, y: 100, url: 'https://example.org/x' });
+    expect(link).toMatchObject({ kind: 'link', url: 'https://example.org/x' });
+    const image = await mcp.call('add_image', { board_id: id, x: 0, y: 200, width: 32, height: 32, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX, author: 'ai:painter' });
+    expect(image).toMatchObject({ hasThumbDataUrl: true, author: 'ai:painter' });
+    const stroke = await mcp.call('draw_stroke', { board_id: id, points: [0, 0, 30, 10], color: '#ff00ff' });
+    expect(stroke).toMatchObject({ pointCount: 2, color: 'auto', bbox: { x: 0, y: 0, width: 30, height: 10 } });
+    expect(await mcp.call('move', { board_id: id, id: stroke.id, x: 50, y: 50 })).toEqual({ id: stroke.id, x: 50, y: 50 });
+    expect(await mcp.call('move', { board_id: id, id: link.id, kind: 'links', x: 5, y: 5 })).toEqual({ id: link.id, x: 5, y: 5 });
+    expect(await mcp.call('erase', { board_id: id, id: image.id })).toMatchObject({ ok: true, id: image.id, kind: 'images' });
+
+    const snapshot = await mcp.call('get_board', { board_id: id });
+    expect(snapshot).toMatchObject({ boardId: id, mode: 'draw', etag: expect.any(String), images: [] });
+    expect(snapshot.texts.map((item: any) => item.id).sort()).toEqual([text.id, link.id].sort());
+    expect(snapshot.lines[0].points).toEqual([[50, 50], [80, 60]]);
+    // REST sees the same board
+    expect((await t.api.get(`/json/${id}`)).body).toEqual(snapshot);
+
+    const preview = await mcp.call('get_preview', { board_id: id });
+    expect(preview).toMatchObject({ board_id: id, mimeType: 'image/svg+xml' });
+    expect(preview.svg).toContain('<svg');
+    expect(preview.svg).toContain('example.org');
+  });
+
+  it('argument errors are tool errors a model can read, naming the field', async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    const bad = await mcp.raw('add_text', { board_id, x: 'left', y: 0, content: 'x' });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(bad.content[0].text)).toMatchObject({ code: 'invalid_payload', field: 'x' });
+    const missing = await mcp.raw('draw_stroke', { board_id });
+    expect(JSON.parse(missing.content[0].text)).toMatchObject({ field: 'points', reason: 'is required' });
+    const wrongMode = await mcp.raw('create_column', { board_id, title: 'x', sort: 0 });
+    expect(JSON.parse(wrongMode.content[0].text)).toMatchObject({ code: 'wrong_mode' });
+    const noItem = await mcp.raw('erase', { board_id, id: 'nope' });
+    expect(JSON.parse(noItem.content[0].text)).toMatchObject({ code: 'item_not_found' });
+  });
+
+  it('an unknown board is a JSON-RPC error', async () => {
+    const error = await rpcError(mcp.call('get_board', { board_id: '00000000-0000-4000-8000-000000000000' }));
+    expect(error.code).toBe(-32602);
+    expect(error.data).toMatchObject({ code: 'board_not_found' });
+  });
+
+  it('a quota is JSON-RPC error -32000 with data.code quota_exceeded', async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    const error = await rpcError(mcp.call('add_text', { board_id, x: 0, y: 0, content: 'x'.repeat(100_001) }));
+    expect(error).toMatchObject({ code: -32000, data: { code: 'quota_exceeded', kind: 'text_chars' } });
+  });
+});
+
+describe('todo tools', () => {
+  it('set_board_mode, columns, tasks, lanes, width, bulk create, query, export and list', async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    const mode = await mcp.call('set_board_mode', { board_id, mode: 'todo', template: 'bugs' });
+    expect(mode.columns.map((c: any) => c.title)).toEqual(['Triage', 'Confirmed', 'In progress', 'Fixed']);
+    const column = await mcp.call('create_column', { board_id, title: 'Later', sort: 10, lane: 1, color: 'blue' });
+    expect(column).toMatchObject({ title: 'Later', lane: 1, color: 'blue', author: 'ai:mcp' });
+    expect(await mcp.call('update_column', { board_id, id: column.id, title: 'Someday' })).toMatchObject({ id: column.id, title: 'Someday', sort: 10, lane: 1, color: 'blue' });
+    const triage = mode.columns[0].id;
+    const task = await mcp.call('create_task', { board_id, column_id: triage, name: 'Crash on save', priority: 'h', assignee: 'Ann', due_date: '2020-01-01' });
+    expect(task).toMatchObject({ column_id: triage, priority: 'H', done: false, sort: 0 });
+    expect(await mcp.call('update_task', { board_id, id: task.id, description: 'stack trace attached' })).toMatchObject({ name: 'Crash on save', description: 'stack trace attached', priority: 'H' });
+    const bulk = await mcp.call('create_tasks', {
+      board_id,
+      tasks: [
+        { column_id: triage, name: 'second', assignee: 'bob' },
+        { column_id: column.id, name: 'dream', due_date: '2999-01-01', done: true },
+      ],
+    });
+    expect(bulk.ids).toHaveLength(2);
+    expect(await mcp.call('move_task', { board_id, id: bulk.ids[0], column_id: mode.columns[1].id, sort: 3 })).toEqual({ id: bulk.ids[0], column_id: mode.columns[1].id, sort: 3 });
+    expect(await mcp.call('set_lane', { board_id, lane: 1, title: 'Backburner' })).toEqual({ ok: true, lane: 1, title: 'Backburner' });
+    expect(await mcp.call('set_column_width', { board_id, width: 100 })).toEqual({ ok: true, width: 200 });
+
+    const overdue = await mcp.call('query_tasks', { board_id, overdue: true });
+    expect(overdue.tasks.map((x: any) => x.id)).toEqual([task.id]);
+    expect((await mcp.call('query_tasks', { board_id, assignee: 'ANN' })).count).toBe(1);
+    expect((await mcp.call('query_tasks', { board_id, done: true })).tasks.map((x: any) => x.name)).toEqual(['dream']);
+    expect((await mcp.call('query_tasks', { board_id, priority: 'H', done: false })).count).toBe(1);
+    expect((await mcp.call('query_tasks', { board_id, due_after: '2500-01-01' })).tasks.map((x: any) => x.name)).toEqual(['dream']);
+    expect((await mcp.call('query_tasks', { board_id, due_before: '2500-01-01' })).tasks.map((x: any) => x.name)).toEqual(['Crash on save']);
+
+    const csv = await mcp.call('export_tasks', { board_id, format: 'csv' });
+    expect(csv.content).toBe((await t.api.get(`/api/boards/${board_id}/tasks.csv`)).text);
+    const md = await mcp.call('export_tasks', { board_id, format: 'markdown' });
+    expect(md.content).toBe((await t.api.get(`/api/boards/${board_id}/tasks.md`)).text);
+
+    const list = await mcp.call('list_tasks', { board_id });
+    expect(Object.keys(list).sort()).toEqual(['colWidth', 'columns', 'lanes', 'mode', 'tasks']);
+    expect(list).toMatchObject({ mode: 'todo', colWidth: 200, lanes: [{ lane: 1, title: 'Backburner' }] });
+    expect(list.tasks).toHaveLength(3);
+
+    expect(await mcp.call('delete_task', { board_id, id: task.id })).toEqual({ ok: true, id: task.id });
+    expect(await mcp.call('delete_column', { board_id, id: column.id })).toEqual({ ok: true, id: column.id });
+    expect((await mcp.call('list_tasks', { board_id })).tasks.map((x: any) => x.name)).toEqual(['second']);
+  });
+
+  it('create_tasks is atomic: one bad task creates none', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'todo' });
+    const column = (await mcp.call('list_tasks', { board_id })).columns[0].id;
+    const etag = (await mcp.call('get_board', { board_id })).etag;
+    const result = await mcp.raw('create_tasks', { board_id, tasks: [{ column_id: column, name: 'fine' }, { column_id: 'missing', name: 'bad' }] });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0].text)).toMatchObject({ field: 'column_id' });
+    const after = await mcp.call('get_board', { board_id });
+    expect(after.tasks).toEqual([]);
+    expect(after.etag).toBe(etag);
+  });
+});
+
+describe('open_board', () => {
+  it('resolves URLs and ids, creates a board only for an unknown UUID', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'todo' });
+    for (const ref of [board_id, `${t.server.url}/#${board_id}`, `${t.server.url}/?embed=1#${board_id}`, `${t.server.url}/json/${board_id}`]) {
+      expect(await mcp.call('open_board', { board: ref })).toMatchObject({ board_id, mode: 'todo', created: false, locked: false, lock_mode: null });
+    }
+    const fresh = '7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11';
+    expect((await t.api.get(`/json/${fresh}`)).status).toBe(404);
+    expect(await mcp.call('open_board', { board: `https://anywhere.test/#${fresh}` })).toMatchObject({ board_id: fresh, created: true, mode: 'draw' });
+    expect((await t.api.get(`/json/${fresh}`)).status).toBe(200);
+    const bad = await mcp.raw('open_board', { board: 'no id here' });
+    expect(JSON.parse(bad.content[0].text)).toMatchObject({ field: 'board' });
+  });
+
+  it('an erased board stays erased for 30 days', async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    await t.api.del(`/api/boards/${board_id}`);
+    const error = await rpcError(mcp.call('open_board', { board: board_id }));
+    expect(error.data).toMatchObject({ code: 'board_deleted' });
+  });
+});
+
+describe('locked boards', () => {
+  it('-32001 without the key; the access_key argument or the X-Board-Key header opens it', async () => {
+    const board = await mcp.call('create_board', { lock: 'all' });
+    expect(board.access_key).toMatch(/^[a-z0-9]{8}$/);
+    expect(board).not.toHaveProperty('embed_url');
+    const error = await rpcError(mcp.call('get_board', { board_id: board.board_id }));
+    expect(error).toMatchObject({ code: -32001, data: { code: 'board_locked', lockMode: 'all' } });
+    const wrong = await rpcError(mcp.call('add_text', { board_id: board.board_id, access_key: 'zzzzzzzz', x: 0, y: 0, content: 'x' }));
+    expect(wrong.code).toBe(-32001);
+
+    expect(await mcp.call('add_text', { board_id: board.board_id, access_key: board.access_key, x: 0, y: 0, content: 'by argument' })).toMatchObject({ content: 'by argument' });
+    const withHeader = await connectMcp(t.server.url, { 'X-Board-Key': board.access_key });
+    try {
+      expect(await withHeader.call('add_text', { board_id: board.board_id, x: 0, y: 0, content: 'by header' })).toMatchObject({ content: 'by header' });
+      expect((await withHeader.call('get_board', { board_id: board.board_id })).texts).toHaveLength(2);
+    } finally {
+      await withHeader.close();
+    }
+  });
+});
+
+describe('resources', () => {
+  it('lists the templates and reads state.json, tasks.json and preview.svg', async () => {
+    const { resourceTemplates } = await mcp.client.listResourceTemplates();
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['svc://board/{id}/state.json', 'svc://board/{id}/preview.svg', 'svc://board/{id}/tasks.json']);
+    const { board_id } = await mcp.call('create_board', { mode: 'todo' });
+    const state = await mcp.client.readResource({ uri: `svc://board/${board_id}/state.json` });
+    expect(JSON.parse((state.contents[0] as any).text)).toMatchObject({ boardId: board_id, mode: 'todo' });
+    const tasks = await mcp.client.readResource({ uri: `svc://board/${board_id}/tasks.json` });
+    expect(Object.keys(JSON.parse((tasks.contents[0] as any).text)).sort()).toEqual(['colWidth', 'columns', 'lanes', 'mode', 'tasks']);
+    const svg = await mcp.client.readResource({ uri: `svc://board/${board_id}/preview.svg` });
+    expect(svg.contents[0]).toMatchObject({ mimeType: 'image/svg+xml' });
+    expect((svg.contents[0] as any).text).toBe((await mcp.call('get_preview', { board_id })).svg);
+    const { resources } = await mcp.client.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`svc://board/${board_id}/state.json`);
+    const missing = await rpcError(mcp.client.readResource({ uri: 'svc://board/00000000-0000-4000-8000-000000000000/state.json' }));
+    expect(missing.data).toMatchObject({ code: 'board_not_found' });
+  });
+});
