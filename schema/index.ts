@@ -6,3 +6,5 @@ export * from './todo.js';
 export * from './board.js';
 export * from './mcp.js';
 export * from './mcp-output.js';
+export * from './stored.js';
+export * from './ws.js';

@@ -79,3 +79,15 @@ export const RATE_KEY_FAILURES = 20;
 
 // A burst that never settles still notifies at least this often (the spec's debounce alone would wait forever)
 export const NOTIFICATION_MAX_WAIT_MS = 10_000;
+
+// Yjs document updates per board on /collab (awareness excluded); over it the connection is closed and the provider reconnects
+export const RATE_WINDOW_COLLAB_MS = 10_000;
+export const RATE_COLLAB_UPDATES = 600;
+
+// The JSON channel: the largest frame, and how much unsent data a slow reader may hold up before it is dropped
+export const MAX_WS_FRAME_BYTES = 5_242_880;
+export const MAX_WS_BUFFERED_BYTES = 16_777_216;
+// The Yjs channel: the largest message (a first sync of a board full of long texts is large)
+export const MAX_COLLAB_MESSAGE_BYTES = 67_108_864;
+// Compensated Yjs updates a connection may cause per minute before it is disconnected
+export const MAX_COLLAB_REPAIRS_PER_MINUTE = 20;

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RATE_WINDOW_WS_MS, RATE_WS_FRAMES,
   RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_KEY_FAILURES, RATE_LOCK,
   RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_KEY_FAILURES_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
 } from '../schema/index.js';
@@ -15,7 +16,7 @@ import type { BoardRecord } from './registry.js';
 
 /** Whoever makes a request, as the adapters translate it. */
 export type Caller = {
-  surface: Exclude<Surface, 'yjs'>;
+  surface: Surface;
   /** Client IP (the socket address, or X-Forwarded-For behind a trusted proxy). */
   ip: string;
   /** Access key presented for a locked board. */
@@ -45,10 +46,25 @@ export class Access {
     return 'token';
   }
 
-  /** Counts a REST or MCP request on a board (60 per 10 s, 600 with a valid token). */
+  /**
+   * Counts a REST or MCP request on a board (60 per 10 s, 600 with a valid
+   * token). WebSocket frames have their own limit (admitFrame) and are not
+   * counted twice.
+   */
   admitBoardRequest(boardId: string, caller: Caller): void {
     const tier = this.tier(caller);
+    if (caller.surface === 'ws') return;
     this.limit(`board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
+  }
+
+  /** Counts a JSON-channel frame on a board: 60 per 10 s, whatever the connection (a whole batch is one frame). */
+  admitFrame(boardId: string): void {
+    this.limit(`ws:${boardId}`, RATE_WS_FRAMES, RATE_WINDOW_WS_MS, RETRY_AFTER_SECONDS);
+  }
+
+  /** Counts a Yjs document update on /collab (awareness excluded). */
+  admitCollabUpdate(boardId: string): void {
+    this.limit(`collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RETRY_AFTER_SECONDS);
   }
 
   /** Counts a board creation (5 per 60 s per IP; 50 per 60 s in one bucket per token). */

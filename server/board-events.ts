@@ -16,9 +16,19 @@ export type BoardEventMap = {
   settled: [boardId: string];
   /** The board was erased. */
   erased: [boardId: string];
+  /** The board's lock changed: open connections must be checked again. */
+  lockChanged: [boardId: string];
+  /** What a settled transaction changed, for the JSON channel. */
+  ops: [boardId: string, ops: BoardOp[], etag: string];
   /** The server is shutting down: long polls answer now. */
   closing: [];
 };
+
+/** One item's net change, as the JSON channel's `op` frame carries it. */
+export type BoardOp =
+  | { op: 'upsert'; kind: string; item: Record<string, unknown>; author: string }
+  | { op: 'delete'; kind: string; id: string; author: string }
+  | { op: 'set'; kind: 'meta'; key: string; value: unknown; author: string };
 
 type Burst = { timer: NodeJS.Timeout; startedAt: number };
 

@@ -15,10 +15,11 @@ export function isBoardOrigin(origin: unknown): origin is BoardOrigin {
 }
 
 /** Default author tag per surface (decisions.md). */
-export const DEFAULT_AUTHORS: Record<Exclude<Surface, 'yjs'>, string> = {
+export const DEFAULT_AUTHORS: Record<Surface, string> = {
   rest: 'ai:rest',
   mcp: 'ai:mcp',
   ws: 'user:anonymous',
+  yjs: 'user:anonymous',
   import: 'ai:import',
   system: 'system:template',
 };

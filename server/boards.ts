@@ -132,6 +132,19 @@ export class Boards {
     return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob)));
   }
 
+  /**
+   * The JSON channel's snapshot: the `/json` snapshot with full image
+   * payloads, and its ETag.
+   */
+  async fullSnapshot(boardId: string, caller: Caller): Promise<{ board: Record<string, unknown>; etag: string }> {
+    return this.read(boardId, caller, (doc, record) => {
+      const etag = etagOf(doc);
+      const draw = drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob));
+      const board = { boardId, mode: record.mode, etag, ...draw, ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
+      return { board, etag };
+    });
+  }
+
   /** Tombstones a board: its content, payloads, lock and stored state go; connected clients are closed. */
   async erase(boardId: string, caller: Caller): Promise<{ ok: true }> {
     const { db, registry, blobs, documents, host } = this.deps;
@@ -207,13 +220,27 @@ export class Boards {
     if (record.lockMode) {
       if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
       if (!this.deps.registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)) throw errors.lockConflict();
+      this.deps.events.emit('lockChanged', boardId);
       return { mode };
     }
     const key = generateKey();
     // Hashed off the main thread: another lock call may swap the row meanwhile, and then this one must not.
     const keyHash = await hashKeyAsync(key);
     if (!this.deps.registry.setLock(boardId, { mode, keyHash }, record.lockVersion)) throw errors.lockConflict();
+    this.deps.events.emit('lockChanged', boardId);
     return { mode, key };
+  }
+
+  /**
+   * Admits a socket to a board (the JSON channel before its upgrade, a Yjs
+   * document when it authenticates): an `all` lock needs the key (401); a
+   * `write` lock without it gives a read-only connection.
+   */
+  admitSocket(boardId: string, caller: Caller): { record: BoardRecord; readOnly: boolean } {
+    const record = this.requireLive(boardId);
+    this.deps.access.requireAccess(record, 'read', caller.key);
+    const canWrite = record.lockMode === null || this.deps.access.checkKey(record, caller.key);
+    return { record, readOnly: !canWrite };
   }
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
@@ -222,6 +249,7 @@ export class Boards {
     if (!record.lockMode) return { mode: null };
     if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
     if (!this.deps.registry.setLock(boardId, null, record.lockVersion)) throw errors.lockConflict();
+    this.deps.events.emit('lockChanged', boardId);
     return { mode: null };
   }
 

@@ -5,17 +5,21 @@
  * every loaded document before the database closes.
  */
 import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
 import { Hocuspocus } from '@hocuspocus/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions } from '../adapters/mcp/index.js';
 import { baseUrlOf } from '../adapters/rest/http.js';
 import { registerRest } from '../adapters/rest/index.js';
-import { MAX_BODY_BYTES } from '../schema/index.js';
+import { pickSubprotocol, registerJsonChannel } from '../adapters/ws/index.js';
+import { collabExtension, registerCollab } from '../adapters/yjs/index.js';
+import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../schema/index.js';
 import { Access } from './access.js';
 import { BoardEvents } from './board-events.js';
 import { Boards } from './boards.js';
 import type { Config } from './config.js';
 import { DocumentHost } from './document-host.js';
+import { opFeedExtension } from './op-feed.js';
 import { JournalledSQLite } from './persistence.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Registry } from './registry.js';
@@ -57,16 +61,23 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const documents = new DocumentStore(db);
   const blobs = new BlobStore(db);
   const events = new BoardEvents();
+  const limiter = new RateLimiter(now);
+  const access = new Access({ importToken: config.importToken, rateLimits: config.rateLimits }, limiter);
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: config.storeDebounceMs,
     maxDebounce: config.storeMaxDebounceMs,
-    extensions: [new JournalledSQLite(db, documents, registry, blobs), events.extension()],
   });
   const host = new DocumentHost(hocuspocus);
-  const limiter = new RateLimiter(now);
-  const access = new Access({ importToken: config.importToken, rateLimits: config.rateLimits }, limiter);
   const boards = new Boards({ db, registry, documents, blobs, host, access, events, now });
+  hocuspocus.configure({
+    extensions: [
+      new JournalledSQLite(db, documents, registry, blobs),
+      events.extension(),
+      opFeedExtension(events, blobs),
+      collabExtension({ boards, access, registry, blobs, now }),
+    ],
+  });
   const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({
@@ -82,7 +93,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
+  // Before any route, so that WebSocket routes can take over their upgrades.
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol } });
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits });
+  registerCollab(app, hocuspocus);
+  registerJsonChannel(app, { boards, events, access });
   const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs);
   await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });

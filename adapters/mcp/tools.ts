@@ -10,12 +10,12 @@ import type { Document } from '@hocuspocus/server';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
 import type { BoardRecord } from '../../server/registry.js';
-import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from '../../server/draw.js';
 import { errors } from '../../server/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
 import { previewSvg } from '../../server/preview.js';
 import { jsonSnapshot, tasksView } from '../../server/snapshot.js';
-import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, switchMode, upsertColumn, upsertTask } from '../../server/todo.js';
+import { MUTATIONS } from '../../server/mutations.js';
+import { switchMode } from '../../server/todo.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import { stateUri } from './resources.js';
 
@@ -118,37 +118,37 @@ export const TOOLS: { [N in McpToolName]: ToolDefinition<N> } = {
     title: 'Add or update a text',
     description: `A text node on a draw board at (x, y), its top-left in canvas pixels. content is board markup (Markdown-like; "- [ ] task" and "- [x] done" are checkboxes); a content that is exactly one fenced \`\`\`mermaid block renders as a diagram (one diagram per text). postit: true makes a sticky note; diagram: true a framed box (not both). width 160 to 4096 px (omit to auto-fit). color: ${COLORS} (anything else becomes auto). At most 100000 characters and 500 text nodes per board. ${UPSERT} ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => upsertText(w, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.add_text(w, args)),
   },
   add_link: {
     title: 'Add or update a link',
     description: `A clickable link pill showing the URL's hostname, on a draw board at (x, y). url must be an absolute http(s) URL. Links count as text nodes (500 per board). ${UPSERT} ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => linkResult(upsertLink(w, args))),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.add_link(w, args)),
   },
   add_image: {
     title: 'Add or update an image',
     description: `An image on a draw board: dataUrl must be data:image/<png|jpeg|gif|webp|svg+xml>;base64,... (hosted URLs are rejected), at most 921600 decoded bytes; 50 images and 10 MB per board. x, y, width, height in canvas pixels (sides up to 16384). thumbDataUrl: an optional PNG/JPEG/WebP of about 64 px and at most 8000 bytes, shown in previews. ${UPSERT} ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => imageResult(upsertImage(w, args))),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.add_image(w, args)),
   },
   draw_stroke: {
     title: 'Draw or update a stroke',
     description: `A freehand stroke on a draw board, 3 px wide. points: [[x,y],...], a flat [x1,y1,x2,y2,...], or a JSON string of either (1 to 10000 points). color: ${COLORS} (case-insensitive; anything else, hex too, becomes auto = theme ink). anchors {start?, end?: {kind: "text"|"image", id, dx, dy}} tie an end to a node so it follows when the node moves. 2000 strokes per board. ${UPSERT} ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => strokeResult(upsertStroke(w, args))),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.draw_stroke(w, args)),
   },
   move: {
     title: 'Move an item',
     description: `Moves a text, link or image so its top-left is at (x, y), or translates a stroke so its bounding box's top-left lands at (x, y). kind (texts, links, strokes, images) is optional: the id is looked up. Strokes anchored to a moved text or image follow it. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => moveItem(w, args.kind ?? kindOf(w.maps, args.id), args.id, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.move(w, args)),
   },
   erase: {
     title: 'Erase an item',
     description: `Deletes a text, link, stroke or image by id (kind optional). ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => eraseItem(w, args.kind ?? kindOf(w.maps, args.id), args.id)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.erase(w, args)),
   },
   wait_for_update: {
     title: 'Wait for the next edit',
@@ -166,62 +166,62 @@ export const TOOLS: { [N in McpToolName]: ToolDefinition<N> } = {
     title: 'Create a column',
     description: `A kanban column on a todo board: title (at most 200 chars), sort (its position, a number), lane (row 0 to 9, default 0), color red, blue or green. At most 200 columns, 20 per lane. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => upsertColumn(w, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.create_column(w, args)),
   },
   update_column: {
     title: 'Update a column',
     description: `Changes the given fields of a column (title, sort, lane, color; "" clears the color). ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => patchColumn(w, args.id, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.update_column(w, args)),
   },
   delete_column: {
     title: 'Delete a column',
     description: `Deletes a column and every task in it. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => deleteColumn(w, args.id)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.delete_column(w, args)),
   },
   create_task: {
     title: 'Create a task',
     description: `A card in a column of a todo board: column_id (required), name (at most 500 chars), description, due_date (YYYY-MM-DD or an ISO date-time), priority H, M or L, assignee (at most 200 chars), sort (position in the column; default last), done, color red/blue/green, content (an opaque JSON string of at most 20000 chars, e.g. {"boards": [board ids]}). At most 1000 tasks per board. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => upsertTask(w, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.create_task(w, args)),
   },
   update_task: {
     title: 'Update a task',
     description: `Changes the given fields of a task (name, description, due_date, priority, assignee, sort, done, color, content, column_id); "" clears priority or color. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => patchTask(w, args.id, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.update_task(w, args)),
   },
   move_task: {
     title: 'Move a task',
     description: `Moves a task to a column (column_id) and position (sort). ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => moveTask(w, args.id, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.move_task(w, args)),
   },
   delete_task: {
     title: 'Delete a task',
     description: `Deletes a task by id. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => deleteTask(w, args.id)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.delete_task(w, args)),
   },
   set_lane: {
     title: 'Name a lane',
     description: `Names a lane (a row of columns, index 0 to 9); an empty or omitted title clears the name. The lane's author is fixed when it is first named. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => setLane(w, args)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.set_lane(w, args)),
   },
   set_column_width: {
     title: 'Set the column width',
     description: `Sets the pixel width shared by all columns of a todo board; values outside 200..480 are clamped (default 280). ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, context) => write(context, args, (w) => setColumnWidth(w, args.width)),
+    run: (args, context) => write(context, args, (w) => MUTATIONS.set_column_width(w, args)),
   },
   create_tasks: {
     title: 'Create many tasks at once',
     description: `Creates up to 1000 tasks atomically: if any is invalid or the board would exceed 1000 tasks, none is created. Each task takes the fields of create_task. ${LOCKED}`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, context) {
-      const tasks = await write(context, args, (w) => args.tasks.map((task) => upsertTask(w, { ...task, author: task.author ?? args.author })));
+      const tasks = await write(context, args, (w) => args.tasks.map((task) => MUTATIONS.create_task(w, { ...task, author: task.author ?? args.author })));
       return { ok: true, tasks, ids: tasks.map((task) => task.id) };
     },
   },
@@ -254,12 +254,4 @@ export const TOOLS: { [N in McpToolName]: ToolDefinition<N> } = {
   },
 };
 
-/** The kind of a draw item found by its id (for move and erase without kind). */
-function kindOf(maps: { texts: { get(id: string): unknown }; lines: { has(id: string): boolean }; images: { has(id: string): boolean } }, id: string) {
-  const node = maps.texts.get(id) as { kind?: string } | undefined;
-  if (node) return node.kind === 'link' ? 'links' : 'texts';
-  if (maps.lines.has(id)) return 'strokes';
-  if (maps.images.has(id)) return 'images';
-  throw errors.itemNotFound('item', id);
-}
 

@@ -1,0 +1,225 @@
+/**
+ * One connection of the JSON frame channel (`/ws/{boardId}`, protocol in
+ * docs/realtime.md): `hello` and `snapshot` on connect, an `op` frame for every
+ * accepted change from any surface, mutation frames applied through the domain
+ * like REST, `ack` and `error` frames, batches continued over several frames.
+ */
+import type { WebSocket } from 'ws';
+import {
+  BatchFrame, ClientFrameEnvelope, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAMES,
+  type MutationFrameType, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
+} from '../../schema/index.js';
+import type { Access, Caller } from '../../server/access.js';
+import type { BoardEvents, BoardOp } from '../../server/board-events.js';
+import type { BoardWrite } from '../../server/board-write.js';
+import type { Boards } from '../../server/boards.js';
+import { BoardError, errors, fromZodIssues } from '../../server/errors.js';
+import { MUTATIONS, recolor } from '../../server/mutations.js';
+import type { LockMode } from '../../schema/index.js';
+
+/** Close codes a client can act on. */
+export const WS_CLOSE = {
+  boardErased: { code: 4404, reason: 'board_erased' },
+  boardLocked: { code: 4401, reason: 'board_locked' },
+  slowConsumer: { code: 4008, reason: 'slow_consumer' },
+  frameTooLarge: { code: 1009, reason: 'frame_too_large' },
+} as const;
+
+export type Admission = { boardId: string; mode: string; lockMode: LockMode | null; readOnly: boolean; caller: Caller };
+
+type Ref = string | number | undefined;
+type PendingBatch = { ref: Ref; ops: { type: MutationFrameType; args: unknown }[]; frames: number; timer: NodeJS.Timeout };
+
+type Deps = { boards: Boards; events: BoardEvents; access: Access };
+
+/** Runs one mutation frame's operation inside a write. */
+function applyOp(w: BoardWrite, type: MutationFrameType, args: any): unknown {
+  switch (type) {
+    case 'recolor':
+      return recolor(w, args.ids, args.color);
+    case 'lane_upsert':
+      return MUTATIONS.set_lane(w, args);
+    default:
+      return (MUTATIONS[type] as (w: BoardWrite, args: unknown) => unknown)(w, args);
+  }
+}
+
+/** Parses a mutation frame's arguments with the schema of its type. */
+function parseOp(type: MutationFrameType, body: Record<string, unknown>): unknown {
+  const { type: _type, ref: _ref, ...args } = body;
+  const result = MUTATION_FRAMES[type].safeParse(args, { reportInput: true });
+  if (!result.success) throw fromZodIssues(result.error.issues);
+  return result.data;
+}
+
+export class JsonChannelConnection {
+  private queue = Promise.resolve();
+  private pending: PendingBatch | null = null;
+  private alive = true;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly onOps = (boardId: string, ops: BoardOp[], etag: string) => {
+    if (boardId !== this.admission.boardId) return;
+    for (const op of ops) this.send({ type: 'op', ...op, etag });
+  };
+  private readonly onErased = (boardId: string) => {
+    if (boardId !== this.admission.boardId) return;
+    this.send({ type: 'board_erased', boardId });
+    this.socket.close(WS_CLOSE.boardErased.code, WS_CLOSE.boardErased.reason);
+  };
+  private readonly onLockChanged = (boardId: string) => {
+    if (boardId !== this.admission.boardId) return;
+    try {
+      this.admission.readOnly = this.deps.boards.admitSocket(boardId, this.admission.caller).readOnly;
+    } catch (error) {
+      this.sendError(error, undefined);
+      this.socket.close(WS_CLOSE.boardLocked.code, WS_CLOSE.boardLocked.reason);
+    }
+  };
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly admission: Admission,
+    private readonly deps: Deps,
+  ) {
+    deps.events.on('ops', this.onOps);
+    deps.events.on('erased', this.onErased);
+    deps.events.on('lockChanged', this.onLockChanged);
+    socket.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
+    socket.on('pong', () => (this.alive = true));
+    socket.on('close', () => this.dispose());
+    // A peer that stops answering pings is gone: do not keep its listeners.
+    this.heartbeat = setInterval(() => {
+      if (!this.alive) return socket.terminate();
+      this.alive = false;
+      socket.ping();
+    }, 30_000).unref();
+  }
+
+  /** Sends `hello` and then `snapshot`. */
+  async start(): Promise<void> {
+    const { boardId, mode, lockMode, readOnly, caller } = this.admission;
+    this.send({ type: 'hello', boardId, mode, lockMode, readOnly, author: caller.author });
+    try {
+      const { board, etag } = await this.deps.boards.fullSnapshot(boardId, caller);
+      this.send({ type: 'snapshot', board, etag });
+    } catch (error) {
+      this.sendError(error, undefined);
+      this.socket.close(WS_CLOSE.boardErased.code, WS_CLOSE.boardErased.reason);
+    }
+  }
+
+  /** Sends a frame, unless the peer cannot keep up: then it is dropped, so it never delays anyone else. */
+  send(frame: Record<string, unknown>): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
+      this.socket.close(WS_CLOSE.slowConsumer.code, WS_CLOSE.slowConsumer.reason);
+      return;
+    }
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  private sendError(error: unknown, ref: Ref, extra: Record<string, unknown> = {}): void {
+    const boardError = error instanceof BoardError ? error : errors.internal();
+    const { error: message, code, ...details } = boardError.toBody();
+    this.send({ ...details, ...extra, type: 'error', code, message, ...(ref !== undefined && { ref }) });
+  }
+
+  private receive(data: Buffer, isBinary: boolean): void {
+    if (data.byteLength > MAX_WS_FRAME_BYTES) {
+      this.socket.close(WS_CLOSE.frameTooLarge.code, WS_CLOSE.frameTooLarge.reason);
+      return;
+    }
+    // Frames are handled one at a time, in the order they came.
+    this.queue = this.queue.then(() => this.handle(data, isBinary)).catch(() => {});
+  }
+
+  private async handle(data: Buffer, isBinary: boolean): Promise<void> {
+    let body: Record<string, unknown>;
+    try {
+      if (isBinary) throw errors.invalidJson('frames are JSON text');
+      const parsed = JSON.parse(data.toString('utf8'));
+      const envelope = ClientFrameEnvelope.safeParse(parsed, { reportInput: true });
+      if (!envelope.success) throw fromZodIssues(envelope.error.issues);
+      body = envelope.data;
+    } catch (error) {
+      this.sendError(error instanceof SyntaxError ? errors.invalidJson(error.message) : error, undefined);
+      return;
+    }
+    const ref = body.ref as Ref;
+    try {
+      if (body.type === 'batch') return await this.batch(body);
+      if (!Object.hasOwn(MUTATION_FRAMES, body.type as string)) throw new BoardError(400, 'unknown_frame', `unknown frame type "${body.type}"`, { frameType: body.type });
+      const type = body.type as MutationFrameType;
+      this.admit();
+      const args = parseOp(type, body);
+      const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) => applyOp(w, type, args));
+      if (ref !== undefined) this.send({ type: 'ack', ref, result });
+    } catch (error) {
+      this.sendError(error, ref);
+    }
+  }
+
+  /** Read-only connections and the board's frame budget (a continued batch counts once). */
+  private admit(): void {
+    if (this.admission.readOnly) throw errors.boardLocked(this.admission.lockMode ?? 'write');
+    this.deps.access.admitFrame(this.admission.boardId);
+  }
+
+  private async batch(body: Record<string, unknown>): Promise<void> {
+    const parsed = BatchFrame.safeParse(body, { reportInput: true });
+    if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+    const frame = parsed.data;
+    const pending = this.pending;
+    if (pending && pending.ref !== frame.ref) throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
+    if (!pending) this.admit();
+    const ops = frame.ops.map((op, index) => {
+      try {
+        return { type: op.type, args: parseOp(op.type, op as Record<string, unknown>) };
+      } catch (error) {
+        this.dropPending();
+        throw error instanceof BoardError ? new BoardError(error.status, error.code, error.message, { ...error.details, index: (pending?.ops.length ?? 0) + index }) : error;
+      }
+    });
+    const batch: PendingBatch = pending ?? { ref: frame.ref, ops: [], frames: 0, timer: setTimeout(() => {}, 0) };
+    clearTimeout(batch.timer);
+    batch.ops.push(...ops);
+    batch.frames += 1;
+    if (batch.ops.length > MAX_BATCH_OPS || batch.frames > WS_CONTINUATION_MAX_FRAMES) {
+      this.dropPending();
+      throw new BoardError(400, 'batch_too_large', `a batch holds at most ${MAX_BATCH_OPS} ops over at most ${WS_CONTINUATION_MAX_FRAMES} frames`);
+    }
+    if (frame.more) {
+      batch.timer = setTimeout(() => {
+        this.pending = null;
+        this.send({ type: 'error', code: 'batch_timeout', message: `no frame continued the batch within ${WS_CONTINUATION_IDLE_MS} ms; nothing was applied`, ...(batch.ref !== undefined && { ref: batch.ref }) });
+      }, WS_CONTINUATION_IDLE_MS);
+      this.pending = batch;
+      return;
+    }
+    this.pending = null;
+    const results = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
+      batch.ops.map((op, index) => {
+        try {
+          return applyOp(w, op.type, op.args);
+        } catch (error) {
+          if (error instanceof BoardError) throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
+          throw error;
+        }
+      }),
+    );
+    if (batch.ref !== undefined) this.send({ type: 'ack', ref: batch.ref, result: results });
+  }
+
+  private dropPending(): void {
+    if (this.pending) clearTimeout(this.pending.timer);
+    this.pending = null;
+  }
+
+  private dispose(): void {
+    this.dropPending();
+    clearInterval(this.heartbeat);
+    this.deps.events.off('ops', this.onOps);
+    this.deps.events.off('erased', this.onErased);
+    this.deps.events.off('lockChanged', this.onLockChanged);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `/ws/{boardId}`: the JSON frame channel. The lock, tombstone and existence
+ * checks run before the upgrade (an `all`-locked board without its key is
+ * answered 401 and never upgraded); the key travels as the `svc-key.<code>`
+ * subprotocol (echoed in the 101) or, deprecated, as `?key=`.
+ */
+import type {} from '@fastify/websocket'; // its types add the websocket route option
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../../server/access.js';
+import type { BoardEvents } from '../../server/board-events.js';
+import type { Boards } from '../../server/boards.js';
+import type { Access } from '../../server/access.js';
+import { boardIdParam } from '../rest/http.js';
+import { type Admission, JsonChannelConnection } from './connection.js';
+import { clientAuthor } from './identity.js';
+
+export const KEY_SUBPROTOCOL_PREFIX = 'svc-key.';
+
+/** The subprotocol to echo: the key one, if the client offered it. */
+export function pickSubprotocol(protocols: Set<string>): string | false {
+  return [...protocols].find((protocol) => protocol.startsWith(KEY_SUBPROTOCOL_PREFIX)) ?? false;
+}
+
+function keyOf(request: FastifyRequest<{ Querystring: { key?: string } }>): string | undefined {
+  const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const fromProtocol = offered.find((protocol) => protocol.startsWith(KEY_SUBPROTOCOL_PREFIX));
+  if (fromProtocol) return fromProtocol.slice(KEY_SUBPROTOCOL_PREFIX.length);
+  if (request.query.key !== undefined) {
+    request.log.warn({ boardId: (request.params as { boardId?: string }).boardId }, 'deprecated ?key= used on the WebSocket channel; send the svc-key.<code> subprotocol instead');
+    return request.query.key;
+  }
+  return undefined;
+}
+
+type WsRoute = { Params: { boardId: string }; Querystring: { key?: string; client?: string } };
+type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
+
+export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access }): void {
+  app.get<WsRoute>(
+    '/ws/:boardId',
+    {
+      websocket: true,
+      // Runs before the upgrade: refusals are plain HTTP answers (404, 401).
+      preValidation: async (request: WsRequest) => {
+        const boardId = boardIdParam(request.params.boardId, 'read');
+        const caller: Caller = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
+        const { record, readOnly } = deps.boards.admitSocket(boardId, caller);
+        request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller };
+      },
+    },
+    (socket, request: WsRequest) => {
+      void new JsonChannelConnection(socket, request.admission!, deps).start();
+    },
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * `/collab`: the Yjs sync protocol, served by Hocuspocus on a Fastify
+ * WebSocket route. A document name is a board id; the provider's token is the
+ * board's access key. Lock and tombstone state come from the registry, never
+ * from the document. Updates pass the same rules as every other surface
+ * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
+ */
+import type { Connection, Extension, Hocuspocus, afterLoadDocumentPayload, beforeHandleMessagePayload, onAuthenticatePayload } from '@hocuspocus/server';
+import { isTransactionOrigin } from '@hocuspocus/server';
+import type {} from '@fastify/websocket'; // its types add the websocket route option
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as decoding from 'lib0/decoding';
+import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE } from '../../schema/index.js';
+import type { Access } from '../../server/access.js';
+import type { Boards } from '../../server/boards.js';
+import { attachCompensator, type Repair } from '../../server/compensation.js';
+import { BoardError } from '../../server/errors.js';
+import type { Registry } from '../../server/registry.js';
+import type { BlobStore } from '../../server/store/blob-store.js';
+import { clientAuthor } from '../ws/identity.js';
+
+/** Close codes a provider can act on. */
+export const COLLAB_CLOSE = {
+  rateLimited: { code: 4429, reason: 'rate_limited' },
+  invalidUpdates: { code: 4400, reason: 'invalid_updates' },
+} as const;
+
+const SYNC_MESSAGE = 0;
+const SYNC_REPLY_MESSAGE = 4;
+const SYNC_STEP_2 = 1;
+const SYNC_UPDATE = 2;
+
+/** True for a message that carries document changes (not awareness, auth or a state request). */
+export function carriesUpdate(message: Uint8Array): boolean {
+  try {
+    const decoder = decoding.createDecoder(message);
+    decoding.readVarString(decoder); // the document address
+    const type = decoding.readVarUint(decoder);
+    if (type !== SYNC_MESSAGE && type !== SYNC_REPLY_MESSAGE) return false;
+    const step = decoding.readVarUint(decoder);
+    return step === SYNC_STEP_2 || step === SYNC_UPDATE;
+  } catch {
+    return false;
+  }
+}
+
+type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: BlobStore; now: () => number };
+
+type Offenses = { count: number; since: number };
+
+/** The Hocuspocus extension that applies the board's rules to Yjs clients. */
+export function collabExtension(deps: CollabDeps): Extension {
+  const offenses = new WeakMap<Connection, Offenses>();
+
+  const tellClient = (origin: unknown, repairs: Repair[]) => {
+    if (!isTransactionOrigin(origin) || origin.source !== 'connection') return;
+    const connection = origin.connection;
+    connection.sendStateless(JSON.stringify({ type: 'compensated', repairs: repairs.map(({ offense: _o, ...repair }) => repair) }));
+    const now = deps.now();
+    const record = offenses.get(connection);
+    const window = record && now - record.since < 60_000 ? record : { count: 0, since: now };
+    window.count += repairs.filter((repair) => repair.offense).length;
+    offenses.set(connection, window);
+    if (window.count > MAX_COLLAB_REPAIRS_PER_MINUTE) connection.close(COLLAB_CLOSE.invalidUpdates);
+  };
+
+  return {
+    extensionName: 'board-rules',
+
+    async onAuthenticate({ documentName, token, connectionConfig, context, requestParameters }: onAuthenticatePayload) {
+      if (!isUuid(documentName)) throw { reason: 'board_not_found' };
+      try {
+        const { readOnly } = deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
+        connectionConfig.readOnly = readOnly;
+        context.author = clientAuthor(requestParameters.get('client'));
+      } catch (error) {
+        throw { reason: error instanceof BoardError ? error.code : 'forbidden' };
+      }
+    },
+
+    async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
+      if (connection.readOnly || !carriesUpdate(update)) return;
+      try {
+        deps.access.admitCollabUpdate(documentName);
+      } catch {
+        // Dropping the update would leave the client believing it was stored. Closing the whole
+        // socket instead makes the provider reconnect with backoff and send what it holds in its
+        // next sync, so nothing is lost; throwing stops this message from being applied.
+        connection.webSocket.close(COLLAB_CLOSE.rateLimited.code, COLLAB_CLOSE.rateLimited.reason);
+        throw COLLAB_CLOSE.rateLimited;
+      }
+    },
+
+    async afterLoadDocument({ document, documentName }: afterLoadDocumentPayload) {
+      attachCompensator(
+        document,
+        () => {
+          const record = deps.registry.get(documentName);
+          if (!record || record.deletedAt) return null;
+          return { mode: record.mode, blobExists: (hash) => deps.blobs.get(documentName, hash) !== null };
+        },
+        tellClient,
+      );
+    },
+  };
+}
+
+/** Hands `/collab` WebSocket connections to Hocuspocus. */
+export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus): void {
+  app.get('/collab', { websocket: true }, (socket, request: FastifyRequest) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const url = new URL(request.url, 'http://collab.invalid');
+    const connection = hocuspocus.handleConnection(socket, new Request(url, { headers }), { ip: request.ip });
+    socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+    socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
+  });
+}

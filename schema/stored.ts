@@ -1,0 +1,85 @@
+/**
+ * Items as the document stores them (docs/document-model.md). Server writes
+ * produce these shapes; updates from Yjs clients are checked against them,
+ * and what fails is repaired by the server (see server/compensation.ts).
+ */
+import { z } from 'zod';
+import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
+import { Anchors, IMAGE_MIME_TYPES, LinkUrl, normalizePoints } from './draw.js';
+import {
+  MAX_AUTHOR_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_COORDINATE, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MAX_LANE_TITLE_CHARS,
+  MAX_LANES, MAX_TASK_CONTENT_CHARS, MAX_TASK_DESCRIPTION_CHARS, MAX_TASK_NAME_CHARS, MAX_ASSIGNEE_CHARS, MAX_TEXT_CHARS,
+  MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX, MIN_TEXT_WIDTH_PX, STROKE_WIDTH_PX,
+} from './limits.js';
+import { isIsoDate } from './todo.js';
+
+const Coord = z.number().min(-MAX_COORDINATE).max(MAX_COORDINATE);
+const Stamp = {
+  author: z.string().min(1).max(MAX_AUTHOR_CHARS).regex(AUTHOR_PATTERN),
+  last_updated: z.string().max(40),
+};
+
+export const StoredText = z.strictObject({
+  id: ItemId,
+  x: Coord,
+  y: Coord,
+  content: z.string().max(MAX_TEXT_CHARS),
+  color: z.enum(INK_COLORS).optional(),
+  width: z.number().min(MIN_TEXT_WIDTH_PX).max(MAX_TEXT_WIDTH_PX).optional(),
+  postit: z.boolean().optional(),
+  diagram: z.boolean().optional(),
+  ...Stamp,
+}).refine((text) => !(text.postit && text.diagram), { error: 'a text cannot be both a post-it and a diagram frame' });
+
+export const StoredLink = z.strictObject({ id: ItemId, kind: z.literal('link'), x: Coord, y: Coord, url: LinkUrl, ...Stamp });
+
+export const StoredStroke = z.strictObject({
+  id: ItemId,
+  points: z.array(z.tuple([z.number(), z.number()])).refine((points) => typeof normalizePoints(points) !== 'string', { error: 'invalid points' }),
+  color: z.enum(INK_COLORS),
+  width: z.literal(STROKE_WIDTH_PX),
+  anchors: Anchors.optional(),
+  ...Stamp,
+});
+
+export const StoredImage = z.strictObject({
+  id: ItemId,
+  x: Coord,
+  y: Coord,
+  width: z.number().gt(0).max(MAX_IMAGE_SIDE_PX),
+  height: z.number().gt(0).max(MAX_IMAGE_SIDE_PX),
+  blob: z.string().regex(/^[0-9a-f]{64}$/),
+  mime: z.enum(IMAGE_MIME_TYPES),
+  bytes: z.number().int().min(1).max(MAX_IMAGE_BYTES),
+  thumbDataUrl: z.string().max(MAX_THUMBNAIL_CHARS).startsWith('data:image/').optional(),
+  ...Stamp,
+});
+
+export const StoredColumn = z.strictObject({
+  id: ItemId,
+  title: z.string().max(MAX_COLUMN_TITLE_CHARS),
+  sort: z.number(),
+  lane: z.number().int().min(0).max(MAX_LANES - 1),
+  color: z.enum(CARD_COLORS).optional(),
+  ...Stamp,
+});
+
+export const StoredTask = z.strictObject({
+  id: ItemId,
+  column_id: ItemId,
+  name: z.string().max(MAX_TASK_NAME_CHARS),
+  description: z.string().max(MAX_TASK_DESCRIPTION_CHARS).optional(),
+  due_date: z.string().refine(isIsoDate).optional(),
+  priority: z.enum(['H', 'M', 'L']).optional(),
+  assignee: z.string().max(MAX_ASSIGNEE_CHARS).optional(),
+  sort: z.number(),
+  done: z.boolean(),
+  color: z.enum(CARD_COLORS).optional(),
+  content: z.string().max(MAX_TASK_CONTENT_CHARS).optional(),
+  ...Stamp,
+});
+
+export const StoredLane = z.strictObject({ lane: z.number().int().min(0).max(MAX_LANES - 1), title: z.string().max(MAX_LANE_TITLE_CHARS), ...Stamp });
+
+export const StoredColWidth = z.number().min(MIN_COLUMN_WIDTH_PX).max(MAX_COLUMN_WIDTH_PX);
+export const StoredMode = z.enum(BOARD_MODES);

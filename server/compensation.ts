@@ -1,0 +1,165 @@
+/**
+ * Accept-then-compensate for updates from Yjs clients. Rejecting a Yjs update
+ * would force the client to throw its document away, so the server accepts it
+ * and, in the same tick, repairs what breaks the board's rules: an invalid or
+ * over-quota item it added is removed, one it changed is restored. The repair
+ * is an ordinary server transaction, so the offending client converges, and
+ * the JSON channel (which reports net changes) never shows the bad state.
+ */
+import { isTransactionOrigin } from '@hocuspocus/server';
+import * as Y from 'yjs';
+import type { z } from 'zod';
+import {
+  MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TASKS, MAX_TEXT_NODES,
+  StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText,
+} from '../schema/index.js';
+import type { BoardMode } from '../schema/index.js';
+import type { MapName } from './document-model.js';
+
+export type ClientChange = { kind: MapName; key: string; action: 'add' | 'update' | 'delete'; oldValue: unknown };
+
+/** What the server did about one item, as the offending client is told. */
+export type Repair = { kind: MapName; id: string; action: 'removed' | 'restored'; reason: string; offense: boolean };
+
+export type CompensationContext = { mode: BoardMode; blobExists(hash: string): boolean };
+
+const DRAW_KINDS = new Set<MapName>(['texts', 'lines', 'images']);
+const TODO_KINDS = new Set<MapName>(['columns', 'tasks', 'lanes']);
+
+function firstIssue(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value);
+  if (result.success) return null;
+  const issue = result.error.issues[0];
+  return `${issue.path.join('.') || 'item'}: ${issue.message}`;
+}
+
+/** Why a value a client wrote breaks the rules, or null when it is fine. */
+function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: CompensationContext): string | null {
+  if (value instanceof Y.AbstractType) return 'items are plain JSON, not shared types';
+  if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value))) return 'items are JSON objects';
+  if (change.kind === 'meta') return change.key === 'colWidth' ? firstIssue(StoredColWidth, value) : `unknown setting ${change.key}`;
+  if (context.mode === 'todo' && DRAW_KINDS.has(change.kind)) return 'draw items need a draw board';
+  if (context.mode === 'draw' && TODO_KINDS.has(change.kind)) return 'columns, tasks and lanes need a todo board';
+  const item = value as Record<string, unknown>;
+  if (change.action === 'update' && (change.oldValue as { author?: unknown } | undefined)?.author !== item.author) {
+    return 'the author of an item never changes';
+  }
+  switch (change.kind) {
+    case 'texts':
+      return firstIssue(item.kind === 'link' ? StoredLink : StoredText, value) ?? (item.id === change.key ? null : 'id must equal its key');
+    case 'lines':
+      return firstIssue(StoredStroke, value) ?? (item.id === change.key ? null : 'id must equal its key');
+    case 'images': {
+      const problem = firstIssue(StoredImage, value) ?? (item.id === change.key ? null : 'id must equal its key');
+      if (problem) return problem;
+      return context.blobExists(item.blob as string) ? null : 'unknown image payload: add images through REST, MCP or the JSON channel';
+    }
+    case 'columns':
+      return firstIssue(StoredColumn, value) ?? (item.id === change.key ? null : 'id must equal its key');
+    case 'tasks': {
+      const problem = firstIssue(StoredTask, value) ?? (item.id === change.key ? null : 'id must equal its key');
+      if (problem) return problem;
+      return doc.getMap('columns').has(item.column_id as string) ? null : 'no column with this column_id';
+    }
+    case 'lanes':
+      return firstIssue(StoredLane, value) ?? (String(item.lane) === change.key ? null : 'a lane is keyed by its index');
+  }
+}
+
+const QUOTAS: [MapName, number][] = [['texts', MAX_TEXT_NODES], ['lines', MAX_STROKES], ['images', MAX_IMAGES], ['columns', MAX_COLUMNS], ['tasks', MAX_TASKS]];
+
+/** The repairs that bring a board back within its rules after one client transaction. */
+export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context: CompensationContext): Repair[] {
+  const repairs: Repair[] = [];
+  const repaired = new Set<string>();
+  const repair = (change: ClientChange, reason: string, offense = true) => {
+    repaired.add(`${change.kind}\u0000${change.key}`);
+    repairs.push({ kind: change.kind, id: change.key, action: change.action === 'add' ? 'removed' : 'restored', reason, offense });
+  };
+  for (const change of changes) {
+    if (change.action === 'delete') continue;
+    const problem = problemWith(doc, change, doc.getMap(change.kind).get(change.key), context);
+    if (problem) repair(change, problem);
+  }
+  // Quotas: the newest additions of this transaction go first.
+  const adds = changes.filter((change) => change.action === 'add' && !repaired.has(`${change.kind}\u0000${change.key}`)).reverse();
+  for (const [kind, limit] of QUOTAS) {
+    let excess = doc.getMap(kind).size - limit;
+    for (const change of adds) {
+      if (excess <= 0) break;
+      if (change.kind !== kind || repaired.has(`${kind}\u0000${change.key}`)) continue;
+      repair(change, `a board holds at most ${limit} ${kind}`);
+      excess -= 1;
+    }
+  }
+  const columns = [...doc.getMap<{ id: string; lane: number }>('columns').values()].filter((c) => !repaired.has(`columns\u0000${c.id}`));
+  for (const change of adds.filter((c) => c.kind === 'columns' && !repaired.has(`columns\u0000${c.key}`))) {
+    const lane = (doc.getMap<{ lane: number }>('columns').get(change.key) as { lane: number }).lane;
+    if (columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length > MAX_COLUMNS_PER_LANE) {
+      repair(change, `a lane holds at most ${MAX_COLUMNS_PER_LANE} columns`);
+    }
+  }
+  let bytes = 0;
+  for (const image of doc.getMap<{ id: string; bytes: number }>('images').values()) if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
+  for (const change of adds.filter((c) => c.kind === 'images' && !repaired.has(`images\u0000${c.key}`))) {
+    if (bytes <= MAX_IMAGE_BYTES_TOTAL) break;
+    bytes -= (doc.getMap<{ bytes: number }>('images').get(change.key) as { bytes: number }).bytes;
+    repair(change, `the images of a board hold at most ${MAX_IMAGE_BYTES_TOTAL} bytes`);
+  }
+  // A column a client deleted takes its tasks along, as it does on every other surface.
+  for (const change of changes.filter((c) => c.kind === 'columns' && c.action === 'delete')) {
+    for (const task of doc.getMap<{ id: string; column_id: string }>('tasks').values()) {
+      if (task.column_id === change.key) repairs.push({ kind: 'tasks', id: task.id, action: 'removed', reason: 'its column was deleted', offense: false });
+    }
+  }
+  return repairs;
+}
+
+/** Applies repairs; call inside one server transaction. `originals` maps kind/key to the value before the client's change. */
+export function applyRepairs(doc: Y.Doc, repairs: Repair[], changes: ClientChange[]): void {
+  const before = new Map(changes.map((change) => [`${change.kind}\u0000${change.key}`, change.oldValue]));
+  for (const repair of repairs) {
+    const map = doc.getMap(repair.kind);
+    const old = before.get(`${repair.kind}\u0000${repair.id}`);
+    if (repair.action === 'restored' && old !== undefined) map.set(repair.id, old);
+    else map.delete(repair.id);
+  }
+}
+
+const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
+
+/** The origin of a server repair transaction. */
+export const COMPENSATION_ORIGIN = { source: 'system', author: 'system:compensation' } as const;
+
+/**
+ * Watches a loaded document: after every transaction that came from a Yjs
+ * client, the changes it made are checked and repaired in a server transaction
+ * of the same tick. `repaired` hears of it with the client's origin.
+ */
+export function attachCompensator(
+  doc: Y.Doc,
+  context: () => CompensationContext | null,
+  repaired: (origin: unknown, repairs: Repair[]) => void,
+): void {
+  const pending = new Map<Y.Transaction, ClientChange[]>();
+  const fromClient = (origin: unknown) => isTransactionOrigin(origin) && origin.source === 'connection';
+  for (const kind of MAP_NAMES) {
+    doc.getMap(kind).observe((event) => {
+      if (!fromClient(event.transaction.origin)) return;
+      const list = pending.get(event.transaction) ?? [];
+      for (const [key, change] of event.changes.keys) list.push({ kind, key, action: change.action, oldValue: change.oldValue });
+      pending.set(event.transaction, list);
+    });
+  }
+  doc.on('afterTransaction', (transaction: Y.Transaction) => {
+    const changes = pending.get(transaction);
+    if (!changes) return;
+    pending.delete(transaction);
+    const rules = context();
+    if (!rules) return; // the board is gone; nothing to keep consistent
+    const repairs = checkClientChanges(doc, changes, rules);
+    if (repairs.length === 0) return;
+    doc.transact(() => applyRepairs(doc, repairs, changes), COMPENSATION_ORIGIN);
+    repaired(transaction.origin, repairs);
+  });
+}

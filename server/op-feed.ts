@@ -1,0 +1,74 @@
+/**
+ * Turns every settled chain of transactions on a board document into `op`
+ * frames for the JSON channel: the net change of each touched item (so a bad
+ * update and the server's repair of it, made in the same tick, cancel out and
+ * nobody sees the bad state). Driven by the document's own events, whatever
+ * surface made the change.
+ */
+import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
+import type * as Y from 'yjs';
+import type { BoardEvents, BoardOp } from './board-events.js';
+import { isBoardOrigin } from './board-write.js';
+import type { ImageItem, MapName } from './document-model.js';
+import { etagOf } from './snapshot.js';
+import type { BlobStore } from './store/blob-store.js';
+
+const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
+
+type Touch = { kind: MapName; key: string; before: unknown; origin: unknown };
+
+/** The author tag of a change: the writing surface's, a Yjs connection's, else the item's own. */
+export function authorOf(origin: unknown, item: unknown): string {
+  if (isBoardOrigin(origin)) return origin.author;
+  if (isTransactionOrigin(origin) && origin.source === 'connection') {
+    const author = (origin.connection.context as { author?: string } | undefined)?.author;
+    if (author) return author;
+  }
+  return (item as { author?: string } | undefined)?.author ?? 'unknown';
+}
+
+/** Starts the feed for one loaded document. `payloadOf` gives an image's data URL. */
+export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, payloadOf: (image: ImageItem) => string | null): void {
+  let touched: Map<string, Touch> | null = null;
+  for (const kind of MAP_NAMES) {
+    doc.getMap(kind).observe((event) => {
+      touched ??= new Map();
+      for (const [key, change] of event.changes.keys) {
+        const id = `${kind}\u0000${key}`;
+        if (!touched.has(id)) touched.set(id, { kind, key, before: change.action === 'add' ? undefined : change.oldValue, origin: event.transaction.origin });
+      }
+    });
+  }
+  doc.on('afterAllTransactions', () => {
+    const changes = touched;
+    touched = null;
+    if (!changes || events.listenerCount('ops') === 0) return;
+    const ops: BoardOp[] = [];
+    for (const { kind, key, before, origin } of changes.values()) {
+      const after = doc.getMap(kind).get(key);
+      if (JSON.stringify(after) === JSON.stringify(before)) continue;
+      const author = authorOf(origin, after ?? before);
+      if (kind === 'meta') ops.push({ op: 'set', kind, key, value: after ?? null, author });
+      else if (after === undefined) ops.push({ op: 'delete', kind, id: key, author });
+      else {
+        const item = kind === 'images' ? withPayload(after as ImageItem, payloadOf) : (after as Record<string, unknown>);
+        ops.push({ op: 'upsert', kind, item, author });
+      }
+    }
+    if (ops.length) events.emit('ops', boardId, ops, etagOf(doc));
+  });
+}
+
+function withPayload(image: ImageItem, payloadOf: (image: ImageItem) => string | null): Record<string, unknown> {
+  const { blob: _blob, ...rest } = image;
+  return { ...rest, dataUrl: payloadOf(image) };
+}
+
+/** The Hocuspocus extension that starts the feed for every document it loads. */
+export function opFeedExtension(events: BoardEvents, blobs: BlobStore): Extension {
+  return {
+    extensionName: 'op-feed',
+    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) =>
+      attachOpFeed(document, documentName, events, (image) => blobs.get(documentName, image.blob)),
+  };
+}

@@ -1,0 +1,117 @@
+/** Real WebSocket clients for the tests: the JSON frame channel (ws) and Yjs through @hocuspocus/provider. */
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+
+export type Frame = Record<string, any>;
+
+export type JsonClient = {
+  socket: WebSocket;
+  frames: Frame[];
+  send(frame: Frame): void;
+  /** Resolves with the first frame (from `from` on) that matches. */
+  next(match: (frame: Frame) => boolean, timeoutMs?: number, from?: number): Promise<Frame>;
+  closed: Promise<{ code: number; reason: string }>;
+  close(): void;
+};
+
+const wsUrl = (baseUrl: string) => baseUrl.replace(/^http/, 'ws');
+
+/** Opens /ws/{boardId}; resolves once the socket is open (or rejects with the HTTP status of a refused upgrade). */
+export function connectJson(baseUrl: string, boardId: string, options: { key?: string; query?: string; protocols?: string[] } = {}): Promise<JsonClient> {
+  const protocols = options.protocols ?? (options.key ? [`svc-key.${options.key}`] : []);
+  const socket = new WebSocket(`${wsUrl(baseUrl)}/ws/${boardId}${options.query ?? ''}`, protocols);
+  const frames: Frame[] = [];
+  const waiters = new Set<() => void>();
+  socket.on('message', (data) => {
+    frames.push(JSON.parse(data.toString()));
+    for (const wake of waiters) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const client: JsonClient = {
+    socket,
+    frames,
+    closed,
+    send: (frame) => socket.send(JSON.stringify(frame)),
+    close: () => socket.close(),
+    next: (match, timeoutMs = 5_000, from = 0) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = frames.slice(from).find(match);
+          if (!found) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames.slice(-5))}`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      }),
+  };
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(client));
+    socket.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode })));
+    socket.once('error', reject);
+  });
+}
+
+export type YjsClient = {
+  provider: HocuspocusProvider;
+  doc: Y.Doc;
+  /** Stateless messages the server sent (compensation reports). */
+  stateless: any[];
+  synced: Promise<void>;
+  destroy(): void;
+};
+
+/** A Yjs client of /collab for one board. */
+export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string } = {}): YjsClient {
+  const doc = new Y.Doc();
+  const stateless: any[] = [];
+  let resolveSynced!: () => void;
+  let rejectSynced!: (error: Error) => void;
+  const synced = new Promise<void>((resolve, reject) => {
+    resolveSynced = resolve;
+    rejectSynced = reject;
+  });
+  const socket = new HocuspocusProviderWebsocket({
+    url: `${wsUrl(baseUrl)}/collab${options.client ? `?client=${options.client}` : ''}`,
+    WebSocketPolyfill: WebSocket,
+  });
+  const provider = new HocuspocusProvider({
+    websocketProvider: socket,
+    name: boardId,
+    document: doc,
+    token: options.token ?? '',
+    onSynced: () => resolveSynced(),
+    onAuthenticationFailed: ({ reason }) => rejectSynced(new Error(`authentication failed: ${reason}`)),
+    onStateless: ({ payload }) => stateless.push(JSON.parse(payload)),
+  });
+  provider.attach();
+  return {
+    provider,
+    doc,
+    stateless,
+    synced,
+    destroy: () => {
+      provider.destroy();
+      socket.destroy();
+    },
+  };
+}
+
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
