@@ -6,10 +6,14 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderReport, type Section } from './lib/report.js';
+import { fanoutScenario } from './scenarios/fanout.js';
 import { importScenario } from './scenarios/import.js';
 
 const quick = process.argv.includes('--quick');
-const scenarios: [string, (quick: boolean) => Promise<Section>][] = [['import', importScenario]];
+const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
+  ['import', importScenario],
+  ['fanout', fanoutScenario],
+];
 
 const sections: Section[] = [];
 for (const [name, run] of scenarios) {

@@ -21,6 +21,10 @@ export function quotasDocument(options: { rateLimits: boolean }) {
         withImportToken: window(L.RATE_CREATE_TOKEN, L.RATE_WINDOW_CREATE_MS),
       },
       websocketFramesPerBoard: { scope: 'board id (strong)', standard: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS), withImportToken: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS) },
+      yjsUpdatesPerBoard: {
+        scope: 'board id, /collab document updates (awareness excluded); over it the socket closes with 4429 and the provider resyncs',
+        standard: window(L.RATE_COLLAB_UPDATES, L.RATE_WINDOW_COLLAB_MS),
+      },
       lockOperations: { scope: 'client IP', routes: ['lock', 'unlock', 'verify-key'], standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS) },
       wrongKeysPerBoard: { scope: 'board id, any surface', standard: window(L.RATE_KEY_FAILURES, L.RATE_WINDOW_KEY_FAILURES_MS) },
     },
@@ -66,6 +70,12 @@ export function quotasDocument(options: { rateLimits: boolean }) {
       maxBoundParametersPerStatement: L.MAX_IMPORT_BOUND_PARAMETERS,
     },
     request: { maxBodyBytes: L.MAX_BODY_BYTES },
+    websocket: {
+      maxJsonFrameBytes: L.MAX_WS_FRAME_BYTES,
+      maxYjsMessageBytes: L.MAX_COLLAB_MESSAGE_BYTES,
+      maxBufferedBytesPerClient: L.MAX_WS_BUFFERED_BYTES,
+      maxYjsRepairsPerMinute: L.MAX_COLLAB_REPAIRS_PER_MINUTE,
+    },
     timing: {
       tombstoneRetentionDays: L.TOMBSTONE_RETENTION_DAYS,
       notificationDebounceMs: L.NOTIFICATION_DEBOUNCE_MS,

@@ -205,6 +205,7 @@ describe('GET /quotas.json', () => {
       restAndMcpPerBoard: { standard: { requests: 60, windowSeconds: 10 }, withImportToken: { requests: 600, windowSeconds: 10 } },
       boardCreation: { standard: { requests: 5, windowSeconds: 60 }, withImportToken: { requests: 50, windowSeconds: 60 } },
       websocketFramesPerBoard: { standard: { requests: 60, windowSeconds: 10 } },
+      yjsUpdatesPerBoard: { standard: { requests: 600, windowSeconds: 10 } },
       lockOperations: { standard: { requests: 5, windowSeconds: 60 } },
     });
     expect(q.perBoard).toMatchObject({ textNodes: 500, textChars: 100000, images: 50, imageBytes: 921600, imageBytesTotal: 10485760, strokes: 2000, columns: 200, columnsPerLane: 20, lanes: 10, tasks: 1000, taskContentChars: 20000 });
