@@ -8,3 +8,4 @@ export * from './mcp.js';
 export * from './mcp-output.js';
 export * from './stored.js';
 export * from './ws.js';
+export * from './json-schema.js';

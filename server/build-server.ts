@@ -36,6 +36,8 @@ export type BoardServer = {
   events: BoardEvents;
   limiter: RateLimiter;
   mcpSessions: McpSessions;
+  /** Every route Fastify serves (method and URL pattern). */
+  routes: { method: string; url: string }[];
   hocuspocus: Hocuspocus;
   documents: DocumentStore;
   /** Starts listening; resolves to the address it listens on. */
@@ -93,6 +95,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
+  // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.
+  const routes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   // Before any route, so that WebSocket routes can take over their upgrades.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol } });
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits });
@@ -121,5 +128,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, boards, events, limiter, mcpSessions, hocuspocus, documents, listen, close };
+  return { app, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
 }

@@ -21,6 +21,9 @@ const POSTIT_FILL = '#fff59d';
 const MAX_LINES_PER_TEXT = 3;
 const MAX_CHARS_PER_LINE = 48;
 const MAX_POINTS_PER_STROKE = 48;
+const MIN_POINTS_PER_STROKE = 4;
+/** Points shared by all strokes: a board of 2000 strokes draws each with about 8, so the preview stays bounded. */
+const STROKE_POINT_BUDGET = 16_000;
 const MARGIN_PX = 20;
 
 /** Characters XML 1.0 forbids (and lone surrogates): removed, so hostile text cannot break the document. */
@@ -61,8 +64,8 @@ export function textLines(content: string): string[] {
     );
 }
 
-/** Ramer-Douglas-Peucker, then an even pick if still too many: thousands of points stay a few dozen. */
-export function simplify(points: Point[], tolerance: number): Point[] {
+/** Ramer-Douglas-Peucker, then an even pick if still more than `maxPoints`: thousands of points stay a few dozen. */
+export function simplify(points: Point[], tolerance: number, maxPoints = MAX_POINTS_PER_STROKE): Point[] {
   if (points.length <= 2) return points;
   const keep = new Uint8Array(points.length);
   keep[0] = keep[points.length - 1] = 1;
@@ -84,9 +87,9 @@ export function simplify(points: Point[], tolerance: number): Point[] {
     }
   }
   let kept = points.filter((_, i) => keep[i]);
-  if (kept.length > MAX_POINTS_PER_STROKE) {
-    const step = (kept.length - 1) / (MAX_POINTS_PER_STROKE - 1);
-    kept = Array.from({ length: MAX_POINTS_PER_STROKE }, (_, i) => kept[Math.round(i * step)]);
+  if (kept.length > maxPoints) {
+    const step = (kept.length - 1) / (maxPoints - 1);
+    kept = Array.from({ length: maxPoints }, (_, i) => kept[Math.round(i * step)]);
   }
   return kept;
 }
@@ -149,15 +152,14 @@ function drawImage(image: ImageItem, bounds: Bounds): string {
   return `<g class="image${ai ? ' ai' : ''}">${picture}${frame}</g>`;
 }
 
-function drawStroke(stroke: StrokeItem, bounds: Bounds, tolerance: number): string {
-  const points = simplify(stroke.points, tolerance);
+function drawStroke(stroke: StrokeItem, bounds: Bounds, tolerance: number, maxPoints: number): string {
+  const points = simplify(stroke.points, tolerance, maxPoints);
   for (const [x, y] of points) bounds.add({ x, y, width: 0, height: 0 });
   const color = INK_HEX[stroke.color] ?? INK_HEX.auto;
   const ai = isAi(stroke.author);
   const path = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
-  // An AI stroke gets a purple halo under its ink: its border.
-  const halo = ai ? `<polyline points="${path}" fill="none" stroke="${AI_BORDER}" stroke-width="7" stroke-linecap="round" stroke-linejoin="round" opacity="0.5"/>` : '';
-  return `<g class="stroke${ai ? ' ai' : ''}">${halo}<polyline points="${path}" fill="none" stroke="${color}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></g>`;
+  // An AI stroke's border is a purple glow (one shared filter), not a second polyline.
+  return `<polyline class="stroke${ai ? ' ai' : ''}" points="${path}" stroke="${color}"${ai ? ' filter="url(#ai-border)"' : ''}/>`;
 }
 
 function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
@@ -168,7 +170,12 @@ function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
   for (const node of maps.texts.values()) parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds));
   const placed = bounds.viewBox();
   const tolerance = Math.max(1, Math.max(placed.width, placed.height) / 400);
-  for (const stroke of maps.lines.values()) parts.push(drawStroke(stroke, bounds, tolerance));
+  const strokes = [...maps.lines.values()];
+  const maxPoints = Math.max(MIN_POINTS_PER_STROKE, Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))));
+  // What every stroke shares is said once, on their group: 2000 strokes stay small.
+  parts.push('<g class="strokes" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">');
+  for (const stroke of strokes) parts.push(drawStroke(stroke, bounds, tolerance, maxPoints));
+  parts.push('</g>');
   return { body: parts.join(''), bounds };
 }
 
@@ -219,5 +226,5 @@ export function previewSvg(doc: Y.Doc, mode: BoardMode): string {
 export function renderPreview(doc: Y.Doc, mode: BoardMode): string {
   const { body, bounds } = mode === 'todo' ? drawKanban(doc) : drawBoard(doc);
   const box = bounds.viewBox();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(Math.min(box.width, 1600))}" font-family="system-ui, sans-serif" font-size="14"><title>${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${body}</svg>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(Math.min(box.width, 1600))}" font-family="system-ui, sans-serif" font-size="14"><title>${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><defs><filter id="ai-border" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="0" stdDeviation="1.5" flood-color="${AI_BORDER}"/></filter></defs><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${body}</svg>\n`;
 }

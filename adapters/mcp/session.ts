@@ -7,16 +7,16 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
-  ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult, type Tool,
+  ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { McpToolArgs, McpToolOutputs, type McpToolName } from '../../schema/index.js';
+import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/boards.js';
 import { fromZodIssues } from '../../server/errors.js';
 import { SERVICE_INFO } from '../../server/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { resourceFailure, RpcError, toolFailure } from './errors.js';
 import { parseUri, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
+import { TOOL_LIST } from './tool-list.js';
 import { TOOLS } from './tools.js';
 
 const INSTRUCTIONS = [
@@ -26,20 +26,6 @@ const INSTRUCTIONS = [
   'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits.',
 ].join(' ');
 
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return jsonSchema as Tool['inputSchema'];
-}
-
-/** tools/list, computed once: the schemas come from schema/, so they match what the handlers parse. */
-export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name) => ({
-  name,
-  title: TOOLS[name].title,
-  description: TOOLS[name].description,
-  inputSchema: jsonSchemaOf(McpToolArgs[name], 'input'),
-  outputSchema: jsonSchemaOf(McpToolOutputs[name], 'output'),
-  annotations: { title: TOOLS[name].title, ...TOOLS[name].annotations },
-}));
 
 export type SessionHooks = {
   subscribed(session: McpSession, boardId: string): void;

@@ -7,20 +7,11 @@ import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
 import { createBoardFieldError } from '../../server/import.js';
 import { etagOf, jsonSnapshot } from '../../server/snapshot.js';
 import { DRAW_SEEDS, isDrawSeed } from '../../server/templates.js';
-import { boardIdParam, callerOf, parse } from './http.js';
+import { boardIdParam, callerOf, matchesEtag, parse } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
 
 const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-
-/** True when an If-None-Match header names this ETag (or `*`); weak validators compare equal. */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
 
 export type BaseUrl = (request: FastifyRequest) => string;
 

@@ -1,13 +1,87 @@
-/** Documents that describe the service to machines: /quotas.json for now. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Documents that describe the service to machines and agents: /quotas.json,
+ * /llms.txt, the MCP server card and /openapi.json. Absolute URLs use
+ * PUBLIC_URL, else the request's own origin.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as L from '../../schema/limits.js';
 import { quotasDocument } from '../../server/quotas.js';
+import { SERVICE_INFO } from '../../server/service-info.js';
+import { RESOURCE_TEMPLATES } from '../mcp/resources.js';
+import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../mcp/tool-list.js';
+import { openApiDocument } from './openapi.js';
 
-/** Clients may cache the limits for at most 5 minutes (the specification's bound). */
-const QUOTAS_MAX_AGE_SECONDS = 300;
+/** Clients may cache these for at most 5 minutes (the specification's bound for quotas.json). */
+const DISCOVERY_MAX_AGE_SECONDS = 300;
 
-export function discoveryRoutes(app: FastifyInstance, options: { rateLimits: boolean }): void {
+function sendDocument(reply: FastifyReply, type: string, body: string) {
+  return reply.type(`${type}; charset=utf-8`).header('Cache-Control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`).send(body);
+}
+
+/** The MCP server card: who the server is, where /mcp is, what it can do, and its tools exactly as tools/list gives them. */
+export function serverCard(baseUrl: string) {
+  return {
+    name: SERVICE_INFO.name,
+    title: SERVICE_INFO.title,
+    version: SERVICE_INFO.version,
+    description: SERVICE_INFO.description,
+    serverInfo: { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
+    protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+    remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    transport: { type: 'streamable-http', endpoint: `${baseUrl}/mcp` },
+    authentication: { required: false, description: 'No accounts. A locked board takes its access key as the access_key tool argument or the X-Board-Key header.' },
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+    documentationUrl: `${baseUrl}/llms.txt`,
+    tools: TOOL_LIST,
+    resourceTemplates: RESOURCE_TEMPLATES,
+  };
+}
+
+/** llms.txt (llmstxt.org): what the service is and how an agent reaches it. */
+export function llmsTxt(baseUrl: string): string {
+  const ws = baseUrl.replace(/^http/, 'ws');
+  return `# ${SERVICE_INFO.title}
+
+> Shared boards with no accounts. A board is a \`draw\` board (an infinite canvas of texts, post-its, Mermaid diagrams, strokes, images and links) or a \`todo\` board (a kanban of columns, lanes and tasks). People in a browser, AI agents over MCP and scripts over REST edit the same board and see each other's changes live.
+
+Whoever knows a board id can read and write it, unless the board is locked with an access key (send it as \`X-Board-Key\`, or MCP \`access_key\`). A person opens a board at \`${baseUrl}/#<boardId>\`; a read-only embed is \`${baseUrl}/?embed=1#<boardId>\`. Items written by agents carry an author tag starting with \`ai:\`.
+
+## Start
+
+- [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${TOOL_LIST.map((tool) => tool.name).join(', ')}. Resources \`svc://board/{id}/state.json\`, \`preview.svg\`, \`tasks.json\` (subscribable).
+- [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
+
+## Edit
+
+- Draw boards: \`POST ${baseUrl}/api/boards/<id>/texts\` \`{x, y, content, postit?, color?}\`, \`/strokes\` \`{points, color?}\`, \`/images\` \`{x, y, width, height, dataUrl}\`, \`/links\` \`{x, y, url}\`; \`POST /api/boards/<id>/<kind>/<itemId>/move\` \`{x, y}\`; \`DELETE /api/boards/<id>/<kind>/<itemId>\`. A text whose whole content is one fenced \`mermaid\` block renders as a diagram.
+- Todo boards: \`POST /api/boards/<id>/columns\` \`{title, sort, lane?}\`, \`/tasks\` \`{column_id, name, due_date?, priority?, assignee?, done?}\`, \`/tasks/<taskId>/move\` \`{column_id, sort}\`; exports \`/api/boards/<id>/tasks.csv\` and \`tasks.md\`.
+- Colours: ${[...'auto black red blue green orange yellow pink purple maroon brown gray lightgray teal sage sky lavender'.split(' ')].join(', ')}.
+
+## Live
+
+- [Yjs sync](${ws}/collab): Hocuspocus protocol, document name = board id, token = access key.
+- [JSON frames](${ws}/ws/<boardId>): \`hello\`, \`snapshot\`, then an \`op\` frame per change; send frames named like the MCP tools (\`add_text\`, \`draw_stroke\`, \`batch\`, ...).
+
+## Limits
+
+- [quotas.json](${baseUrl}/quotas.json): the machine-readable list.
+- Per board: ${L.MAX_TEXT_NODES} text nodes of at most ${L.MAX_TEXT_CHARS} characters, ${L.MAX_STROKES} strokes, ${L.MAX_IMAGES} images (${L.MAX_IMAGE_BYTES} bytes each, ${L.MAX_IMAGE_BYTES_TOTAL} in all), ${L.MAX_COLUMNS} columns, ${L.MAX_TASKS} tasks.
+- ${L.RATE_BOARD_STANDARD} REST/MCP requests per ${L.RATE_WINDOW_BOARD_MS / 1000} s per board; ${L.RATE_CREATE_STANDARD} board creations per ${L.RATE_WINDOW_CREATE_MS / 1000} s per client; bodies up to ${L.MAX_BODY_BYTES} bytes. Over a limit: 429 with \`Retry-After\`.
+
+## Optional
+
+- [OpenAPI 3.1 description](${baseUrl}/openapi.json)
+- [MCP server card](${baseUrl}/.well-known/mcp/server-card)
+`;
+}
+
+export function discoveryRoutes(app: FastifyInstance, options: { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string }): void {
   const quotas = JSON.stringify(quotasDocument(options), null, 2);
-  app.get('/quotas.json', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').header('Cache-Control', `public, max-age=${QUOTAS_MAX_AGE_SECONDS}`).send(quotas),
-  );
+  app.get('/quotas.json', async (_request, reply) => sendDocument(reply, 'application/json', quotas));
+  app.get('/llms.txt', async (request, reply) => sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request))));
+  const card = async (request: FastifyRequest, reply: FastifyReply) => sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request)), null, 2));
+  app.get('/.well-known/mcp.json', card);
+  app.get('/.well-known/mcp/server-card', card);
+  app.get('/openapi.json', async (request, reply) => sendDocument(reply, 'application/json', JSON.stringify(openApiDocument(options.baseUrl(request)))));
 }

@@ -89,3 +89,12 @@ export function deleteMutation(app: FastifyInstance, boards: Boards, path: strin
     return boards.write(boardId, callerOf(request), (w) => mutate(w, request.params));
   });
 }
+
+/** True when an If-None-Match header names this ETag (or `*`); weak validators compare equal. */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

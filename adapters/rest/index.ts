@@ -8,6 +8,7 @@ import { discoveryRoutes } from './discovery.js';
 import { drawRoutes } from './draw.js';
 import { baseUrlOf, sendError } from './http.js';
 import { lockRoutes } from './locks.js';
+import { previewRoutes } from './preview.js';
 import { todoRoutes } from './todo.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
@@ -44,9 +45,11 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
 
-  boardRoutes(app, boards, baseUrlOf(options.publicUrl));
+  const baseUrl = baseUrlOf(options.publicUrl);
+  boardRoutes(app, boards, baseUrl);
   drawRoutes(app, boards);
   todoRoutes(app, boards);
   lockRoutes(app, boards);
-  discoveryRoutes(app, options);
+  previewRoutes(app, boards);
+  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl });
 }

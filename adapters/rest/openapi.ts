@@ -1,0 +1,181 @@
+/**
+ * The OpenAPI 3.1.0 description of the HTTP surface (`/openapi.json`), built
+ * from the same zod schemas the routes parse with, so it cannot drift from the
+ * validator. A test checks that every route Fastify serves is described here.
+ */
+import { z } from 'zod';
+import {
+  ColumnInput, ColumnWidthInput, CreateBoardInput, ImageInput, LaneInput, LinkInput, LockInput, McpToolOutputs, ModeInput,
+  MoveInput, StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
+  TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
+  DRAW_KINDS, MAX_BODY_BYTES,
+} from '../../schema/index.js';
+import { SERVICE_INFO } from '../../server/service-info.js';
+
+type Schema = Record<string, unknown>;
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => toJsonSchema(schema, io);
+
+const PublicImage = StoredImage.omit({ blob: true }).extend({ dataUrl: z.string().nullable() });
+const TextNode = z.union([StoredText, StoredLink]);
+const DrawContent = { texts: z.array(TextNode), lines: z.array(StoredStroke), images: z.array(PublicImage) };
+const TodoContent = { colWidth: z.number().optional(), columns: z.array(StoredColumn).optional(), tasks: z.array(StoredTask).optional(), lanes: z.array(StoredLane.omit({ last_updated: true })).optional() };
+const JsonSnapshot = z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), etag: z.string(), ...DrawContent, ...TodoContent });
+const BrowserSnapshot = z.union([z.object(DrawContent), z.object({ deleted: z.literal(true), deleted_at: z.string() })]);
+const Ok = z.object({ ok: z.literal(true), id: z.string() });
+const Created = z.object({
+  id: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  access_key: z.string().optional(),
+  imported: z.record(z.string(), z.number().int()).optional(),
+  ids: z.record(z.string(), z.array(z.string())).optional(),
+});
+const Wait = z.object({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable(), deleted: z.literal(true).optional() });
+
+const ERROR_SCHEMA: Schema = {
+  type: 'object',
+  required: ['error', 'code'],
+  properties: { error: { type: 'string', description: 'human-readable' }, code: { type: 'string', description: 'machine-readable, see docs/choices.md' } },
+  additionalProperties: true,
+};
+const ERRORS: Record<number, string> = {
+  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `board_not_locked`',
+  401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
+  403: '`invalid_key` (lock changes) or `invalid_import_token`',
+  404: '`board_not_found`, `item_not_found` or `route_not_found`',
+  409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
+  413: '`quota_exceeded` {kind, detail} or `payload_too_large` (body over 5 MiB)',
+  415: '`unsupported_media_type`: send JSON',
+  429: '`rate_limited` {retryAfterSeconds}',
+};
+
+type Operation = {
+  summary: string;
+  tag: string;
+  body?: z.ZodType;
+  query?: Record<string, Schema & { description: string }>;
+  ok: { status?: number; description: string; schema?: Schema; contentType?: string; headers?: Record<string, Schema> };
+  errors: number[];
+  locked?: boolean;
+  token?: boolean;
+  description?: string;
+};
+
+const BOARD_ERRORS = [400, 401, 404, 429];
+const WRITE_ERRORS = [400, 401, 404, 413, 415, 429];
+
+function operation(path: string, method: string, op: Operation): Schema {
+  const parameters: Schema[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'kind' ? { type: 'string', enum: [...DRAW_KINDS] } : { type: 'string' },
+    description: name === 'boardId' ? 'the board id (a UUID)' : name === 'kind' ? 'texts, links, strokes (alias lines) or images' : 'the item id',
+  }));
+  for (const [name, schema] of Object.entries(op.query ?? {})) {
+    const { description, ...rest } = schema;
+    parameters.push({ name, in: 'query', required: false, schema: rest, description });
+  }
+  if (op.locked !== false && path.includes('{boardId}')) {
+    parameters.push({ name: 'X-Board-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^(?:[a-z0-9]{6}|[a-z0-9]{8})$' }, description: 'access key of a locked board' });
+  }
+  if (op.token) {
+    parameters.push({ name: 'X-Import-Token', in: 'header', required: false, schema: { type: 'string' }, description: 'operator token: selects the higher rate tiers (server-to-server only)' });
+  }
+  const responses: Schema = {
+    [String(op.ok.status ?? 200)]: {
+      description: op.ok.description,
+      ...(op.ok.headers && { headers: Object.fromEntries(Object.entries(op.ok.headers).map(([name, schema]) => [name, { schema }])) }),
+      ...(op.ok.schema && { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }),
+    },
+  };
+  for (const status of op.errors) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  return {
+    [method]: {
+      summary: op.summary,
+      ...(op.description && { description: op.description }),
+      tags: [op.tag],
+      operationId: `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      ...(parameters.length && { parameters }),
+      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: json(op.body, 'input') } } } }),
+      responses,
+    },
+  };
+}
+
+const etagHeader = { ETag: { type: 'string' } };
+const boardPath = '/api/boards/{boardId}';
+
+/** [path, method, operation] for every HTTP route. */
+const OPERATIONS: [string, string, Operation][] = [
+  ['/api/boards', 'post', { tag: 'boards', summary: 'Create a board (optionally importing content, optionally locked)', body: CreateBoardInput, token: true, ok: { description: 'the new board; `imported` and `ids` when content was given; `access_key` once when locked', schema: json(Created) }, errors: [400, 403, 413, 415, 429] }],
+  ['/todo', 'get', { tag: 'boards', summary: 'Create a todo board and redirect to it', query: { template: { type: 'string', enum: ['kanban', 'sprint', 'bugs'], description: 'starter columns (unknown values fall back to kanban)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
+  ['/draw', 'get', { tag: 'boards', summary: 'Create a draw board and redirect to it', query: { seed: { type: 'string', enum: ['mermaid-flowchart', 'mermaid-mindmap'], description: 'an example diagram (unknown values give a blank board)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
+  [boardPath, 'get', { tag: 'boards', summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days', ok: { description: 'snapshot', schema: json(BrowserSnapshot) }, errors: BOARD_ERRORS }],
+  [boardPath, 'delete', { tag: 'boards', summary: 'Erase a board (tombstone)', ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
+  ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
+  ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],
+  ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
+  ['/svg-preview/{boardId}', 'get', { tag: 'snapshots', summary: 'Schematic SVG preview, ETag-aware', ok: { description: 'SVG (304 when If-None-Match matches)', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: [401, 404, 429] }],
+  [`${boardPath}/tasks.csv`, 'get', { tag: 'exports', summary: 'Tasks as CSV (RFC 4180; header only on draw boards)', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'lane,column,name,priority,assignee,due_date,done,description', schema: { type: 'string' }, contentType: 'text/csv' }, errors: [401, 404, 429] }],
+  [`${boardPath}/tasks.md`, 'get', { tag: 'exports', summary: 'Tasks as a Markdown checklist grouped by column', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/markdown' }, errors: [401, 404, 429] }],
+  [`${boardPath}/texts`, 'post', { tag: 'draw', summary: 'Create a text, or update the one `id` names', body: TextInput, ok: { description: 'the text', schema: json(StoredText) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/strokes`, 'post', { tag: 'draw', summary: 'Create a stroke, or update the one `id` names', body: StrokeInput, ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/lines`, 'post', { tag: 'draw', summary: 'Alias of /strokes', body: StrokeInput, ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/images`, 'post', { tag: 'draw', summary: 'Create an image, or update the one `id` names', body: ImageInput, ok: { description: 'the image', schema: json(McpToolOutputs.add_image) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/links`, 'post', { tag: 'draw', summary: 'Create a link pill, or update the one `id` names', body: LinkInput, ok: { description: 'the link', schema: json(McpToolOutputs.add_link) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/{kind}/{itemId}/move`, 'post', { tag: 'draw', summary: 'Move an item (strokes: their bounding box top-left)', body: MoveInput, ok: { description: 'where it is', schema: json(McpToolOutputs.move) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/{kind}/{itemId}`, 'delete', { tag: 'draw', summary: 'Erase an item', ok: { description: 'erased', schema: json(Ok.extend({ kind: z.string() })) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/mode`, 'post', { tag: 'todo', summary: 'Switch an empty board between draw and todo', body: ModeInput, ok: { description: 'the new mode (and seeded columns)', schema: json(McpToolOutputs.set_board_mode) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/column-width`, 'post', { tag: 'todo', summary: 'Set the column width (clamped to 200..480)', body: ColumnWidthInput, ok: { description: 'the width', schema: json(McpToolOutputs.set_column_width) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/lanes`, 'post', { tag: 'todo', summary: 'Name or clear a lane', body: LaneInput, ok: { description: 'the lane', schema: json(McpToolOutputs.set_lane) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/columns`, 'post', { tag: 'todo', summary: 'Create a column, or update the one `id` names', body: ColumnInput, ok: { description: 'the column record', schema: json(StoredColumn) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/columns/{itemId}`, 'delete', { tag: 'todo', summary: 'Delete a column and every task in it', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/tasks`, 'post', { tag: 'todo', summary: 'Create a task, or update the one `id` names', body: TaskInput, ok: { description: 'the task record', schema: json(StoredTask) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/tasks/{itemId}/move`, 'post', { tag: 'todo', summary: 'Move a task to a column and position', body: TaskMoveInput, ok: { description: 'where it is', schema: json(McpToolOutputs.move_task) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/tasks/{itemId}`, 'delete', { tag: 'todo', summary: 'Delete a task', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/lock`, 'post', { tag: 'locks', summary: 'Lock a board (key returned once) or change the mode of its lock', body: LockInput, ok: { description: '{mode, key?}', schema: json(z.object({ mode: z.enum(['write', 'all']), key: z.string().optional() })) }, errors: [400, 401, 403, 404, 409, 413, 415, 429] }],
+  [`${boardPath}/unlock`, 'post', { tag: 'locks', summary: 'Unlock a board with its key', ok: { description: 'unlocked', schema: json(z.object({ mode: z.null() })) }, errors: [403, 404, 409, 429] }],
+  [`${boardPath}/verify-key`, 'post', { tag: 'locks', summary: 'Check a key; changes nothing', body: VerifyKeyInput, locked: false, ok: { description: '{ok}', schema: json(z.object({ ok: z.boolean() })) }, errors: [400, 404, 413, 415, 429] }],
+  ['/mcp', 'post', { tag: 'mcp', summary: 'MCP JSON-RPC 2.0 (Streamable HTTP); initialize returns Mcp-Session-Id', description: 'See /.well-known/mcp.json and docs/mcp.md.', locked: false, token: true, ok: { description: 'a JSON-RPC response', schema: { type: 'object' }, headers: { 'Mcp-Session-Id': { type: 'string' } } }, errors: [400, 404, 413] }],
+  ['/mcp', 'get', { tag: 'mcp', summary: 'The session notification stream (Accept: text/event-stream, Mcp-Session-Id)', ok: { description: 'server-sent events', schema: { type: 'string' }, contentType: 'text/event-stream' }, errors: [400, 404] }],
+  ['/mcp', 'delete', { tag: 'mcp', summary: 'End an MCP session', ok: { description: 'ended' }, errors: [400, 404] }],
+  ['/collab', 'get', { tag: 'realtime', summary: 'WebSocket: Yjs sync (Hocuspocus); document name = board id, token = access key', description: 'See docs/realtime.md.', ok: { status: 101, description: 'switching protocols' }, errors: [] }],
+  ['/ws/{boardId}', 'get', { tag: 'realtime', summary: 'WebSocket: the JSON frame channel; key as subprotocol svc-key.<key>', description: 'See docs/realtime.md.', ok: { status: 101, description: 'switching protocols' }, errors: [401, 404] }],
+  ['/quotas.json', 'get', { tag: 'discovery', summary: 'Every limit, machine-readable', ok: { description: 'limits', schema: { type: 'object' } }, errors: [] }],
+  ['/llms.txt', 'get', { tag: 'discovery', summary: 'A guide for language models (llmstxt.org format)', ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
+  ['/.well-known/mcp.json', 'get', { tag: 'discovery', summary: 'MCP server card', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
+  ['/.well-known/mcp/server-card', 'get', { tag: 'discovery', summary: 'MCP server card (same document)', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
+  ['/openapi.json', 'get', { tag: 'discovery', summary: 'This document', ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } }, errors: [] }],
+  ['/', 'get', { tag: 'app', summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
+];
+
+/** The OpenAPI document; `baseUrl` becomes its server URL. */
+export function openApiDocument(baseUrl: string): Schema {
+  const paths: Record<string, Schema> = {};
+  for (const [path, method, op] of OPERATIONS) paths[path] = { ...paths[path], ...operation(path, method, op) };
+  const responses: Record<string, Schema> = {};
+  for (const [status, description] of Object.entries(ERRORS)) {
+    responses[`E${status}`] = {
+      description,
+      ...(status === '401' && { headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } }),
+      ...(status === '429' && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: SERVICE_INFO.title,
+      version: '1.0.0',
+      description: `${SERVICE_INFO.description}. No accounts: the board id is the credential unless the board is locked. Request bodies are JSON of at most ${MAX_BODY_BYTES} bytes. Every public endpoint sends Access-Control-Allow-Origin: *.`,
+    },
+    servers: [{ url: baseUrl }],
+    tags: ['boards', 'snapshots', 'exports', 'draw', 'todo', 'locks', 'mcp', 'realtime', 'discovery', 'app'].map((name) => ({ name })),
+    paths,
+    components: { schemas: { Error: ERROR_SCHEMA }, responses },
+  };
+}
+
+/** Method and path of every described operation, in Fastify's `:param` form (for the route coverage test). */
+export const DESCRIBED_ROUTES = OPERATIONS.map(([path, method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);

@@ -1,0 +1,104 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { DESCRIBED_ROUTES } from '../adapters/rest/openapi.js';
+import { client } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
+import { startServer, useServer } from './helpers/server.js';
+
+const t = useServer();
+
+function expectDiscoveryHeaders(res: { headers: Headers }) {
+  expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+}
+
+describe('GET /llms.txt', () => {
+  it('follows the llms.txt format and points to the other documents with absolute URLs', async () => {
+    const res = await t.api.get('/llms.txt', { origin: 'https://agent.test' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expectDiscoveryHeaders(res);
+    const lines = res.text.split('\n');
+    expect(lines[0]).toMatch(/^# \S/);
+    expect(lines.find((line: string) => line.startsWith('> '))).toBeDefined();
+    const sections = lines.filter((line: string) => line.startsWith('## ')).map((line: string) => line.slice(3));
+    expect(sections).toEqual(expect.arrayContaining(['Start', 'Limits', 'Optional']));
+    const links = [...res.text.matchAll(/\[[^\]]+\]\(([^)]+)\)/g)].map((match) => match[1]);
+    for (const path of ['/openapi.json', '/.well-known/mcp.json', '/quotas.json', '/.well-known/mcp/server-card']) expect(links).toContain(`${t.server.url}${path}`);
+    expect(res.text).toContain(`${t.server.url}/mcp`);
+    expect(res.text).toContain('POST');
+    expect(res.text).toContain('2000 strokes');
+  });
+
+  it('uses PUBLIC_URL when it is set', async () => {
+    const other = await startServer({ PUBLIC_URL: 'https://boards.example.org' });
+    try {
+      const text = (await client(other.url).get('/llms.txt')).text;
+      expect(text).toContain('https://boards.example.org/openapi.json');
+      expect(text).toContain('wss://boards.example.org/collab');
+      expect(text).not.toContain(other.url);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('MCP server card', () => {
+  it('is served at /.well-known/mcp.json and /.well-known/mcp/server-card with the tools exactly as tools/list gives them', async () => {
+    const card = await t.api.get('/.well-known/mcp.json');
+    expectDiscoveryHeaders(card);
+    expect((await t.api.get('/.well-known/mcp/server-card')).body).toEqual(card.body);
+    expect(card.body).toMatchObject({
+      name: 'board-service',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      title: expect.any(String),
+      description: expect.any(String),
+      remotes: [{ type: 'streamable-http', url: `${t.server.url}/mcp`, supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'] }],
+      capabilities: { tools: expect.any(Object), resources: { subscribe: true } },
+    });
+    const mcp = await connectMcp(t.server.url);
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(card.body.tools).toEqual(JSON.parse(JSON.stringify(tools)));
+      const version = mcp.client.getServerVersion();
+      expect(version).toMatchObject({ name: card.body.name, version: card.body.version });
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1.0 document, version 1.0.0', async () => {
+    const res = await t.api.get('/openapi.json');
+    expectDiscoveryHeaders(res);
+    expect(res.body).toMatchObject({ openapi: '3.1.0', info: { version: '1.0.0' }, servers: [{ url: t.server.url }] });
+    const validator = new Validator();
+    const result = await validator.validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('describes every route Fastify serves, and nothing it does not', async () => {
+    const served = new Set<string>();
+    for (const { method, url } of t.server.server.routes) {
+      if (method === 'OPTIONS') continue; // CORS preflight for every path
+      if (method === 'HEAD' && url !== '/json/:boardId') continue; // Fastify answers HEAD for every GET
+      const path = url === '/index.html' ? '/' : url.length > 1 ? url.replace(/\/$/, '') : url; // the static page and /json/ alias
+      served.add(`${method} ${path}`);
+    }
+    expect([...served].sort()).toEqual([...new Set(DESCRIBED_ROUTES)].sort());
+  });
+
+  it('takes its request bodies from the zod schemas', async () => {
+    const { body } = await t.api.get('/openapi.json');
+    const texts = body.paths['/api/boards/{boardId}/texts'].post;
+    const schema = texts.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(['x', 'y', 'content']));
+    expect(schema.properties.width).toMatchObject({ minimum: 160, maximum: 4096 });
+    expect(texts.responses['413']).toEqual({ $ref: '#/components/responses/E413' });
+    const lock = body.paths['/api/boards/{boardId}/lock'].post;
+    expect(lock.requestBody.content['application/json'].schema.properties.mode.enum).toEqual(['write', 'all']);
+    expect(body.paths['/api/boards'].post.parameters.map((p: any) => p.name)).toContain('X-Import-Token');
+  });
+});

@@ -1,0 +1,165 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
+import { upsertImage, upsertStroke, upsertText } from '../server/draw.js';
+import { PNG_1PX } from './helpers/http.js';
+import { connectJson } from './helpers/realtime.js';
+import { connectMcp } from './helpers/mcp.js';
+import { TEST_CALLER, useServer } from './helpers/server.js';
+
+const t = useServer();
+
+/** The documented bound for the preview of a board filled to every quota (docs/preview.md). */
+const MAX_PREVIEW_BYTES = 800_000;
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  ']]><!--',
+  '"\'&amp;<>',
+  'nul\u0000bell\u0007esc\u001b',
+  'lone \ud800 surrogate',
+  '</svg><svg onload="alert(1)">',
+];
+
+function parse(svg: string) {
+  const valid = XMLValidator.validate(svg);
+  if (valid !== true) throw new Error(`invalid XML: ${JSON.stringify(valid)}`);
+  return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(svg).svg;
+}
+
+/** The item groups of the preview (and each stroke's polyline), with their class. */
+function groups(svg: any): any[] {
+  const all = [svg.g ?? []].flat();
+  const strokes = all.find((g) => g.class === 'strokes');
+  return [...all.filter((g) => g.class !== 'strokes'), ...[strokes?.polyline ?? []].flat()];
+}
+
+async function preview(id: string, headers: Record<string, string> = {}) {
+  return t.api.get(`/svg-preview/${id}`, headers);
+}
+
+describe('GET /svg-preview/{id}', () => {
+  it('draws a draw board: texts, post-its, diagrams, Mermaid, checkboxes, strokes, images, links, in a fitting viewBox', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: '# Plan\n- [ ] open\n- [x] done\nfourth line hidden', postit: true });
+    await t.api.post(`/api/boards/${id}/texts`, { x: 400, y: 0, content: '```mermaid\nsequenceDiagram\n  A->>B: hi\n```' });
+    await t.api.post(`/api/boards/${id}/texts`, { x: 800, y: 0, content: 'framed', diagram: true });
+    await t.api.post(`/api/boards/${id}/strokes`, { points: Array.from({ length: 5000 }, (_, i) => [i / 5, Math.sin(i / 100) * 50 + 300]), color: 'teal' });
+    await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 500, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
+    await t.api.post(`/api/boards/${id}/images`, { x: 100, y: 500, width: 64, height: 64, dataUrl: PNG_1PX });
+    await t.api.post(`/api/boards/${id}/links`, { x: 300, y: 600, url: 'https://docs.example.org/a/b?c=d' });
+    const res = await preview(id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    const svg = parse(res.text);
+    const [minX, minY, width, height] = svg.viewBox.split(' ').map(Number);
+    expect(minX).toBeLessThanOrEqual(0);
+    expect(minY).toBeLessThanOrEqual(0);
+    expect(minX + width).toBeGreaterThanOrEqual(1000);
+    expect(minY + height).toBeGreaterThanOrEqual(628);
+    expect(res.text).toContain('☐ open');
+    expect(res.text).toContain('☑ done');
+    expect(res.text).not.toContain('fourth line hidden');
+    expect(res.text).toContain('Mermaid: sequenceDiagram');
+    expect(res.text).toContain('docs.example.org');
+    expect(res.text).not.toContain('a/b?c=d');
+    expect(res.text).toContain(`href="${PNG_1PX}"`);
+    const classes = groups(svg).map((g) => g.class);
+    expect(classes).toEqual(expect.arrayContaining(['text postit ai', 'text diagram ai', 'stroke ai', 'link ai', 'image ai']));
+    const polyline = groups(svg).find((g) => g.class.startsWith('stroke'));
+    expect(polyline.points.split(' ').length).toBeLessThanOrEqual(48);
+    expect(polyline.stroke).toBe('#00897b');
+    expect(res.text.length).toBeLessThan(10_000);
+  });
+
+  it('draws a todo board: lanes, columns and task cards with done state and priority', async () => {
+    const { id } = (await t.api.post('/api/boards', {
+      mode: 'todo',
+      content: {
+        columns: [{ title: 'Now' }, { title: 'Later', lane: 1 }],
+        tasks: [{ columnIndex: 0, name: 'urgent thing', priority: 'H' }, { columnIndex: 1, name: 'finished thing', done: true }],
+        lanes: [{ lane: 1, title: 'Backlog row' }],
+      },
+    })).body;
+    const res = await preview(id);
+    const svg = parse(res.text);
+    expect(res.text).toContain('Backlog row');
+    expect(res.text).toContain('☐ urgent thing');
+    expect(res.text).toContain('☑ finished thing');
+    const classes = groups(svg).map((g) => g.class);
+    expect(classes.filter((c) => c.startsWith('column'))).toHaveLength(2);
+    expect(classes).toContain('task done ai');
+    const urgent = groups(svg).find((g) => g.class.startsWith('task') && !g.class.includes('done'));
+    expect([urgent.text].flat().map((text: any) => text['#text'])).toContain('H');
+  });
+
+  it('a purple border marks exactly the ai: authors', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'by an agent', author: 'ai:claude' });
+    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 100, content: 'by a person', author: 'user:1234' });
+    const human = await connectJson(t.server.url, id, { query: '?client=5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d' });
+    human.send({ type: 'draw_stroke', ref: 1, points: [0, 0, 10, 10] });
+    await human.next((f) => f.type === 'ack');
+    human.close();
+    const svg = parse((await preview(id)).text);
+    const byText = (text: string) => groups(svg).find((g) => JSON.stringify(g).includes(text));
+    expect(byText('by an agent').class).toContain('ai');
+    expect(byText('by an agent').rect.stroke).toBe('#8e24aa');
+    expect(byText('by a person').class).not.toContain('ai');
+    expect(byText('by a person').rect.stroke).not.toBe('#8e24aa');
+    expect(groups(svg).find((g) => g.class.startsWith('stroke')).class).toBe('stroke');
+  });
+
+  it('escapes every user string: hostile content cannot inject markup', async () => {
+    const draw = (await t.api.post('/api/boards')).body.id;
+    for (const [i, content] of HOSTILE.entries()) await t.api.post(`/api/boards/${draw}/texts`, { x: i * 300, y: 0, content });
+    await t.api.post(`/api/boards/${draw}/links`, { x: 0, y: 300, url: 'https://x.test/"><script>alert(1)</script>' });
+    const todo = (await t.api.post('/api/boards', {
+      mode: 'todo',
+      content: { columns: HOSTILE.map((title) => ({ title })), tasks: HOSTILE.map((name, i) => ({ columnIndex: i, name })), lanes: [{ lane: 0, title: HOSTILE[0] }] },
+    })).body.id;
+    for (const id of [draw, todo]) {
+      const { text } = await preview(id);
+      const names = new Set<string>();
+      const walk = (node: unknown) => {
+        if (node && typeof node === 'object') for (const [key, value] of Object.entries(node)) (names.add(key.toLowerCase()), walk(value));
+      };
+      walk(parse(text));
+      expect([...names].filter((name) => name === 'script' || name.startsWith('on'))).toEqual([]);
+      expect(text).not.toMatch(/<script/i);
+      expect(text).not.toContain('\u0000');
+    }
+  });
+
+  it('ETag and 304; lock rules as every read; MCP serves the same bytes', async () => {
+    const { id, access_key } = (await t.api.post('/api/boards', { lock: 'all' })).body;
+    expect((await preview(id)).status).toBe(401);
+    const res = await preview(id, { 'x-board-key': access_key });
+    expect(res.status).toBe(200);
+    const etag = res.headers.get('etag')!;
+    expect((await preview(id, { 'x-board-key': access_key, 'if-none-match': etag })).status).toBe(304);
+    const mcp = await connectMcp(t.server.url);
+    try {
+      expect((await mcp.call('get_preview', { board_id: id, access_key })).svg).toBe(res.text);
+    } finally {
+      await mcp.close();
+    }
+    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'changed' }, { 'x-board-key': access_key });
+    expect((await preview(id, { 'x-board-key': access_key, 'if-none-match': etag })).status).toBe(200);
+    expect((await preview('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it(`stays under ${MAX_PREVIEW_BYTES} bytes for a board filled to every quota`, async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const thumb = 'data:image/png;base64,' + Buffer.concat([Buffer.from(PNG_1PX.split(',')[1], 'base64'), Buffer.alloc(5_800)]).toString('base64');
+    expect(thumb.length).toBeLessThanOrEqual(8_000);
+    await t.server.server.boards.write(id, TEST_CALLER, (w) => {
+      for (let i = 0; i < MAX_TEXT_NODES; i++) upsertText(w, { x: (i % 25) * 300, y: Math.floor(i / 25) * 200, content: `Note ${i} `.repeat(2_000), author: 'ai:bench' });
+      for (let i = 0; i < MAX_STROKES; i++) upsertStroke(w, { points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]), color: 'blue' });
+      for (let i = 0; i < MAX_IMAGES; i++) upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: thumb });
+    });
+    const res = await preview(id);
+    parse(res.text);
+    expect(res.text.length).toBeLessThan(MAX_PREVIEW_BYTES);
+    console.log(`preview of a board filled to its quotas: ${res.text.length} bytes`);
+  });
+});
