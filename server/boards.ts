@@ -94,7 +94,10 @@ export class Boards {
     const imported = await this.deps.host.use(id, (doc) =>
       db.transaction(() => {
         const record = registry.create(id, input.mode, lock);
-        return this.transact(doc, record, origin, (w) => (plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban')));
+        return this.transact(doc, record, origin, (w) => {
+          w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
+          return plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban');
+        });
       })(),
     );
     return { ...created, ...imported };
@@ -130,6 +133,22 @@ export class Boards {
       return { deleted: true, deleted_at: record.deletedAt };
     }
     return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob)));
+  }
+
+  /** What a client needs before it opens a board: its mode and lock (`all`-locked boards need the key). */
+  meta(boardId: string, caller: Caller): { boardId: string; mode: BoardMode; lockMode: LockMode | null; createdAt: string } {
+    const record = this.admit(boardId, caller, 'read');
+    return { boardId, mode: record.mode, lockMode: record.lockMode, createdAt: record.createdAt };
+  }
+
+  /** An image's payload, for clients that show it (the document holds only its hash). */
+  async imageData(boardId: string, imageId: string, caller: Caller): Promise<{ dataUrl: string; etag: string }> {
+    return this.read(boardId, caller, (doc) => {
+      const image = boardMaps(doc).images.get(imageId);
+      const dataUrl = image && this.deps.blobs.get(boardId, image.blob);
+      if (!image || !dataUrl) throw errors.itemNotFound('image', imageId);
+      return { dataUrl, etag: `"${image.blob.slice(0, 32)}"` };
+    });
   }
 
   /**
@@ -282,8 +301,12 @@ export class Boards {
       counts: {},
     };
     const result = mutate(write);
+    if (write.mode !== record.mode) {
+      // The registry is the authority; the document mirrors it so that Yjs clients see the switch.
+      write.maps.meta.set('mode', write.mode);
+      this.deps.registry.setMode(record.id, write.mode);
+    }
     doc.transact(() => commitMaps(write.maps), origin);
-    if (write.mode !== record.mode) this.deps.registry.setMode(record.id, write.mode);
     return result;
   }
 }

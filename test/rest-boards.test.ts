@@ -211,3 +211,35 @@ describe('DELETE /api/boards/{id}', () => {
     }
   });
 });
+
+describe('board meta and image files', () => {
+  it('GET /meta gives mode and lock; an all-locked board needs the key', async () => {
+    const { id } = (await t.api.post('/api/boards', { mode: 'todo' })).body;
+    expect((await t.api.get(`/api/boards/${id}/meta`)).body).toEqual({ boardId: id, mode: 'todo', lockMode: null, createdAt: expect.any(String) });
+    const locked = (await t.api.post('/api/boards', { lock: 'all' })).body;
+    expect((await t.api.get(`/api/boards/${locked.id}/meta`)).status).toBe(401);
+    expect((await t.api.get(`/api/boards/${locked.id}/meta`, { 'x-board-key': locked.access_key })).body).toMatchObject({ mode: 'draw', lockMode: 'all' });
+    expect((await t.api.get('/api/boards/00000000-0000-4000-8000-000000000000/meta')).status).toBe(404);
+  });
+
+  it('the document mirrors the mode for its clients', async () => {
+    const { id } = (await t.api.post('/api/boards', { mode: 'todo' })).body;
+    const mode = () => t.server.server.boards.read(id, { surface: 'rest', ip: '127.0.0.1' }, (doc) => doc.getMap('meta').get('mode'));
+    expect(await mode()).toBe('todo');
+    await t.api.post(`/api/boards/${id}/mode`, { mode: 'draw' });
+    expect(await mode()).toBe('draw');
+  });
+
+  it('GET /images/{imageId} serves the payload as a file with an ETag', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: png })).body;
+    const res = await fetch(`${t.server.url}/api/boards/${id}/images/${image.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(png.split(',')[1], 'base64'))).toBe(true);
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${t.server.url}/api/boards/${id}/images/${image.id}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await t.api.get(`/api/boards/${id}/images/nope`)).status).toBe(404);
+  });
+});

@@ -47,6 +47,19 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     return boards.wait(boardId, callerOf(request), timeout_ms, gone.signal);
   });
 
+  app.get<BoardParams>('/api/boards/:boardId/meta', async (request) =>
+    boards.meta(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
+  );
+
+  app.get<{ Params: { boardId: string; itemId: string } }>('/api/boards/:boardId/images/:itemId', async (request, reply) => {
+    const boardId = boardIdParam(request.params.boardId, 'read');
+    const { dataUrl, etag } = await boards.imageData(boardId, request.params.itemId, callerOf(request));
+    reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+    const comma = dataUrl.indexOf(',');
+    return reply.type(dataUrl.slice(5, dataUrl.indexOf(';'))).send(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
+  });
+
   app.get<BoardParams>('/api/boards/:boardId', async (request) =>
     boards.browserSnapshot(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
