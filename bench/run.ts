@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderReport, type Section } from './lib/report.js';
+import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { importScenario } from './scenarios/import.js';
 
@@ -13,6 +14,7 @@ const quick = process.argv.includes('--quick');
 const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['import', importScenario],
   ['fanout', fanoutScenario],
+  ['browser', browserScenario],
 ];
 
 const sections: Section[] = [];

@@ -45,6 +45,13 @@ export type InkColor = (typeof INK_COLORS)[number];
 
 const INK_COLOR_SET = new Set<string>(INK_COLORS);
 
+/** How each ink name is drawn; `auto` and `black` are the theme's ink (dark on light, light on dark). */
+export const INK_HEX: Record<InkColor, string> = {
+  auto: '#222222', black: '#222222', red: '#d32f2f', blue: '#1976d2', green: '#388e3c', orange: '#f57c00',
+  yellow: '#fbc02d', pink: '#e91e63', purple: '#7b1fa2', maroon: '#800000', brown: '#795548', gray: '#757575',
+  lightgray: '#bdbdbd', teal: '#00897b', sage: '#8a9a5b', sky: '#4fc3f7', lavender: '#b39ddb',
+};
+
 /** Any value to an ink colour name: known names case-insensitively, anything else `auto`. */
 export function toInkColor(value: unknown): InkColor {
   if (typeof value !== 'string') return 'auto';

@@ -107,7 +107,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   registerJsonChannel(app, { boards, events, access });
   const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs);
   await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
-  await app.register(fastifyStatic, { root: config.publicDir, wildcard: false });
+  // The built browser app; unknown paths fall through to the JSON 404.
+  await app.register(fastifyStatic, { root: config.publicDir, wildcard: true });
 
   let closing: Promise<void> | undefined;
   const close = () => {

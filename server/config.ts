@@ -40,7 +40,7 @@ export type Config = Readonly<{
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
   mcpSessionIdleMs: number;
-  /** Folder of the static browser app. */
+  /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
 }>;
 
@@ -82,6 +82,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
-    publicDir: join(projectRoot(), 'public'),
+    publicDir: join(projectRoot(), 'dist', 'public'),
   });
 }

@@ -5,16 +5,11 @@
  * cards). AI-authored items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
-import type { BoardMode, InkColor, Point } from '../schema/index.js';
+import { INK_HEX, type BoardMode, type Point } from '../schema/index.js';
 import { estimateTextBox } from './autolayout.js';
 import { boardMaps, isLink, type ImageItem, type LinkItem, type StrokeItem, type TextItem } from './document-model.js';
 import { memoized, todoView } from './snapshot.js';
 
-export const INK_HEX: Record<InkColor, string> = {
-  auto: '#222222', black: '#222222', red: '#d32f2f', blue: '#1976d2', green: '#388e3c', orange: '#f57c00',
-  yellow: '#fbc02d', pink: '#e91e63', purple: '#7b1fa2', maroon: '#800000', brown: '#795548', gray: '#757575',
-  lightgray: '#bdbdbd', teal: '#00897b', sage: '#8a9a5b', sky: '#4fc3f7', lavender: '#b39ddb',
-};
 const CARD_HEX: Record<string, string> = { red: '#ffcdd2', blue: '#bbdefb', green: '#c8e6c9' };
 const AI_BORDER = '#8e24aa';
 const POSTIT_FILL = '#fff59d';

@@ -8,7 +8,10 @@ import * as Y from 'yjs';
 import { DEFAULT_COLUMN_WIDTH_PX } from '../schema/index.js';
 import type { BoardMode } from '../schema/index.js';
 import { boardMaps } from './document-model.js';
-import type { ColumnItem, ImageItem, LaneItem, ReadMaps, StrokeItem, TaskItem, TextNode } from './document-model.js';
+import { todoView } from './todo-view.js';
+
+export { todoView, type TodoView } from './todo-view.js';
+import type { ImageItem, StrokeItem, TextNode } from './document-model.js';
 
 type Cached = { etag?: string; views?: Map<string, unknown> };
 const cache = new WeakMap<Y.Doc, Cached>();
@@ -40,20 +43,6 @@ export type PublicImage = Omit<ImageItem, 'blob'> & { dataUrl: string | null };
 function publicImage(image: ImageItem, dataUrl: string | null): PublicImage {
   const { blob: _blob, ...rest } = image;
   return { ...rest, dataUrl };
-}
-
-export type TodoView = { colWidth: number; columns: ColumnItem[]; tasks: TaskItem[]; lanes: LaneItem[] };
-
-/** Columns by lane then sort; tasks by their column's position then sort; named lanes by index. */
-export function todoView(maps: ReadMaps): TodoView {
-  const columns = [...maps.columns.values()].sort((a, b) => a.lane - b.lane || a.sort - b.sort || a.id.localeCompare(b.id));
-  const position = new Map(columns.map((column, index) => [column.id, index]));
-  const tasks = [...maps.tasks.values()].sort(
-    (a, b) => (position.get(a.column_id) ?? 0) - (position.get(b.column_id) ?? 0) || a.sort - b.sort || a.id.localeCompare(b.id),
-  );
-  const lanes = [...maps.lanes.values()].filter((lane) => lane.title !== '').sort((a, b) => a.lane - b.lane);
-  const colWidth = (maps.meta.get('colWidth') as number | undefined) ?? DEFAULT_COLUMN_WIDTH_PX;
-  return { colWidth, columns, tasks, lanes };
 }
 
 /** The draw content of a board, with each image's payload resolved by `dataUrlOf`. */

@@ -9,7 +9,7 @@ import { type BoardWrite, requireMode } from './board-write.js';
 import type { ColumnItem, LaneItem, TaskItem } from './document-model.js';
 import { errors } from './errors.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.js';
-import { todoView } from './snapshot.js';
+import { todoView } from './todo-view.js';
 import { seedTemplate } from './templates.js';
 
 /** True when the board holds real content: texts, links, strokes, images or tasks (columns do not count). */

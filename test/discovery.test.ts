@@ -84,7 +84,7 @@ describe('GET /openapi.json', () => {
     for (const { method, url } of t.server.server.routes) {
       if (method === 'OPTIONS') continue; // CORS preflight for every path
       if (method === 'HEAD' && url !== '/json/:boardId') continue; // Fastify answers HEAD for every GET
-      const path = url === '/index.html' ? '/' : url.length > 1 ? url.replace(/\/$/, '') : url; // the static page and /json/ alias
+      const path = url === '/*' ? '/' : url.length > 1 ? url.replace(/\/$/, '') : url; // the static app and the /json/ alias
       served.add(`${method} ${path}`);
     }
     expect([...served].sort()).toEqual([...new Set(DESCRIBED_ROUTES)].sort());

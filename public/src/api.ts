@@ -1,0 +1,85 @@
+/** What the app keeps and asks of the server outside the Yjs sync: identity, keys, recent boards, REST calls. */
+
+const DEVICE_KEY = 'boards.device';
+const RECENT_KEY = 'boards.recent';
+const MAX_RECENT = 12;
+
+/** The per-device UUID; human edits are tagged `user:<uuid>`. */
+export function deviceId(): string {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id) {
+    id = crypto.randomUUID();
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+export const authorTag = () => `user:${deviceId()}`;
+
+/** Keys live for the browser session only: a key is never written to disk. */
+export const keys = {
+  get: (boardId: string) => sessionStorage.getItem(`boards.key.${boardId}`) ?? undefined,
+  set: (boardId: string, key: string) => sessionStorage.setItem(`boards.key.${boardId}`, key),
+  forget: (boardId: string) => sessionStorage.removeItem(`boards.key.${boardId}`),
+};
+
+export type Recent = { id: string; mode: string; opened: number };
+
+export const recent = {
+  list(): Recent[] {
+    try {
+      return JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as Recent[];
+    } catch {
+      return [];
+    }
+  },
+  add(id: string, mode: string): void {
+    const list = recent.list().filter((entry) => entry.id !== id);
+    list.unshift({ id, mode, opened: Date.now() });
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, MAX_RECENT)));
+  },
+  remove(id: string): void {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(recent.list().filter((entry) => entry.id !== id)));
+  },
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, any>,
+  ) {
+    super(body?.error ?? `HTTP ${status}`);
+  }
+}
+
+/** A JSON request to the service, with the board's key when the app holds one. */
+export async function api<T = any>(method: string, path: string, body?: unknown, boardId?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const key = boardId ? keys.get(boardId) : undefined;
+  if (key) headers['x-board-key'] = key;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  const parsed = text && (response.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : {};
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  return parsed as T;
+}
+
+export type BoardMeta = { boardId: string; mode: 'draw' | 'todo'; lockMode: 'write' | 'all' | null };
+
+/** The board's mode and lock; tells a missing, erased or key-locked board apart. */
+export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true }> {
+  try {
+    return await api<BoardMeta>('GET', `/api/boards/${boardId}/meta`, undefined, boardId);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 401) return { needsKey: true };
+    if (error.status === 404) {
+      const marker = await fetch(`/api/boards/${boardId}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+      return marker?.deleted ? { deleted: marker.deleted_at as string } : { missing: true };
+    }
+    throw error;
+  }
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,0 +1,120 @@
+/** How each kind of draw item becomes DOM: texts and links as positioned elements, strokes as SVG polylines. */
+import { INK_HEX, type InkColor } from '../../../schema/index.js';
+import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/document-model.js';
+import { keys } from '../api.js';
+import { MERMAID_ONLY, renderMarkup } from './markup.js';
+import { renderMermaid } from './mermaid.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const isAi = (author: string) => author.startsWith('ai:');
+
+/** The colour a name is drawn in; auto and black follow the theme through a CSS variable. */
+export function inkCss(color: InkColor | undefined): string {
+  return !color || color === 'auto' || color === 'black' ? 'var(--ink)' : INK_HEX[color];
+}
+
+function place(element: HTMLElement, item: { id: string; x: number; y: number; author: string }, kind: string): void {
+  element.dataset.id = item.id;
+  element.dataset.kind = kind;
+  element.style.left = `${item.x}px`;
+  element.style.top = `${item.y}px`;
+  element.classList.toggle('ai', isAi(item.author));
+  element.title = `by ${item.author}`;
+}
+
+/** A text node (or a Mermaid diagram); checkboxes call `onToggle`. */
+export function renderText(element: HTMLElement, text: TextItem, onToggle?: (line: number) => void): void {
+  element.className = 'item text';
+  place(element, text, 'texts');
+  element.classList.toggle('postit', text.postit === true);
+  element.classList.toggle('diagram', text.diagram === true);
+  element.style.width = text.width ? `${text.width}px` : '';
+  element.style.color = inkCss(text.color);
+  const mermaid = MERMAID_ONLY.exec(text.content);
+  if (mermaid) {
+    element.classList.add('mermaid');
+    if (element.dataset.source === text.content) return;
+    element.dataset.source = text.content;
+    element.textContent = 'Drawing diagram…';
+    void renderMermaid(mermaid[1], element);
+    return;
+  }
+  delete element.dataset.source;
+  element.replaceChildren(text.content.trim() ? renderMarkup(text.content, onToggle) : placeholder());
+}
+
+function placeholder(): HTMLElement {
+  const hint = document.createElement('span');
+  hint.className = 'placeholder';
+  hint.textContent = 'Empty text';
+  return hint;
+}
+
+export function renderLink(element: HTMLElement, link: LinkItem): void {
+  element.className = 'item link';
+  place(element, link, 'links');
+  let host = link.url;
+  try {
+    host = new URL(link.url).hostname;
+  } catch {
+    // shown as written
+  }
+  const anchor = element.querySelector('a') ?? element.appendChild(document.createElement('a'));
+  anchor.href = link.url;
+  anchor.target = '_blank';
+  anchor.rel = 'noopener noreferrer';
+  anchor.textContent = host;
+}
+
+/** Object URLs of images fetched with a key (an <img> cannot send one). */
+const imageUrls = new Map<string, string>();
+
+export function renderImage(element: HTMLElement, image: ImageItem, boardId: string): void {
+  element.className = 'item image';
+  place(element, image, 'images');
+  element.style.width = `${image.width}px`;
+  element.style.height = `${image.height}px`;
+  const img = element.querySelector('img') ?? element.appendChild(document.createElement('img'));
+  img.alt = 'image';
+  img.draggable = false;
+  if (img.dataset.blob === image.blob) return;
+  img.dataset.blob = image.blob;
+  if (image.thumbDataUrl) img.src = image.thumbDataUrl;
+  const path = `/api/boards/${boardId}/images/${image.id}`;
+  const key = keys.get(boardId);
+  if (!key) {
+    img.src = path;
+    return;
+  }
+  const cached = imageUrls.get(image.blob);
+  if (cached) {
+    img.src = cached;
+    return;
+  }
+  void fetch(path, { headers: { 'x-board-key': key } })
+    .then((response) => (response.ok ? response.blob() : Promise.reject(new Error(String(response.status)))))
+    .then((blob) => {
+      const url = URL.createObjectURL(blob);
+      imageUrls.set(image.blob, url);
+      img.src = url;
+    })
+    .catch(() => img.classList.add('broken'));
+}
+
+export function strokePath(points: [number, number][]): string {
+  return points.map(([x, y]) => `${x},${y}`).join(' ');
+}
+
+export function renderStroke(element: SVGPolylineElement | null, stroke: StrokeItem): SVGPolylineElement {
+  const line = element ?? (document.createElementNS(SVG, 'polyline') as SVGPolylineElement);
+  line.setAttribute('points', strokePath(stroke.points));
+  line.setAttribute('class', `stroke${isAi(stroke.author) ? ' ai' : ''}`);
+  line.style.stroke = inkCss(stroke.color);
+  line.dataset.id = stroke.id;
+  line.dataset.kind = 'strokes';
+  return line;
+}
+
+export function svgElement<K extends keyof SVGElementTagNameMap>(name: K): SVGElementTagNameMap[K] {
+  return document.createElementNS(SVG, name);
+}

@@ -1,0 +1,131 @@
+/** The browser app: the landing page, or the board named in the URL hash (`/#<boardId>`, `/?embed=1#<boardId>`). */
+import './styles.css';
+import { ApiError, keys, loadMeta, recent, UUID, type BoardMeta } from './api.js';
+import { DrawBoard } from './draw/board.js';
+import { renderLanding } from './landing.js';
+import { askForKey, lockBoard, unlockBoard } from './locks.js';
+import { BoardSession } from './session.js';
+import { KanbanBoard } from './todo/kanban.js';
+import { h, toast } from './ui.js';
+
+const root = document.getElementById('app')!;
+const embed = new URLSearchParams(location.search).get('embed') === '1';
+let close: (() => void) | undefined;
+
+function message(title: string, text: string, ...extra: Node[]): void {
+  root.replaceChildren(h('main.message', {}, h('h1', {}, title), h('p', {}, text), ...extra, embed ? null : h('p', {}, h('a', { href: '/' }, 'Start a new board'))));
+}
+
+async function route(): Promise<void> {
+  close?.();
+  close = undefined;
+  const id = location.hash.slice(1).toLowerCase();
+  document.body.classList.toggle('embed', embed);
+  if (!id) {
+    root.replaceChildren();
+    document.title = 'Boards';
+    return renderLanding(root);
+  }
+  if (!UUID.test(id)) return message('No board here', 'This link does not name a board.');
+  const meta = await loadMeta(id);
+  if ('missing' in meta) {
+    recent.remove(id);
+    return message('No board here', 'There is no board at this address.');
+  }
+  if ('deleted' in meta) {
+    recent.remove(id);
+    return message('This board was erased', `It was erased on ${meta.deleted} UTC; its content is gone.`);
+  }
+  if ('needsKey' in meta) {
+    if (embed) return message('This board is locked', 'It cannot be shown here.');
+    if (await askForKey(id, 'Enter its access key to open it.')) return route();
+    return message('This board is locked', 'You need its access key to open it.', h('button', { type: 'button', onclick: () => void route() }, 'Enter the key'));
+  }
+  open(id, meta);
+}
+
+function open(id: string, meta: BoardMeta): void {
+  if (!embed) recent.add(id, meta.mode);
+  document.title = `${meta.mode === 'todo' ? 'Todo' : 'Draw'} board`;
+  let lockMode = meta.lockMode;
+  const session = new BoardSession(id, {
+    readOnly: embed,
+    onNeedKey: (reason) => {
+      if (reason === 'board_locked' && !embed) void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
+      else if (reason === 'board_not_found') void route();
+    },
+  });
+  const status = h('span.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  const people = h('span.people', { 'aria-label': 'People here' });
+  const lockButton = h('button', { type: 'button', 'data-testid': 'lock' });
+  const keyButton = h('button', { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: async () => (await askForKey(id, 'Enter the access key to edit.')) && session.reconnect() }, 'Enter key');
+  const unlockButton = h('button', { type: 'button', hidden: true, onclick: async () => {
+    if (await unlockBoard(id)) {
+      lockMode = null;
+      session.reconnect();
+      refresh();
+    }
+  } }, 'Unlock');
+  lockButton.addEventListener('click', async () => {
+    const mode = await lockBoard(id, lockMode);
+    if (mode) {
+      lockMode = mode as BoardMeta['lockMode'];
+      session.reconnect();
+      refresh();
+    }
+  });
+  const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
+  const header = h('header.bar', {},
+    h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
+    h('span.title', {}, document.title),
+    status, people,
+    h('span.spacer'),
+    share, keyButton, lockButton, unlockButton,
+  );
+
+  const refresh = () => {
+    const { online, connected, synced, pending } = session.state;
+    status.textContent = !online || !connected ? `Offline${pending ? ` · ${pending} edit(s) waiting` : ''}` : pending ? 'Saving…' : synced ? 'Live' : 'Connecting…';
+    status.className = `status ${!online || !connected ? 'offline' : pending ? 'pending' : 'live'}`;
+    const readOnly = session.readOnly && !embed;
+    keyButton.hidden = !readOnly;
+    const hasKey = keys.get(id) !== undefined;
+    lockButton.hidden = readOnly || (lockMode !== null && !hasKey);
+    lockButton.textContent = lockMode ? 'Change lock' : 'Lock';
+    unlockButton.hidden = !lockMode || !hasKey || readOnly;
+    header.classList.toggle('readonly', readOnly);
+    people.replaceChildren(...session.people().map((person) => h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4))));
+  };
+  session.onChange(refresh);
+  session.provider.awareness?.on('change', refresh);
+  refresh();
+
+  let view: DrawBoard | KanbanBoard | undefined;
+  let mode = meta.mode;
+  const mount = () => {
+    view?.destroy();
+    view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
+    root.replaceChildren(...(embed ? [] : [header]), view.element);
+    if (embed && view instanceof DrawBoard) {
+      const board = view;
+      void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
+      requestAnimationFrame(() => board.fit());
+    }
+  };
+  const onMeta = () => {
+    const next = session.mode;
+    if (next !== mode) {
+      mode = next;
+      mount();
+    }
+  };
+  session.doc.getMap('meta').observe(onMeta);
+  mount();
+  close = () => {
+    view?.destroy();
+    session.destroy();
+  };
+}
+
+addEventListener('hashchange', () => void route());
+void route().catch((error) => message('Something went wrong', error instanceof ApiError ? error.message : String(error)));

@@ -1,0 +1,177 @@
+/**
+ * A board open in the browser: its Y.Doc synced through /collab (Hocuspocus),
+ * kept in IndexedDB so editing works offline and merges on reconnect, the
+ * people present (awareness), undo of this person's own edits, and writes made
+ * with the same domain mutations the server uses.
+ */
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { IndexeddbPersistence } from 'y-indexeddb';
+import * as Y from 'yjs';
+import type { BoardMode } from '../../schema/index.js';
+import type { BoardWrite } from '../../server/board-write.js';
+import { commitMaps, stagedMaps } from '../../server/document-model.js';
+import { BoardError } from '../../server/errors.js';
+import { authorTag, deviceId, keys } from './api.js';
+import { toast } from './ui.js';
+
+/** The origin of this person's own transactions: what undo tracks. */
+export const LOCAL_ORIGIN = { source: 'browser' };
+
+export type SyncState = { online: boolean; connected: boolean; synced: boolean; pending: number };
+
+/** Colours for people's cursors, picked from the device id. */
+const PEOPLE_COLORS = ['#e53935', '#8e24aa', '#3949ab', '#039be5', '#00897b', '#7cb342', '#fb8c00', '#6d4c41'];
+
+export type Person = { id: string; name: string; color: string; cursor?: { x: number; y: number } };
+
+export class BoardSession {
+  readonly doc = new Y.Doc();
+  readonly provider: HocuspocusProvider;
+  private readonly socket: HocuspocusProviderWebsocket;
+  private readonly persistence: IndexeddbPersistence;
+  readonly undo: Y.UndoManager;
+  readOnly: boolean;
+  state: SyncState = { online: navigator.onLine, connected: false, synced: false, pending: 0 };
+  private readonly listeners = new Set<() => void>();
+  readonly me: Person;
+
+  constructor(
+    readonly boardId: string,
+    private readonly options: { readOnly: boolean; onNeedKey: (reason: string) => void },
+  ) {
+    this.readOnly = options.readOnly;
+    const id = deviceId();
+    this.me = { id, name: `Guest ${id.slice(0, 4)}`, color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
+    this.persistence = new IndexeddbPersistence(`board-${boardId}`, this.doc);
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/collab?client=${id}` });
+    this.provider = new HocuspocusProvider({
+      websocketProvider: this.socket,
+      name: boardId,
+      document: this.doc,
+      token: keys.get(boardId) ?? '',
+      onAuthenticated: ({ scope }) => {
+        this.readOnly = this.options.readOnly || scope === 'readonly';
+        this.changed();
+      },
+      onAuthenticationFailed: ({ reason }) => this.options.onNeedKey(reason),
+      onStatus: ({ status }) => this.update({ connected: status === 'connected' }),
+      onSynced: ({ state }) => this.update({ synced: state }),
+      onUnsyncedChanges: ({ number }) => this.update({ pending: number }),
+      onStateless: ({ payload }) => this.reportRepairs(payload),
+    });
+    this.provider.attach();
+    this.provider.awareness?.setLocalStateField('user', this.me);
+    const maps = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'].map((name) => this.doc.getMap(name));
+    this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
+    addEventListener('online', this.onNetwork);
+    addEventListener('offline', this.onNetwork);
+  }
+
+  private readonly onNetwork = () => this.update({ online: navigator.onLine });
+
+  private update(partial: Partial<SyncState>): void {
+    this.state = { ...this.state, ...partial };
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Hears of connection, sync and read-only changes. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get mode(): BoardMode {
+    return (this.doc.getMap('meta').get('mode') as BoardMode | undefined) ?? 'draw';
+  }
+
+  /**
+   * Runs a domain mutation (the server's own, see server/draw.ts and
+   * server/todo.ts) on the local document as one undoable transaction. A
+   * rejected change changes nothing and is explained to the person.
+   */
+  write<T>(mutate: (w: BoardWrite) => T): T | undefined {
+    if (this.readOnly) {
+      toast('This board is read-only for you.', 'warn');
+      return undefined;
+    }
+    const write: BoardWrite = {
+      boardId: this.boardId,
+      mode: this.mode,
+      maps: stagedMaps(this.doc),
+      blobs: NO_BLOBS,
+      author: authorTag(),
+      now: new Date().toISOString(),
+      newId: () => crypto.randomUUID(),
+      counts: {},
+    };
+    try {
+      const result = mutate(write);
+      this.doc.transact(() => commitMaps(write.maps), LOCAL_ORIGIN);
+      return result;
+    } catch (error) {
+      if (error instanceof BoardError) toast(error.message, 'warn');
+      else throw error;
+      return undefined;
+    }
+  }
+
+  /** Edits the server compensated are shown, not silently lost. */
+  private reportRepairs(payload: string): void {
+    try {
+      const message = JSON.parse(payload) as { type: string; repairs?: { kind: string; action: string; reason: string }[] };
+      if (message.type !== 'compensated') return;
+      for (const repair of message.repairs ?? []) toast(`The server ${repair.action} a change to ${repair.kind}: ${repair.reason}`, 'warn', 7000);
+    } catch {
+      // not ours
+    }
+  }
+
+  /** The other people on the board, from awareness. */
+  people(): Person[] {
+    const states = this.provider.awareness?.getStates() ?? new Map();
+    const people: Person[] = [];
+    for (const [clientId, state] of states) {
+      if (clientId === this.doc.clientID || !state.user) continue;
+      people.push({ ...(state.user as Person), cursor: state.cursor });
+    }
+    return people;
+  }
+
+  setCursor(cursor: { x: number; y: number } | null): void {
+    this.provider.awareness?.setLocalStateField('cursor', cursor);
+  }
+
+  /** Reconnects with a new key (after the person entered one), so the server authorises it afresh. */
+  reconnect(): void {
+    this.provider.configuration.token = keys.get(this.boardId) ?? '';
+    // connect() does nothing while the old socket is still closing: wait for it to be closed.
+    const again = () => {
+      this.socket.off('close', again);
+      void this.socket.connect();
+    };
+    this.socket.on('close', again);
+    this.socket.disconnect();
+  }
+
+  destroy(): void {
+    removeEventListener('online', this.onNetwork);
+    removeEventListener('offline', this.onNetwork);
+    this.undo.destroy();
+    this.provider.destroy();
+    this.socket.destroy();
+    void this.persistence.destroy();
+    this.doc.destroy();
+  }
+}
+
+/** Images are uploaded through REST (their payload is not in the document), never written through Yjs. */
+const NO_BLOBS = {
+  put(): string {
+    throw new BoardError(400, 'images_via_rest', 'images are uploaded, not written to the document');
+  },
+} as unknown as BoardWrite['blobs'];
