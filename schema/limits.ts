@@ -91,3 +91,9 @@ export const MAX_WS_BUFFERED_BYTES = 16_777_216;
 export const MAX_COLLAB_MESSAGE_BYTES = 67_108_864;
 // Compensated Yjs updates a connection may cause per minute before it is disconnected
 export const MAX_COLLAB_REPAIRS_PER_MINUTE = 20;
+
+// Slow and abusive clients
+export const HEADERS_TIMEOUT_MS = 10_000; // the request line and headers must arrive within this
+export const REQUEST_TIMEOUT_MS = 30_000; // the whole request (a 5 MiB body on a slow link) within this
+export const MAX_CONNECTIONS_PER_IP = 256; // open TCP connections from one address (not behind a trusted proxy)
+export const MAX_SOCKETS_PER_IP = 128; // open WebSockets (/ws and /collab together) from one client IP

@@ -25,6 +25,8 @@ export type Caller = {
   importToken?: string;
   /** Author tag for items created without their own. */
   author?: string;
+  /** Already counted against the board's rate limit at the edge (before its body was read). */
+  admitted?: boolean;
 };
 
 export type Tier = 'standard' | 'token';
@@ -52,6 +54,7 @@ export class Access {
    * counted twice.
    */
   admitBoardRequest(boardId: string, caller: Caller): void {
+    if (caller.admitted) return;
     const tier = this.tier(caller);
     if (caller.surface === 'ws') return;
     this.limit(`board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);

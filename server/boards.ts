@@ -56,6 +56,11 @@ export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean;
 export class Boards {
   constructor(private readonly deps: Deps) {}
 
+  /** Counts a request against its board's rate limit; the REST edge calls it before reading a body. */
+  admitRequest(boardId: string, caller: Caller): void {
+    this.deps.access.admitBoardRequest(boardId, caller);
+  }
+
   /** A board that exists and is not erased, or 404 (which says nothing of any lock). */
   requireLive(boardId: string): BoardRecord {
     const record = this.deps.registry.get(boardId);

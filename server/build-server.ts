@@ -7,10 +7,12 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { Hocuspocus } from '@hocuspocus/server';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions } from '../adapters/mcp/index.js';
 import { baseUrlOf } from '../adapters/rest/http.js';
 import { registerRest } from '../adapters/rest/index.js';
+import { capConnections, socketCounter } from '../adapters/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../adapters/ws/index.js';
 import { collabExtension, registerCollab } from '../adapters/yjs/index.js';
 import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../schema/index.js';
@@ -24,7 +26,7 @@ import { JournalledSQLite } from './persistence.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Registry } from './registry.js';
 import { BlobStore } from './store/blob-store.js';
-import { openDatabase } from './store/database.js';
+import { type Db, openDatabase } from './store/database.js';
 import { DocumentStore } from './store/document-store.js';
 
 /** How often ended rate-limit windows are dropped. */
@@ -32,6 +34,8 @@ const RATE_SWEEP_INTERVAL_MS = 60_000;
 
 export type BoardServer = {
   app: FastifyInstance;
+  /** The SQLite handle (tests simulate storage faults through it). */
+  db: Db;
   boards: Boards;
   events: BoardEvents;
   limiter: RateLimiter;
@@ -91,9 +95,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       },
     },
     return503OnClosing: true,
+    // A client that dribbles its headers or body (slowloris) is cut off; Node checks every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1_000 } as never,
     // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
+  capConnections(app.server, config.trustProxy !== false);
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.
   const routes: { method: string; url: string }[] = [];
@@ -102,10 +110,21 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   // Before any route, so that WebSocket routes can take over their upgrades.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol } });
-  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits });
-  registerCollab(app, hocuspocus);
-  registerJsonChannel(app, { boards, events, access });
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs);
+  const health = () => ({
+    uptimeSeconds: Math.round(process.uptime()),
+    loadedBoards: hocuspocus.getDocumentsCount(),
+    yjsConnections: hocuspocus.getConnectionsCount(),
+    mcpSessions: mcpSessions.size,
+    rssBytes: process.memoryUsage().rss,
+    eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
+  });
+  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health });
+  const sockets = socketCounter();
+  registerCollab(app, hocuspocus, sockets);
+  registerJsonChannel(app, { boards, events, access, sockets });
   await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
   // The built browser app; unknown paths fall through to the JSON 404.
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: true });
@@ -114,6 +133,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
+      loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       events.close(); // long polls among them answer now instead of holding shutdown
       await mcpSessions.close(); // and MCP notification streams end
@@ -129,5 +149,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
+  return { app, db, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
 }

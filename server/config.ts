@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,6 +25,9 @@ const EnvSchema = z.object({
   // How long a loaded board stays in memory after its last use before it is stored and unloaded.
   STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
   STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Slow clients: the headers, and the whole request, must arrive within these.
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(HEADERS_TIMEOUT_MS),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(REQUEST_TIMEOUT_MS),
   // An MCP session with no request and no open notification stream for this long is closed.
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
 });
@@ -40,6 +44,8 @@ export type Config = Readonly<{
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
   mcpSessionIdleMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
 }>;
@@ -82,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     publicDir: join(projectRoot(), 'dist', 'public'),
   });
 }

@@ -7,14 +7,21 @@
  * snapshot store becomes the compaction of that journal.
  */
 import { SQLite } from '@hocuspocus/extension-sqlite';
-import type { afterLoadDocumentPayload, onStoreDocumentPayload } from '@hocuspocus/server';
+import type { afterLoadDocumentPayload, beforeUnloadDocumentPayload, Document, Hocuspocus, onStoreDocumentPayload } from '@hocuspocus/server';
 import { boardMaps } from './document-model.js';
+import { errors } from './errors.js';
 import type { Registry } from './registry.js';
 import type { BlobStore } from './store/blob-store.js';
 import type { Db } from './store/database.js';
 import type { DocumentStore } from './store/document-store.js';
 
+/** Close code for Yjs clients whose document was dropped after a storage failure: reconnect later. */
+export const STORAGE_FAILURE_CLOSE = { code: 4503, reason: 'storage_unavailable' };
+
 export class JournalledSQLite extends SQLite {
+  /** In-memory copies that hold a change the storage refused: never stored, never used again. */
+  private readonly discarded = new WeakSet<Document>();
+
   constructor(
     db: Db,
     private readonly documents: DocumentStore,
@@ -34,13 +41,45 @@ export class JournalledSQLite extends SQLite {
 
   override async onListen(): Promise<void> {}
 
-  /** From here on every update of the document is journalled before it is acknowledged. */
-  async afterLoadDocument({ document, documentName }: afterLoadDocumentPayload): Promise<void> {
-    document.on('update', (update: Uint8Array) => this.documents.append(documentName, update));
+  /**
+   * From here on every update of the document is journalled before it is
+   * acknowledged. If the journal cannot take one (disk full, read-only), the
+   * change must not be acknowledged and the in-memory copy, which already holds
+   * it, must go: see discard.
+   */
+  async afterLoadDocument({ document, documentName, instance }: afterLoadDocumentPayload): Promise<void> {
+    document.on('update', (update: Uint8Array) => {
+      if (this.discarded.has(document)) throw errors.storageUnavailable();
+      try {
+        this.documents.append(documentName, update);
+      } catch (error) {
+        this.discard(instance, document);
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Drops an in-memory copy that holds a change the storage refused, so the
+   * next use loads what is really stored. Its Yjs clients are disconnected (not
+   * just detached) so that their providers reconnect and send their changes
+   * again once the storage takes them; nothing they hold is lost.
+   */
+  private discard(instance: Hocuspocus, document: Document): void {
+    this.discarded.add(document);
+    for (const connection of document.getConnections()) connection.webSocket.close(STORAGE_FAILURE_CLOSE.code, STORAGE_FAILURE_CLOSE.reason);
+    if (instance.documents.get(document.name) === document) instance.documents.delete(document.name);
+    setTimeout(() => document.destroy(), 0); // after the transaction that failed has unwound
+  }
+
+  /** A discarded copy is never unloaded by name: a fresh copy may be loaded under the same name by then. */
+  async beforeUnloadDocument({ document }: beforeUnloadDocumentPayload): Promise<void> {
+    if (this.discarded.has(document)) throw new Error('discarded copy');
   }
 
   /** Folds the journal into the stored state; forgets the document of an erased board. */
   override async onStoreDocument({ document, documentName, clientsCount }: onStoreDocumentPayload): Promise<void> {
+    if (this.discarded.has(document)) return;
     const board = this.registry.get(documentName);
     if (!board || board.deletedAt) {
       this.documents.erase(documentName);

@@ -7,7 +7,7 @@
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ZodError } from 'zod';
-import { BoardError, errors } from '../../server/errors.js';
+import { type BoardError, errors, knownError } from '../../server/errors.js';
 
 export const MCP_SERVER_ERROR = -32000;
 export const MCP_BOARD_LOCKED = -32001;
@@ -28,7 +28,8 @@ export class RpcError extends Error {
   }
 }
 function asBoardError(error: unknown): BoardError {
-  if (error instanceof BoardError) return error;
+  const known = knownError(error);
+  if (known) return known;
   if (error instanceof McpError || error instanceof RpcError) throw error;
   if (error instanceof ZodError) {
     const issue = error.issues[0];
@@ -44,7 +45,7 @@ export function toMcpError(boardError: BoardError): RpcError {
   if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted') {
     return new RpcError(ErrorCode.InvalidParams, boardError.message, data);
   }
-  if (boardError.status >= 500) return new RpcError(ErrorCode.InternalError, boardError.message, data);
+  if (boardError.status === 500) return new RpcError(ErrorCode.InternalError, boardError.message, data);
   if (boardError.code === 'invalid_json') return new RpcError(JSON_RPC_PARSE_ERROR, boardError.message, data);
   return new RpcError(MCP_SERVER_ERROR, boardError.message, data);
 }

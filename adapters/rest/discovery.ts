@@ -76,7 +76,11 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 `;
 }
 
-export function discoveryRoutes(app: FastifyInstance, options: { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string }): void {
+export type Health = () => Record<string, number | string>;
+
+export function discoveryRoutes(app: FastifyInstance, options: { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string; health: Health }): void {
+  // For load balancers and operators: cheap, uncached, never rate limited.
+  app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }));
   const quotas = JSON.stringify(quotasDocument(options), null, 2);
   app.get('/quotas.json', async (_request, reply) => sendDocument(reply, 'application/json', quotas));
   app.get('/llms.txt', async (request, reply) => sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request))));

@@ -5,7 +5,7 @@ import { BoardId, isUuid, MAX_BODY_BYTES } from '../../schema/index.js';
 import type { Caller } from '../../server/access.js';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
-import { BoardError, errors, type FieldError, fromZodIssues } from '../../server/errors.js';
+import { BoardError, errors, type FieldError, fromZodIssues, knownError } from '../../server/errors.js';
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {
@@ -27,7 +27,24 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 /** Who is calling, as the domain needs it: IP, access key and import token from the headers. */
 export function callerOf(request: FastifyRequest): Caller {
-  return { surface: 'rest', ip: request.ip, key: header(request, 'x-board-key'), importToken: header(request, 'x-import-token') };
+  const admitted = (request as FastifyRequest & { admitted?: boolean }).admitted === true;
+  return { surface: 'rest', ip: request.ip, key: header(request, 'x-board-key'), importToken: header(request, 'x-import-token'), admitted };
+}
+
+/** Routes whose board the per-board rate limit counts at the edge. */
+const BOARD_ROUTES = /^\/(?:api\/boards|json|svg-preview)\/:boardId/;
+
+/**
+ * Counts a board request before its body is read, so that a flood of large
+ * requests is refused with a cheap 429 instead of being parsed first.
+ */
+export function admitAtTheEdge(app: FastifyInstance, boards: Boards): void {
+  app.addHook('onRequest', async (request) => {
+    const boardId = (request.params as { boardId?: string } | undefined)?.boardId;
+    if (!boardId || !isUuid(boardId) || !BOARD_ROUTES.test(request.routeOptions.url ?? '')) return;
+    boards.admitRequest(boardId.toLowerCase(), callerOf(request));
+    (request as FastifyRequest & { admitted?: boolean }).admitted = true;
+  });
 }
 
 /** The service's base URL for a request: the configured PUBLIC_URL, else the request's own origin. */
@@ -37,7 +54,8 @@ export function baseUrlOf(publicUrl: string | undefined): (request: FastifyReque
 
 /** Maps any error to a BoardError: ours pass through, Fastify's get the spec's codes. */
 export function toBoardError(error: unknown): BoardError {
-  if (error instanceof BoardError) return error;
+  const known = knownError(error);
+  if (known) return known;
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -59,7 +77,8 @@ export function toBoardError(error: unknown): BoardError {
 /** Sends a BoardError as the spec's JSON body, with the headers its status calls for. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const boardError = toBoardError(error);
-  if (boardError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (boardError.status === 500) request.log.error({ err: error }, 'request failed');
+  else if (boardError.status === 503) request.log.warn({ code: boardError.code }, 'storage refused a write');
   if (boardError.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="board", error="board_locked"');
   if (boardError.status === 429) reply.header('Retry-After', String(boardError.details.retryAfterSeconds));
   return reply.status(boardError.status).type('application/json; charset=utf-8').send(boardError.toBody());

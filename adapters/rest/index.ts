@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Boards } from '../../server/boards.js';
 import { errors } from '../../server/errors.js';
 import { boardRoutes } from './boards.js';
-import { discoveryRoutes } from './discovery.js';
+import { discoveryRoutes, type Health } from './discovery.js';
 import { drawRoutes } from './draw.js';
-import { baseUrlOf, sendError } from './http.js';
+import { admitAtTheEdge, baseUrlOf, sendError } from './http.js';
 import { lockRoutes } from './locks.js';
 import { previewRoutes } from './preview.js';
 import { todoRoutes } from './todo.js';
@@ -20,6 +20,8 @@ export type RestOptions = {
   /** The configured base URL; without it, the request's own origin is used. */
   publicUrl: string | undefined;
   rateLimits: boolean;
+  /** Figures for /healthz. */
+  health: Health;
 };
 
 /** Registers the REST surface on the Fastify instance. */
@@ -43,6 +45,7 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   });
 
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  admitAtTheEdge(app, boards);
   app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
 
   const baseUrl = baseUrlOf(options.publicUrl);
@@ -51,5 +54,5 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   todoRoutes(app, boards);
   lockRoutes(app, boards);
   previewRoutes(app, boards);
-  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl });
+  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health });
 }

@@ -148,6 +148,7 @@ const OPERATIONS: [string, string, Operation][] = [
   ['/llms.txt', 'get', { tag: 'discovery', summary: 'A guide for language models (llmstxt.org format)', ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
   ['/.well-known/mcp.json', 'get', { tag: 'discovery', summary: 'MCP server card', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
   ['/.well-known/mcp/server-card', 'get', { tag: 'discovery', summary: 'MCP server card (same document)', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
+  ['/healthz', 'get', { tag: 'discovery', summary: 'Liveness and load figures (loaded boards, connections, event-loop delay)', ok: { description: '{status: "ok", ...}', schema: { type: 'object' } }, errors: [] }],
   ['/openapi.json', 'get', { tag: 'discovery', summary: 'This document', ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } }, errors: [] }],
   ['/', 'get', { tag: 'app', summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
 ];

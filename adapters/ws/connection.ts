@@ -13,7 +13,7 @@ import type { Access, Caller } from '../../server/access.js';
 import type { BoardEvents, BoardOp } from '../../server/board-events.js';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
-import { BoardError, errors, fromZodIssues } from '../../server/errors.js';
+import { BoardError, errors, fromZodIssues, knownError } from '../../server/errors.js';
 import { MUTATIONS, recolor } from '../../server/mutations.js';
 import type { LockMode } from '../../schema/index.js';
 
@@ -119,7 +119,7 @@ export class JsonChannelConnection {
   }
 
   private sendError(error: unknown, ref: Ref, extra: Record<string, unknown> = {}): void {
-    const boardError = error instanceof BoardError ? error : errors.internal();
+    const boardError = knownError(error) ?? errors.internal();
     const { error: message, code, ...details } = boardError.toBody();
     this.send({ ...details, ...extra, type: 'error', code, message, ...(ref !== undefined && { ref }) });
   }

@@ -11,6 +11,7 @@ import type { BoardEvents } from '../../server/board-events.js';
 import type { Boards } from '../../server/boards.js';
 import type { Access } from '../../server/access.js';
 import { boardIdParam } from '../rest/http.js';
+import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
 import { clientAuthor } from './identity.js';
 
@@ -35,7 +36,7 @@ function keyOf(request: FastifyRequest<{ Querystring: { key?: string } }>): stri
 type WsRoute = { Params: { boardId: string }; Querystring: { key?: string; client?: string } };
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
-export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access }): void {
+export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter }): void {
   app.get<WsRoute>(
     '/ws/:boardId',
     {
@@ -45,6 +46,7 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
         const boardId = boardIdParam(request.params.boardId, 'read');
         const caller: Caller = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
         const { record, readOnly } = deps.boards.admitSocket(boardId, caller);
+        takeSocketSlot(deps.sockets, request.ip, request.raw);
         request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller };
       },
     },

@@ -5,18 +5,20 @@
  * from the document. Updates pass the same rules as every other surface
  * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
  */
-import type { Connection, Extension, Hocuspocus, afterLoadDocumentPayload, beforeHandleMessagePayload, onAuthenticatePayload } from '@hocuspocus/server';
+import type { Connection, Extension, Hocuspocus, WebSocketLike, afterLoadDocumentPayload, beforeHandleMessagePayload, onAuthenticatePayload } from '@hocuspocus/server';
+import type { WebSocket } from 'ws';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
-import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE } from '../../schema/index.js';
+import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
 import type { Access } from '../../server/access.js';
 import type { Boards } from '../../server/boards.js';
 import { attachCompensator, type Repair } from '../../server/compensation.js';
 import { BoardError } from '../../server/errors.js';
 import type { Registry } from '../../server/registry.js';
 import type { BlobStore } from '../../server/store/blob-store.js';
+import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { clientAuthor } from '../ws/identity.js';
 
 /** Close codes a provider can act on. */
@@ -105,15 +107,32 @@ export function collabExtension(deps: CollabDeps): Extension {
   };
 }
 
+/**
+ * The socket Hocuspocus writes to: a client that cannot keep up (too much
+ * unsent data) is dropped, so it never holds up memory or anyone else.
+ */
+function boundedSocket(socket: WebSocket): WebSocketLike {
+  return {
+    send(data) {
+      if (socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) return socket.close(4008, 'slow_consumer');
+      socket.send(data as Uint8Array);
+    },
+    close: (code, reason) => socket.close(code, reason),
+    get readyState() {
+      return socket.readyState;
+    },
+  };
+}
+
 /** Hands `/collab` WebSocket connections to Hocuspocus. */
-export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus): void {
-  app.get('/collab', { websocket: true }, (socket, request: FastifyRequest) => {
+export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter): void {
+  app.get('/collab', { websocket: true, preValidation: async (request) => takeSocketSlot(sockets, request.ip, request.raw) }, (socket, request: FastifyRequest) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
     const url = new URL(request.url, 'http://collab.invalid');
-    const connection = hocuspocus.handleConnection(socket, new Request(url, { headers }), { ip: request.ip });
+    const connection = hocuspocus.handleConnection(boundedSocket(socket), new Request(url, { headers }), { ip: request.ip });
     socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
   });

@@ -18,9 +18,9 @@ export type JsonClient = {
 const wsUrl = (baseUrl: string) => baseUrl.replace(/^http/, 'ws');
 
 /** Opens /ws/{boardId}; resolves once the socket is open (or rejects with the HTTP status of a refused upgrade). */
-export function connectJson(baseUrl: string, boardId: string, options: { key?: string; query?: string; protocols?: string[] } = {}): Promise<JsonClient> {
+export function connectJson(baseUrl: string, boardId: string, options: { key?: string; query?: string; protocols?: string[]; headers?: Record<string, string> } = {}): Promise<JsonClient> {
   const protocols = options.protocols ?? (options.key ? [`svc-key.${options.key}`] : []);
-  const socket = new WebSocket(`${wsUrl(baseUrl)}/ws/${boardId}${options.query ?? ''}`, protocols);
+  const socket = new WebSocket(`${wsUrl(baseUrl)}/ws/${boardId}${options.query ?? ''}`, protocols, { headers: options.headers });
   const frames: Frame[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data) => {
