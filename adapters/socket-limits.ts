@@ -11,7 +11,7 @@ import { BoardError } from '../server/errors.js';
 export class OpenCounter {
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
 
   /** Takes a slot for `key`; returns its release, or null when the key is at its limit. */
   take(key: string): (() => void) | null {
@@ -30,12 +30,12 @@ export class OpenCounter {
 }
 
 /** WebSockets per client IP, one counter for both endpoints of a server. */
-export function socketCounter(): OpenCounter {
-  return new OpenCounter(MAX_SOCKETS_PER_IP);
+export function socketCounter(limit = MAX_SOCKETS_PER_IP): OpenCounter {
+  return new OpenCounter(limit);
 }
 
-export function tooManySockets(): BoardError {
-  return new BoardError(429, 'too_many_connections', `at most ${MAX_SOCKETS_PER_IP} WebSockets per client; close some first`, { retryAfterSeconds: 10 });
+export function tooManySockets(limit: number): BoardError {
+  return new BoardError(429, 'too_many_connections', `at most ${limit} WebSockets per client; close some first`, { retryAfterSeconds: 10 });
 }
 
 /**
@@ -55,6 +55,6 @@ export function capConnections(server: Server, trustProxy: boolean): void {
 /** Takes a WebSocket slot for a request's client, released when its TCP socket closes (upgraded or not). */
 export function takeSocketSlot(sockets: OpenCounter, ip: string, raw: { socket: { once(event: 'close', listener: () => void): unknown } }): void {
   const release = sockets.take(ip);
-  if (!release) throw tooManySockets();
+  if (!release) throw tooManySockets(sockets.limit);
   raw.socket.once('close', release);
 }

@@ -6,24 +6,38 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderReport, type Section } from './lib/report.js';
+import { readFile } from 'node:fs/promises';
+import { machine } from './lib/report.js';
 import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { importScenario } from './scenarios/import.js';
+import { mcpScenario } from './scenarios/mcp.js';
+import { memoryScenario } from './scenarios/memory.js';
+import { snapshotsScenario } from './scenarios/snapshots.js';
+import { writesScenario } from './scenarios/writes.js';
 
 const quick = process.argv.includes('--quick');
 const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
-  ['import', importScenario],
+  ['writes', writesScenario],
   ['fanout', fanoutScenario],
+  ['snapshots', snapshotsScenario],
+  ['import', importScenario],
+  ['memory', memoryScenario],
+  ['mcp', mcpScenario],
   ['browser', browserScenario],
 ];
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 
 const sections: Section[] = [];
-for (const [name, run] of scenarios) {
+console.log(`bench: ${machine()}`);
+for (const [name, run] of scenarios.filter(([name]) => !only || only.includes(name))) {
   process.stdout.write(`bench: ${name}... `);
   const started = Date.now();
   sections.push(await run(quick));
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-await writeFile(file, renderReport(sections, quick));
+// Findings from profiling (before and after each fix) are kept by hand beside the generated figures.
+const findings = await readFile(join(dirname(fileURLToPath(import.meta.url)), 'FINDINGS.md'), 'utf8').catch(() => '');
+await writeFile(file, renderReport(sections, quick) + (findings ? `\n${findings}` : ''));
 console.log(`bench: wrote ${file}`);

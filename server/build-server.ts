@@ -78,7 +78,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const boards = new Boards({ db, registry, documents, blobs, host, access, events, now });
   hocuspocus.configure({
     extensions: [
-      new JournalledSQLite(db, documents, registry, blobs),
+      new JournalledSQLite(db, documents, registry, blobs, config.journal),
       events.extension(),
       opFeedExtension(events, blobs),
       collabExtension({ boards, access, registry, blobs, now }),
@@ -103,6 +103,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   capConnections(app.server, config.trustProxy !== false);
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
+  if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
   // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {
@@ -122,7 +123,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
   });
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health });
-  const sockets = socketCounter();
+  const sockets = socketCounter(config.maxSocketsPerIp);
   registerCollab(app, hocuspocus, sockets);
   registerJsonChannel(app, { boards, events, access, sockets });
   await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });

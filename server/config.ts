@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
+import { HEADERS_TIMEOUT_MS, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -25,6 +25,10 @@ const EnvSchema = z.object({
   // How long a loaded board stays in memory after its last use before it is stored and unloaded.
   STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
   STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+  // WebSockets one client IP may hold open (raise it for load tests from one machine).
+  MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(MAX_SOCKETS_PER_IP),
+  // "1" skips the journal: for measuring its cost in benchmarks ONLY; acknowledged writes can then be lost.
+  UNSAFE_NO_JOURNAL: z.enum(['0', '1']).default('0'),
   // Slow clients: the headers, and the whole request, must arrive within these.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(HEADERS_TIMEOUT_MS),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(REQUEST_TIMEOUT_MS),
@@ -45,6 +49,8 @@ export type Config = Readonly<{
   storeMaxDebounceMs: number;
   mcpSessionIdleMs: number;
   headersTimeoutMs: number;
+  journal: boolean;
+  maxSocketsPerIp: number;
   requestTimeoutMs: number;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
@@ -89,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    journal: e.UNSAFE_NO_JOURNAL === '0',
+    maxSocketsPerIp: e.MAX_SOCKETS_PER_IP,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     publicDir: join(projectRoot(), 'dist', 'public'),
   });

@@ -1,0 +1,60 @@
+/**
+ * MCP: `tools/call add_text` through the SDK's own client, throughput and
+ * latency, against the same write over REST in the same loop shape (10
+ * concurrent callers, each awaiting its answer before the next call).
+ */
+import { rm } from 'node:fs/promises';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { connectMcp } from '../../test/helpers/mcp.js';
+import { spawnReady } from '../lib/processes.js';
+import type { Section } from '../lib/report.js';
+import { ms, ratio, summarize } from '../lib/stats.js';
+
+const CALLERS = 10;
+
+async function loop(seconds: number, call: (caller: number, i: number) => Promise<unknown>): Promise<{ rps: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CALLERS }, async (_, caller) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const started = performance.now();
+        await call(caller, i);
+        latencies.push(performance.now() - started);
+        done++;
+      }
+    }),
+  );
+  return { rps: done / seconds, latencies };
+}
+
+export async function mcpScenario(quick: boolean): Promise<Section> {
+  const seconds = quick ? 3 : 10;
+  const dir = await tempDataDir();
+  const server = await spawnReady('server/main.ts', testEnv(dir));
+  try {
+    const clients = await Promise.all(Array.from({ length: CALLERS }, () => connectMcp(server.url)));
+    const { board_id } = await clients[0].call('create_board', {});
+    const texts = await Promise.all(clients.map((c) => c.call('add_text', { board_id, x: 0, y: 0, content: 'start' })));
+    const viaMcp = await loop(seconds, (caller, i) => clients[caller].call('add_text', { board_id, id: texts[caller].id, x: i % 500, y: 10, content: `an edited note, revision ${i}` }));
+    const viaRest = await loop(seconds, (caller, i) =>
+      fetch(`${server.url}/api/boards/${board_id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: texts[caller].id, x: i % 500, y: 10, content: `an edited note, revision ${i}` }) }).then((r) => r.arrayBuffer()),
+    );
+    await Promise.all(clients.map((c) => c.close()));
+    const [mcp, rest] = [summarize(viaMcp.latencies), summarize(viaRest.latencies)];
+    return {
+      title: 'MCP tools/call add_text',
+      baseline: `the same write over REST (POST /texts) in the same loop shape: ${CALLERS} concurrent callers, one request at a time each.`,
+      rows: [
+        { measure: 'throughput (calls/s)', ours: viaMcp.rps.toFixed(0), baseline: viaRest.rps.toFixed(0), ratio: `${((viaMcp.rps / viaRest.rps) * 100).toFixed(0)}% of REST` },
+        { measure: 'latency p50', ours: ms(mcp.p50), baseline: ms(rest.p50), ratio: ratio(mcp.p50, rest.p50) },
+        { measure: 'latency p99', ours: ms(mcp.p99), baseline: ms(rest.p99), ratio: ratio(mcp.p99, rest.p99) },
+      ],
+      notes: [`${seconds} s each; the SDK client (Streamable HTTP, JSON responses) and fetch run in the benchmark process, the server in its own; one board, each caller updating its own text.`],
+    };
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
