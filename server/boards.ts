@@ -180,6 +180,7 @@ export class Boards {
         registry.tombstone(boardId);
         this.transact(doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
           for (const name of CONTENT_MAPS) w.maps[name].clear();
+          w.maps.meta.clear(); // a reused id starts as a blank draw board
           w.counts = {};
         });
         blobs.eraseBoard(boardId);
@@ -227,7 +228,11 @@ export class Boards {
     this.deps.access.admitCreate(caller);
     const record = this.deps.db.transaction(() => {
       if (!existing) return registry.create(boardId, 'draw');
-      documents.erase(boardId);
+      // The erased copy may still be loaded (its store is debounced): it is empty, but writes to the
+      // reused id go to it and are journalled on top of its history, so that becomes the stored state.
+      const loaded = this.deps.host.loaded(boardId);
+      if (loaded) documents.replace(boardId, loaded);
+      else documents.erase(boardId);
       blobs.eraseBoard(boardId);
       return registry.revive(boardId, 'draw');
     })();

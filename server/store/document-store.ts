@@ -16,6 +16,7 @@ export class DocumentStore {
   private readonly deleteJournal;
   private readonly deleteState;
   private readonly compactTx;
+  private readonly replaceTx;
 
   constructor(private readonly db: Db) {
     this.selectState = db.prepare<[string], { data: Buffer }>('SELECT data FROM documents WHERE name = ?');
@@ -34,6 +35,10 @@ export class DocumentStore {
       this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
       this.deleteJournal.run(name);
       return true;
+    });
+    this.replaceTx = db.transaction((name: string, doc: Y.Doc) => {
+      this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
+      this.deleteJournal.run(name);
     });
   }
 
@@ -59,6 +64,11 @@ export class DocumentStore {
   /** Number of journal entries not yet compacted (for tests and benchmarks). */
   journalLength(name: string): number {
     return this.countJournal.get(name)!.n;
+  }
+
+  /** Makes a live document's whole state the stored state, with an empty journal. */
+  replace(name: string, doc: Y.Doc): void {
+    this.replaceTx(name, doc);
   }
 
   /** Forgets the document entirely (board erase). */
