@@ -114,11 +114,11 @@ export class Boards {
    * own get the caller's, else the surface's default.
    */
   async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
-    this.admit(boardId, caller, 'write');
-    return this.deps.host.use(boardId, (doc) => {
-      // Checked again once the document is loaded: the board may have been erased or locked meanwhile.
-      const record = this.requireLive(boardId);
-      this.deps.access.requireAccess(record, 'write', caller.key);
+    const admitted = this.admit(boardId, caller, 'write');
+    return this.deps.host.use(boardId, (doc, waited) => {
+      // Checked again after a load: the board may have been erased or locked meanwhile.
+      const record = waited ? this.requireLive(boardId) : admitted;
+      if (waited) this.deps.access.requireAccess(record, 'write', caller.key);
       const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
       return this.deps.db.transaction(() => this.transact(doc, record, origin, mutate))();
     });
@@ -126,8 +126,8 @@ export class Boards {
 
   /** Runs a read against the live board's document. */
   async read<T>(boardId: string, caller: Caller, view: (doc: Document, record: BoardRecord) => T): Promise<T> {
-    this.admit(boardId, caller, 'read');
-    return this.deps.host.use(boardId, (doc) => view(doc, this.requireLive(boardId)));
+    const admitted = this.admit(boardId, caller, 'read');
+    return this.deps.host.use(boardId, (doc, waited) => view(doc, waited ? this.requireLive(boardId) : admitted));
   }
 
   /** `GET /api/boards/{id}`: the browser snapshot with full image payloads, or the deleted marker for 30 days. */

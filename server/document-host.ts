@@ -10,11 +10,23 @@ import type { Document, Hocuspocus } from '@hocuspocus/server';
 export class DocumentHost {
   constructor(private readonly hocuspocus: Hocuspocus) {}
 
-  /** Runs fn against the loaded document (loading it first if needed). */
-  async use<T>(boardId: string, fn: (doc: Document) => T): Promise<T> {
+  /**
+   * Runs fn against the loaded document (loading it first if needed). A
+   * document that is already loaded, and not on its way out, is used as it
+   * is: fn runs synchronously, so nothing can unload it meanwhile, and a
+   * write through it schedules the debounced store (and the unload after it)
+   * exactly as a client's would. That saves a connection per request on a
+   * busy board. `waited` tells fn whether anything else could have run since
+   * the call (a load), so that what the caller checked before may be stale.
+   */
+  async use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T): Promise<T> {
+    const loaded = this.hocuspocus.documents.get(boardId);
+    if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
+      return fn(loaded, false);
+    }
     const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
     try {
-      return fn(connection.document!);
+      return fn(connection.document!, true);
     } finally {
       await connection.disconnect({ unloadImmediately: false });
     }
