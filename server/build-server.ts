@@ -55,9 +55,30 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-/** Strips credentials from a logged URL: keys must never reach the logs. */
+/** Query parameters that carry credentials, by decoded, lower-case name. */
+const SECRET_PARAMS = new Set(['key', 'access_key', 'token']);
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * Strips credentials from a logged URL: keys must never reach the logs. Names
+ * are compared decoded, as the query parser reads them: `?%6Bey=` is `?key=`.
+ */
 function redactUrl(url: string): string {
-  return url.replace(/([?&](?:key|access_key|token)=)[^&]*/gi, '$1[redacted]');
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const pairs = url.slice(start + 1).split('&').map((pair) => {
+    const end = pair.indexOf('=');
+    const name = end === -1 ? pair : pair.slice(0, end);
+    return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+  });
+  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
 
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {

@@ -33,9 +33,29 @@ function firstIssue(schema: z.ZodType, value: unknown): string | null {
   return `${issue.path.join('.') || 'item'}: ${issue.message}`;
 }
 
+/**
+ * True when every object in a value is a plain object or array. The Yjs
+ * decoder (lib0's readAny) turns an item's `__proto__` key into its prototype,
+ * so fields hidden there pass a schema check (which reads inherited
+ * properties) yet vanish from every snapshot: such an item is not what it
+ * seems and is refused.
+ */
+function isPlainJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (next === null || typeof next !== 'object') continue;
+    const prototype = Object.getPrototypeOf(next);
+    if (prototype !== (Array.isArray(next) ? Array.prototype : Object.prototype)) return false;
+    for (const key of Object.keys(next)) stack.push((next as Record<string, unknown>)[key]);
+  }
+  return true;
+}
+
 /** Why a value a client wrote breaks the rules, or null when it is fine. */
 function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: CompensationContext): string | null {
   if (value instanceof Y.AbstractType) return 'items are plain JSON, not shared types';
+  if (!isPlainJson(value)) return 'items are plain JSON objects (a __proto__ key is not a field)';
   if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value))) return 'items are JSON objects';
   if (change.kind === 'meta') return change.key === 'colWidth' ? firstIssue(StoredColWidth, value) : `unknown setting ${change.key}`;
   if (context.mode === 'todo' && DRAW_KINDS.has(change.kind)) return 'draw items need a draw board';

@@ -3,7 +3,7 @@
  * Streamable HTTP transport, the board resources it subscribed to and the keys
  * that opened locked boards for it.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
@@ -16,6 +16,7 @@ import { SERVICE_INFO } from '../../server/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { resourceFailure, RpcError, toolFailure } from './errors.js';
 import { parseUri, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
+import { StrictParamsServer } from './server.js';
 import { TOOL_LIST } from './tool-list.js';
 import { TOOLS } from './tools.js';
 
@@ -56,7 +57,7 @@ export class McpSession {
       onsessioninitialized: () => onInitialized(this),
     });
     this.transport.onclose = () => this.hooks.closed(this);
-    this.server = new Server(
+    this.server = new StrictParamsServer(
       { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
       { capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } }, instructions: INSTRUCTIONS },
     );

@@ -22,18 +22,19 @@ export function pickSubprotocol(protocols: Set<string>): string | false {
   return [...protocols].find((protocol) => protocol.startsWith(KEY_SUBPROTOCOL_PREFIX)) ?? false;
 }
 
-function keyOf(request: FastifyRequest<{ Querystring: { key?: string } }>): string | undefined {
+function keyOf(request: FastifyRequest<{ Querystring: { key?: string | string[] } }>): string | undefined {
   const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
   const fromProtocol = offered.find((protocol) => protocol.startsWith(KEY_SUBPROTOCOL_PREFIX));
   if (fromProtocol) return fromProtocol.slice(KEY_SUBPROTOCOL_PREFIX.length);
   if (request.query.key !== undefined) {
     request.log.warn({ boardId: (request.params as { boardId?: string }).boardId }, 'deprecated ?key= used on the WebSocket channel; send the svc-key.<code> subprotocol instead');
-    return request.query.key;
+    // `?key=a&key=b` parses to an array (which the key hash cannot take): the first one counts.
+    return [request.query.key].flat()[0];
   }
   return undefined;
 }
 
-type WsRoute = { Params: { boardId: string }; Querystring: { key?: string; client?: string } };
+type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | string[]; client?: string } };
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
 export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter }): void {
@@ -46,7 +47,8 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
         const boardId = boardIdParam(request.params.boardId, 'read');
         const caller: Caller = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
         const { record, readOnly } = deps.boards.admitSocket(boardId, caller);
-        takeSocketSlot(deps.sockets, request.ip, request.raw);
+        // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
+        if (request.ws) takeSocketSlot(deps.sockets, request.ip, request.raw);
         request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller };
       },
     },

@@ -126,7 +126,11 @@ function boundedSocket(socket: WebSocket): WebSocketLike {
 
 /** Hands `/collab` WebSocket connections to Hocuspocus. */
 export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter): void {
-  app.get('/collab', { websocket: true, preValidation: async (request) => takeSocketSlot(sockets, request.ip, request.raw) }, (socket, request: FastifyRequest) => {
+  // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
+  const preValidation = async (request: FastifyRequest) => {
+    if (request.ws) takeSocketSlot(sockets, request.ip, request.raw);
+  };
+  app.get('/collab', { websocket: true, preValidation }, (socket, request: FastifyRequest) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
