@@ -42,9 +42,9 @@ export function tooManySockets(limit: number): BoardError {
  * Caps open TCP connections per remote address. Behind a trusted proxy every
  * connection comes from the proxy, so the cap is left to the proxy there.
  */
-export function capConnections(server: Server, trustProxy: boolean): void {
+export function capConnections(server: Server, trustProxy: boolean, limit = MAX_CONNECTIONS_PER_IP): void {
   if (trustProxy) return;
-  const perAddress = new OpenCounter(MAX_CONNECTIONS_PER_IP);
+  const perAddress = new OpenCounter(limit);
   server.on('connection', (socket) => {
     const release = perAddress.take(socket.remoteAddress ?? 'unknown');
     if (!release) return void socket.destroy();

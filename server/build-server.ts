@@ -122,7 +122,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
-  capConnections(app.server, config.trustProxy !== false);
+  capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
   // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.

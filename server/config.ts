@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { HEADERS_TIMEOUT_MS, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
+import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
   // WebSockets one client IP may hold open (raise it for load tests from one machine).
   MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(MAX_SOCKETS_PER_IP),
+  // TCP connections one address may hold open (not applied behind TRUST_PROXY, where the proxy caps them).
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_IP),
   // "1" skips the journal: for measuring its cost in benchmarks ONLY; acknowledged writes can then be lost.
   UNSAFE_NO_JOURNAL: z.enum(['0', '1']).default('0'),
   // Slow clients: the headers, and the whole request, must arrive within these.
@@ -51,6 +53,7 @@ export type Config = Readonly<{
   headersTimeoutMs: number;
   journal: boolean;
   maxSocketsPerIp: number;
+  maxConnectionsPerIp: number;
   requestTimeoutMs: number;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
@@ -97,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     journal: e.UNSAFE_NO_JOURNAL === '0',
     maxSocketsPerIp: e.MAX_SOCKETS_PER_IP,
+    maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     publicDir: join(projectRoot(), 'dist', 'public'),
   });

@@ -101,7 +101,7 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
   const sizes = quick ? [1, 100] : [1, 100, 500];
   const rounds = quick ? 5 : 20;
   const dataDir = await tempDataDir();
-  const ours = await startChildServer(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000' });
+  const ours = await startChildServer(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' });
   const plain = await startPlainHocuspocus();
   const rows: Row[] = [];
   try {

@@ -19,7 +19,7 @@ import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
 
-const KEEP_LOADED = { STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000', MAX_SOCKETS_PER_IP: '5000' };
+const KEEP_LOADED = { STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' };
 const settle = (ms = 1500) => new Promise((resolve) => setTimeout(resolve, ms));
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
