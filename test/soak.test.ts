@@ -12,9 +12,10 @@ import { connectJson, connectYjs, eventually, type JsonClient, type YjsClient } 
 import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
 
 const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 30) * 1000;
-const BOARDS = 100;
+const BOARDS = 200;
 const HOT_BOARDS = 10;
-const YJS_CLIENTS = 50;
+const YJS_CLIENTS = 100;
+const COOL_WRITES_PER_ROUND = 20;
 
 let dataDir: string;
 let server: ChildServer;
@@ -48,10 +49,10 @@ describe('soak', () => {
     let refused = 0;
     const started = Date.now();
     const sampler = setInterval(async () => samples.push((await health()).rssBytes), 1000);
-    // Hot boards get about 5 writes a second (the limit is 6), the others one every couple of seconds.
+    // Hot boards get about 5 writes a second (the limit is 6), the others one every couple of seconds between them.
     while (Date.now() - started < SOAK_MS) {
       const round = Date.now();
-      const targets = [...boards.slice(0, HOT_BOARDS), ...Array.from({ length: 10 }, () => boards[HOT_BOARDS + Math.floor(Math.random() * (BOARDS - HOT_BOARDS))])];
+      const targets = [...boards.slice(0, HOT_BOARDS), ...Array.from({ length: COOL_WRITES_PER_ROUND }, () => boards[HOT_BOARDS + Math.floor(Math.random() * (BOARDS - HOT_BOARDS))])];
       const results = await Promise.all(targets.map((id, i) => api.post(`/api/boards/${id}/strokes`, { points: [i, 0, i + 5, 5, i + 10, 0], color: 'blue' })));
       for (const res of results) res.status === 200 ? written++ : refused++;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 200 - (Date.now() - round))));

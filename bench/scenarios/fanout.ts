@@ -99,7 +99,7 @@ async function measureBaseline(url: string, n: number, rounds: number) {
 
 export async function fanoutScenario(quick: boolean): Promise<Section> {
   const sizes = quick ? [1, 100] : [1, 100, 500];
-  const rounds = quick ? 5 : 20;
+  const rounds = quick ? 5 : 100;
   const dataDir = await tempDataDir();
   const ours = await startChildServer(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' });
   const plain = await startPlainHocuspocus();
@@ -111,9 +111,12 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
         const measured = await measureOurs(ours.url, kind, n, rounds);
         const [send, response] = [summarize(measured.fromSend), summarize(measured.fromResponse)];
         const label = kind === 'json' ? 'JSON-channel' : 'Yjs';
-        rows.push({ measure: `${label} clients, N=${n}: from the request, p50`, ours: ms(send.p50), baseline: ms(baseline.p50), ratio: ratio(send.p50, baseline.p50), note: `${send.n} deliveries` });
-        rows.push({ measure: `${label} clients, N=${n}: from the request, p99`, ours: ms(send.p99), baseline: ms(baseline.p99), ratio: ratio(send.p99, baseline.p99), note: kind === 'yjs' ? 'target within 1.5x of plain Hocuspocus' : '' });
-        rows.push({ measure: `${label} clients, N=${n}: from the response, p99`, ours: ms(response.p99), baseline: ms(baseline.p99), ratio: ratio(Math.max(response.p99, 0.001), baseline.p99), note: kind === 'json' ? 'target p99 < 50 ms at N=500' : 'negative: it arrived before the response' });
+        const target = kind === 'json' ? (n === 500 ? 'target p99 < 50 ms' : '') : 'target within 1.5x of plain Hocuspocus';
+        // A negative time means the update reached the client before the response reached the writer.
+        const versus = (value: number, base: number) => (value <= 0 ? 'before the response' : ratio(value, base));
+        rows.push({ measure: `${label} clients, N=${n}: from the response, p50`, ours: ms(response.p50), baseline: ms(baseline.p50), ratio: versus(response.p50, baseline.p50), note: `${response.n} deliveries` });
+        rows.push({ measure: `${label} clients, N=${n}: from the response, p99`, ours: ms(response.p99), baseline: ms(baseline.p99), ratio: versus(response.p99, baseline.p99), note: target });
+        rows.push({ measure: `${label} clients, N=${n}: from the request, p99`, ours: ms(send.p99), baseline: ms(baseline.p99), ratio: ratio(send.p99, baseline.p99), note: 'includes the whole REST write' });
       }
     }
   } finally {
@@ -127,7 +130,8 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
     baseline: 'a plain Hocuspocus server (no persistence, rules or JSON channel) relaying an update of the same size from one provider to N providers, timed from the write.',
     rows,
     notes: [
-      'Ours: a REST `POST /texts`, then the time until its `op` frame reaches each JSON-channel client, or its update each Yjs client (one kind connected at a time), from when the request was sent and from when its response came back. The REST path adds validation, the journal commit and the HTTP round trip.',
+      'Ours: a REST `POST /texts`, then the time until its `op` frame reaches each JSON-channel client, or its update each Yjs client (one kind connected at a time), from when its response came back (the measure the targets are set on) and from when the request was sent (which adds validation, the journal commit and the HTTP round trip).',
+      'A negative time from the response means the update reached the client before the response reached the writer: the server broadcasts before it answers.',
       'Clients and the measuring run in the benchmark process; each server in its own process; loopback only.',
     ],
   };
