@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
-import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let now = Date.parse('2026-03-01T00:00:00Z');
@@ -18,14 +18,6 @@ afterAll(async () => {
   await server.close();
 });
 
-async function rpcError(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 describe('MCP shares the REST limits', () => {
   it(`per board: ${RATE_BOARD_STANDARD} tool calls per 10 s, then -32000 rate_limited with retryAfterSeconds`, async () => {

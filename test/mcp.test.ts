@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1PX } from './helpers/http.js';
-import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -17,14 +17,6 @@ const EXPECTED_TOOLS = [
   'delete_task', 'set_lane', 'set_column_width', 'create_tasks', 'query_tasks', 'export_tasks', 'list_tasks',
 ];
 
-async function rpcError(promise: Promise<unknown>): Promise<{ code: number; data: any; message: string }> {
-  try {
-    await promise;
-  } catch (error: any) {
-    return { code: error.code, data: error.data, message: error.message };
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 describe('transport', () => {
   it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initialize negotiates %s and answers with Mcp-Session-Id', async (version) => {

@@ -12,7 +12,7 @@ import * as Y from 'yjs';
 import { RATE_BOARD_STANDARD, RATE_CREATE_STANDARD } from '../schema/index.js';
 import { DATABASE_FILE } from '../server/store/database.js';
 import { client, type Client } from './helpers/http.js';
-import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -38,14 +38,6 @@ afterAll(async () => {
   await original.close(); // a restarted server keeps the DATA_DIR; the first one removes it
 });
 
-async function rpcError(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

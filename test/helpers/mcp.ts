@@ -36,3 +36,13 @@ export async function connectMcp(baseUrl: string, headers: Record<string, string
     close: () => client.close(),
   };
 }
+
+/** The JSON-RPC error a call rejects with (code, data, message); fails if it resolves. */
+export async function rpcError(promise: Promise<unknown>): Promise<{ code: number; data: any; message: string }> {
+  try {
+    await promise;
+  } catch (error: any) {
+    return { code: error.code, data: error.data, message: error.message };
+  }
+  throw new Error('expected a JSON-RPC error');
+}
