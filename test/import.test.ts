@@ -76,6 +76,14 @@ describe('draw import', () => {
     expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'lines', index: 0, reason: expect.stringContaining('zzz') });
   });
 
+  it('a todo import with tasks lists its columns: template columns are not addressable by index', async () => {
+    const before = boardCount();
+    const res = await importBoard({ mode: 'todo', content: { tasks: [{ columnIndex: 0, name: 'x' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'tasks', index: 0, reason: expect.stringContaining('columnIndex 0') });
+    expect(boardCount()).toBe(before);
+  });
+
   it('duplicate sourceIds are refused', async () => {
     const res = await importBoard({ content: { texts: [{ sourceId: 'a', x: 0, y: 0, content: 'A' }], images: [{ sourceId: 'a', x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }] } });
     expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'images', index: 0 });

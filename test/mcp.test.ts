@@ -143,6 +143,14 @@ describe('draw tools', () => {
     expect(error.data).toMatchObject({ code: 'board_not_found' });
   });
 
+  it('a board_id that is not a UUID is invalid params, on reads and writes alike', async () => {
+    for (const [tool, args] of [['get_board', {}], ['add_text', { x: 0, y: 0, content: 'x' }]] as const) {
+      const error = await rpcError(mcp.call(tool, { board_id: 'not-a-uuid', ...args }));
+      expect(error.code, tool).toBe(-32602);
+      expect(error.data, tool).toMatchObject({ code: 'invalid_board_id' });
+    }
+  });
+
   it('a quota is JSON-RPC error -32000 with data.code quota_exceeded', async () => {
     const { board_id } = await mcp.call('create_board', {});
     const error = await rpcError(mcp.call('add_text', { board_id, x: 0, y: 0, content: 'x'.repeat(100_001) }));

@@ -111,6 +111,9 @@ describe('board reads', () => {
       }
     }
     expect((await t.api.get('/json?board=nothing-here')).status).toBe(404);
+    // An id in the path wins over the query.
+    const other = (await t.api.post('/api/boards')).body.id;
+    expect((await t.api.get(`/json/${other}?board=${body.id}`)).body.boardId).toBe(other);
   });
 
   it('ETag: 304 on If-None-Match, HEAD has the headers, and every mutation changes it', async () => {

@@ -3,7 +3,7 @@
  * (bad arguments, wrong mode, a missing item) become tool results with
  * `isError`; the spec's protocol errors become JSON-RPC errors with `data`:
  * -32000 for rate limits, quotas and the body cap, -32001 for a lock, and
- * invalid params for an unknown board.
+ * invalid params for an unknown board or a board id that is not a UUID.
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ZodError } from 'zod';
@@ -42,7 +42,7 @@ function asBoardError(error: unknown): BoardError {
 export function toMcpError(boardError: BoardError): RpcError {
   const data = { code: boardError.code, ...boardError.details };
   if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, boardError.message, data);
-  if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted') {
+  if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted' || boardError.code === 'invalid_board_id') {
     return new RpcError(ErrorCode.InvalidParams, boardError.message, data);
   }
   if (boardError.status === 500) return new RpcError(ErrorCode.InternalError, boardError.message, data);
@@ -52,6 +52,7 @@ export function toMcpError(boardError: BoardError): RpcError {
 
 /** True for errors a model should read and correct in its next call. */
 function isToolError(boardError: BoardError): boolean {
+  if (boardError.code === 'invalid_board_id') return false; // a board id that is not a UUID is invalid params, like an unknown one
   return boardError.status === 400 || boardError.code === 'item_not_found';
 }
 

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/boards.js';
-import { fromZodIssues } from '../../server/errors.js';
+import { errors, fromZodIssues } from '../../server/errors.js';
 import { SERVICE_INFO } from '../../server/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { resourceFailure, RpcError, toolFailure } from './errors.js';
@@ -80,7 +80,11 @@ export class McpSession {
       const name = request.params.name as McpToolName;
       if (!Object.hasOwn(TOOLS, name)) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
       const parsed = McpToolArgs[name].safeParse(request.params.arguments ?? {}, { reportInput: true });
-      if (!parsed.success) return toolFailure(fromZodIssues(parsed.error.issues));
+      if (!parsed.success) {
+        // A board id that is not a UUID names no board: invalid params, as for an unknown one.
+        if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id')) return toolFailure(errors.invalidBoardId());
+        return toolFailure(fromZodIssues(parsed.error.issues));
+      }
       const context = contextOf(extra.authInfo);
       try {
         const result = await TOOLS[name].run(parsed.data as never, {
