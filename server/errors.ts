@@ -59,8 +59,7 @@ export const errors = {
     new BoardError(413, 'quota_exceeded', `quota exceeded: ${detail}`, { kind, detail }),
   payloadTooLarge: (limitBytes: number) =>
     new BoardError(413, 'payload_too_large', `request body is larger than ${limitBytes} bytes`, { limitBytes }),
-  unsupportedMediaType: (type: string) =>
-    new BoardError(415, 'unsupported_media_type', `send JSON with Content-Type: application/json (got ${type})`),
+  unsupportedMediaType: () => new BoardError(415, 'unsupported_media_type', 'send the body as JSON, with Content-Type: application/json'),
   rateLimited: (retryAfterSeconds: number) =>
     new BoardError(429, 'rate_limited', 'too many requests; retry later', { retryAfterSeconds }),
   storageUnavailable: () =>

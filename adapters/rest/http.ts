@@ -61,7 +61,7 @@ export function toBoardError(error: unknown): BoardError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(MAX_BODY_BYTES);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return errors.unsupportedMediaType(String(fastifyError.message.split(': ').pop() ?? 'unknown'));
+      return errors.unsupportedMediaType();
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidJson(fastifyError.message);
