@@ -5,11 +5,8 @@
  * one provider to N others. The server runs in a child process; all clients
  * in this one.
  */
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { startChildServer, tempDataDir } from '../../test/helpers/child-server.js';
+import { spawnReady, startChildServer, tempDataDir } from '../../test/helpers/child-server.js';
 import { closeProviders, jsonClients, provider, type Provider } from '../lib/clients.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
@@ -24,13 +21,16 @@ async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<vo
   }
 }
 
-async function startPlainHocuspocus(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'bench/baselines/plain-hocuspocus.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).on('line', (line) => {
-    const match = /ready at (\S+)/.exec(line);
-    if (match) resolve(match[1]);
-  }));
-  return { url, stop: () => new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+/** Pushes the time at which each provider first sees a text with this content; returns the unsubscribers. */
+function recordArrivals(providers: Provider[], content: string, got: number[]): (() => void)[] {
+  return providers.map((p) => {
+    const texts = p.doc.getMap<any>('texts');
+    const listener = () => {
+      for (const item of texts.values()) if (item.content === content) return void got.push(performance.now());
+    };
+    texts.observe(listener);
+    return () => texts.unobserve(listener);
+  });
 }
 
 type Fanout = { fromSend: number[]; fromResponse: number[] };
@@ -50,13 +50,7 @@ async function measureOurs(baseUrl: string, kind: 'json' | 'yjs', n: number, rou
     const content = `${CONTENT} #${round}`;
     const got: number[] = [];
     arrivals.set(content, got);
-    const listeners = providers.map((p) => {
-      const listener = () => {
-        for (const item of p.doc.getMap<any>('texts').values()) if (item.content === content) return void got.push(performance.now());
-      };
-      p.doc.getMap('texts').observe(listener);
-      return () => p.doc.getMap('texts').unobserve(listener);
-    });
+    const listeners = recordArrivals(providers, content, got);
     const sent = performance.now();
     await fetch(`${baseUrl}/api/boards/${board}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: round, y: 0, content }) }).then((r) => r.arrayBuffer());
     const answered = performance.now();
@@ -80,13 +74,7 @@ async function measureBaseline(url: string, n: number, rounds: number) {
   for (let round = 0; round < rounds; round++) {
     const content = `${CONTENT} #${round}`;
     const got: number[] = [];
-    const listeners = readers.map((p) => {
-      const listener = () => {
-        for (const item of p.doc.getMap<any>('texts').values()) if (item.content === content) return void got.push(performance.now());
-      };
-      p.doc.getMap('texts').observe(listener);
-      return () => p.doc.getMap('texts').unobserve(listener);
-    });
+    const listeners = recordArrivals(readers, content, got);
     const sent = performance.now();
     writer.doc.getMap('texts').set(`t${round}`, { id: `t${round}`, x: round, y: 0, content, author: 'user:bench', last_updated: new Date().toISOString() });
     await waitFor(() => got.length >= n);
@@ -102,7 +90,7 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
   const rounds = quick ? 5 : 100;
   const dataDir = await tempDataDir();
   const ours = await startChildServer(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' });
-  const plain = await startPlainHocuspocus();
+  const plain = await spawnReady('bench/baselines/plain-hocuspocus.ts');
   const rows: Row[] = [];
   try {
     for (const n of sizes) {

@@ -28,19 +28,38 @@ export function testEnv(dataDir: string, env: Record<string, string> = {}): Reco
 /** The caller of in-process domain calls in tests (filling a board fast, reading its document). */
 export const TEST_CALLER = { surface: 'rest', ip: '127.0.0.1' } as const;
 
-export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
+export type Spawned = {
+  url: string;
+  process: ChildProcess;
+  /** The exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** Everything the process wrote to stdout and stderr so far ('' unless captured). */
+  output(): string;
+  /** Sends the signal (SIGTERM by default) and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+};
 
-/** The real entry point (server/main.ts) in a child process; resolves once it prints its URL. */
-export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/main.ts')], {
+/**
+ * Runs a TypeScript entry point of this project in a child process and
+ * resolves once it prints "ready at <url>". With `captureOutput`, stderr is
+ * kept with stdout instead of passed through, so a test can search all of it.
+ */
+export async function spawnReady(entry: string, env: Record<string, string> = {}, options: { captureOutput?: boolean } = {}): Promise<Spawned> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, ...testEnv(dataDir, env) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', options.captureOutput ? 'pipe' : 'inherit'],
   });
+  const chunks: Buffer[] = [];
+  if (options.captureOutput) {
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  }
+  const output = () => Buffer.concat(chunks).toString('utf8');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error('child server did not start within 20 s')), 20_000);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start within 20 s\n${output()}`)), 20_000);
     lines.on('line', (line) => {
       const match = /ready at (\S+)/.exec(line);
       if (match) {
@@ -48,8 +67,18 @@ export async function startChildServer(dataDir: string, env: Record<string, stri
         resolve(match[1]);
       }
     });
-    child.once('exit', (code) => reject(new Error(`child server exited with ${code} before it was ready`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it was ready\n${output()}`)));
   });
-  return { url, process: child, exited };
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return { url, process: child, exited, output, stop };
 }
 
+export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
+
+/** The real entry point (server/main.ts) in a child process; resolves once it prints its URL. */
+export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  return spawnReady('server/main.ts', testEnv(dataDir, env));
+}

@@ -160,15 +160,21 @@ export class DrawBoard {
     this.selection.delete(id);
   }
 
-  private renderNode(id: string): void {
-    const node = this.maps().texts.get(id);
-    if (!node) return this.drop(id);
+  /** The element of an HTML item, created at the top (`append`) or bottom (`prepend`) of the stack when new. */
+  private itemElement(id: string, place: 'append' | 'prepend'): HTMLElement {
     let element = this.elements.get(id) as HTMLElement | undefined;
     if (!element) {
       element = h('div');
-      this.items.append(element);
+      this.items[place](element);
       this.elements.set(id, element);
     }
+    return element;
+  }
+
+  private renderNode(id: string): void {
+    const node = this.maps().texts.get(id);
+    if (!node) return this.drop(id);
+    const element = this.itemElement(id, 'append');
     if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
     else renderText(element, node as never, this.editable ? (line) => this.toggleLine(id, line) : undefined);
     element.classList.toggle('selected', this.selection.has(id));
@@ -177,12 +183,7 @@ export class DrawBoard {
   private renderPicture(id: string): void {
     const image = this.maps().images.get(id);
     if (!image) return this.drop(id);
-    let element = this.elements.get(id) as HTMLElement | undefined;
-    if (!element) {
-      element = h('div');
-      this.items.prepend(element);
-      this.elements.set(id, element);
-    }
+    const element = this.itemElement(id, 'prepend'); // images lie under texts
     renderImage(element, image, this.session.boardId);
     element.classList.toggle('selected', this.selection.has(id));
   }
