@@ -11,7 +11,6 @@ import {
 import type { Surface } from './board-write.js';
 import { errors } from './errors.js';
 import { keyMatches, secretsEqual } from './keys.js';
-import type { RateLimiter } from './rate-limiter.js';
 import type { BoardRecord } from './registry.js';
 
 /** Whoever makes a request, as the adapters translate it. */
@@ -33,10 +32,36 @@ export type Tier = 'standard' | 'token';
 
 export type AccessConfig = { importToken: string | undefined; rateLimits: boolean };
 
+/** A counter every instance shares (Redis): the strong limit on WebSocket traffic per board. */
+export interface SharedCounter {
+  /** Counts one hit; resolves to null when allowed, else the whole seconds until the window ends. */
+  hit(key: string, limit: number, windowMs: number): Promise<number | null>;
+}
+
+/** Counts for the limits that the spec lets each instance keep loosely: REST, MCP and creation. */
+export interface Limiter {
+  hit(key: string, limit: number, windowMs: number): number | null;
+  count(key: string): number;
+}
+
+/** The embedded setup's strong counter: with one instance, the local one is exact. */
+export function localCounter(limiter: Limiter): SharedCounter {
+  return { hit: async (key, limit, windowMs) => limiter.hit(key, limit, windowMs) };
+}
+
+export type Limiters = {
+  /** REST and MCP requests, key failures and lock calls: per instance (soft). */
+  local: Limiter;
+  /** Board creations: shared eventually. */
+  creations: Limiter;
+  /** WebSocket frames and Yjs updates per board: shared strongly. */
+  sockets: SharedCounter;
+};
+
 export class Access {
   constructor(
     private readonly config: AccessConfig,
-    private readonly limiter: RateLimiter,
+    private readonly limiters: Limiters,
   ) {}
 
   /** The caller's rate tier: a presented token must match the configured secret, else 403. */
@@ -60,14 +85,17 @@ export class Access {
     this.limit(`board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
   }
 
-  /** Counts a JSON-channel frame on a board: 60 per 10 s, whatever the connection (a whole batch is one frame). */
-  admitFrame(boardId: string): void {
-    this.limit(`ws:${boardId}`, RATE_WS_FRAMES, RATE_WINDOW_WS_MS, RETRY_AFTER_SECONDS);
+  /**
+   * Counts a JSON-channel frame on a board: 60 per 10 s, whatever the
+   * connection or instance (a whole batch is one frame).
+   */
+  async admitFrame(boardId: string): Promise<void> {
+    await this.limitShared(`ws:${boardId}`, RATE_WS_FRAMES, RATE_WINDOW_WS_MS);
   }
 
-  /** Counts a Yjs document update on /collab (awareness excluded). */
-  admitCollabUpdate(boardId: string): void {
-    this.limit(`collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RETRY_AFTER_SECONDS);
+  /** Counts a Yjs document update on /collab (awareness excluded), across instances. */
+  async admitCollabUpdate(boardId: string): Promise<void> {
+    await this.limitShared(`collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS);
   }
 
   /** Counts a board creation (5 per 60 s per IP; 50 per 60 s in one bucket per token). */
@@ -75,9 +103,9 @@ export class Access {
     const tier = this.tier(caller);
     if (tier === 'token') {
       const digest = createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16);
-      this.limit(`create-token:${digest}`, RATE_CREATE_TOKEN, RATE_WINDOW_CREATE_MS);
+      this.limit(`create-token:${digest}`, RATE_CREATE_TOKEN, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
     } else {
-      this.limit(`create-ip:${caller.ip}`, RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS);
+      this.limit(`create-ip:${caller.ip}`, RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
     }
   }
 
@@ -105,17 +133,22 @@ export class Access {
   checkKey(record: BoardRecord, key: string | undefined): boolean {
     if (key === undefined) return false;
     const budgetKey = `key-failures:${record.id}`;
-    if (this.config.rateLimits && this.limiter.count(budgetKey) >= RATE_KEY_FAILURES) {
+    if (this.config.rateLimits && this.limiters.local.count(budgetKey) >= RATE_KEY_FAILURES) {
       throw errors.rateLimited(RETRY_AFTER_SECONDS);
     }
     if (keyMatches(key, record.keyHash)) return true;
-    if (this.config.rateLimits) this.limiter.hit(budgetKey, RATE_KEY_FAILURES, RATE_WINDOW_KEY_FAILURES_MS);
+    if (this.config.rateLimits) this.limiters.local.hit(budgetKey, RATE_KEY_FAILURES, RATE_WINDOW_KEY_FAILURES_MS);
     return false;
   }
 
-  private limit(key: string, limit: number, windowMs: number, retryAfterSeconds?: number): void {
+  private limit(key: string, limit: number, windowMs: number, retryAfterSeconds?: number, limiter = this.limiters.local): void {
     if (!this.config.rateLimits) return;
-    const retry = this.limiter.hit(key, limit, windowMs);
+    const retry = limiter.hit(key, limit, windowMs);
     if (retry !== null) throw errors.rateLimited(retryAfterSeconds ?? retry);
+  }
+
+  private async limitShared(key: string, limit: number, windowMs: number): Promise<void> {
+    if (!this.config.rateLimits) return;
+    if ((await this.limiters.sockets.hit(key, limit, windowMs)) !== null) throw errors.rateLimited(RETRY_AFTER_SECONDS);
   }
 }

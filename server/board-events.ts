@@ -6,7 +6,7 @@
  * it never is); MCP notifications and long polls listen to that.
  */
 import { EventEmitter } from 'node:events';
-import type { Extension, afterLoadDocumentPayload } from '@hocuspocus/server';
+import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
 import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../schema/index.js';
 
 export type BoardEventMap = {
@@ -32,8 +32,24 @@ export type BoardOp =
 
 type Burst = { timer: NodeJS.Timeout; startedAt: number };
 
+/** The origin of changes another instance made (applied here by @hocuspocus/extension-redis, or only announced). */
+export const RELAYED_ORIGIN = { source: 'redis' } as const;
+
+/** Whether a change was made on another instance (which journalled and announced it). */
+export function isRelayed(origin: unknown): boolean {
+  return isTransactionOrigin(origin) && origin.source === 'redis';
+}
+
+/** Carries this instance's events to the others (the shared setup); none in the embedded one. */
+export interface EventRelay {
+  changed(boardId: string): void;
+  erased(boardId: string): void;
+  lockChanged(boardId: string): void;
+}
+
 export class BoardEvents extends EventEmitter<BoardEventMap> {
   private readonly bursts = new Map<string, Burst>();
+  relay: EventRelay | undefined;
 
   constructor(
     private readonly debounceMs = NOTIFICATION_DEBOUNCE_MS,
@@ -53,6 +69,7 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
   }
 
   changed(boardId: string, origin: unknown): void {
+    if (!isRelayed(origin)) this.relay?.changed(boardId);
     this.emit('change', boardId, origin);
     const burst = this.bursts.get(boardId);
     const now = Date.now();
@@ -67,11 +84,19 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     this.bursts.set(boardId, { timer, startedAt });
   }
 
-  erased(boardId: string): void {
+  /** The board was erased here (`relayed`: on another instance). */
+  erased(boardId: string, relayed = false): void {
+    if (!relayed) this.relay?.erased(boardId);
     const burst = this.bursts.get(boardId);
     if (burst) clearTimeout(burst.timer);
     this.bursts.delete(boardId);
     this.emit('erased', boardId);
+  }
+
+  /** The board's lock changed here (`relayed`: on another instance). */
+  lockChanged(boardId: string, relayed = false): void {
+    if (!relayed) this.relay?.lockChanged(boardId);
+    this.emit('lockChanged', boardId);
   }
 
   /**

@@ -2,7 +2,7 @@
 import type { BoardMode } from '../schema/index.js';
 import type { WriteMaps } from './document-model.js';
 import { errors } from './errors.js';
-import type { BlobStore } from './store/blob-store.js';
+import type { BlobStore } from './store/board-store.js';
 
 /** The surfaces a write can come from; carried as the Y transaction origin. */
 export type Surface = 'rest' | 'mcp' | 'ws' | 'yjs' | 'import' | 'system';
@@ -26,7 +26,7 @@ export const DEFAULT_AUTHORS: Record<Surface, string> = {
 
 export type BoardWrite = {
   boardId: string;
-  /** The board's mode; a mode switch sets it and the registry follows in the same SQLite transaction. */
+  /** The board's mode; a mode switch sets it and the registry follows in the same store unit. */
   mode: BoardMode;
   /** The board's maps as this write sees them; changes reach the document only when the write commits. */
   maps: WriteMaps;

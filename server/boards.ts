@@ -2,8 +2,8 @@
  * The board domain's entry point for every surface: creating, reading, writing,
  * locking and erasing boards. Each call first admits its caller (token tier,
  * rate limit, lock), then a write runs the given domain mutation as one Y
- * transaction with a typed origin, inside one SQLite transaction that also
- * holds its journal entry, so it is durable when this returns.
+ * transaction with a typed origin, in one unit of the store with its journal
+ * entry and registry changes, so it is durable when this returns.
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
@@ -15,13 +15,11 @@ import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from './document-mode
 import { errors } from './errors.js';
 import { applyImport, type ImportResult, planImport } from './import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
-import type { BoardRecord, Registry } from './registry.js';
+import { type BoardRecord, tombstoneIsFresh } from './registry.js';
 import type { BoardEvents } from './board-events.js';
 import { drawView, etagOf, todoView } from './snapshot.js';
 import { queryTasks, type TaskQuery } from './task-query.js';
-import type { BlobStore } from './store/blob-store.js';
-import type { Db } from './store/database.js';
-import type { DocumentStore } from './store/document-store.js';
+import type { BoardStore, StoreTx } from './store/board-store.js';
 import { seedTemplate } from './templates.js';
 
 export type CreateBoard = {
@@ -41,10 +39,7 @@ export type CreatedBoard = { id: string; mode: BoardMode; access_key?: string } 
 export type BrowserSnapshot = ReturnType<typeof drawView> | { deleted: true; deleted_at: string };
 
 type Deps = {
-  db: Db;
-  registry: Registry;
-  documents: DocumentStore;
-  blobs: BlobStore;
+  store: BoardStore;
   host: DocumentHost;
   access: Access;
   events: BoardEvents;
@@ -62,16 +57,16 @@ export class Boards {
   }
 
   /** A board that exists and is not erased, or 404 (which says nothing of any lock). */
-  requireLive(boardId: string): BoardRecord {
-    const record = this.deps.registry.get(boardId);
+  async requireLive(boardId: string): Promise<BoardRecord> {
+    const record = await this.deps.store.registry.get(boardId);
     if (!record || record.deletedAt) throw errors.boardNotFound();
     return record;
   }
 
   /** Admits a caller to a board: token tier and rate limit, existence, then the lock. */
-  private admit(boardId: string, caller: Caller, access: 'read' | 'write'): BoardRecord {
+  private async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
-    const record = this.requireLive(boardId);
+    const record = await this.requireLive(boardId);
     this.deps.access.requireAccess(record, access, caller.key);
     return record;
   }
@@ -88,22 +83,22 @@ export class Boards {
     const key = input.lock ? generateKey() : undefined;
     const lock = input.lock && { mode: input.lock, keyHash: hashKey(key!) };
     const created = { id, mode: input.mode, ...(key && { access_key: key }) };
-    const { db, registry } = this.deps;
+    const { store } = this.deps;
     if (!plan && input.mode === 'draw') {
-      registry.create(id, 'draw', lock);
+      await store.atomically(id, (tx) => tx.createBoard(id, 'draw', lock));
       return created;
     }
     const origin: BoardOrigin = plan
       ? { source: 'import', author: input.author ?? DEFAULT_AUTHORS.import }
       : { source: 'system', author: DEFAULT_AUTHORS.system };
     const imported = await this.deps.host.use(id, (doc) =>
-      db.transaction(() => {
-        const record = registry.create(id, input.mode, lock);
-        return this.transact(doc, record, origin, (w) => {
+      store.atomically(id, (tx) => {
+        const record = tx.createBoard(id, input.mode, lock);
+        return this.transact(tx, doc, record, origin, (w) => {
           w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
           return plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban');
         });
-      })(),
+      }),
     );
     return { ...created, ...imported };
   }
@@ -114,35 +109,42 @@ export class Boards {
    * own get the caller's, else the surface's default.
    */
   async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
-    const admitted = this.admit(boardId, caller, 'write');
-    return this.deps.host.use(boardId, (doc, waited) => {
+    const admitted = await this.admit(boardId, caller, 'write');
+    return this.deps.host.use(boardId, async (doc, waited) => {
       // Checked again after a load: the board may have been erased or locked meanwhile.
-      const record = waited ? this.requireLive(boardId) : admitted;
+      const record = waited ? await this.requireLive(boardId) : admitted;
       if (waited) this.deps.access.requireAccess(record, 'write', caller.key);
       const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
-      return this.deps.db.transaction(() => this.transact(doc, record, origin, mutate))();
+      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
     });
   }
 
-  /** Runs a read against the live board's document. */
-  async read<T>(boardId: string, caller: Caller, view: (doc: Document, record: BoardRecord) => T): Promise<T> {
-    const admitted = this.admit(boardId, caller, 'read');
-    return this.deps.host.use(boardId, (doc, waited) => view(doc, waited ? this.requireLive(boardId) : admitted));
+  /**
+   * Runs a read against the live board's document. With `payloads`, the
+   * board's image payloads are at hand for `blobs.get` in the view.
+   */
+  async read<T>(boardId: string, caller: Caller, view: (doc: Document, record: BoardRecord) => T, payloads = false): Promise<T> {
+    const admitted = await this.admit(boardId, caller, 'read');
+    return this.deps.host.use(boardId, async (doc, waited) => {
+      const record = waited ? await this.requireLive(boardId) : admitted;
+      if (payloads) await this.deps.store.blobs.load(boardId, [...boardMaps(doc).images.values()].map((image) => image.blob));
+      return view(doc, record);
+    });
   }
 
   /** `GET /api/boards/{id}`: the browser snapshot with full image payloads, or the deleted marker for 30 days. */
   async browserSnapshot(boardId: string, caller: Caller): Promise<BrowserSnapshot> {
-    const record = this.deps.registry.get(boardId);
-    if (record?.deletedAt && this.deps.registry.tombstoneIsFresh(record)) {
+    const record = await this.deps.store.registry.get(boardId);
+    if (record?.deletedAt && tombstoneIsFresh(record, this.deps.now())) {
       this.deps.access.admitBoardRequest(boardId, caller);
       return { deleted: true, deleted_at: record.deletedAt };
     }
-    return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob)));
+    return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob)), true);
   }
 
   /** What a client needs before it opens a board: its mode and lock (`all`-locked boards need the key). */
-  meta(boardId: string, caller: Caller): { boardId: string; mode: BoardMode; lockMode: LockMode | null; createdAt: string } {
-    const record = this.admit(boardId, caller, 'read');
+  async meta(boardId: string, caller: Caller): Promise<{ boardId: string; mode: BoardMode; lockMode: LockMode | null; createdAt: string }> {
+    const record = await this.admit(boardId, caller, 'read');
     return { boardId, mode: record.mode, lockMode: record.lockMode, createdAt: record.createdAt };
   }
 
@@ -150,10 +152,10 @@ export class Boards {
   async imageData(boardId: string, imageId: string, caller: Caller): Promise<{ dataUrl: string; etag: string }> {
     return this.read(boardId, caller, (doc) => {
       const image = boardMaps(doc).images.get(imageId);
-      const dataUrl = image && this.deps.blobs.get(boardId, image.blob);
+      const dataUrl = image && this.deps.store.blobs.get(boardId, image.blob);
       if (!image || !dataUrl) throw errors.itemNotFound('image', imageId);
       return { dataUrl, etag: `"${image.blob.slice(0, 32)}"` };
-    });
+    }, true);
   }
 
   /**
@@ -163,29 +165,28 @@ export class Boards {
   async fullSnapshot(boardId: string, caller: Caller): Promise<{ board: Record<string, unknown>; etag: string }> {
     return this.read(boardId, caller, (doc, record) => {
       const etag = etagOf(doc);
-      const draw = drawView(doc, (image) => this.deps.blobs.get(boardId, image.blob));
+      const draw = drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob));
       const board = { boardId, mode: record.mode, etag, ...draw, ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
       return { board, etag };
-    });
+    }, true);
   }
 
   /** Tombstones a board: its content, payloads, lock and stored state go; connected clients are closed. */
   async erase(boardId: string, caller: Caller): Promise<{ ok: true }> {
-    const { db, registry, blobs, documents, host } = this.deps;
-    this.admit(boardId, caller, 'write');
-    await host.use(boardId, (doc) => {
-      const record = this.requireLive(boardId);
+    const { store, host } = this.deps;
+    await this.admit(boardId, caller, 'write');
+    await host.use(boardId, async (doc) => {
+      const record = await this.requireLive(boardId);
       this.deps.access.requireAccess(record, 'write', caller.key);
-      db.transaction(() => {
-        registry.tombstone(boardId);
-        this.transact(doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
+      await store.atomically(boardId, (tx) => {
+        tx.tombstone(boardId);
+        this.transact(tx, doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
           for (const name of CONTENT_MAPS) w.maps[name].clear();
           w.maps.meta.clear(); // a reused id starts as a blank draw board
           w.counts = {};
         });
-        blobs.eraseBoard(boardId);
-        documents.erase(boardId);
-      })();
+        tx.eraseDocument(boardId);
+      });
     });
     host.closeConnections(boardId);
     this.deps.events.erased(boardId);
@@ -198,9 +199,9 @@ export class Boards {
    * answers at once with `deleted: true`.
    */
   async wait(boardId: string, caller: Caller, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
-    this.admit(boardId, caller, 'read');
+    await this.admit(boardId, caller, 'read');
     const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
-    const record = this.deps.registry.get(boardId);
+    const record = await this.deps.store.registry.get(boardId);
     if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };
     const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
     return { boardId, updated, timedOut, etag };
@@ -221,22 +222,21 @@ export class Boards {
    * becomes a new empty draw board (a board creation, rate limited as such).
    */
   async open(boardId: string, caller: Caller): Promise<{ record: BoardRecord; created: boolean }> {
-    const { registry, documents, blobs } = this.deps;
-    const existing = registry.get(boardId);
-    if (existing && !existing.deletedAt) return { record: this.admit(boardId, caller, 'read'), created: false };
-    if (existing && registry.tombstoneIsFresh(existing)) throw errors.boardDeleted(existing.deletedAt!);
+    const { store } = this.deps;
+    const existing = await store.registry.get(boardId);
+    if (existing && !existing.deletedAt) return { record: await this.admit(boardId, caller, 'read'), created: false };
+    if (existing && tombstoneIsFresh(existing, this.deps.now())) throw errors.boardDeleted(existing.deletedAt!);
     this.deps.access.admitCreate(caller);
-    const record = this.deps.db.transaction(() => {
-      if (!existing) return registry.create(boardId, 'draw');
+    await store.atomically(boardId, (tx) => {
+      if (!existing) return tx.createBoard(boardId, 'draw');
+      tx.eraseDocument(boardId);
       // The erased copy may still be loaded (its store is debounced): it is empty, but writes to the
       // reused id go to it and are journalled on top of its history, so that becomes the stored state.
       const loaded = this.deps.host.loaded(boardId);
-      if (loaded) documents.replace(boardId, loaded);
-      else documents.erase(boardId);
-      blobs.eraseBoard(boardId);
-      return registry.revive(boardId, 'draw');
-    })();
-    return { record, created: true };
+      if (loaded) tx.replaceDocument(boardId, loaded);
+      return tx.reviveBoard(boardId, 'draw');
+    });
+    return { record: (await store.registry.get(boardId))!, created: true };
   }
 
   /**
@@ -245,18 +245,19 @@ export class Boards {
    * and keeps it. The swap fails with 409 if the lock changed meanwhile.
    */
   async lock(boardId: string, caller: Caller, mode: LockMode): Promise<{ mode: LockMode; key?: string }> {
-    const record = this.admitLockOperation(boardId, caller);
+    const record = await this.admitLockOperation(boardId, caller);
+    const { registry } = this.deps.store;
     if (record.lockMode) {
       if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
-      if (!this.deps.registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)) throw errors.lockConflict();
-      this.deps.events.emit('lockChanged', boardId);
+      if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion))) throw errors.lockConflict();
+      this.deps.events.lockChanged(boardId);
       return { mode };
     }
     const key = generateKey();
     // Hashed off the main thread: another lock call may swap the row meanwhile, and then this one must not.
     const keyHash = await hashKeyAsync(key);
-    if (!this.deps.registry.setLock(boardId, { mode, keyHash }, record.lockVersion)) throw errors.lockConflict();
-    this.deps.events.emit('lockChanged', boardId);
+    if (!(await registry.setLock(boardId, { mode, keyHash }, record.lockVersion))) throw errors.lockConflict();
+    this.deps.events.lockChanged(boardId);
     return { mode, key };
   }
 
@@ -265,8 +266,8 @@ export class Boards {
    * document when it authenticates): an `all` lock needs the key (401); a
    * `write` lock without it gives a read-only connection.
    */
-  admitSocket(boardId: string, caller: Caller): { record: BoardRecord; readOnly: boolean } {
-    const record = this.requireLive(boardId);
+  async admitSocket(boardId: string, caller: Caller): Promise<{ record: BoardRecord; readOnly: boolean }> {
+    const record = await this.requireLive(boardId);
     this.deps.access.requireAccess(record, 'read', caller.key);
     const canWrite = record.lockMode === null || this.deps.access.checkKey(record, caller.key);
     return { record, readOnly: !canWrite };
@@ -274,22 +275,22 @@ export class Boards {
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
   async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
-    const record = this.admitLockOperation(boardId, caller);
+    const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
     if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
-    if (!this.deps.registry.setLock(boardId, null, record.lockVersion)) throw errors.lockConflict();
-    this.deps.events.emit('lockChanged', boardId);
+    if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
+    this.deps.events.lockChanged(boardId);
     return { mode: null };
   }
 
   /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). */
-  verifyKey(boardId: string, caller: Caller, key: string): { ok: boolean } {
-    const record = this.admitLockOperation(boardId, caller);
+  async verifyKey(boardId: string, caller: Caller, key: string): Promise<{ ok: boolean }> {
+    const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) throw errors.boardNotLocked();
     return { ok: this.deps.access.checkKey(record, key) };
   }
 
-  private admitLockOperation(boardId: string, caller: Caller): BoardRecord {
+  private admitLockOperation(boardId: string, caller: Caller): Promise<BoardRecord> {
     this.deps.access.admitLockOperation(caller);
     this.deps.access.admitBoardRequest(boardId, caller);
     return this.requireLive(boardId);
@@ -299,12 +300,12 @@ export class Boards {
    * Runs a mutation against staged maps, then commits all it changed in one Y
    * transaction: a mutation that throws at any point leaves the document as it was.
    */
-  private transact<T>(doc: Document, record: BoardRecord, origin: BoardOrigin, mutate: (w: BoardWrite) => T): T {
+  private transact<T>(tx: StoreTx, doc: Document, record: BoardRecord, origin: BoardOrigin, mutate: (w: BoardWrite) => T): T {
     const write: BoardWrite = {
       boardId: record.id,
       mode: record.mode,
       maps: stagedMaps(doc),
-      blobs: this.deps.blobs,
+      blobs: this.deps.store.blobs,
       author: origin.author,
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
@@ -314,7 +315,7 @@ export class Boards {
     if (write.mode !== record.mode) {
       // The registry is the authority; the document mirrors it so that Yjs clients see the switch.
       write.maps.meta.set('mode', write.mode);
-      this.deps.registry.setMode(record.id, write.mode);
+      tx.setMode(record.id, write.mode);
     }
     doc.transact(() => commitMaps(write.maps), origin);
     return result;

@@ -16,26 +16,26 @@ import { capConnections, socketCounter } from '../adapters/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../adapters/ws/index.js';
 import { collabExtension, registerCollab } from '../adapters/yjs/index.js';
 import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../schema/index.js';
-import { Access } from './access.js';
+import { Access, localCounter } from './access.js';
 import { BoardEvents } from './board-events.js';
 import { Boards } from './boards.js';
 import type { Config } from './config.js';
 import { DocumentHost } from './document-host.js';
 import { opFeedExtension } from './op-feed.js';
-import { JournalledSQLite } from './persistence.js';
+import { JournalledDatabase } from './persistence.js';
 import { RateLimiter } from './rate-limiter.js';
-import { Registry } from './registry.js';
-import { BlobStore } from './store/blob-store.js';
-import { type Db, openDatabase } from './store/database.js';
-import { DocumentStore } from './store/document-store.js';
+import { RedisCluster } from './cluster/redis.js';
+import type { BoardStore, DocumentJournal } from './store/board-store.js';
+import { PgStore } from './store/pg/store.js';
+import { SqliteStore } from './store/sqlite-store.js';
 
 /** How often ended rate-limit windows are dropped. */
 const RATE_SWEEP_INTERVAL_MS = 60_000;
 
 export type BoardServer = {
   app: FastifyInstance;
-  /** The SQLite handle (tests simulate storage faults through it). */
-  db: Db;
+  /** The embedded SQLite store, or PostgreSQL's in the shared setup (tests reach into either). */
+  store: BoardStore;
   boards: Boards;
   events: BoardEvents;
   limiter: RateLimiter;
@@ -43,7 +43,7 @@ export type BoardServer = {
   /** Every route Fastify serves (method and URL pattern). */
   routes: { method: string; url: string }[];
   hocuspocus: Hocuspocus;
-  documents: DocumentStore;
+  documents: DocumentJournal;
   /** Starts listening; resolves to the address it listens on. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -83,28 +83,39 @@ function redactUrl(url: string): string {
 
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {
   const now = options.now ?? Date.now;
-  const db = openDatabase(config.dataDir);
-  const registry = new Registry(db, now);
-  const documents = new DocumentStore(db);
-  const blobs = new BlobStore(db);
+  // The shared setup when configured: PostgreSQL holds the boards, Redis links the instances.
+  const cluster = config.shared && new RedisCluster(config.shared.redisUrl);
+  const store: BoardStore = config.shared
+    ? await PgStore.open(config.shared.databaseUrl, config.shared.poolSize, now)
+    : new SqliteStore(config.dataDir, now);
+  const { registry, documents, blobs } = store;
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
-  const access = new Access({ importToken: config.importToken, rateLimits: config.rateLimits }, limiter);
+  const access = new Access(
+    { importToken: config.importToken, rateLimits: config.rateLimits },
+    {
+      local: limiter,
+      creations: cluster ? cluster.eventualLimiter(limiter, now) : limiter,
+      sockets: cluster ? cluster.counter() : localCounter(limiter),
+    },
+  );
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: config.storeDebounceMs,
     maxDebounce: config.storeMaxDebounceMs,
   });
   const host = new DocumentHost(hocuspocus);
-  const boards = new Boards({ db, registry, documents, blobs, host, access, events, now });
+  const boards = new Boards({ store, host, access, events, now });
   hocuspocus.configure({
     extensions: [
-      new JournalledSQLite(db, documents, registry, blobs, config.journal),
+      ...(cluster ? [cluster.extension] : []),
+      new JournalledDatabase(store, config.journal),
       events.extension(),
       opFeedExtension(events, blobs),
       collabExtension({ boards, access, registry, blobs, now }),
     ],
   });
+  if (cluster && store instanceof PgStore) await cluster.attach({ events, host, registry: store.registry });
   const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({
@@ -161,7 +172,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       await mcpSessions.close(); // and MCP notification streams end
       await stopping;
       await host.flushAll();
-      db.close();
+      await cluster?.close();
+      await store.close();
     })();
     return closing;
   };
@@ -171,5 +183,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, db, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
+  return { app, store, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
 }

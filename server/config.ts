@@ -36,6 +36,14 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(REQUEST_TIMEOUT_MS),
   // An MCP session with no request and no open notification stream for this long is closed.
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
+  // Both set: this instance is one of many sharing PostgreSQL (boards, journal, state) and Redis (updates, events, counters).
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// URL' }).optional(),
+  // Connections this instance holds to PostgreSQL.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+}).refine((env) => (env.REDIS_URL === undefined) === (env.DATABASE_URL === undefined), {
+  message: 'REDIS_URL and DATABASE_URL go together: set both for the shared setup, or neither for the embedded SQLite',
+  path: ['REDIS_URL'],
 });
 
 export type Config = Readonly<{
@@ -55,6 +63,8 @@ export type Config = Readonly<{
   maxSocketsPerIp: number;
   maxConnectionsPerIp: number;
   requestTimeoutMs: number;
+  /** The shared setup (several instances), or undefined for the embedded SQLite in dataDir. */
+  shared: Readonly<{ redisUrl: string; databaseUrl: string; poolSize: number }> | undefined;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
 }>;
@@ -102,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSocketsPerIp: e.MAX_SOCKETS_PER_IP,
     maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shared: e.REDIS_URL && e.DATABASE_URL ? Object.freeze({ redisUrl: e.REDIS_URL, databaseUrl: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }) : undefined,
     publicDir: join(projectRoot(), 'dist', 'public'),
   });
 }

@@ -18,15 +18,16 @@ export class DocumentHost {
    * exactly as a client's would. That saves a connection per request on a
    * busy board. `waited` tells fn whether anything else could have run since
    * the call (a load), so that what the caller checked before may be stale.
+   * An async fn holds the document until it settles.
    */
-  async use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T): Promise<T> {
+  async use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const loaded = this.hocuspocus.documents.get(boardId);
     if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
       return fn(loaded, false);
     }
     const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
     try {
-      return fn(connection.document!, true);
+      return await fn(connection.document!, true);
     } finally {
       await connection.disconnect({ unloadImmediately: false });
     }

@@ -11,7 +11,7 @@ import type { BoardEvents, BoardOp } from './board-events.js';
 import { isBoardOrigin } from './board-write.js';
 import type { ImageItem, MapName } from './document-model.js';
 import { etagOf } from './snapshot.js';
-import type { BlobStore } from './store/blob-store.js';
+import type { BlobStore } from './store/board-store.js';
 
 const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 

@@ -1,64 +1,56 @@
 /**
- * Persistence of board documents in Hocuspocus: @hocuspocus/extension-sqlite
- * on our database handle, made durable by the journal. The stock extension only
- * stores a debounced snapshot, so acknowledged edits could be lost; here every
- * update is appended to the journal from the document's `update` event (which
- * runs before any acknowledgement, while `onChange` runs after) and the
- * snapshot store becomes the compaction of that journal.
+ * Persistence of board documents in Hocuspocus: its database extension with
+ * our own fetch and store, made durable by the journal. The stock extensions
+ * only store a debounced snapshot, so acknowledged edits could be lost; here
+ * every update is journalled from the document's `update` event (which runs
+ * before any acknowledgement, while `onChange` runs after) and the store
+ * becomes the compaction of that journal. The same class serves the embedded
+ * SQLite and PostgreSQL: only the DocumentJournal differs.
  */
-import { SQLite } from '@hocuspocus/extension-sqlite';
+import { Database } from '@hocuspocus/extension-database';
 import type { afterLoadDocumentPayload, beforeUnloadDocumentPayload, Document, Hocuspocus, onStoreDocumentPayload } from '@hocuspocus/server';
+import { isRelayed } from './board-events.js';
 import { boardMaps } from './document-model.js';
 import { errors } from './errors.js';
-import type { Registry } from './registry.js';
-import type { BlobStore } from './store/blob-store.js';
-import type { Db } from './store/database.js';
-import type { DocumentStore } from './store/document-store.js';
+import type { BoardStore } from './store/board-store.js';
 
 /** Close code for Yjs clients whose document was dropped after a storage failure: reconnect later. */
 export const STORAGE_FAILURE_CLOSE = { code: 4503, reason: 'storage_unavailable' };
 
-export class JournalledSQLite extends SQLite {
+export class JournalledDatabase extends Database {
   /** In-memory copies that hold a change the storage refused: never stored, never used again. */
   private readonly discarded = new WeakSet<Document>();
 
   constructor(
-    db: Db,
-    private readonly documents: DocumentStore,
-    private readonly registry: Registry,
-    private readonly blobs: BlobStore,
+    private readonly store: BoardStore,
     /** False only to measure the journal's cost in a benchmark: durability is gone then. */
     private readonly journal = true,
   ) {
     super({
-      fetch: async ({ documentName }) => this.documents.load(documentName),
+      fetch: async ({ documentName }) => this.store.documents.load(documentName),
       // Never called: onStoreDocument below compacts instead of writing a fresh snapshot each time.
       store: async () => {},
     });
-    this.db = db;
   }
-
-  /** The database is opened and migrated by the server, not by the extension. */
-  override async onConfigure(): Promise<void> {}
-
-  override async onListen(): Promise<void> {}
 
   /**
    * From here on every update of the document is journalled before it is
-   * acknowledged. If the journal cannot take one (disk full, read-only), the
-   * change must not be acknowledged and the in-memory copy, which already holds
-   * it, must go: see discard.
+   * acknowledged. If the journal cannot take one (disk full, database down),
+   * the change must not be acknowledged and the in-memory copy, which already
+   * holds it, must go: see discard.
    */
   async afterLoadDocument({ document, documentName, instance }: afterLoadDocumentPayload): Promise<void> {
-    document.on('update', (update: Uint8Array) => {
+    document.on('update', (update: Uint8Array, origin: unknown) => {
       if (this.discarded.has(document)) throw errors.storageUnavailable();
-      if (!this.journal) return;
+      if (!this.journal || isRelayed(origin)) return; // the instance that made it journalled it
+      let pending: Promise<void> | void;
       try {
-        this.documents.append(documentName, update);
+        pending = this.store.documents.append(documentName, update);
       } catch (error) {
         this.discard(instance, document);
         throw error;
       }
+      pending?.catch(() => this.discard(instance, document));
     });
   }
 
@@ -69,6 +61,7 @@ export class JournalledSQLite extends SQLite {
    * again once the storage takes them; nothing they hold is lost.
    */
   private discard(instance: Hocuspocus, document: Document): void {
+    if (this.discarded.has(document)) return;
     this.discarded.add(document);
     for (const connection of document.getConnections()) connection.webSocket.close(STORAGE_FAILURE_CLOSE.code, STORAGE_FAILURE_CLOSE.reason);
     if (instance.documents.get(document.name) === document) instance.documents.delete(document.name);
@@ -83,18 +76,19 @@ export class JournalledSQLite extends SQLite {
   /** Folds the journal into the stored state; forgets the document of an erased board. */
   override async onStoreDocument({ document, documentName, clientsCount }: onStoreDocumentPayload): Promise<void> {
     if (this.discarded.has(document)) return;
-    const board = this.registry.get(documentName);
+    const { registry, documents, blobs } = this.store;
+    const board = await registry.get(documentName);
     if (!board || board.deletedAt) {
-      this.documents.erase(documentName);
+      await documents.erase(documentName);
       return;
     }
-    this.documents.compact(documentName, document);
+    await documents.compact(documentName, document);
     // Unreferenced image payloads go once nobody is connected (an open browser
     // could still undo an erase and point at its payload again).
     if (clientsCount === 0) {
       const referenced = new Set<string>();
       for (const image of boardMaps(document).images.values()) referenced.add(image.blob);
-      this.blobs.prune(documentName, referenced);
+      await blobs.prune(documentName, referenced);
     }
   }
 }

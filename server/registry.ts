@@ -1,9 +1,11 @@
 /**
  * The board registry: which boards exist, their mode, lock and tombstone. Kept
- * in SQLite apart from the Y.Doc so that no document client can change it.
+ * apart from the Y.Doc so that no document client can change it. This is its
+ * record and the embedded SQLite implementation; PostgreSQL's is in store/pg.
  */
 import type { BoardMode, LockMode } from '../schema/index.js';
 import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
+import type { Lock, Registry } from './store/board-store.js';
 import type { Db } from './store/database.js';
 
 export type BoardRecord = {
@@ -16,7 +18,7 @@ export type BoardRecord = {
   lockVersion: number;
 };
 
-type Row = {
+export type RegistryRow = {
   id: string;
   mode: BoardMode;
   created_at: string;
@@ -37,7 +39,26 @@ function parseSqlTimestamp(value: string): number {
   return Date.parse(value.replace(' ', 'T') + 'Z');
 }
 
-export class Registry {
+/** True while a tombstone is younger than the retention period (the deleted marker is still shown). */
+export function tombstoneIsFresh(record: BoardRecord, now: number): boolean {
+  if (!record.deletedAt) return false;
+  return now - parseSqlTimestamp(record.deletedAt) < TOMBSTONE_RETENTION_DAYS * DAY_MS;
+}
+
+export function recordOf(row: RegistryRow): BoardRecord {
+  return {
+    id: row.id,
+    mode: row.mode,
+    createdAt: row.created_at,
+    deletedAt: row.deleted_at,
+    lockMode: row.lock_mode,
+    keyHash: row.key_hash,
+    lockVersion: Number(row.lock_version),
+  };
+}
+
+/** The registry in the embedded SQLite: synchronous, so that it can join the journal's transactions. */
+export class SqliteRegistry implements Registry {
   private readonly selectBoard;
   private readonly insertBoard;
   private readonly updateMode;
@@ -49,7 +70,7 @@ export class Registry {
     private readonly db: Db,
     private readonly now: () => number,
   ) {
-    this.selectBoard = db.prepare<[string], Row>('SELECT * FROM boards WHERE id = ?');
+    this.selectBoard = db.prepare<[string], RegistryRow>('SELECT * FROM boards WHERE id = ?');
     this.insertBoard = db.prepare<[string, BoardMode, string, LockMode | null, string | null]>(
       'INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES (?, ?, ?, ?, ?)',
     );
@@ -65,30 +86,25 @@ export class Registry {
     );
   }
 
-  get(id: string): BoardRecord | null {
+  async get(id: string): Promise<BoardRecord | null> {
+    return this.peek(id);
+  }
+
+  peek(id: string): BoardRecord | null {
     const row = this.selectBoard.get(id);
-    if (!row) return null;
-    return {
-      id: row.id,
-      mode: row.mode,
-      createdAt: row.created_at,
-      deletedAt: row.deleted_at,
-      lockMode: row.lock_mode,
-      keyHash: row.key_hash,
-      lockVersion: row.lock_version,
-    };
+    return row ? recordOf(row) : null;
   }
 
   /** Registers a new board, locked at creation when a lock mode and key hash are given. */
-  create(id: string, mode: BoardMode, lock?: { mode: LockMode; keyHash: string }): BoardRecord {
+  create(id: string, mode: BoardMode, lock?: Lock): BoardRecord {
     this.insertBoard.run(id, mode, sqlTimestamp(this.now()), lock?.mode ?? null, lock?.keyHash ?? null);
-    return this.get(id)!;
+    return this.peek(id)!;
   }
 
   /** Gives an erased board's id to a new, empty board (only once its tombstone has expired). */
   revive(id: string, mode: BoardMode): BoardRecord {
     this.reviveBoard.run(mode, sqlTimestamp(this.now()), id);
-    return this.get(id)!;
+    return this.peek(id)!;
   }
 
   /**
@@ -96,7 +112,7 @@ export class Registry {
    * `expectedVersion` (nobody changed the lock since it was read). Returns
    * whether it applied.
    */
-  setLock(id: string, lock: { mode: LockMode; keyHash: string } | null, expectedVersion: number): boolean {
+  async setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean> {
     return this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes === 1;
   }
 
@@ -109,11 +125,5 @@ export class Registry {
     const deletedAt = sqlTimestamp(this.now());
     this.markDeleted.run(deletedAt, id);
     return deletedAt;
-  }
-
-  /** True while a tombstone is younger than the retention period (the deleted marker is still shown). */
-  tombstoneIsFresh(record: BoardRecord): boolean {
-    if (!record.deletedAt) return false;
-    return this.now() - parseSqlTimestamp(record.deletedAt) < TOMBSTONE_RETENTION_DAYS * DAY_MS;
   }
 }

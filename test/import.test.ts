@@ -216,7 +216,7 @@ describe('import rules', () => {
     expect(ok.body.imported).toMatchObject({ texts: 500, lines: 2000, images: 50 });
     expect(ok.body.ids.lines).toHaveLength(2000);
     // the whole board went in as one journal entry
-    expect(t.server.server.documents.journalLength(ok.body.id)).toBe(1);
+    expect(await t.server.server.documents.journalLength(ok.body.id)).toBe(1);
 
     const over = await importBoard({ content: { ...content, lines: [...content.lines, { points: [0, 0, 1, 1] }] } });
     expect(over.status).toBe(400);

@@ -61,7 +61,7 @@ describe('persistence', () => {
     expect(server.server.hocuspocus.documents.has(id)).toBe(true);
 
     await until(() => !server.server.hocuspocus.documents.has(id));
-    expect(server.server.documents.journalLength(id)).toBe(0);
+    expect(await server.server.documents.journalLength(id)).toBe(0);
     const db = sqlite(server.dataDir);
     expect(db.prepare('SELECT count(*) AS n FROM documents WHERE name = ?').get(id)).toEqual({ n: 1 });
     db.close();
@@ -83,7 +83,7 @@ describe('persistence', () => {
     await api.get(`/json/${id}`);
     await until(() => !server.server.hocuspocus.documents.has(id));
     expect(rowid()).toEqual(stored);
-    expect(server.server.documents.journalLength(id)).toBe(0);
+    expect(await server.server.documents.journalLength(id)).toBe(0);
     db.close();
   });
 

@@ -57,7 +57,7 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     await expect(erased.synced).rejects.toThrow(/board_not_found/);
     erased.destroy();
     // and nothing was created for them
-    expect(t.server.server.documents.load('00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await t.server.server.documents.load('00000000-0000-4000-8000-000000000000')).toBeNull();
   });
 
   it('an all-locked board needs the key as the token; a write-locked one is read-only without it', async () => {

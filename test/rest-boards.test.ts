@@ -169,7 +169,7 @@ describe('board reads', () => {
     await t.api.post(`/api/boards/${unknown}/texts`, { x: 0, y: 0, content: 'x' });
     await t.api.get(`/json/${unknown}`);
     expect(t.server.server.hocuspocus.documents.has(unknown)).toBe(false);
-    expect(t.server.server.documents.load(unknown)).toBeNull();
+    expect(await t.server.server.documents.load(unknown)).toBeNull();
   });
 
   it('unknown routes answer 404 with a code', async () => {
@@ -195,7 +195,7 @@ describe('DELETE /api/boards/{id}', () => {
     expect((await t.api.post(`/api/boards/${body.id}/texts`, { x: 0, y: 0, content: 'x' })).status).toBe(404);
     expect((await t.api.del(`/api/boards/${body.id}`)).status).toBe(404);
     // The content is wiped from storage, not only hidden.
-    expect(t.server.server.documents.load(body.id)).toBeNull();
+    expect(await t.server.server.documents.load(body.id)).toBeNull();
   });
 
   it('the deleted marker lasts 30 days, then the board is 404 everywhere', async () => {

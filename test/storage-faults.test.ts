@@ -3,6 +3,7 @@ import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
 import { startServer } from './helpers/server.js';
+import type { SqliteStore } from '../server/store/sqlite-store.js';
 
 /** Caps the database at its current size, as a full disk would: SQLite answers SQLITE_FULL to any write that needs a page more. */
 function fillDisk(db: import('better-sqlite3').Database): () => void {
@@ -27,7 +28,7 @@ describe('storage faults', () => {
       await yjs.synced;
       const mcp = await connectMcp(server.url);
 
-      const restore = fillDisk(server.server.db);
+      const restore = fillDisk((server.server.store as SqliteStore).db);
       const refused = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: big('refused') });
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'storage_unavailable', error: expect.any(String) });

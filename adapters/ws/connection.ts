@@ -66,10 +66,10 @@ export class JsonChannelConnection {
     this.send({ type: 'board_erased', boardId });
     this.socket.close(WS_CLOSE.boardErased.code, WS_CLOSE.boardErased.reason);
   };
-  private readonly onLockChanged = (boardId: string) => {
+  private readonly onLockChanged = async (boardId: string) => {
     if (boardId !== this.admission.boardId) return;
     try {
-      this.admission.readOnly = this.deps.boards.admitSocket(boardId, this.admission.caller).readOnly;
+      this.admission.readOnly = (await this.deps.boards.admitSocket(boardId, this.admission.caller)).readOnly;
     } catch (error) {
       this.sendError(error, undefined);
       this.socket.close(WS_CLOSE.boardLocked.code, WS_CLOSE.boardLocked.reason);
@@ -150,7 +150,7 @@ export class JsonChannelConnection {
       if (body.type === 'batch') return await this.batch(body);
       if (!Object.hasOwn(MUTATION_FRAMES, body.type as string)) throw new BoardError(400, 'unknown_frame', `unknown frame type "${body.type}"`, { frameType: body.type });
       const type = body.type as MutationFrameType;
-      this.admit();
+      await this.admit();
       const args = parseOp(type, body);
       const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) => applyOp(w, type, args));
       if (ref !== undefined) this.send({ type: 'ack', ref, result });
@@ -160,9 +160,9 @@ export class JsonChannelConnection {
   }
 
   /** Read-only connections and the board's frame budget (a continued batch counts once). */
-  private admit(): void {
+  private async admit(): Promise<void> {
     if (this.admission.readOnly) throw errors.boardLocked(this.admission.lockMode ?? 'write');
-    this.deps.access.admitFrame(this.admission.boardId);
+    await this.deps.access.admitFrame(this.admission.boardId);
   }
 
   private async batch(body: Record<string, unknown>): Promise<void> {
@@ -171,7 +171,7 @@ export class JsonChannelConnection {
     const frame = parsed.data;
     const pending = this.pending;
     if (pending && pending.ref !== frame.ref) throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
-    if (!pending) this.admit();
+    if (!pending) await this.admit();
     const ops = frame.ops.map((op, index) => {
       try {
         return { type: op.type, args: parseOp(op.type, op as Record<string, unknown>) };

@@ -16,8 +16,7 @@ import type { Access } from '../../server/access.js';
 import type { Boards } from '../../server/boards.js';
 import { attachCompensator, type Repair } from '../../server/compensation.js';
 import { BoardError } from '../../server/errors.js';
-import type { Registry } from '../../server/registry.js';
-import type { BlobStore } from '../../server/store/blob-store.js';
+import type { BlobStore, Registry } from '../../server/store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { clientAuthor } from '../ws/identity.js';
 
@@ -72,7 +71,7 @@ export function collabExtension(deps: CollabDeps): Extension {
     async onAuthenticate({ documentName, token, connectionConfig, context, requestParameters }: onAuthenticatePayload) {
       if (!isUuid(documentName)) throw { reason: 'board_not_found' };
       try {
-        const { readOnly } = deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
+        const { readOnly } = await deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
         connectionConfig.readOnly = readOnly;
         context.author = clientAuthor(requestParameters.get('client'));
       } catch (error) {
@@ -83,7 +82,7 @@ export function collabExtension(deps: CollabDeps): Extension {
     async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
       if (connection.readOnly || !carriesUpdate(update)) return;
       try {
-        deps.access.admitCollabUpdate(documentName);
+        await deps.access.admitCollabUpdate(documentName);
       } catch {
         // Dropping the update would leave the client believing it was stored. Closing the whole
         // socket instead makes the provider reconnect with backoff and send what it holds in its
@@ -97,7 +96,7 @@ export function collabExtension(deps: CollabDeps): Extension {
       attachCompensator(
         document,
         () => {
-          const record = deps.registry.get(documentName);
+          const record = deps.registry.peek(documentName);
           if (!record || record.deletedAt) return null;
           return { mode: record.mode, blobExists: (hash) => deps.blobs.get(documentName, hash) !== null };
         },

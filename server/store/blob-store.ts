@@ -3,14 +3,17 @@
  * table the data URL. Keyed by board so that a board's images go with it.
  */
 import { createHash } from 'node:crypto';
+import type { BlobStore } from './board-store.js';
 import type { Db } from './database.js';
+
+const DONE = Promise.resolve();
 
 /** The content address of an image data URL. */
 export function blobHash(dataUrl: string): string {
   return createHash('sha256').update(dataUrl).digest('hex');
 }
 
-export class BlobStore {
+export class SqliteBlobs implements BlobStore {
   private readonly insert;
   private readonly select;
   private readonly deleteBoard;
@@ -38,8 +41,18 @@ export class BlobStore {
     return this.select.get(boardId, hash)?.data_url ?? null;
   }
 
+  /** Every payload is at hand in the embedded database. */
+  load(): Promise<void> {
+    return DONE;
+  }
+
+  /** Written synchronously, inside the write's SQLite transaction. */
+  durable(): Promise<void> {
+    return DONE;
+  }
+
   /** Deletes the blobs of a board that no image references any more. */
-  prune(boardId: string, referenced: Set<string>): number {
+  async prune(boardId: string, referenced: Set<string>): Promise<number> {
     let removed = 0;
     for (const { hash } of this.listHashes.all(boardId)) {
       if (!referenced.has(hash)) removed += this.deleteOne.run(boardId, hash).changes;

@@ -11,6 +11,18 @@ import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
 
 export type Db = Database.Database;
 
+/** The board registry, apart from the document so that no document client can change lock or tombstone state; the same SQL in PostgreSQL. */
+export const BOARDS_TABLE = `
+CREATE TABLE IF NOT EXISTS boards (
+  id TEXT PRIMARY KEY,
+  mode TEXT NOT NULL CHECK (mode IN ('draw', 'todo')),
+  created_at TEXT NOT NULL,
+  deleted_at TEXT,
+  lock_mode TEXT CHECK (lock_mode IN ('write', 'all')),
+  key_hash TEXT,
+  lock_version INTEGER NOT NULL DEFAULT 0
+);`;
+
 const SCHEMA = `
 ${documentsSchema};
 
@@ -23,17 +35,7 @@ CREATE TABLE IF NOT EXISTS journal (
 );
 CREATE INDEX IF NOT EXISTS journal_by_name ON journal(name, seq);
 
--- The board registry, apart from the document so that no document client can
--- change lock or tombstone state.
-CREATE TABLE IF NOT EXISTS boards (
-  id TEXT PRIMARY KEY,
-  mode TEXT NOT NULL CHECK (mode IN ('draw', 'todo')),
-  created_at TEXT NOT NULL,
-  deleted_at TEXT,
-  lock_mode TEXT CHECK (lock_mode IN ('write', 'all')),
-  key_hash TEXT,
-  lock_version INTEGER NOT NULL DEFAULT 0
-);
+${BOARDS_TABLE}
 
 -- Image payloads live outside the Y.Doc: an edit must not rewrite megabytes of images.
 CREATE TABLE IF NOT EXISTS image_blobs (

@@ -1,0 +1,155 @@
+/**
+ * The shared setup's Redis: @hocuspocus/extension-redis carries document
+ * updates and awareness between instances; one channel carries board events
+ * (changed, erased, lock changed) to instances that may not have the board
+ * loaded; and counters give the limits the spec wants shared.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
+import { Redis as IORedis } from 'ioredis';
+import type { Limiter, SharedCounter } from '../access.js';
+import { type BoardEvents, type EventRelay, RELAYED_ORIGIN } from '../board-events.js';
+import type { DocumentHost } from '../document-host.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import type { Registry } from '../store/board-store.js';
+
+const PREFIX = 'boards';
+const EVENTS_CHANNEL = `${PREFIX}:events`;
+
+type EventType = 'changed' | 'erased' | 'lockChanged';
+type EventMessage = { from: string; type: EventType; boardId: string };
+
+/** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
+const HIT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`;
+
+type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
+
+export class RedisCluster implements EventRelay {
+  readonly instanceId = randomUUID();
+  readonly extension: RedisExtension;
+  private readonly pub: IORedis;
+  private readonly sub: IORedis;
+  private readonly changedThisTurn = new Set<string>();
+  private targets: Targets | undefined;
+
+  constructor(private readonly url: string) {
+    this.pub = this.client();
+    this.sub = this.client();
+    this.extension = new RedisExtension({ createClient: () => this.client(), identifier: this.instanceId, prefix: PREFIX });
+    this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
+
+  private client(): IORedis {
+    const client = new IORedis(this.url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    client.on('error', () => {}); // ioredis reconnects by itself; commands in between fail and say so
+    return client;
+  }
+
+  /** Starts relaying: this instance's events go out, the others' come in. */
+  async attach(targets: Targets): Promise<void> {
+    this.targets = targets;
+    targets.events.relay = this;
+    this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
+    await this.sub.subscribe(EVENTS_CHANNEL);
+  }
+
+  changed(boardId: string): void {
+    // One message per board per turn of the event loop, however many updates it made.
+    if (this.changedThisTurn.size === 0) setImmediate(() => this.flushChanged());
+    this.changedThisTurn.add(boardId);
+  }
+
+  erased(boardId: string): void {
+    this.publish('erased', boardId);
+  }
+
+  lockChanged(boardId: string): void {
+    this.publish('lockChanged', boardId);
+  }
+
+  private flushChanged(): void {
+    for (const boardId of this.changedThisTurn) this.publish('changed', boardId);
+    this.changedThisTurn.clear();
+  }
+
+  private publish(type: EventType, boardId: string): void {
+    const message: EventMessage = { from: this.instanceId, type, boardId };
+    this.pub.publish(EVENTS_CHANNEL, JSON.stringify(message)).catch(() => {});
+  }
+
+  private receive(raw: string): void {
+    const message = JSON.parse(raw) as EventMessage;
+    const targets = this.targets;
+    if (!targets || message.from === this.instanceId) return;
+    const { events, host, registry } = targets;
+    const { boardId } = message;
+    // The record may have changed with it (a mode switch, a lock, a tombstone).
+    const refreshed = registry.refresh(boardId).catch(() => {});
+    if (message.type === 'changed') {
+      // A loaded copy hears of the change itself, through the extension's update.
+      if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
+    } else if (message.type === 'erased') {
+      host.closeConnections(boardId);
+      events.erased(boardId, true);
+    } else {
+      // Connections check their access again against the new record.
+      void refreshed.then(() => events.lockChanged(boardId, true));
+    }
+  }
+
+  /** The strong counter: one Redis key per window, shared by every instance. */
+  counter(): SharedCounter {
+    return {
+      hit: async (key, limit, windowMs) => {
+        let result: [number, number];
+        try {
+          result = (await (this.pub as IORedis & { boardHit(key: string, windowMs: number): Promise<[number, number]> }).boardHit(`${PREFIX}:rate:${key}`, windowMs));
+        } catch {
+          return null; // Redis unreachable: edits go on; the limit is back with Redis
+        }
+        const [count, ttl] = result;
+        return count <= limit ? null : Math.max(1, Math.ceil(ttl / 1000));
+      },
+    };
+  }
+
+  /**
+   * The eventually consistent counter for board creation: each instance
+   * decides at once from its own count and the shared count as last heard,
+   * and adds its hit to the shared count in the background.
+   */
+  eventualLimiter(local: RateLimiter, now: () => number): Limiter {
+    const heard = new Map<string, { count: number; resetAt: number }>();
+    return {
+      hit: (key, limit, windowMs) => {
+        const retry = local.hit(key, limit, windowMs);
+        const shared = heard.get(key);
+        const sharedRetry = shared && now() < shared.resetAt && shared.count + 1 > limit ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000)) : null;
+        void this.pub
+          .multi()
+          .incr(`${PREFIX}:rate:${key}`)
+          .pexpire(`${PREFIX}:rate:${key}`, windowMs, 'NX')
+          .pttl(`${PREFIX}:rate:${key}`)
+          .exec()
+          .then((replies) => {
+            const count = Number(replies?.[0]?.[1]);
+            const ttl = Number(replies?.[2]?.[1]);
+            if (Number.isFinite(count) && ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
+            if (heard.size > 10_000) heard.clear();
+          })
+          .catch(() => {});
+        return retry ?? sharedRetry;
+      },
+      count: (key) => local.count(key),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.extension.onDestroy();
+    this.sub.disconnect();
+    await this.pub.quit().catch(() => {});
+  }
+}

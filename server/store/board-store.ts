@@ -1,0 +1,100 @@
+/**
+ * What the board domain needs from storage, whichever engine holds it: the
+ * embedded SQLite (one instance) or PostgreSQL (many instances). Reads are
+ * async because a shared registry is a round trip away; writes are staged by
+ * a synchronous change (the Y transaction runs synchronously) and are durable
+ * when `atomically` resolves.
+ */
+import * as Y from 'yjs';
+import type { BoardMode, LockMode } from '../../schema/index.js';
+import type { BoardRecord } from '../registry.js';
+
+export type Lock = { mode: LockMode; keyHash: string };
+
+/** The board registry: which boards exist, their mode, lock and tombstone. */
+export interface Registry {
+  get(id: string): Promise<BoardRecord | null>;
+  /**
+   * The record as this instance last saw it, without a round trip (null when
+   * never seen). For rules checked inside a Y transaction, which cannot wait.
+   */
+  peek(id: string): BoardRecord | null;
+  /** Compare-and-swap of the lock: applies only if nobody changed it since `expectedVersion`. */
+  setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean>;
+}
+
+/** Registry and document writes staged by a change; applied in the same unit as its journal entries. */
+export interface StoreTx {
+  createBoard(id: string, mode: BoardMode, lock?: Lock): BoardRecord;
+  /** Gives an erased board's id to a new, empty board. */
+  reviveBoard(id: string, mode: BoardMode): BoardRecord;
+  setMode(id: string, mode: BoardMode): void;
+  tombstone(id: string): void;
+  /** Forgets a board's stored document and its image payloads. */
+  eraseDocument(id: string): void;
+  /** Makes a live document's whole state the stored state, with an empty journal. */
+  replaceDocument(id: string, doc: Y.Doc): void;
+}
+
+/** Durable document storage: a stored state per document plus a journal of the updates since. */
+export interface DocumentJournal {
+  /** The stored state with the journal replayed onto it, as one update; null when nothing is stored. */
+  load(name: string): Promise<Uint8Array | null>;
+  /**
+   * Journals one update, called from the document's update event before any
+   * acknowledgement. Throws at once if it cannot (SQLite), or returns a promise
+   * that settles when it is durable (PostgreSQL group commit).
+   */
+  append(name: string, update: Uint8Array): Promise<void> | void;
+  /** Resolves once every update appended so far for `name` is durable; rejects if one could not be stored. */
+  durable(name: string): Promise<void>;
+  /** Folds the journal into the stored state; false when nothing was journalled since. */
+  compact(name: string, doc: Y.Doc): Promise<boolean>;
+  erase(name: string): Promise<void>;
+  /** Journal entries not yet compacted (tests and benchmarks). */
+  journalLength(name: string): Promise<number>;
+}
+
+/** Image payloads, outside the Y.Doc: the document holds a content hash, this store the data URL. */
+export interface BlobStore {
+  /** Stores a data URL and returns its hash; durable once the write it belongs to resolves. */
+  put(boardId: string, dataUrl: string): string;
+  /** A payload this instance holds (after `load` for a shared store), else null. */
+  get(boardId: string, hash: string): string | null;
+  /** Makes the given payloads available to `get` (a no-op for the embedded store). */
+  load(boardId: string, hashes: Iterable<string>): Promise<void>;
+  /** Resolves once every payload put so far for the board is durable. */
+  durable(boardId: string): Promise<void>;
+  /** Deletes the board's payloads that no image references any more. */
+  prune(boardId: string, referenced: Set<string>): Promise<number>;
+}
+
+export interface BoardStore {
+  readonly registry: Registry;
+  readonly documents: DocumentJournal;
+  readonly blobs: BlobStore;
+  /**
+   * Runs `change` (synchronous: Y transactions and staged registry writes) and
+   * resolves with its result once all of it is durable. A change that throws
+   * stores nothing.
+   */
+  atomically<T>(boardId: string, change: (tx: StoreTx) => T): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Replays stored updates into one. Applied in one transaction and re-encoded
+ * rather than Y.mergeUpdates: 20x faster for 10 000 journal entries, and the
+ * result drops deleted content.
+ */
+export function replayUpdates(updates: Uint8Array[]): Uint8Array | null {
+  if (updates.length === 0) return null;
+  if (updates.length === 1) return updates[0];
+  const doc = new Y.Doc();
+  doc.transact(() => {
+    for (const update of updates) Y.applyUpdate(doc, update);
+  });
+  const merged = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return merged;
+}

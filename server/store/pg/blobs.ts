@@ -1,0 +1,84 @@
+/**
+ * Image payloads in PostgreSQL. Views and the JSON channel read payloads
+ * synchronously, so each instance keeps those it has used, per board, in a
+ * bounded cache: `load` fetches the missing ones before a view, `put` writes
+ * through and `durable` waits for the write.
+ */
+import type { BlobStore } from '../board-store.js';
+import { blobHash } from '../blob-store.js';
+import { type Pool, query } from './database.js';
+
+/** Boards whose payloads stay cached (least recently used go first). */
+const CACHED_BOARDS = 200;
+/**
+ * A payload younger than this is never pruned: another instance's copy of the
+ * board may reference it before this one has seen that change.
+ */
+const PRUNE_GRACE = '10 minutes';
+
+const DONE = Promise.resolve();
+
+export class PgBlobs implements BlobStore {
+  private readonly cache = new Map<string, Map<string, string>>();
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(private readonly pool: Pool) {}
+
+  put(boardId: string, dataUrl: string): string {
+    const hash = blobHash(dataUrl);
+    this.board(boardId).set(hash, dataUrl);
+    const write = query(this.pool, 'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [boardId, hash, dataUrl]).then(() => {});
+    write.catch(() => {}); // the write that put it awaits `durable` and sees the failure
+    const all = Promise.all([this.writes.get(boardId), write]).then(() => {});
+    all.catch(() => {});
+    this.writes.set(boardId, all);
+    void all.finally(() => this.writes.get(boardId) === all && this.writes.delete(boardId)).catch(() => {});
+    return hash;
+  }
+
+  get(boardId: string, hash: string): string | null {
+    return this.cache.get(boardId)?.get(hash) ?? null;
+  }
+
+  async load(boardId: string, hashes: Iterable<string>): Promise<void> {
+    const cached = this.cache.get(boardId);
+    const missing = [...new Set(hashes)].filter((hash) => !cached?.has(hash));
+    if (missing.length === 0) return;
+    const { rows } = await query<{ hash: string; data_url: string }>(
+      this.pool,
+      'SELECT hash, data_url FROM image_blobs WHERE board_id = $1 AND hash = ANY($2)',
+      [boardId, missing],
+    );
+    const board = this.board(boardId);
+    for (const row of rows) board.set(row.hash, row.data_url);
+  }
+
+  durable(boardId: string): Promise<void> {
+    return this.writes.get(boardId) ?? DONE;
+  }
+
+  async prune(boardId: string, referenced: Set<string>): Promise<number> {
+    const { rowCount } = await query(
+      this.pool,
+      `DELETE FROM image_blobs WHERE board_id = $1 AND NOT (hash = ANY($2)) AND created_at < now() - interval '${PRUNE_GRACE}'`,
+      [boardId, [...referenced]],
+    );
+    const cached = this.cache.get(boardId);
+    for (const hash of cached?.keys() ?? []) if (!referenced.has(hash)) cached!.delete(hash);
+    return rowCount ?? 0;
+  }
+
+  /** Forgets a board's cached payloads (its rows go with the board's erase). */
+  forget(boardId: string): void {
+    this.cache.delete(boardId);
+  }
+
+  private board(boardId: string): Map<string, string> {
+    let board = this.cache.get(boardId);
+    if (board) this.cache.delete(boardId); // re-inserted as the most recently used
+    else board = new Map();
+    this.cache.set(boardId, board);
+    if (this.cache.size > CACHED_BOARDS) this.cache.delete(this.cache.keys().next().value!);
+    return board;
+  }
+}

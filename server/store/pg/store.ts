@@ -1,0 +1,104 @@
+/**
+ * The shared setup's store: PostgreSQL behind every instance. A change's Y
+ * transaction runs synchronously and its updates join the journal's next group
+ * commit; its registry writes are staged and committed after the journal, in
+ * one transaction, so a 2xx still means everything it did is stored.
+ */
+import * as Y from 'yjs';
+import type { BoardMode } from '../../../schema/index.js';
+import type { BoardRecord } from '../../registry.js';
+import { sqlTimestamp } from '../../registry.js';
+import type { BoardStore, Lock, StoreTx } from '../board-store.js';
+import { PgBlobs } from './blobs.js';
+import { type Client, openPool, type Pool, transaction } from './database.js';
+import { PgJournal } from './journal.js';
+import { PgRegistry } from './registry.js';
+
+type Step = (client: Client) => Promise<unknown>;
+
+const REVIVE = 'UPDATE boards SET mode = $1, created_at = $2, deleted_at = NULL, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $3 AND deleted_at IS NOT NULL';
+const TOMBSTONE = 'UPDATE boards SET deleted_at = $1, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $2';
+const UPSERT_STATE = 'INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data';
+
+export class PgStore implements BoardStore {
+  readonly registry: PgRegistry;
+  readonly documents: PgJournal;
+  readonly blobs: PgBlobs;
+
+  private constructor(
+    readonly pool: Pool,
+    private readonly now: () => number,
+  ) {
+    this.registry = new PgRegistry(pool);
+    this.documents = new PgJournal(pool);
+    this.blobs = new PgBlobs(pool);
+  }
+
+  static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {
+    return new PgStore(await openPool(url, poolSize), now);
+  }
+
+  async atomically<T>(boardId: string, change: (tx: StoreTx) => T): Promise<T> {
+    const steps: Step[] = [];
+    const touched = new Set<string>();
+    const result = change(this.stagedTx(steps, touched));
+    // Payloads before the journal that references them, and the registry last:
+    // a board row never points at content that is not stored.
+    await this.blobs.durable(boardId);
+    await this.documents.durable(boardId);
+    if (steps.length > 0) {
+      await transaction(this.pool, async (client) => {
+        for (const step of steps) await step(client);
+      });
+      for (const id of touched) await this.registry.refresh(id);
+    }
+    return result;
+  }
+
+  private stagedTx(steps: Step[], touched: Set<string>): StoreTx {
+    const timestamp = () => sqlTimestamp(this.now());
+    const stage = (id: string, step: Step) => {
+      touched.add(id);
+      steps.push(step);
+    };
+    const fresh = (id: string, mode: BoardMode, createdAt: string, lock?: Lock): BoardRecord => ({
+      id, mode, createdAt, deletedAt: null, lockMode: lock?.mode ?? null, keyHash: lock?.keyHash ?? null, lockVersion: 0,
+    });
+    return {
+      createBoard: (id, mode, lock) => {
+        const createdAt = timestamp();
+        stage(id, (c) => c.query('INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES ($1, $2, $3, $4, $5)', [id, mode, createdAt, lock?.mode ?? null, lock?.keyHash ?? null]));
+        return fresh(id, mode, createdAt, lock);
+      },
+      reviveBoard: (id, mode) => {
+        const createdAt = timestamp();
+        stage(id, (c) => c.query(REVIVE, [mode, createdAt, id]));
+        return fresh(id, mode, createdAt);
+      },
+      setMode: (id, mode) => stage(id, (c) => c.query('UPDATE boards SET mode = $1 WHERE id = $2', [mode, id])),
+      tombstone: (id) => {
+        const deletedAt = timestamp();
+        stage(id, (c) => c.query(TOMBSTONE, [deletedAt, id]));
+      },
+      eraseDocument: (id) => {
+        this.blobs.forget(id);
+        stage(id, async (c) => {
+          await c.query('DELETE FROM journal WHERE name = $1', [id]);
+          await c.query('DELETE FROM documents WHERE name = $1', [id]);
+          await c.query('DELETE FROM image_blobs WHERE board_id = $1', [id]);
+        });
+      },
+      replaceDocument: (id, doc) => {
+        const state = Y.encodeStateAsUpdate(doc); // now: the document goes on changing
+        stage(id, async (c) => {
+          await c.query(UPSERT_STATE, [id, state]);
+          await c.query('DELETE FROM journal WHERE name = $1', [id]);
+        });
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
