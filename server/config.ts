@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   // Both set: this instance is one of many sharing PostgreSQL (boards, journal, state) and Redis (updates, events, counters).
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// URL' }).optional(),
+  // Namespace of this service's Redis keys and channels (several deployments may share one Redis).
+  REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and . : _ - only').default('boards'),
   // Connections this instance holds to PostgreSQL.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
 }).refine((env) => (env.REDIS_URL === undefined) === (env.DATABASE_URL === undefined), {
@@ -64,7 +66,7 @@ export type Config = Readonly<{
   maxConnectionsPerIp: number;
   requestTimeoutMs: number;
   /** The shared setup (several instances), or undefined for the embedded SQLite in dataDir. */
-  shared: Readonly<{ redisUrl: string; databaseUrl: string; poolSize: number }> | undefined;
+  shared: Readonly<{ redisUrl: string; redisPrefix: string; databaseUrl: string; poolSize: number }> | undefined;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
 }>;
@@ -112,7 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSocketsPerIp: e.MAX_SOCKETS_PER_IP,
     maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    shared: e.REDIS_URL && e.DATABASE_URL ? Object.freeze({ redisUrl: e.REDIS_URL, databaseUrl: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }) : undefined,
+    shared: e.REDIS_URL && e.DATABASE_URL ? Object.freeze({ redisUrl: e.REDIS_URL, redisPrefix: e.REDIS_PREFIX, databaseUrl: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }) : undefined,
     publicDir: join(projectRoot(), 'dist', 'public'),
   });
 }

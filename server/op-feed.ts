@@ -27,9 +27,14 @@ export function authorOf(origin: unknown, item: unknown): string {
   return (item as { author?: string } | undefined)?.author ?? 'unknown';
 }
 
-/** Starts the feed for one loaded document. `payloadOf` gives an image's data URL. */
-export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, payloadOf: (image: ImageItem) => string | null): void {
+/**
+ * Starts the feed for one loaded document. Image payloads come from the blob
+ * store; one this instance does not hold yet (added on another instance) is
+ * fetched first, and the ops after it wait their turn, so order is kept.
+ */
+export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, blobs: BlobStore): void {
   let touched: Map<string, Touch> | null = null;
+  let fetching: Promise<void> | null = null;
   for (const kind of MAP_NAMES) {
     doc.getMap(kind).observe((event) => {
       touched ??= new Map();
@@ -44,6 +49,7 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, p
     touched = null;
     if (!changes || events.listenerCount('ops') === 0) return;
     const ops: BoardOp[] = [];
+    const images: ImageItem[] = [];
     for (const { kind, key, before, origin } of changes.values()) {
       const after = doc.getMap(kind).get(key);
       if (JSON.stringify(after) === JSON.stringify(before)) continue;
@@ -51,24 +57,36 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, p
       if (kind === 'meta') ops.push({ op: 'set', kind, key, value: after ?? null, author });
       else if (after === undefined) ops.push({ op: 'delete', kind, id: key, author });
       else {
-        const item = kind === 'images' ? withPayload(after as ImageItem, payloadOf) : (after as Record<string, unknown>);
-        ops.push({ op: 'upsert', kind, item, author });
+        if (kind === 'images') images.push(after as ImageItem);
+        ops.push({ op: 'upsert', kind, item: after as Record<string, unknown>, author });
       }
     }
-    if (ops.length) events.emit('ops', boardId, ops, etagOf(doc));
+    if (ops.length === 0) return;
+    const etag = etagOf(doc);
+    const emit = () => events.emit('ops', boardId, ops.map((op) => withPayload(op, boardId, blobs)), etag);
+    const missing = images.map((image) => image.blob).filter((hash) => blobs.get(boardId, hash) === null);
+    if (missing.length === 0 && !fetching) return emit();
+    const turn: Promise<void> = (fetching ?? Promise.resolve())
+      .then(() => blobs.load(boardId, missing))
+      .catch(() => {}) // a payload that cannot be fetched goes out as null, as a missing one does
+      .then(() => void emit())
+      .finally(() => {
+        if (fetching === turn) fetching = null;
+      });
+    fetching = turn;
   });
 }
 
-function withPayload(image: ImageItem, payloadOf: (image: ImageItem) => string | null): Record<string, unknown> {
-  const { blob: _blob, ...rest } = image;
-  return { ...rest, dataUrl: payloadOf(image) };
+function withPayload(op: BoardOp, boardId: string, blobs: BlobStore): BoardOp {
+  if (op.op !== 'upsert' || op.kind !== 'images') return op;
+  const { blob, ...rest } = op.item as ImageItem;
+  return { ...op, item: { ...rest, dataUrl: blobs.get(boardId, blob) } };
 }
 
 /** The Hocuspocus extension that starts the feed for every document it loads. */
 export function opFeedExtension(events: BoardEvents, blobs: BlobStore): Extension {
   return {
     extensionName: 'op-feed',
-    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) =>
-      attachOpFeed(document, documentName, events, (image) => blobs.get(documentName, image.blob)),
+    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) => attachOpFeed(document, documentName, events, blobs),
   };
 }

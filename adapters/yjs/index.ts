@@ -28,6 +28,7 @@ export const COLLAB_CLOSE = {
 
 const SYNC_MESSAGE = 0;
 const SYNC_REPLY_MESSAGE = 4;
+const SYNC_STATUS_MESSAGE = 8;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 
@@ -42,6 +43,17 @@ export function carriesUpdate(message: Uint8Array): boolean {
     return step === SYNC_STEP_2 || step === SYNC_UPDATE;
   } catch {
     return false;
+  }
+}
+
+/** The board a sync-status message acknowledges (the provider's count of unsynced changes), else null. */
+function acknowledgedBoard(message: Uint8Array): string | null {
+  try {
+    const decoder = decoding.createDecoder(message);
+    const name = decoding.readVarString(decoder);
+    return decoding.readVarUint(decoder) === SYNC_STATUS_MESSAGE ? name : null;
+  } catch {
+    return null;
   }
 }
 
@@ -123,8 +135,32 @@ function boundedSocket(socket: WebSocket): WebSocketLike {
   };
 }
 
-/** Hands `/collab` WebSocket connections to Hocuspocus. */
-export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter): void {
+/**
+ * Holds each acknowledgement of a client's update until the journal has it:
+ * Hocuspocus acknowledges as soon as it has applied an update, which is when
+ * an embedded SQLite journal has it too, but a PostgreSQL commit is still on
+ * its way then. An update the storage refuses is never acknowledged (its
+ * document is dropped and the client reconnects and sends it again).
+ */
+function durableAcknowledgements(socket: WebSocketLike, durable: (boardId: string) => Promise<void>): WebSocketLike {
+  return {
+    send(data) {
+      const boardId = acknowledgedBoard(data as Uint8Array);
+      if (boardId === null) return socket.send(data);
+      durable(boardId).then(() => socket.send(data), () => {});
+    },
+    close: (code, reason) => socket.close(code, reason),
+    get readyState() {
+      return socket.readyState;
+    },
+  };
+}
+
+/**
+ * Hands `/collab` WebSocket connections to Hocuspocus. With `durable`, update
+ * acknowledgements wait for the journal (the shared setup).
+ */
+export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, durable?: (boardId: string) => Promise<void>): void {
   // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
   const preValidation = async (request: FastifyRequest) => {
     if (request.ws) takeSocketSlot(sockets, request.ip, request.raw);
@@ -135,7 +171,8 @@ export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, soc
       if (typeof value === 'string') headers.set(name, value);
     }
     const url = new URL(request.url, 'http://collab.invalid');
-    const connection = hocuspocus.handleConnection(boundedSocket(socket), new Request(url, { headers }), { ip: request.ip });
+    const bounded = boundedSocket(socket);
+    const connection = hocuspocus.handleConnection(durable ? durableAcknowledgements(bounded, durable) : bounded, new Request(url, { headers }), { ip: request.ip });
     socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
   });

@@ -13,8 +13,6 @@ import type { DocumentHost } from '../document-host.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
 
-const PREFIX = 'boards';
-const EVENTS_CHANNEL = `${PREFIX}:events`;
 
 type EventType = 'changed' | 'erased' | 'lockChanged';
 type EventMessage = { from: string; type: EventType; boardId: string };
@@ -35,10 +33,17 @@ export class RedisCluster implements EventRelay {
   private readonly changedThisTurn = new Set<string>();
   private targets: Targets | undefined;
 
-  constructor(private readonly url: string) {
+  private readonly channel: string;
+
+  constructor(
+    private readonly url: string,
+    /** Namespace of every key and channel. */
+    private readonly prefix: string,
+  ) {
+    this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
-    this.extension = new RedisExtension({ createClient: () => this.client(), identifier: this.instanceId, prefix: PREFIX });
+    this.extension = new RedisExtension({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 
@@ -53,7 +58,7 @@ export class RedisCluster implements EventRelay {
     this.targets = targets;
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
-    await this.sub.subscribe(EVENTS_CHANNEL);
+    await this.sub.subscribe(this.channel);
   }
 
   changed(boardId: string): void {
@@ -77,7 +82,7 @@ export class RedisCluster implements EventRelay {
 
   private publish(type: EventType, boardId: string): void {
     const message: EventMessage = { from: this.instanceId, type, boardId };
-    this.pub.publish(EVENTS_CHANNEL, JSON.stringify(message)).catch(() => {});
+    this.pub.publish(this.channel, JSON.stringify(message)).catch(() => {});
   }
 
   private receive(raw: string): void {
@@ -106,7 +111,7 @@ export class RedisCluster implements EventRelay {
       hit: async (key, limit, windowMs) => {
         let result: [number, number];
         try {
-          result = (await (this.pub as IORedis & { boardHit(key: string, windowMs: number): Promise<[number, number]> }).boardHit(`${PREFIX}:rate:${key}`, windowMs));
+          result = (await (this.pub as IORedis & { boardHit(key: string, windowMs: number): Promise<[number, number]> }).boardHit(`${this.prefix}:rate:${key}`, windowMs));
         } catch {
           return null; // Redis unreachable: edits go on; the limit is back with Redis
         }
@@ -130,9 +135,9 @@ export class RedisCluster implements EventRelay {
         const sharedRetry = shared && now() < shared.resetAt && shared.count + 1 > limit ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000)) : null;
         void this.pub
           .multi()
-          .incr(`${PREFIX}:rate:${key}`)
-          .pexpire(`${PREFIX}:rate:${key}`, windowMs, 'NX')
-          .pttl(`${PREFIX}:rate:${key}`)
+          .incr(`${this.prefix}:rate:${key}`)
+          .pexpire(`${this.prefix}:rate:${key}`, windowMs, 'NX')
+          .pttl(`${this.prefix}:rate:${key}`)
           .exec()
           .then((replies) => {
             const count = Number(replies?.[0]?.[1]);

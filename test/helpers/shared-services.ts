@@ -1,0 +1,63 @@
+/**
+ * Redis and PostgreSQL for the scale-out tests, as scripts/start-shared-services.sh
+ * starts them on loopback (CI always does). Each cluster of instances under test
+ * gets a database and a Redis prefix of its own, so test files do not meet.
+ * Free of vitest, so bench/ can use it too.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function redisAnswers(): Promise<boolean> {
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function postgresAnswers(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 1_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Whether both servers answer; when not, says so loudly (the scale-out tests are then skipped). */
+export async function sharedServicesAvailable(): Promise<boolean> {
+  const [redis, postgres] = await Promise.all([redisAnswers(), postgresAnswers()]);
+  if (redis && postgres) return true;
+  const missing = [!redis && `Redis at ${TEST_REDIS_URL}`, !postgres && `PostgreSQL at ${TEST_POSTGRES_URL}`].filter(Boolean).join(' and ');
+  console.warn(
+    `\n${'!'.repeat(78)}\n!! SKIPPING the scale-out tests: no ${missing}.\n!! Run ./scripts/start-shared-services.sh (CI always does) to run them.\n${'!'.repeat(78)}\n`,
+  );
+  return false;
+}
+
+/** A fresh database and Redis prefix: the environment of one cluster of instances. */
+export async function freshClusterEnv(): Promise<Record<string, string>> {
+  const name = `boards_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return { REDIS_URL: TEST_REDIS_URL, DATABASE_URL: url.toString(), REDIS_PREFIX: name, DATABASE_POOL_SIZE: '8' };
+}

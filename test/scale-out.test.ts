@@ -1,0 +1,252 @@
+/**
+ * The shared setup: two real instances (server/main.ts in child processes) on
+ * one PostgreSQL database and one Redis, each reached directly, as a load
+ * balancer without sticky routing would. Skipped, loudly, when Redis or
+ * PostgreSQL is not running here (scripts/start-shared-services.sh; CI always
+ * runs them).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
+import { client } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
+import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
+
+const available = await sharedServicesAvailable();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Cluster = { a: ChildServer; b: ChildServer; stop(): Promise<void> };
+
+/** Two instances sharing a fresh database and Redis prefix. */
+async function startCluster(env: Record<string, string> = {}): Promise<Cluster> {
+  const shared = { ...(await freshClusterEnv()), ...env };
+  const [a, b] = await Promise.all([startChildServer(await tempDataDir(), shared), startChildServer(await tempDataDir(), shared)]);
+  const stop = async () => {
+    for (const server of [a, b]) {
+      if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill('SIGTERM');
+      await server.exited;
+    }
+  };
+  return { a, b, stop };
+}
+
+function useCluster(env: Record<string, string> = {}): { cluster: Cluster } {
+  const holder = {} as { cluster: Cluster };
+  beforeAll(async () => {
+    holder.cluster = await startCluster(env);
+  }, 60_000);
+  afterAll(() => holder.cluster?.stop());
+  return holder;
+}
+
+describe.skipIf(!available)('two instances, one board', () => {
+  const t = useCluster();
+
+  it('a REST write on A reaches JSON-channel and Yjs clients on B, and B sees the same board', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await connectJson(b.url, id);
+    await json.next((f) => f.type === 'snapshot');
+    const yjs = connectYjs(b.url, id);
+    await yjs.synced;
+
+    const written = await client(a.url).post(`/api/boards/${id}/texts`, { x: 1, y: 2, content: 'written on A' });
+    expect(written.status).toBe(200);
+    const answered = Date.now();
+    const op = await json.next((f) => f.type === 'op', 2_000);
+    const jsonDelay = Date.now() - answered;
+    expect(op).toMatchObject({ op: 'upsert', kind: 'texts', item: { id: written.body.id, content: 'written on A' }, author: 'ai:rest' });
+    await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toMatchObject({ content: 'written on A' }), 2_000);
+    console.log(`cross-instance JSON op ${jsonDelay} ms after the write's response (spec: about 100 ms)`);
+
+    const onB = await client(b.url).get(`/json/${id}`);
+    expect(onB.body.texts).toEqual([written.body]);
+    expect(onB.headers.get('etag')).toBe((await client(a.url).get(`/json/${id}`)).headers.get('etag'));
+    json.close();
+    yjs.destroy();
+  });
+
+  it('edits on B (a Yjs client, a JSON frame, MCP) reach clients on A', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const watcher = await connectJson(a.url, id);
+    await watcher.next((f) => f.type === 'snapshot');
+
+    const yjs = connectYjs(b.url, id);
+    await yjs.synced;
+    yjs.doc.getMap('texts').set('yjs-text', { id: 'yjs-text', x: 0, y: 0, content: 'typed on B', author: 'user:b', last_updated: new Date().toISOString() });
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === 'yjs-text', 3_000)).toMatchObject({ item: { content: 'typed on B' } });
+
+    const framer = await connectJson(b.url, id);
+    await framer.next((f) => f.type === 'snapshot');
+    framer.send({ type: 'add_text', ref: 'f1', x: 5, y: 5, content: 'framed on B' });
+    const ack = await framer.next((f) => f.type === 'ack');
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === ack.result.id, 3_000)).toMatchObject({ item: { content: 'framed on B' } });
+
+    const mcp = await connectMcp(b.url);
+    const added = await mcp.call('add_text', { board_id: id, x: 9, y: 9, content: 'from MCP on B' });
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === added.id, 3_000)).toMatchObject({ item: { content: 'from MCP on B' } });
+    await mcp.close();
+    for (const socket of [watcher, framer]) socket.close();
+    yjs.destroy();
+  });
+
+  it('an image added on A carries its payload to JSON clients on B', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await connectJson(b.url, id);
+    await json.next((f) => f.type === 'snapshot');
+    const dataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const image = await client(a.url).post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl });
+    expect(image.status).toBe(200);
+    expect(await json.next((f) => f.type === 'op' && f.kind === 'images', 3_000)).toMatchObject({ item: { id: image.body.id, dataUrl } });
+    expect((await client(b.url).get(`/api/boards/${id}`)).body.images[0]).toMatchObject({ dataUrl });
+    json.close();
+  });
+
+  it('a lock set on A holds on B at once, for REST, open JSON channels and new sockets; unlocking on B frees A', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await connectJson(b.url, id);
+    await json.next((f) => f.type === 'snapshot');
+
+    const locked = await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'write' });
+    expect(locked.status).toBe(200);
+    const refused = await client(b.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'no key' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('board_locked');
+    const keyed = await client(b.url).request('POST', `/api/boards/${id}/texts`, {
+      body: JSON.stringify({ x: 0, y: 0, content: 'with the key' }),
+      headers: { 'content-type': 'application/json', 'x-board-key': locked.body.key },
+    });
+    expect(keyed.status).toBe(200);
+    await eventually(async () => {
+      json.send({ type: 'add_text', ref: `try-${Date.now()}`, x: 0, y: 0, content: 'frame after the lock' });
+      const answer = await json.next((f) => f.type === 'error' || f.type === 'ack', 1_000, json.frames.length);
+      expect(answer).toMatchObject({ type: 'error', code: 'board_locked' });
+    }, 3_000);
+
+    const allLocked = await client(b.url).request('POST', `/api/boards/${id}/lock`, {
+      body: JSON.stringify({ mode: 'all' }),
+      headers: { 'content-type': 'application/json', 'x-board-key': locked.body.key },
+    });
+    expect(allLocked.status).toBe(200);
+    expect((await client(a.url).get(`/json/${id}`)).status).toBe(401);
+    await expect(connectJson(a.url, id)).rejects.toMatchObject({ status: 401 });
+
+    const unlocked = await client(b.url).request('POST', `/api/boards/${id}/unlock`, { headers: { 'x-board-key': locked.body.key } });
+    expect(unlocked.status).toBe(200);
+    expect((await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'free again' })).status).toBe(200);
+    json.close();
+  });
+
+  it('an MCP session on B is notified of an edit on A, and long polls on B wake for it', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const mcp = await connectMcp(b.url);
+    const uri = `svc://board/${id}/state.json`;
+    await mcp.client.subscribeResource({ uri });
+    const restWait = client(b.url).get(`/api/boards/${id}/wait?timeout_ms=20000`);
+    const mcpWait = mcp.call('wait_for_update', { board_id: id, timeout_ms: 20_000 });
+    await sleep(300); // both are waiting on B before the edit
+
+    await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'edited on A' });
+    const [rest, viaMcp] = await Promise.all([restWait, mcpWait]);
+    const etag = (await client(a.url).get(`/json/${id}`)).headers.get('etag');
+    expect(rest.body).toMatchObject({ updated: true, timedOut: false, etag });
+    expect(viaMcp).toMatchObject({ updated: true, timedOut: false, etag });
+    await eventually(() => expect(mcp.updates).toContain(uri), 8_000);
+    await mcp.close();
+  });
+
+  it('erasing on A closes JSON channels on B with board_erased and B answers 404 at once', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await connectJson(b.url, id);
+    await json.next((f) => f.type === 'snapshot');
+    expect((await client(a.url).request('DELETE', `/api/boards/${id}`)).status).toBe(200);
+    expect(await json.next((f) => f.type === 'board_erased', 3_000)).toMatchObject({ boardId: id });
+    expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
+    expect((await client(b.url).get(`/json/${id}`)).status).toBe(404);
+  });
+});
+
+describe.skipIf(!available)('losing an instance', () => {
+  const t = useCluster();
+
+  it('after kill -9 of A, B serves every board with everything A acknowledged', async () => {
+    const { a, b } = t.cluster;
+    const api = client(a.url);
+    const boards: { id: string; texts: string[] }[] = [];
+    for (let i = 0; i < 4; i++) boards.push({ id: (await api.post('/api/boards')).body.id, texts: [] });
+    const todo = (await api.post('/api/boards', { mode: 'todo' })).body.id;
+
+    // Every surface writes on A: REST, MCP, JSON frames and a Yjs client.
+    for (const board of boards) {
+      for (let i = 0; i < 5; i++) board.texts.push((await api.post(`/api/boards/${board.id}/texts`, { x: i, y: 0, content: `rest ${i}` })).body.id);
+    }
+    const mcp = await connectMcp(a.url);
+    boards[0].texts.push((await mcp.call('add_text', { board_id: boards[0].id, x: 0, y: 1, content: 'mcp' })).id);
+    const json = await connectJson(a.url, boards[1].id);
+    await json.next((f) => f.type === 'snapshot');
+    json.send({ type: 'add_text', ref: 'last', x: 0, y: 2, content: 'frame' });
+    boards[1].texts.push((await json.next((f) => f.type === 'ack')).result.id);
+    const yjs = connectYjs(a.url, boards[2].id);
+    await yjs.synced;
+    yjs.doc.getMap('texts').set('from-yjs', { id: 'from-yjs', x: 0, y: 3, content: 'yjs', author: 'user:a', last_updated: new Date().toISOString() });
+    await eventually(() => expect(yjs.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged by A
+    boards[2].texts.push('from-yjs');
+    const column = (await api.get(`/json/${todo}`)).body.columns[0].id;
+    const task = (await api.post(`/api/boards/${todo}/tasks`, { column_id: column, name: 'survives' })).body;
+
+    a.process.kill('SIGKILL');
+    await a.exited;
+    json.close();
+    yjs.destroy();
+
+    for (const board of boards) {
+      const snapshot = await client(b.url).get(`/json/${board.id}`);
+      expect(snapshot.status).toBe(200);
+      expect(snapshot.body.texts.map((text: { id: string }) => text.id).sort()).toEqual([...board.texts].sort());
+    }
+    expect((await client(b.url).get(`/json/${todo}`)).body.tasks).toContainEqual(expect.objectContaining({ id: task.id, name: 'survives' }));
+    // And B goes on taking writes for them.
+    expect((await client(b.url).post(`/api/boards/${boards[3].id}/texts`, { x: 0, y: 0, content: 'after A died' })).status).toBe(200);
+  });
+});
+
+describe.skipIf(!available)('limits across instances', () => {
+  // Behind a trusted proxy, so that each test can be a client address of its own.
+  const t = useCluster({ RATE_LIMITS: 'on', TRUST_PROXY: 'true' });
+  const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+
+  it('60 JSON frames per 10 s per board hold across both instances', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).request('POST', '/api/boards', from('10.0.0.1'))).body;
+    const [onA, onB] = await Promise.all([connectJson(a.url, id), connectJson(b.url, id)]);
+    await Promise.all([onA.next((f) => f.type === 'snapshot'), onB.next((f) => f.type === 'snapshot')]);
+    const answers: Record<string, unknown>[] = [];
+    for (let i = 0; i < 70; i++) {
+      const socket = i % 2 === 0 ? onA : onB;
+      socket.send({ type: 'draw_stroke', ref: `s${i}`, points: [0, 0, i, i] });
+      answers.push(await socket.next((f) => f.ref === `s${i}`));
+    }
+    const accepted = answers.filter((answer) => answer.type === 'ack').length;
+    expect(accepted).toBe(60);
+    expect(answers.slice(60).every((answer) => answer.type === 'error' && answer.code === 'rate_limited')).toBe(true);
+    expect((await client(b.url).get(`/json/${id}`)).body.lines).toHaveLength(60);
+    onA.close();
+    onB.close();
+  });
+
+  it('board creation is limited across instances once they have heard of each other', async () => {
+    const { a, b } = t.cluster;
+    const created = [];
+    for (let i = 0; i < 5; i++) created.push((await client(a.url).request('POST', '/api/boards', from('10.0.0.2'))).status);
+    expect(created).toEqual([200, 200, 200, 200, 200]);
+    expect((await client(a.url).request('POST', '/api/boards', from('10.0.0.2'))).status).toBe(429);
+    // B has not counted any of them itself; it learns the shared count from the reply to its own hit.
+    await eventually(async () => expect((await client(b.url).request('POST', '/api/boards', from('10.0.0.2'))).status).toBe(429), 3_000);
+  });
+});
