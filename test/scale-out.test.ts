@@ -5,8 +5,13 @@
  * PostgreSQL is not running here (scripts/start-shared-services.sh; CI always
  * runs them).
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as Y from 'yjs';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -14,6 +19,8 @@ import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
 import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();
+const NGINX = '/usr/sbin/nginx';
+if (available && !existsSync(NGINX)) console.warn(`\n!! SKIPPING the nginx test of docs/deploy.md: no ${NGINX} (scripts/start-shared-services.sh installs it)\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Cluster = { a: ChildServer; b: ChildServer; stop(): Promise<void> };
@@ -169,6 +176,64 @@ describe.skipIf(!available)('two instances, one board', () => {
     expect(await json.next((f) => f.type === 'board_erased', 3_000)).toMatchObject({ boardId: id });
     expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
     expect((await client(b.url).get(`/json/${id}`)).status).toBe(404);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** nginx running the configuration shown in docs/deploy.md, pointed at the given instances. */
+async function startDocumentedNginx(instances: string[]): Promise<{ url: string; stop(): void }> {
+  const documented = /```nginx\n([\s\S]*?)```/.exec(await readFile(join(import.meta.dirname, '..', 'docs', 'deploy.md'), 'utf8'))![1];
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'boards-nginx-'));
+  let conf = documented.replace('listen 80;', `listen 127.0.0.1:${port};`);
+  conf = conf.replace('10.0.0.11:3000', new URL(instances[0]).host).replace('10.0.0.12:3000', new URL(instances[1]).host);
+  await writeFile(join(dir, 'nginx.conf'), `pid ${dir}/pid; error_log ${dir}/error.log; daemon off; events {} http { access_log off; ${conf} }`);
+  const nginx = spawn(NGINX, ['-e', join(dir, 'error.log'), '-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(async () => expect((await fetch(`${url}/healthz`)).status).toBe(200), 5_000);
+  return { url, stop: () => nginx.kill('SIGQUIT') };
+}
+
+describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/deploy.md', () => {
+  const t = useCluster({ TRUST_PROXY: '1' });
+
+  it('routes every surface of a board to one instance, and to the other once that one is dead', async () => {
+    const { a, b } = t.cluster;
+    const proxy = await startDocumentedNginx([a.url, b.url]);
+    try {
+      const api = client(proxy.url);
+      const boards: string[] = [];
+      for (let i = 0; i < 6; i++) boards.push((await api.post('/api/boards')).body.id);
+      const id = boards[0];
+      const json = await connectJson(proxy.url, id);
+      await json.next((f) => f.type === 'snapshot');
+      const yjs = connectYjs(proxy.url, id, { board: id });
+      await yjs.synced;
+      const written = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'through nginx' });
+      expect(await json.next((f) => f.type === 'op')).toMatchObject({ item: { id: written.body.id } });
+      await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toBeDefined(), 2_000);
+      // Sticky by board: the socket, the REST writes and the Yjs socket met on one instance.
+      const loaded = await Promise.all([a, b].map(async (server) => (await client(server.url).get('/healthz')).body.yjsConnections));
+      expect(loaded.sort()).toEqual([0, 1]);
+
+      const dying = loaded[0] === 1 ? a : b;
+      dying.process.kill('SIGKILL');
+      await dying.exited;
+      json.close();
+      yjs.destroy();
+      for (const board of boards) expect((await api.get(`/json/${board}`)).status).toBe(200);
+      expect((await api.get(`/json/${id}`)).body.texts).toEqual([written.body]);
+      expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the failover' })).status).toBe(200);
+    } finally {
+      proxy.stop();
+    }
   });
 });
 

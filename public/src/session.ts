@@ -44,7 +44,8 @@ export class BoardSession {
     this.me = { id, name: `Guest ${id.slice(0, 4)}`, color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
     this.persistence = new IndexeddbPersistence(`board-${boardId}`, this.doc);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/collab?client=${id}` });
+    // `board` is for a load balancer that routes by board (docs/deploy.md); the server reads the board from the protocol.
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/collab?client=${id}&board=${boardId}` });
     this.provider = new HocuspocusProvider({
       websocketProvider: this.socket,
       name: boardId,

@@ -105,17 +105,22 @@ export class RedisCluster implements EventRelay {
     }
   }
 
+  /** Counts one hit on the shared key; resolves to the window's count and its remaining ms. */
+  private async sharedHit(key: string, windowMs: number): Promise<[count: number, ttlMs: number]> {
+    const client = this.pub as IORedis & { boardHit(key: string, windowMs: number): Promise<[number, number]> };
+    return client.boardHit(`${this.prefix}:rate:${key}`, windowMs);
+  }
+
   /** The strong counter: one Redis key per window, shared by every instance. */
   counter(): SharedCounter {
     return {
       hit: async (key, limit, windowMs) => {
-        let result: [number, number];
+        let count: number, ttl: number;
         try {
-          result = (await (this.pub as IORedis & { boardHit(key: string, windowMs: number): Promise<[number, number]> }).boardHit(`${this.prefix}:rate:${key}`, windowMs));
+          [count, ttl] = await this.sharedHit(key, windowMs);
         } catch {
           return null; // Redis unreachable: edits go on; the limit is back with Redis
         }
-        const [count, ttl] = result;
         return count <= limit ? null : Math.max(1, Math.ceil(ttl / 1000));
       },
     };
@@ -133,17 +138,10 @@ export class RedisCluster implements EventRelay {
         const retry = local.hit(key, limit, windowMs);
         const shared = heard.get(key);
         const sharedRetry = shared && now() < shared.resetAt && shared.count + 1 > limit ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000)) : null;
-        void this.pub
-          .multi()
-          .incr(`${this.prefix}:rate:${key}`)
-          .pexpire(`${this.prefix}:rate:${key}`, windowMs, 'NX')
-          .pttl(`${this.prefix}:rate:${key}`)
-          .exec()
-          .then((replies) => {
-            const count = Number(replies?.[0]?.[1]);
-            const ttl = Number(replies?.[2]?.[1]);
-            if (Number.isFinite(count) && ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
+        this.sharedHit(key, windowMs)
+          .then(([count, ttl]) => {
             if (heard.size > 10_000) heard.clear();
+            if (ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
           })
           .catch(() => {});
         return retry ?? sharedRetry;

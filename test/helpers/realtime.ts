@@ -68,7 +68,7 @@ export type YjsClient = {
 };
 
 /** A Yjs client of /collab for one board. */
-export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string } = {}): YjsClient {
+export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string; board?: string } = {}): YjsClient {
   const doc = new Y.Doc();
   const stateless: any[] = [];
   let resolveSynced!: () => void;
@@ -78,7 +78,8 @@ export function connectYjs(baseUrl: string, boardId: string, options: { token?: 
     rejectSynced = reject;
   });
   const socket = new HocuspocusProviderWebsocket({
-    url: `${wsUrl(baseUrl)}/collab${options.client ? `?client=${options.client}` : ''}`,
+    // `board` as the browser app sends it, for a balancer that routes by board.
+    url: `${wsUrl(baseUrl)}/collab?${new URLSearchParams({ ...(options.client && { client: options.client }), ...(options.board && { board: options.board }) })}`,
     WebSocketPolyfill: WebSocket,
   });
   const provider = new HocuspocusProvider({
