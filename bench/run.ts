@@ -14,6 +14,7 @@ import { importScenario } from './scenarios/import.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
+import { scaleOutScenario } from './scenarios/scale-out.js';
 import { writesScenario } from './scenarios/writes.js';
 
 const quick = process.argv.includes('--quick');
@@ -25,6 +26,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['memory', memoryScenario],
   ['mcp', mcpScenario],
   ['browser', browserScenario],
+  ['scale-out', scaleOutScenario],
 ];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 

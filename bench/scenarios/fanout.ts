@@ -37,13 +37,15 @@ type Fanout = { fromSend: number[]; fromResponse: number[] };
 
 /**
  * Ours: a REST write, then its arrival at each of N clients of one kind, from
- * when the request was sent and from when its response came back.
+ * when the request was sent and from when its response came back. The clients
+ * connect to `clientUrl`: another instance than the writer's, for the
+ * cross-instance figure.
  */
-async function measureOurs(baseUrl: string, kind: 'json' | 'yjs', n: number, rounds: number): Promise<Fanout> {
+export async function measureOurs(baseUrl: string, kind: 'json' | 'yjs', n: number, rounds: number, clientUrl = baseUrl): Promise<Fanout> {
   const board = (await (await fetch(`${baseUrl}/api/boards`, { method: 'POST' })).json()).id as string;
   const arrivals = new Map<string, number[]>();
-  const sockets = kind === 'json' ? await jsonClients(baseUrl, board, n, (frame, at) => arrivals.get(frame.item?.content)?.push(at)) : [];
-  const providers: Provider[] = kind === 'yjs' ? Array.from({ length: n }, () => provider(`${baseUrl.replace(/^http/, 'ws')}/collab`, board)) : [];
+  const sockets = kind === 'json' ? await jsonClients(clientUrl, board, n, (frame, at) => arrivals.get(frame.item?.content)?.push(at)) : [];
+  const providers: Provider[] = kind === 'yjs' ? Array.from({ length: n }, () => provider(`${clientUrl.replace(/^http/, 'ws')}/collab`, board)) : [];
   await Promise.all(providers.map((p) => p.synced));
   const result: Fanout = { fromSend: [], fromResponse: [] };
   for (let round = 0; round < rounds; round++) {

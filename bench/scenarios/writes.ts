@@ -17,7 +17,7 @@ const CONNECTIONS = 10;
 type Load = { rps: number; p50: number; p99: number; errors: number };
 
 /** Each board gets one text that the load updates in place, so the 500-text quota never stops it. */
-async function prepare(url: string, boards: number): Promise<{ path: string; id: string }[]> {
+export async function prepare(url: string, boards: number): Promise<{ path: string; id: string }[]> {
   const targets: { path: string; id: string }[] = [];
   for (let i = 0; i < boards; i++) {
     const board = await (await fetch(`${url}/api/boards`, { method: 'POST' })).json();

@@ -23,11 +23,23 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
 
+/**
+ * The extension without its store lock: it takes a Redlock lock around each
+ * store so that only one instance stores a document, and skips (and logs) the
+ * others. Our store is a compaction that merges what PostgreSQL holds with the
+ * live copy under a PostgreSQL advisory lock, which is safe from any number
+ * of instances, so the lock would only cost a round trip and a log line.
+ */
+class DocumentRelay extends RedisExtension {
+  override async onStoreDocument(): Promise<void> {}
+  override async afterStoreDocument(): Promise<void> {}
+}
+
 type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
 
 export class RedisCluster implements EventRelay {
   readonly instanceId = randomUUID();
-  readonly extension: RedisExtension;
+  readonly extension: DocumentRelay;
   private readonly pub: IORedis;
   private readonly sub: IORedis;
   private readonly changedThisTurn = new Set<string>();
@@ -43,7 +55,7 @@ export class RedisCluster implements EventRelay {
     this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
-    this.extension = new RedisExtension({ createClient: () => this.client(), identifier: this.instanceId, prefix });
+    this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 
