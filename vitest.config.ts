@@ -1,11 +1,29 @@
 import { defineConfig } from 'vitest/config';
+import { sharedServicesAvailable } from './test/helpers/shared-services.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
-    reporters: ['default', './test/helpers/summary-reporter.ts'],
-  },
+/**
+ * Every test file runs on the embedded SQLite default. The functional suites of
+ * every surface run a second time with their in-process servers on PostgreSQL
+ * and Redis (TEST_SHARED_SETUP=1), when those answer: the shared setup must
+ * behave the same. Files that look inside the SQLite file or steer time with a
+ * fake clock (which Redis's windows do not follow) stay on SQLite only.
+ */
+const SHARED_SETUP_FILES = [
+  'rest-draw', 'rest-todo', 'rest-boards', 'mcp', 'mcp-notifications', 'realtime-json', 'realtime-yjs', 'exports', 'preview', 'quotas',
+].map((name) => `test/${name}.test.ts`);
+
+export default defineConfig(async () => {
+  const shared = await sharedServicesAvailable();
+  return {
+    test: {
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+      reporters: ['default', './test/helpers/summary-reporter.ts'],
+      projects: [
+        { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+        ...(shared ? [{ extends: true, test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }] : []),
+      ],
+    },
+  };
 });

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
+import type { afterUnloadDocumentPayload } from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import type { Limiter, SharedCounter } from '../access.js';
 import { type BoardEvents, type EventRelay, RELAYED_ORIGIN } from '../board-events.js';
@@ -31,8 +32,20 @@ return {n, redis.call('PTTL', KEYS[1])}`;
  * of instances, so the lock would only cost a round trip and a log line.
  */
 class DocumentRelay extends RedisExtension {
+  private destroyed = false;
+
   override async onStoreDocument(): Promise<void> {}
   override async afterStoreDocument(): Promise<void> {}
+
+  /** Documents still unloading at shutdown have no subscription left to end (the connections are gone). */
+  override async afterUnloadDocument(data: afterUnloadDocumentPayload): Promise<void> {
+    if (!this.destroyed) await super.afterUnloadDocument(data);
+  }
+
+  override async onDestroy(): Promise<void> {
+    this.destroyed = true;
+    await super.onDestroy();
+  }
 }
 
 type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildServer, type BoardServer, type BuildOptions } from '../../server/build-server.js';
 import { loadConfig } from '../../server/config.js';
 import { tempDataDir, testEnv } from './child-server.js';
+import { freshClusterEnv } from './shared-services.js';
 import { client, type Client } from './http.js';
 
 export { startChildServer, tempDataDir, TEST_CALLER, type ChildServer } from './child-server.js';
@@ -24,6 +25,8 @@ export async function startServer(
   options: BuildOptions & { dataDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDataDir());
+  // TEST_SHARED_SETUP=1 runs the in-process servers on PostgreSQL and Redis instead of SQLite.
+  if (process.env.TEST_SHARED_SETUP === '1' && !env.DATABASE_URL) env = { ...env, ...(await freshClusterEnv()) };
   const server = await buildServer(loadConfig(testEnv(dataDir, env)), options);
   const url = await server.listen();
   let closed = false;
