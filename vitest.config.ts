@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { sharedServicesAvailable } from './test/helpers/shared-services.js';
 
 /**
@@ -12,7 +12,7 @@ const SHARED_SETUP_FILES = [
   'rest-draw', 'rest-todo', 'rest-boards', 'mcp', 'mcp-notifications', 'realtime-json', 'realtime-yjs', 'exports', 'preview', 'quotas',
 ].map((name) => `test/${name}.test.ts`);
 
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<ViteUserConfig> => {
   const shared = await sharedServicesAvailable();
   return {
     test: {
@@ -22,7 +22,7 @@ export default defineConfig(async () => {
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
         { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
-        ...(shared ? [{ extends: true, test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }] : []),
+        ...(shared ? [{ extends: true as const, test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }] : []),
       ],
     },
   };

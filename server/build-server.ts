@@ -84,11 +84,11 @@ function redactUrl(url: string): string {
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {
   const now = options.now ?? Date.now;
   // The shared setup when configured: PostgreSQL holds the boards, Redis links the instances.
-  const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix);
   const store: BoardStore = config.shared
     ? await PgStore.open(config.shared.databaseUrl, config.shared.poolSize, now)
     : new SqliteStore(config.dataDir, now);
   const { registry, documents, blobs } = store;
+  const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix, (boardId) => documents.pending(boardId));
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
   const access = new Access(
@@ -111,7 +111,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       ...(cluster ? [cluster.extension] : []),
       new JournalledDatabase(store, config.journal),
       events.extension(),
-      opFeedExtension(events, blobs),
+      opFeedExtension(events, blobs, documents),
       collabExtension({ boards, access, registry, blobs, now }),
     ],
   });
@@ -156,7 +156,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health });
   const sockets = socketCounter(config.maxSocketsPerIp);
-  registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.durable(boardId)));
+  registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)));
   registerJsonChannel(app, { boards, events, access, sockets });
   await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
   // The built browser app; unknown paths fall through to the JSON 404.

@@ -11,7 +11,7 @@ import type { BoardEvents, BoardOp } from './board-events.js';
 import { isBoardOrigin } from './board-write.js';
 import type { ImageItem, MapName } from './document-model.js';
 import { etagOf } from './snapshot.js';
-import type { BlobStore } from './store/board-store.js';
+import type { BlobStore, DocumentJournal } from './store/board-store.js';
 
 const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 
@@ -28,11 +28,12 @@ export function authorOf(origin: unknown, item: unknown): string {
 }
 
 /**
- * Starts the feed for one loaded document. Image payloads come from the blob
- * store; one this instance does not hold yet (added on another instance) is
- * fetched first, and the ops after it wait their turn, so order is kept.
+ * Starts the feed for one loaded document. Ops wait for the journal commit
+ * still on its way, if any (a change the storage refuses is never shown), and
+ * for image payloads this instance does not hold yet (added on another
+ * instance); the ops after them wait their turn, so order is kept.
  */
-export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, blobs: BlobStore): void {
+export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, blobs: BlobStore, journal: DocumentJournal): void {
   let touched: Map<string, Touch> | null = null;
   let fetching: Promise<void> | null = null;
   for (const kind of MAP_NAMES) {
@@ -65,11 +66,15 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, b
     const etag = etagOf(doc);
     const emit = () => events.emit('ops', boardId, ops.map((op) => withPayload(op, boardId, blobs)), etag);
     const missing = images.map((image) => image.blob).filter((hash) => blobs.get(boardId, hash) === null);
-    if (missing.length === 0 && !fetching) return emit();
+    const commit = journal.pending(boardId);
+    if (missing.length === 0 && !commit && !fetching) return emit();
     const turn: Promise<void> = (fetching ?? Promise.resolve())
-      .then(() => blobs.load(boardId, missing))
-      .catch(() => {}) // a payload that cannot be fetched goes out as null, as a missing one does
-      .then(() => void emit())
+      .then(() => commit)
+      .then(
+        // A payload that cannot be fetched goes out as null, as a missing one does.
+        () => blobs.load(boardId, missing).catch(() => {}).then(() => void emit()),
+        () => {}, // refused by the storage: nobody is shown it
+      )
       .finally(() => {
         if (fetching === turn) fetching = null;
       });
@@ -84,9 +89,9 @@ function withPayload(op: BoardOp, boardId: string, blobs: BlobStore): BoardOp {
 }
 
 /** The Hocuspocus extension that starts the feed for every document it loads. */
-export function opFeedExtension(events: BoardEvents, blobs: BlobStore): Extension {
+export function opFeedExtension(events: BoardEvents, blobs: BlobStore, journal: DocumentJournal): Extension {
   return {
     extensionName: 'op-feed',
-    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) => attachOpFeed(document, documentName, events, blobs),
+    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) => attachOpFeed(document, documentName, events, blobs, journal),
   };
 }

@@ -16,14 +16,15 @@ import { type ChildServer, startChildServer, tempDataDir } from './helpers/child
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
-import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
+import pg from 'pg';
+import { freshClusterEnv, sharedServicesAvailable, TEST_POSTGRES_URL } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';
 if (available && !existsSync(NGINX)) console.warn(`\n!! SKIPPING the nginx test of docs/deploy.md: no ${NGINX} (scripts/start-shared-services.sh installs it)\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Cluster = { a: ChildServer; b: ChildServer; stop(): Promise<void> };
+type Cluster = { a: ChildServer; b: ChildServer; databaseUrl: string; stop(): Promise<void> };
 
 /** Two instances sharing a fresh database and Redis prefix. */
 async function startCluster(env: Record<string, string> = {}): Promise<Cluster> {
@@ -35,7 +36,7 @@ async function startCluster(env: Record<string, string> = {}): Promise<Cluster> 
       await server.exited;
     }
   };
-  return { a, b, stop };
+  return { a, b, databaseUrl: shared.DATABASE_URL, stop };
 }
 
 function useCluster(env: Record<string, string> = {}): { cluster: Cluster } {
@@ -278,6 +279,91 @@ describe.skipIf(!available)('losing an instance', () => {
     expect((await client(b.url).get(`/json/${todo}`)).body.tasks).toContainEqual(expect.objectContaining({ id: task.id, name: 'survives' }));
     // And B goes on taking writes for them.
     expect((await client(b.url).post(`/api/boards/${boards[3].id}/texts`, { x: 0, y: 0, content: 'after A died' })).status).toBe(200);
+  });
+});
+
+/** Runs SQL as the PostgreSQL superuser, in the maintenance database or the given one. */
+async function asAdmin(sql: string, databaseUrl = TEST_POSTGRES_URL): Promise<void> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+describe.skipIf(!available)('PostgreSQL out of reach', () => {
+  const t = useCluster();
+
+  it('writes are 503 storage_unavailable and unacknowledged meanwhile; nothing acknowledged is lost; it recovers', async () => {
+    const { a, databaseUrl } = t.cluster;
+    const database = new URL(databaseUrl).pathname.slice(1);
+    const api = client(a.url);
+    const { id } = (await api.post('/api/boards')).body;
+    const kept = (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before the outage' })).body;
+    const json = await connectJson(a.url, id);
+    await json.next((f) => f.type === 'snapshot');
+
+    // No new connection, and the open ones cut: as if the database went away.
+    await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+    await asAdmin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+    try {
+      await eventually(async () => {
+        const refused = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'refused' });
+        expect(refused.status).toBe(503);
+        expect(refused.body.code).toBe('storage_unavailable');
+      }, 5_000);
+      json.send({ type: 'add_text', ref: 'during', x: 0, y: 0, content: 'refused frame' });
+      expect(await json.next((f) => f.ref === 'during', 5_000)).toMatchObject({ type: 'error', code: 'storage_unavailable' });
+    } finally {
+      await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+    }
+
+    await eventually(async () => expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the outage' })).status).toBe(200), 10_000);
+    const texts = (await api.get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content).sort();
+    expect(texts).toEqual(['after the outage', kept.content].sort());
+    json.close();
+  });
+
+  it('a journal commit that fails is 503 and unacknowledged on every surface, though the change was already applied in memory', async () => {
+    const { a, b, databaseUrl } = t.cluster;
+    const api = client(a.url);
+    const { id } = (await api.post('/api/boards')).body;
+    const kept = (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'kept' })).body;
+    const yjs = connectYjs(a.url, id);
+    await yjs.synced;
+    const mcp = await connectMcp(a.url);
+
+    // The registry still answers; only the journal refuses, after the Y transaction has run.
+    await asAdmin(
+      `CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no space left'; END $$ LANGUAGE plpgsql;
+       CREATE TRIGGER refuse BEFORE INSERT ON journal FOR EACH STATEMENT EXECUTE FUNCTION refuse();`,
+      databaseUrl,
+    );
+    try {
+      const refused = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'refused' });
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('storage_unavailable');
+      const viaMcp = await mcp.raw('add_text', { board_id: id, x: 0, y: 0, content: 'refused too' }).catch((error) => error);
+      expect(viaMcp).toMatchObject({ code: -32000, data: { code: 'storage_unavailable' } });
+      yjs.doc.getMap('texts').set('pending', { id: 'pending', x: 0, y: 0, content: 'from Yjs', author: 'user:y', last_updated: new Date().toISOString() });
+      await sleep(500);
+      expect(yjs.provider.hasUnsyncedChanges).toBe(true); // never acknowledged
+    } finally {
+      await asAdmin('DROP TRIGGER refuse ON journal; DROP FUNCTION refuse();', databaseUrl);
+    }
+
+    // The provider reconnects and sends what it holds; the refused REST and MCP writes stay refused.
+    await eventually(() => expect(yjs.provider.hasUnsyncedChanges).toBe(false), 10_000);
+    for (const server of [a, b]) {
+      await eventually(async () => {
+        const texts = (await client(server.url).get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content).sort();
+        expect(texts).toEqual(['from Yjs', kept.content].sort());
+      }, 5_000);
+    }
+    yjs.destroy();
+    await mcp.close();
   });
 });
 

@@ -46,12 +46,13 @@ export function carriesUpdate(message: Uint8Array): boolean {
   }
 }
 
-/** The board a sync-status message acknowledges (the provider's count of unsynced changes), else null. */
-function acknowledgedBoard(message: Uint8Array): string | null {
+/** The board whose document a message changes or acknowledges (sync and sync-status messages), else null. */
+function documentMessageBoard(message: Uint8Array): string | null {
   try {
     const decoder = decoding.createDecoder(message);
     const name = decoding.readVarString(decoder);
-    return decoding.readVarUint(decoder) === SYNC_STATUS_MESSAGE ? name : null;
+    const type = decoding.readVarUint(decoder);
+    return type === SYNC_MESSAGE || type === SYNC_REPLY_MESSAGE || type === SYNC_STATUS_MESSAGE ? name : null;
   } catch {
     return null;
   }
@@ -136,18 +137,27 @@ function boundedSocket(socket: WebSocket): WebSocketLike {
 }
 
 /**
- * Holds each acknowledgement of a client's update until the journal has it:
- * Hocuspocus acknowledges as soon as it has applied an update, which is when
- * an embedded SQLite journal has it too, but a PostgreSQL commit is still on
- * its way then. An update the storage refuses is never acknowledged (its
- * document is dropped and the client reconnects and sends it again).
+ * Holds a Yjs client's document messages (updates, and acknowledgements of its
+ * own) while the journal commit of its board is on its way, in order. With the
+ * embedded SQLite a change is journalled before Hocuspocus sends anything;
+ * with PostgreSQL the commit is still in flight then, and a change the storage
+ * refuses must neither be acknowledged nor reach anyone: its document is
+ * dropped, its clients are disconnected and what they were to be sent is not.
  */
-function durableAcknowledgements(socket: WebSocketLike, durable: (boardId: string) => Promise<void>): WebSocketLike {
+function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promise<void> | undefined): WebSocketLike {
+  let queue: Promise<void> | undefined;
   return {
     send(data) {
-      const boardId = acknowledgedBoard(data as Uint8Array);
-      if (boardId === null) return socket.send(data);
-      durable(boardId).then(() => socket.send(data), () => {});
+      const boardId = documentMessageBoard(data as Uint8Array);
+      const commit = boardId === null ? undefined : pending(boardId);
+      if (!commit && !queue) return socket.send(data);
+      const turn: Promise<void> = (queue ?? Promise.resolve())
+        .then(() => commit)
+        .then(() => socket.send(data), () => {})
+        .finally(() => {
+          if (queue === turn) queue = undefined;
+        });
+      queue = turn;
     },
     close: (code, reason) => socket.close(code, reason),
     get readyState() {
@@ -157,10 +167,10 @@ function durableAcknowledgements(socket: WebSocketLike, durable: (boardId: strin
 }
 
 /**
- * Hands `/collab` WebSocket connections to Hocuspocus. With `durable`, update
- * acknowledgements wait for the journal (the shared setup).
+ * Hands `/collab` WebSocket connections to Hocuspocus. With `pending`, document
+ * messages wait for the journal's commit (the shared setup).
  */
-export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, durable?: (boardId: string) => Promise<void>): void {
+export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, pending?: (boardId: string) => Promise<void> | undefined): void {
   // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
   const preValidation = async (request: FastifyRequest) => {
     if (request.ws) takeSocketSlot(sockets, request.ip, request.raw);
@@ -172,7 +182,7 @@ export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, soc
     }
     const url = new URL(request.url, 'http://collab.invalid');
     const bounded = boundedSocket(socket);
-    const connection = hocuspocus.handleConnection(durable ? durableAcknowledgements(bounded, durable) : bounded, new Request(url, { headers }), { ip: request.ip });
+    const connection = hocuspocus.handleConnection(pending ? durableSends(bounded, pending) : bounded, new Request(url, { headers }), { ip: request.ip });
     socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
   });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
-import type { afterUnloadDocumentPayload } from '@hocuspocus/server';
+import type { afterUnloadDocumentPayload, onChangePayload } from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import type { Limiter, SharedCounter } from '../access.js';
 import { type BoardEvents, type EventRelay, RELAYED_ORIGIN } from '../board-events.js';
@@ -33,6 +33,15 @@ return {n, redis.call('PTTL', KEYS[1])}`;
  */
 class DocumentRelay extends RedisExtension {
   private destroyed = false;
+  /** The journal commit on its way for a board, if any. */
+  pending: (boardId: string) => Promise<void> | undefined = () => undefined;
+
+  /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
+  override async onChange(data: onChangePayload): Promise<void> {
+    const commit = this.pending(data.documentName);
+    if (!commit) return super.onChange(data);
+    commit.then(() => super.onChange(data), () => {});
+  }
 
   override async onStoreDocument(): Promise<void> {}
   override async afterStoreDocument(): Promise<void> {}
@@ -64,11 +73,14 @@ export class RedisCluster implements EventRelay {
     private readonly url: string,
     /** Namespace of every key and channel. */
     private readonly prefix: string,
+    /** The journal commit on its way for a board, if any: changes are relayed once stored. */
+    pending: (boardId: string) => Promise<void> | undefined,
   ) {
     this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
+    this.extension.pending = pending;
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 

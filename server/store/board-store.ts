@@ -48,6 +48,12 @@ export interface DocumentJournal {
   append(name: string, update: Uint8Array): Promise<void> | void;
   /** Resolves once every update appended so far for `name` is durable; rejects if one could not be stored. */
   durable(name: string): Promise<void>;
+  /**
+   * The commit still on its way for `name`, if any (never with the embedded
+   * SQLite, whose appends commit at once). What shows a change to anyone
+   * waits for it, so that a change the storage refuses is never seen.
+   */
+  pending(name: string): Promise<void> | undefined;
   /** Folds the journal into the stored state; false when nothing was journalled since. */
   compact(name: string, doc: Y.Doc): Promise<boolean>;
   erase(name: string): Promise<void>;

@@ -61,6 +61,10 @@ export class SqliteDocuments implements DocumentJournal {
     return DURABLE;
   }
 
+  pending(): undefined {
+    return undefined;
+  }
+
   async compact(name: string, doc: Y.Doc): Promise<boolean> {
     return this.compactTx(name, doc) as boolean;
   }

@@ -31,7 +31,7 @@ const SELECT_DOCUMENT = `
 
 export class PgJournal implements DocumentJournal {
   private queue: { name: string; update: Uint8Array }[] = [];
-  private pending: Commit | null = null;
+  private next: Commit | null = null;
   private flushing = false;
   /** The commit holding each document's latest update, until it settles. */
   private readonly latest = new Map<string, Promise<void>>();
@@ -45,8 +45,8 @@ export class PgJournal implements DocumentJournal {
 
   append(name: string, update: Uint8Array): Promise<void> {
     this.queue.push({ name, update });
-    this.pending ??= nextCommit();
-    const { promise } = this.pending;
+    this.next ??= nextCommit();
+    const { promise } = this.next;
     this.latest.set(name, promise);
     if (!this.flushing) {
       this.flushing = true;
@@ -59,12 +59,16 @@ export class PgJournal implements DocumentJournal {
     return this.latest.get(name) ?? DONE;
   }
 
+  pending(name: string): Promise<void> | undefined {
+    return this.latest.get(name);
+  }
+
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const rows = this.queue;
-      const commit = this.pending!;
+      const commit = this.next!;
       this.queue = [];
-      this.pending = null;
+      this.next = null;
       try {
         await query(this.pool, 'INSERT INTO journal (name, data) SELECT * FROM unnest($1::text[], $2::bytea[])', [
           rows.map((row) => row.name),
