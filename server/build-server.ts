@@ -115,7 +115,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       collabExtension({ boards, access, registry, blobs, now }),
     ],
   });
-  if (cluster && store instanceof PgStore) await cluster.attach({ events, host, registry: store.registry });
+  if (cluster && store instanceof PgStore) {
+    await cluster.attach({ events, host, registry: store.registry });
+    store.recordChanged = (boardId) => cluster.recordChanged(boardId);
+  }
   const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({

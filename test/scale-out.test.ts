@@ -100,6 +100,25 @@ describe.skipIf(!available)('two instances, one board', () => {
     yjs.destroy();
   });
 
+  it('a mode switch on A applies at once to the rules B checks on its Yjs clients', async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const yjs = connectYjs(b.url, id);
+    await yjs.synced; // B has read the board as a draw board
+    expect((await client(a.url).post(`/api/boards/${id}/mode`, { mode: 'todo' })).status).toBe(200);
+    await eventually(() => expect(yjs.doc.getMap('columns').size).toBeGreaterThan(0), 3_000);
+    const column = [...yjs.doc.getMap<{ id: string }>('columns').values()][0].id;
+    const stamp = { author: 'user:b', last_updated: new Date().toISOString() };
+    yjs.doc.getMap('tasks').set('task-on-b', { id: 'task-on-b', column_id: column, name: 'kept as a task', sort: 1, done: false, ...stamp });
+    await eventually(async () => {
+      expect((await client(a.url).get(`/json/${id}`)).body.tasks).toContainEqual(expect.objectContaining({ id: 'task-on-b' }));
+    }, 3_000);
+    await sleep(200);
+    expect(yjs.doc.getMap('tasks').get('task-on-b')).toBeDefined(); // not removed as a wrong-mode item
+    expect(yjs.stateless.filter((message) => message.type === 'compensated')).toEqual([]);
+    yjs.destroy();
+  });
+
   it('an image added on A carries its payload to JSON clients on B', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;

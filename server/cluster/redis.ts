@@ -15,7 +15,7 @@ import type { RateLimiter } from '../rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
 
 
-type EventType = 'changed' | 'erased' | 'lockChanged';
+type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged';
 type EventMessage = { from: string; type: EventType; boardId: string };
 
 /** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
@@ -112,6 +112,11 @@ export class RedisCluster implements EventRelay {
     this.publish('lockChanged', boardId);
   }
 
+  /** The board's registry row changed (created, mode switched, revived): instances holding it read it again. */
+  recordChanged(boardId: string): void {
+    this.publish('recordChanged', boardId);
+  }
+
   private flushChanged(): void {
     for (const boardId of this.changedThisTurn) this.publish('changed', boardId);
     this.changedThisTurn.clear();
@@ -128,15 +133,16 @@ export class RedisCluster implements EventRelay {
     if (!targets || message.from === this.instanceId) return;
     const { events, host, registry } = targets;
     const { boardId } = message;
-    // The record may have changed with it (a mode switch, a lock, a tombstone).
-    const refreshed = registry.refresh(boardId).catch(() => {});
     if (message.type === 'changed') {
       // A loaded copy hears of the change itself, through the extension's update.
       if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
-    } else if (message.type === 'erased') {
+      return;
+    }
+    const refreshed = registry.refresh(boardId).catch(() => {});
+    if (message.type === 'erased') {
       host.closeConnections(boardId);
       events.erased(boardId, true);
-    } else {
+    } else if (message.type === 'lockChanged') {
       // Connections check their access again against the new record.
       void refreshed.then(() => events.lockChanged(boardId, true));
     }

@@ -24,6 +24,8 @@ export class PgStore implements BoardStore {
   readonly registry: PgRegistry;
   readonly documents: PgJournal;
   readonly blobs: PgBlobs;
+  /** Told of every board whose registry row a change committed (other instances must read it again). */
+  recordChanged: (boardId: string) => void = () => {};
 
   private constructor(
     readonly pool: Pool,
@@ -50,7 +52,10 @@ export class PgStore implements BoardStore {
       await transaction(this.pool, async (client) => {
         for (const step of steps) await step(client);
       });
-      for (const id of touched) await this.registry.refresh(id);
+      for (const id of touched) {
+        await this.registry.refresh(id);
+        this.recordChanged(id);
+      }
     }
     return result;
   }
