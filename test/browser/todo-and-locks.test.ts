@@ -68,6 +68,23 @@ describe('todo boards in Chromium', () => {
     await context.close();
   });
 
+  it('a column title being typed survives someone else editing the board meanwhile', async () => {
+    const { id } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo' }) })).json();
+    const { page, context } = await openBoard(id);
+    const column = (await boardJson(t.server.url, id)).columns[0];
+    const title = page.locator('.column-title').first();
+    await title.fill('Typed while others edit');
+    await fetch(`${t.server.url}/api/boards/${id}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ column_id: column.id, name: 'Added by a script' }) });
+    await page.waitForTimeout(300); // the script's task reaches the page meanwhile
+    expect(await title.inputValue()).toBe('Typed while others edit');
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('column-title');
+    await title.press('Enter');
+    await title.blur();
+    await until(async () => (await boardJson(t.server.url, id)).columns[0].title === 'Typed while others edit');
+    await page.waitForSelector('text=Added by a script');
+    await context.close();
+  });
+
   it('saves a screenshot of a todo board', async () => {
     const created = await (await fetch(`${t.server.url}/api/boards`, {
       method: 'POST',

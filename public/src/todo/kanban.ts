@@ -34,7 +34,16 @@ export class KanbanBoard {
     const maps = boardMaps(session.doc);
     const schedule = () => {
       cancelAnimationFrame(this.frame);
-      this.frame = requestAnimationFrame(() => this.render());
+      this.frame = requestAnimationFrame(() => {
+        // Rendering replaces every element: a title being typed (while someone else edits the
+        // board) would lose its text and focus, so the render waits until the field is left.
+        const typing = document.activeElement;
+        if (typing instanceof HTMLInputElement && typing.type === 'text' && this.element.contains(typing)) {
+          typing.addEventListener('blur', schedule, { once: true });
+          return;
+        }
+        this.render();
+      });
     };
     for (const map of [maps.columns, maps.tasks, maps.lanes, maps.meta]) {
       map.observe(schedule);
