@@ -16,8 +16,7 @@ import { type ChildServer, startChildServer, tempDataDir } from './helpers/child
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
-import pg from 'pg';
-import { freshClusterEnv, sharedServicesAvailable, TEST_POSTGRES_URL } from './helpers/shared-services.js';
+import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';
@@ -300,17 +299,6 @@ describe.skipIf(!available)('losing an instance', () => {
     expect((await client(b.url).post(`/api/boards/${boards[3].id}/texts`, { x: 0, y: 0, content: 'after A died' })).status).toBe(200);
   });
 });
-
-/** Runs SQL as the PostgreSQL superuser, in the maintenance database or the given one. */
-async function asAdmin(sql: string, databaseUrl = TEST_POSTGRES_URL): Promise<void> {
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
 
 describe.skipIf(!available)('PostgreSQL out of reach', () => {
   const t = useCluster();

@@ -32,14 +32,23 @@ const SYNC_STATUS_MESSAGE = 8;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 
-/** True for a message that carries document changes (not awareness, auth or a state request). */
-export function carriesUpdate(message: Uint8Array): boolean {
+/** A Hocuspocus message's document address and type, with the decoder at its payload; null if malformed. */
+function messageHeader(message: Uint8Array): { name: string; type: number; decoder: decoding.Decoder } | null {
   try {
     const decoder = decoding.createDecoder(message);
-    decoding.readVarString(decoder); // the document address
-    const type = decoding.readVarUint(decoder);
-    if (type !== SYNC_MESSAGE && type !== SYNC_REPLY_MESSAGE) return false;
-    const step = decoding.readVarUint(decoder);
+    const name = decoding.readVarString(decoder);
+    return { name, type: decoding.readVarUint(decoder), decoder };
+  } catch {
+    return null;
+  }
+}
+
+/** True for a message that carries document changes (not awareness, auth or a state request). */
+export function carriesUpdate(message: Uint8Array): boolean {
+  const header = messageHeader(message);
+  if (!header || (header.type !== SYNC_MESSAGE && header.type !== SYNC_REPLY_MESSAGE)) return false;
+  try {
+    const step = decoding.readVarUint(header.decoder);
     return step === SYNC_STEP_2 || step === SYNC_UPDATE;
   } catch {
     return false;
@@ -48,14 +57,9 @@ export function carriesUpdate(message: Uint8Array): boolean {
 
 /** The board whose document a message changes or acknowledges (sync and sync-status messages), else null. */
 function documentMessageBoard(message: Uint8Array): string | null {
-  try {
-    const decoder = decoding.createDecoder(message);
-    const name = decoding.readVarString(decoder);
-    const type = decoding.readVarUint(decoder);
-    return type === SYNC_MESSAGE || type === SYNC_REPLY_MESSAGE || type === SYNC_STATUS_MESSAGE ? name : null;
-  } catch {
-    return null;
-  }
+  const header = messageHeader(message);
+  if (!header) return null;
+  return header.type === SYNC_MESSAGE || header.type === SYNC_REPLY_MESSAGE || header.type === SYNC_STATUS_MESSAGE ? header.name : null;
 }
 
 type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: BlobStore; now: () => number };

@@ -46,11 +46,6 @@ export class SqliteBlobs implements BlobStore {
     return DONE;
   }
 
-  /** Written synchronously, inside the write's SQLite transaction. */
-  durable(): Promise<void> {
-    return DONE;
-  }
-
   /** Deletes the blobs of a board that no image references any more. */
   async prune(boardId: string, referenced: Set<string>): Promise<number> {
     let removed = 0;

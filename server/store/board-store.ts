@@ -46,12 +46,12 @@ export interface DocumentJournal {
    * that settles when it is durable (PostgreSQL group commit).
    */
   append(name: string, update: Uint8Array): Promise<void> | void;
-  /** Resolves once every update appended so far for `name` is durable; rejects if one could not be stored. */
-  durable(name: string): Promise<void>;
   /**
    * The commit still on its way for `name`, if any (never with the embedded
-   * SQLite, whose appends commit at once). What shows a change to anyone
-   * waits for it, so that a change the storage refuses is never seen.
+   * SQLite, whose appends commit at once): it resolves once every update
+   * appended so far for `name` is durable, and rejects if one could not be
+   * stored. What shows a change to anyone waits for it, so that a change the
+   * storage refuses is never seen.
    */
   pending(name: string): Promise<void> | undefined;
   /** Folds the journal into the stored state; false when nothing was journalled since. */
@@ -69,8 +69,6 @@ export interface BlobStore {
   get(boardId: string, hash: string): string | null;
   /** Makes the given payloads available to `get` (a no-op for the embedded store). */
   load(boardId: string, hashes: Iterable<string>): Promise<void>;
-  /** Resolves once every payload put so far for the board is durable. */
-  durable(boardId: string): Promise<void>;
   /** Deletes the board's payloads that no image references any more. */
   prune(boardId: string, referenced: Set<string>): Promise<number>;
 }

@@ -8,8 +8,6 @@ import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from './board-store.js';
 import type { Db } from './database.js';
 
-const DURABLE = Promise.resolve();
-
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
   private readonly selectJournal;
@@ -57,10 +55,6 @@ export class SqliteDocuments implements DocumentJournal {
   }
 
   /** Appended synchronously: every update is durable by the time its transaction ends. */
-  durable(): Promise<void> {
-    return DURABLE;
-  }
-
   pending(): undefined {
     return undefined;
   }

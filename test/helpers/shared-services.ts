@@ -47,16 +47,21 @@ export async function sharedServicesAvailable(): Promise<boolean> {
   return false;
 }
 
-/** A fresh database and Redis prefix: the environment of one cluster of instances. */
-export async function freshClusterEnv(): Promise<Record<string, string>> {
-  const name = `boards_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+/** Runs SQL as the PostgreSQL superuser, in the maintenance database or the given one. */
+export async function asAdmin(sql: string, databaseUrl = TEST_POSTGRES_URL): Promise<void> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(sql);
   } finally {
     await admin.end();
   }
+}
+
+/** A fresh database and Redis prefix: the environment of one cluster of instances. */
+export async function freshClusterEnv(): Promise<Record<string, string>> {
+  const name = `boards_test_${randomBytes(6).toString('hex')}`;
+  await asAdmin(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
   return { REDIS_URL: TEST_REDIS_URL, DATABASE_URL: url.toString(), REDIS_PREFIX: name, DATABASE_POOL_SIZE: '8' };

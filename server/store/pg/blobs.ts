@@ -16,8 +16,6 @@ const CACHED_BOARDS = 200;
  */
 const PRUNE_GRACE = '10 minutes';
 
-const DONE = Promise.resolve();
-
 export class PgBlobs implements BlobStore {
   private readonly cache = new Map<string, Map<string, string>>();
   private readonly writes = new Map<string, Promise<void>>();
@@ -27,12 +25,13 @@ export class PgBlobs implements BlobStore {
   put(boardId: string, dataUrl: string): string {
     const hash = blobHash(dataUrl);
     this.board(boardId).set(hash, dataUrl);
-    const write = query(this.pool, 'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [boardId, hash, dataUrl]).then(() => {});
-    write.catch(() => {}); // the write that put it awaits `durable` and sees the failure
+    const write = query(this.pool, 'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [boardId, hash, dataUrl]);
     const all = Promise.all([this.writes.get(boardId), write]).then(() => {});
-    all.catch(() => {});
+    const settled = () => {
+      if (this.writes.get(boardId) === all) this.writes.delete(boardId);
+    };
+    all.then(settled, settled); // also marks the failure handled: the change that put it awaits `pending` and sees it
     this.writes.set(boardId, all);
-    void all.finally(() => this.writes.get(boardId) === all && this.writes.delete(boardId)).catch(() => {});
     return hash;
   }
 
@@ -53,8 +52,9 @@ export class PgBlobs implements BlobStore {
     for (const row of rows) board.set(row.hash, row.data_url);
   }
 
-  durable(boardId: string): Promise<void> {
-    return this.writes.get(boardId) ?? DONE;
+  /** The payload writes still on their way for the board, if any. */
+  pending(boardId: string): Promise<void> | undefined {
+    return this.writes.get(boardId);
   }
 
   async prune(boardId: string, referenced: Set<string>): Promise<number> {

@@ -8,7 +8,7 @@
  */
 import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from '../board-store.js';
-import { type Pool, query, transaction } from './database.js';
+import { type Client, type Pool, query, transaction } from './database.js';
 
 type Commit = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
 
@@ -20,14 +20,18 @@ function nextCommit(): Commit {
   return { promise, resolve, reject };
 }
 
-const DONE = Promise.resolve();
-
 /** Rows of a document in replay order: its stored state first, then its journal. */
 const SELECT_DOCUMENT = `
   SELECT data, NULL::bigint AS seq FROM documents WHERE name = $1
   UNION ALL
   SELECT data, seq FROM journal WHERE name = $1
   ORDER BY seq NULLS FIRST`;
+
+/** Forgets a document's stored state and journal, inside the caller's transaction. */
+export async function deleteDocumentRows(client: Client, name: string): Promise<void> {
+  await client.query('DELETE FROM journal WHERE name = $1', [name]);
+  await client.query('DELETE FROM documents WHERE name = $1', [name]);
+}
 
 export class PgJournal implements DocumentJournal {
   private queue: { name: string; update: Uint8Array }[] = [];
@@ -53,10 +57,6 @@ export class PgJournal implements DocumentJournal {
       setImmediate(() => void this.flush());
     }
     return promise;
-  }
-
-  durable(name: string): Promise<void> {
-    return this.latest.get(name) ?? DONE;
   }
 
   pending(name: string): Promise<void> | undefined {
@@ -97,10 +97,7 @@ export class PgJournal implements DocumentJournal {
   }
 
   async erase(name: string): Promise<void> {
-    await transaction(this.pool, async (client) => {
-      await client.query('DELETE FROM journal WHERE name = $1', [name]);
-      await client.query('DELETE FROM documents WHERE name = $1', [name]);
-    });
+    await transaction(this.pool, (client) => deleteDocumentRows(client, name));
   }
 
   async journalLength(name: string): Promise<number> {

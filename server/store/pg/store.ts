@@ -11,7 +11,7 @@ import { sqlTimestamp } from '../../registry.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
-import { PgJournal } from './journal.js';
+import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry } from './registry.js';
 
 type Step = (client: Client) => Promise<unknown>;
@@ -46,8 +46,8 @@ export class PgStore implements BoardStore {
     const result = change(this.stagedTx(steps, touched));
     // Payloads before the journal that references them, and the registry last:
     // a board row never points at content that is not stored.
-    await this.blobs.durable(boardId);
-    await this.documents.durable(boardId);
+    await this.blobs.pending(boardId);
+    await this.documents.pending(boardId);
     if (steps.length > 0) {
       await transaction(this.pool, async (client) => {
         for (const step of steps) await step(client);
@@ -88,8 +88,7 @@ export class PgStore implements BoardStore {
       eraseDocument: (id) => {
         this.blobs.forget(id);
         stage(id, async (c) => {
-          await c.query('DELETE FROM journal WHERE name = $1', [id]);
-          await c.query('DELETE FROM documents WHERE name = $1', [id]);
+          await deleteDocumentRows(c, id);
           await c.query('DELETE FROM image_blobs WHERE board_id = $1', [id]);
         });
       },
