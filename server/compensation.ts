@@ -148,6 +148,19 @@ export function applyRepairs(doc: Y.Doc, repairs: Repair[], changes: ClientChang
 
 const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 
+/**
+ * The mode the document mirrors (meta.mode, written in the same transaction
+ * as a mode switch's seed), as it stood before the client's transaction. The
+ * registry is the authority, but another instance's switch can reach this
+ * document before its new record reaches this instance; the mirror moves with
+ * the items it governs. A client's own write to meta.mode never counts.
+ */
+function mirroredMode(doc: Y.Doc, changes: ClientChange[]): BoardMode | undefined {
+  const own = changes.find((change) => change.kind === 'meta' && change.key === 'mode');
+  const mode = own ? own.oldValue : doc.getMap('meta').get('mode');
+  return mode === 'draw' || mode === 'todo' ? mode : undefined;
+}
+
 /** The origin of a server repair transaction. */
 export const COMPENSATION_ORIGIN = { source: 'system', author: 'system:compensation' } as const;
 
@@ -177,7 +190,7 @@ export function attachCompensator(
     pending.delete(transaction);
     const rules = context();
     if (!rules) return; // the board is gone; nothing to keep consistent
-    const repairs = checkClientChanges(doc, changes, rules);
+    const repairs = checkClientChanges(doc, changes, { ...rules, mode: mirroredMode(doc, changes) ?? rules.mode });
     if (repairs.length === 0) return;
     doc.transact(() => applyRepairs(doc, repairs, changes), COMPENSATION_ORIGIN);
     repaired(transaction.origin, repairs);

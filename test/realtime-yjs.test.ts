@@ -136,6 +136,24 @@ describe('accept-then-compensate', () => {
     client.destroy();
   });
 
+  it('a client cannot change the mode its items are checked against by writing meta.mode itself', async () => {
+    const { id } = await board();
+    const toTodo = await t.api.post(`/api/boards/${id}/mode`, { mode: 'todo' });
+    expect(toTodo.status).toBe(200);
+    expect((await t.api.post(`/api/boards/${id}/mode`, { mode: 'draw' })).status).toBe(200); // the document now mirrors 'draw'
+    const client = connectYjs(t.server.url, id);
+    await client.synced;
+    client.doc.transact(() => {
+      client.doc.getMap('meta').set('mode', 'todo');
+      client.doc.getMap('columns').set('c1', { id: 'c1', title: 'kanban on a canvas', sort: 0, lane: 0, author: 'user:x', last_updated: now() });
+    });
+    await eventually(() => expect(client.stateless.flatMap((s) => s.repairs).map((r: any) => r.id).sort()).toEqual(['c1', 'mode']));
+    await eventually(() => expect(client.doc.getMap('meta').get('mode')).toBe('draw'));
+    expect(client.doc.getMap('columns').size).toBe(0);
+    expect((await snapshot(id)).columns ?? []).toEqual([]);
+    client.destroy();
+  });
+
   it('images must reference a stored payload; deleting a column takes its tasks along', async () => {
     const { id } = await board();
     const client = connectYjs(t.server.url, id);
