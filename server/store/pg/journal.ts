@@ -91,7 +91,8 @@ export class PgJournal implements DocumentJournal {
       if (journalled.length === 0) return false;
       const merged = replayUpdates([...rows.map((row) => row.data), Y.encodeStateAsUpdate(doc)])!;
       await client.query('INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data', [name, merged]);
-      await client.query('DELETE FROM journal WHERE name = $1 AND seq <= $2', [name, journalled.at(-1)!.seq]);
+      // Exactly the rows merged: an insert still in flight may commit a lower seq than one read here.
+      await client.query('DELETE FROM journal WHERE name = $1 AND seq = ANY($2::bigint[])', [name, journalled.map((row) => row.seq)]);
       return true;
     });
   }
