@@ -1,7 +1,7 @@
 /**
- * The PostgreSQL journal on its own, against a real database: what another
- * instance's writes in flight mean for compaction, which no single instance
- * can show from the outside. Skipped, loudly, without PostgreSQL.
+ * The PostgreSQL journal on its own, against a real database: interleavings
+ * with another instance's writes, and appends held for a transaction, which
+ * no instance can show from the outside. Skipped, loudly, without PostgreSQL.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,5 +52,25 @@ describe.skipIf(!available)('PostgreSQL journal', () => {
     const stored = new Y.Doc();
     Y.applyUpdate(stored, (await journal.load(name))!);
     expect([...stored.getMap('texts').keys()].sort()).toEqual(['early', 'late']);
+  });
+
+  it('appends held for a transaction are invisible until it commits, and gone if it fails', async () => {
+    const journal = new PgJournal(pool);
+    const { held } = journal.hold('held', () => void journal.append('held', textUpdate('in a transaction')));
+    expect(journal.pending('held')).toBe(held.commit.promise);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a group commit would have run by now
+    expect(await journal.journalLength('held')).toBe(0);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await journal.writeHeld(client, held);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    journal.settle(held, new Error('refused'));
+    await expect(held.commit.promise).rejects.toThrow('refused');
+    expect(journal.pending('held')).toBeUndefined();
+    expect(await journal.journalLength('held')).toBe(0);
   });
 });

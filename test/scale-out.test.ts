@@ -389,6 +389,37 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
     yjs.destroy();
     await mcp.close();
   });
+
+  it('a registry write that fails takes its document change with it: a refused mode switch changes nothing anywhere', async () => {
+    const { a, b, databaseUrl } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body; // a switch needs an empty board
+    const before = (await client(a.url).get(`/json/${id}`)).body;
+    const yjs = connectYjs(b.url, id);
+    await yjs.synced;
+
+    await asAdmin(
+      `CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no space left'; END $$ LANGUAGE plpgsql;
+       CREATE TRIGGER refuse BEFORE UPDATE ON boards FOR EACH ROW EXECUTE FUNCTION refuse();`,
+      databaseUrl,
+    );
+    try {
+      const refused = await client(a.url).post(`/api/boards/${id}/mode`, { mode: 'todo' });
+      expect(refused.status).toBe(503);
+      expect(refused.body.code).toBe('storage_unavailable');
+    } finally {
+      await asAdmin('DROP TRIGGER refuse ON boards; DROP FUNCTION refuse();', databaseUrl);
+    }
+    await sleep(500);
+    expect(yjs.doc.getMap('columns').size).toBe(0); // the switch's seed never reached B
+    expect(yjs.doc.getMap('meta').get('mode')).toBeUndefined();
+    for (const server of [a, b]) {
+      const after = (await client(server.url).get(`/json/${id}`)).body; // A reads what is stored again
+      expect(after).toMatchObject({ mode: 'draw', etag: before.etag, texts: before.texts });
+    }
+    expect((await client(a.url).post(`/api/boards/${id}/mode`, { mode: 'todo' })).status).toBe(200);
+    await eventually(() => expect(yjs.doc.getMap('columns').size).toBeGreaterThan(0), 3_000);
+    yjs.destroy();
+  });
 });
 
 describe.skipIf(!available)('limits across instances', () => {

@@ -3,14 +3,20 @@
  * committed: the updates of one event-loop turn (and those arriving while a
  * commit is in flight) go in one INSERT, and each writer waits, through
  * `durable`, for the commit that holds its update before it is acknowledged.
- * Compaction merges the stored state, the journal and the live copy under an
- * advisory lock, because another instance's copy may hold what this one lacks.
+ * A change that also writes the registry holds its appends back instead
+ * (`hold`) and commits them in its own transaction, so that both land or
+ * neither does. Compaction merges the stored state, the journal and the live
+ * copy under an advisory lock, because another instance's copy may hold what
+ * this one lacks.
  */
 import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from '../board-store.js';
 import { type Client, type Pool, query, transaction } from './database.js';
 
 type Commit = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+
+/** Updates of one document held back from the group commit, and the commit their writers wait for. */
+export type HeldAppends = { name: string; updates: Uint8Array[]; commit: Commit };
 
 function nextCommit(): Commit {
   let resolve!: () => void;
@@ -33,10 +39,13 @@ export async function deleteDocumentRows(client: Client, name: string): Promise<
   await client.query('DELETE FROM documents WHERE name = $1', [name]);
 }
 
+const asBuffer = (update: Uint8Array) => Buffer.from(update.buffer, update.byteOffset, update.byteLength);
+
 export class PgJournal implements DocumentJournal {
   private queue: { name: string; update: Uint8Array }[] = [];
   private next: Commit | null = null;
   private flushing = false;
+  private held: HeldAppends | null = null;
   /** The commit holding each document's latest update, until it settles. */
   private readonly latest = new Map<string, Promise<void>>();
 
@@ -48,6 +57,14 @@ export class PgJournal implements DocumentJournal {
   }
 
   append(name: string, update: Uint8Array): Promise<void> {
+    if (this.held?.name !== name) return this.enqueue(name, update);
+    this.held.updates.push(update);
+    this.latest.set(name, this.held.commit.promise);
+    return this.held.commit.promise;
+  }
+
+  /** Adds an update to the next group commit. */
+  private enqueue(name: string, update: Uint8Array): Promise<void> {
     this.queue.push({ name, update });
     this.next ??= nextCommit();
     const { promise } = this.next;
@@ -63,6 +80,45 @@ export class PgJournal implements DocumentJournal {
     return this.latest.get(name);
   }
 
+  /**
+   * Runs `change` (synchronous) holding back the appends it makes to `name`:
+   * the caller commits them with `writeHeld` inside its own transaction and
+   * then `settle`s them, or hands them to the group commit with `release`.
+   */
+  hold<T>(name: string, change: () => T): { result: T; held: HeldAppends } {
+    const held: HeldAppends = { name, updates: [], commit: nextCommit() };
+    this.held = held;
+    try {
+      return { result: change(), held };
+    } catch (error) {
+      this.release(held); // whatever it applied before throwing is journalled as usual
+      throw error;
+    } finally {
+      this.held = null;
+    }
+  }
+
+  /** Sends held appends with the next group commit; resolves once they are durable. */
+  release(held: HeldAppends): Promise<void> {
+    let commit: Promise<void> = Promise.resolve();
+    for (const update of held.updates) commit = this.enqueue(held.name, update);
+    commit.then(held.commit.resolve, held.commit.reject);
+    return held.commit.promise;
+  }
+
+  /** Inserts held appends in the caller's transaction. */
+  async writeHeld(client: Client, held: HeldAppends): Promise<void> {
+    if (held.updates.length === 0) return;
+    await client.query('INSERT INTO journal (name, data) SELECT $1, unnest($2::bytea[])', [held.name, held.updates.map(asBuffer)]);
+  }
+
+  /** Tells the writers of held appends whether the transaction holding them committed. */
+  settle(held: HeldAppends, error?: unknown): void {
+    if (error === undefined) held.commit.resolve();
+    else held.commit.reject(error);
+    if (this.latest.get(held.name) === held.commit.promise) this.latest.delete(held.name);
+  }
+
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const rows = this.queue;
@@ -72,7 +128,7 @@ export class PgJournal implements DocumentJournal {
       try {
         await query(this.pool, 'INSERT INTO journal (name, data) SELECT * FROM unnest($1::text[], $2::bytea[])', [
           rows.map((row) => row.name),
-          rows.map((row) => Buffer.from(row.update.buffer, row.update.byteOffset, row.update.byteLength)),
+          rows.map((row) => asBuffer(row.update)),
         ]);
         commit.resolve();
       } catch (error) {

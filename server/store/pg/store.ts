@@ -1,8 +1,9 @@
 /**
  * The shared setup's store: PostgreSQL behind every instance. A change's Y
- * transaction runs synchronously and its updates join the journal's next group
- * commit; its registry writes are staged and committed after the journal, in
- * one transaction, so a 2xx still means everything it did is stored.
+ * transaction runs synchronously; its updates join the journal's next group
+ * commit, unless it also staged registry writes: then both are committed in
+ * one transaction, as SQLite does, so a board's row and its document never
+ * disagree. Either way a 2xx means everything it did is stored.
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../../schema/index.js';
@@ -43,19 +44,30 @@ export class PgStore implements BoardStore {
   async atomically<T>(boardId: string, change: (tx: StoreTx) => T): Promise<T> {
     const steps: Step[] = [];
     const touched = new Set<string>();
-    const result = change(this.stagedTx(steps, touched));
-    // Payloads before the journal that references them, and the registry last:
-    // a board row never points at content that is not stored.
-    await this.blobs.pending(boardId);
-    await this.documents.pending(boardId);
-    if (steps.length > 0) {
+    // What the change builds on must be stored before it is: a change on top of a refused one is refused too.
+    const earlier = this.documents.pending(boardId);
+    const { result, held } = this.documents.hold(boardId, () => change(this.stagedTx(steps, touched)));
+    if (steps.length === 0) {
+      // A content change alone joins the journal's group commit.
+      await Promise.all([earlier, this.documents.release(held), this.blobs.pending(boardId)]);
+      return result;
+    }
+    // Payloads before the rows that reference them; the journal and the registry in one transaction.
+    try {
+      await earlier;
+      await this.blobs.pending(boardId);
       await transaction(this.pool, async (client) => {
+        await this.documents.writeHeld(client, held);
         for (const step of steps) await step(client);
       });
-      for (const id of touched) {
-        await this.registry.refresh(id);
-        this.recordChanged(id);
-      }
+      this.documents.settle(held);
+    } catch (error) {
+      this.documents.settle(held, error);
+      throw error;
+    }
+    for (const id of touched) {
+      await this.registry.refresh(id);
+      this.recordChanged(id);
     }
     return result;
   }
