@@ -23,7 +23,7 @@ import {
 } from './helpers/hostile.js';
 import { client, PNG_1PX } from './helpers/http.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
-import { connectJson, connectYjs, eventually, type JsonClient, type YjsClient } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, openJson, type JsonClient, type YjsClient } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
 import { framed, MSG, openRawCollab, SYNC, syncMessage } from './helpers/yjs-raw.js';
 
@@ -494,9 +494,8 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
   let counter = 0;
   beforeAll(async () => {
     fx = await buildFixtures();
-    clients.draw = await connectJson(t.server.url, fx.tokens.$draw);
-    clients.todo = await connectJson(t.server.url, fx.tokens.$todo);
-    await Promise.all(Object.values(clients).map((client) => client.next((f) => f.type === 'snapshot')));
+    clients.draw = await openJson(t.server.url, fx.tokens.$draw);
+    clients.todo = await openJson(t.server.url, fx.tokens.$todo);
   });
   afterAll(() => Object.values(clients).forEach((client) => client.close()));
 
@@ -559,8 +558,7 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
 
   it('a text frame that is not UTF-8 closes that socket with 1007 and nothing else', async () => {
     const before = await etags();
-    const client = await connectJson(t.server.url, fx.tokens.$draw);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, fx.tokens.$draw);
     client.socket.send(Buffer.concat([Buffer.from('{"type":"add_text","x":0,"y":0,"content":"'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}')]), { binary: false });
     expect((await client.closed).code).toBe(1007);
     expect(await etags()).toEqual(before);
@@ -570,8 +568,7 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
 
   it(`a frame over ${MAX_WS_FRAME_BYTES} bytes closes the socket with 1009; one of exactly that size is answered`, async () => {
     const before = await etags();
-    const client = await connectJson(t.server.url, fx.tokens.$draw);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, fx.tokens.$draw);
     const head = '{"type":"add_text","ref":"big","x":0,"y":0,"content":"';
     const exact = head + 'a'.repeat(MAX_WS_FRAME_BYTES - head.length - 2) + '"}';
     expect(Buffer.byteLength(exact)).toBe(MAX_WS_FRAME_BYTES);

@@ -19,7 +19,7 @@ import { DATABASE_FILE } from '../server/store/database.js';
 import { client, PNG_1PX, type Response } from './helpers/http.js';
 import { startLoggedChildServer } from './helpers/logged-child-server.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
-import { connectJson, connectYjs, type Frame } from './helpers/realtime.js';
+import { connectJson, connectYjs, openJson, type Frame } from './helpers/realtime.js';
 import { startServer, tempDataDir, useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -570,8 +570,8 @@ describe('keys stay secret', () => {
       seen.push((await api.get(`/json/${id}`, { 'x-board-key': `${secret}x` })).text);
       // WebSocket: the subprotocol, and the deprecated ?key= however its name is spelled
       for (const options of [{ key: secret }, { query: `?key=${secret}` }, { query: `?%6Bey=${secret}` }, { query: `?ke%79=${secret}&key=${secret}` }, { query: `?client=x&key=${secret}` }]) {
-        const socket = await connectJson(child.url, id, options);
-        seen.push(JSON.stringify(await socket.next((f) => f.type === 'snapshot')));
+        const socket = await openJson(child.url, id, options);
+        seen.push(JSON.stringify(socket.snapshot));
         socket.close();
       }
       const reader = await connectJson(child.url, other.id, { key: secret }); // a wrong key: read-only

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from '../schema/index.js';
 import { upsertText } from '../server/draw.js';
 import { PNG_1PX } from './helpers/http.js';
-import { connectJson, connectYjs, eventually, type Frame } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, openJson, type Frame } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -42,8 +42,7 @@ describe('connecting', () => {
 describe('live broadcast from every surface', () => {
   it('a REST write reaches 20 JSON clients and a Yjs client', async () => {
     const { id } = await board();
-    const clients = await Promise.all(Array.from({ length: 20 }, () => connectJson(t.server.url, id)));
-    await Promise.all(clients.map((client) => client.next((f) => f.type === 'snapshot')));
+    const clients = await Promise.all(Array.from({ length: 20 }, () => openJson(t.server.url, id)));
     const yjs = connectYjs(t.server.url, id);
     await yjs.synced;
     const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 1, y: 2, content: 'to everyone' })).body;
@@ -63,8 +62,7 @@ describe('live broadcast from every surface', () => {
 
   it('an MCP-style write through the domain and a todo change arrive as ops too', async () => {
     const { id } = await board('todo');
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     await t.api.post(`/api/boards/${id}/column-width`, { width: 300 });
     expect(await client.next((f) => f.type === 'op')).toMatchObject({ op: 'set', kind: 'meta', key: 'colWidth', value: 300 });
     await t.api.post(`/api/boards/${id}/lanes`, { lane: 1, title: 'Row' });
@@ -109,8 +107,8 @@ describe('client frames', () => {
 
   it('kanban frames, lane_upsert and set_column_width', async () => {
     const { id } = await board('todo');
-    const client = await connectJson(t.server.url, id);
-    const snapshot = await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
+    const { snapshot } = client;
     const column = snapshot.board.columns[0].id;
     client.send({ type: 'create_task', ref: 1, column_id: column, name: 'from a frame' });
     const task = (await client.next((f) => f.ref === 1)).result;
@@ -134,8 +132,7 @@ describe('client frames', () => {
 
   it('errors come back as error frames with the ref, and change nothing', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     const etag = await etagOf(id);
     client.socket.send('{not json');
     expect(await client.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_json', message: expect.any(String) });
@@ -156,8 +153,7 @@ describe('client frames', () => {
 
   it('a batch is atomic: one bad op applies nothing; a good one acks every result', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     const etag = await etagOf(id);
     client.send({
       type: 'batch',
@@ -189,8 +185,7 @@ describe('client frames', () => {
 
   it('a batch continued over several frames applies once, when its last frame arrives', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     for (let i = 0; i < 3; i++) client.send({ type: 'batch', ref: 'c', more: true, ops: [{ type: 'draw_stroke', points: [i, 0, i, 1] }] });
     await sleep(200);
     expect((await t.api.get(`/json/${id}`)).body.lines).toHaveLength(0);
@@ -203,8 +198,7 @@ describe('client frames', () => {
 
   it('an unfinished batch is discarded after 500 ms with batch_timeout', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     const etag = await etagOf(id);
     client.send({ type: 'batch', ref: 'late', more: true, ops: [{ type: 'draw_stroke', points: [0, 0, 1, 1] }] });
     const error = await client.next((f) => f.ref === 'late', 2_000);
@@ -217,8 +211,7 @@ describe('client frames', () => {
 
   it('a continued batch is limited to 500 ops in all', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     const half = Array.from({ length: 300 }, (_, i) => ({ type: 'draw_stroke', points: [i, 0, i, 1] }));
     client.send({ type: 'batch', ref: 'b', more: true, ops: half });
     client.send({ type: 'batch', ref: 'b', more: true, ops: half });
@@ -229,8 +222,7 @@ describe('client frames', () => {
 
   it('recolor: texts and strokes take ink names, cards take red/blue/green, at most 500 ids', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 't' })).body;
     const stroke = (await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 1, 1] })).body;
     client.send({ type: 'recolor', ref: 1, ids: [text.id, stroke.id], color: 'Purple' });
@@ -245,8 +237,8 @@ describe('client frames', () => {
     client.close();
 
     const todo = await board('todo');
-    const kanban = await connectJson(t.server.url, todo.id);
-    const columns = (await kanban.next((f) => f.type === 'snapshot')).board.columns;
+    const kanban = await openJson(t.server.url, todo.id);
+    const columns = kanban.snapshot.board.columns;
     kanban.send({ type: 'recolor', ref: 1, ids: [columns[0].id], color: 'green' });
     await kanban.next((f) => f.ref === 1);
     expect((await t.api.get(`/json/${todo.id}`)).body.columns[0].color).toBe('green');
@@ -265,8 +257,8 @@ describe('locks on the JSON channel', () => {
     expect(client.socket.protocol).toBe(`svc-key.${access_key}`);
     expect(await client.next((f) => f.type === 'hello')).toMatchObject({ lockMode: 'all', readOnly: false });
     client.close();
-    const deprecated = await connectJson(t.server.url, id, { query: `?key=${access_key}` });
-    expect((await deprecated.next((f) => f.type === 'snapshot')).board.boardId).toBe(id);
+    const deprecated = await openJson(t.server.url, id, { query: `?key=${access_key}` });
+    expect(deprecated.snapshot.board.boardId).toBe(id);
     deprecated.close();
   });
 
@@ -291,8 +283,7 @@ describe('locks on the JSON channel', () => {
 
   it('locking a board closes the connections that no longer may read it', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     await t.api.post(`/api/boards/${id}/lock`, { mode: 'all' });
     expect(await client.closed).toMatchObject({ code: 4401, reason: 'board_locked' });
   });
@@ -301,8 +292,7 @@ describe('locks on the JSON channel', () => {
 describe('board_erased', () => {
   it('erasing a board tells its clients, then closes them', async () => {
     const { id } = await board();
-    const client = await connectJson(t.server.url, id);
-    await client.next((f) => f.type === 'snapshot');
+    const client = await openJson(t.server.url, id);
     await t.api.del(`/api/boards/${id}`);
     expect(await client.next((f) => f.type === 'board_erased')).toEqual({ type: 'board_erased', boardId: id });
     expect(await client.closed).toMatchObject({ code: 4404 });
@@ -312,9 +302,7 @@ describe('board_erased', () => {
 describe('slow consumers', () => {
   it('a client that stops reading is dropped; the others get every op', async () => {
     const { id } = await board();
-    const slow = await connectJson(t.server.url, id);
-    const fast = await connectJson(t.server.url, id);
-    await Promise.all([slow.next((f) => f.type === 'snapshot'), fast.next((f) => f.type === 'snapshot')]);
+    const [slow, fast] = await Promise.all([openJson(t.server.url, id), openJson(t.server.url, id)]);
     (slow.socket as any)._socket.pause(); // stops reading: the server's send buffer for it fills up
     const content = 'x'.repeat(90_000);
     for (let round = 0; round < 5; round++) {

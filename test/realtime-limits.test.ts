@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_COLLAB_UPDATES, RATE_WS_FRAMES } from '../schema/index.js';
 import { client } from './helpers/http.js';
-import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let now = Date.parse('2026-05-01T00:00:00Z');
@@ -16,9 +16,7 @@ describe('WebSocket rate limits', () => {
   it(`JSON channel: ${RATE_WS_FRAMES} frames per 10 s per board, whatever the connection; then rate_limited and dropped`, async () => {
     const api = client(server.url);
     const { id } = (await api.post('/api/boards')).body;
-    const a = await connectJson(server.url, id);
-    const b = await connectJson(server.url, id);
-    await Promise.all([a.next((f) => f.type === 'snapshot'), b.next((f) => f.type === 'snapshot')]);
+    const [a, b] = await Promise.all([openJson(server.url, id), openJson(server.url, id)]);
     for (let i = 0; i < RATE_WS_FRAMES; i++) (i % 2 ? a : b).send({ type: 'draw_stroke', ref: i, points: [i, 0, i, 1] });
     await b.next((f) => f.type === 'ack' && f.ref === RATE_WS_FRAMES - 2);
     await a.next((f) => f.type === 'ack' && f.ref === RATE_WS_FRAMES - 1);

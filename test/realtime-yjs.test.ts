@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TEXT_NODES } from '../schema/index.js';
 import { upsertText } from '../server/draw.js';
-import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -17,8 +17,7 @@ const text = (id: string, content: string, author = `user:${CLIENT}`) => ({ id, 
 describe('/collab: Yjs sync through Hocuspocus', () => {
   it('a Yjs edit shows up in /json and on the JSON channel, tagged with the client', async () => {
     const { id } = await board();
-    const json = await connectJson(t.server.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(t.server.url, id);
     const yjs = connectYjs(t.server.url, id, { client: CLIENT });
     await yjs.synced;
     yjs.doc.getMap('texts').set('a1', text('a1', 'typed in a browser'));
@@ -35,8 +34,8 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     const b = connectYjs(t.server.url, id);
     await Promise.all([a.synced, b.synced]);
     expect(a.doc.getMap('columns').size).toBe(3);
-    const json = await connectJson(t.server.url, id);
-    const column = (await json.next((f) => f.type === 'snapshot')).board.columns[0].id;
+    const json = await openJson(t.server.url, id);
+    const column = json.snapshot.board.columns[0].id;
     json.send({ type: 'create_task', ref: 1, column_id: column, name: 'from JSON' });
     const task = (await json.next((f) => f.type === 'ack')).result;
     await eventually(() => expect(a.doc.getMap('tasks').get(task.id)).toMatchObject({ name: 'from JSON' }));

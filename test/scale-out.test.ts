@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
-import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();
@@ -53,8 +53,7 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('a REST write on A reaches JSON-channel and Yjs clients on B, and B sees the same board', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
-    const json = await connectJson(b.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(b.url, id);
     const yjs = connectYjs(b.url, id);
     await yjs.synced;
 
@@ -77,16 +76,14 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('edits on B (a Yjs client, a JSON frame, MCP) reach clients on A', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
-    const watcher = await connectJson(a.url, id);
-    await watcher.next((f) => f.type === 'snapshot');
+    const watcher = await openJson(a.url, id);
 
     const yjs = connectYjs(b.url, id);
     await yjs.synced;
     yjs.doc.getMap('texts').set('yjs-text', { id: 'yjs-text', x: 0, y: 0, content: 'typed on B', author: 'user:b', last_updated: new Date().toISOString() });
     expect(await watcher.next((f) => f.type === 'op' && f.item?.id === 'yjs-text', 3_000)).toMatchObject({ item: { content: 'typed on B' } });
 
-    const framer = await connectJson(b.url, id);
-    await framer.next((f) => f.type === 'snapshot');
+    const framer = await openJson(b.url, id);
     framer.send({ type: 'add_text', ref: 'f1', x: 5, y: 5, content: 'framed on B' });
     const ack = await framer.next((f) => f.type === 'ack');
     expect(await watcher.next((f) => f.type === 'op' && f.item?.id === ack.result.id, 3_000)).toMatchObject({ item: { content: 'framed on B' } });
@@ -133,8 +130,7 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('an image added on A carries its payload to JSON clients on B', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
-    const json = await connectJson(b.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(b.url, id);
     const dataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
     const image = await client(a.url).post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl });
     expect(image.status).toBe(200);
@@ -146,8 +142,7 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('a lock set on A holds on B at once, for REST, open JSON channels and new sockets; unlocking on B frees A', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
-    const json = await connectJson(b.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(b.url, id);
 
     const locked = await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'write' });
     expect(locked.status).toBe(200);
@@ -206,8 +201,7 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('erasing on A closes JSON channels on B with board_erased and B answers 404 at once', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
-    const json = await connectJson(b.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(b.url, id);
     expect((await client(a.url).request('DELETE', `/api/boards/${id}`)).status).toBe(200);
     expect(await json.next((f) => f.type === 'board_erased', 3_000)).toMatchObject({ boardId: id });
     expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
@@ -248,8 +242,7 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       const boards: string[] = [];
       for (let i = 0; i < 6; i++) boards.push((await api.post('/api/boards')).body.id);
       const id = boards[0];
-      const json = await connectJson(proxy.url, id);
-      await json.next((f) => f.type === 'snapshot');
+      const json = await openJson(proxy.url, id);
       const yjs = connectYjs(proxy.url, id, { board: id });
       await yjs.synced;
       const written = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'through nginx' });
@@ -289,8 +282,7 @@ describe.skipIf(!available)('losing an instance', () => {
     }
     const mcp = await connectMcp(a.url);
     boards[0].texts.push((await mcp.call('add_text', { board_id: boards[0].id, x: 0, y: 1, content: 'mcp' })).id);
-    const json = await connectJson(a.url, boards[1].id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(a.url, boards[1].id);
     json.send({ type: 'add_text', ref: 'last', x: 0, y: 2, content: 'frame' });
     boards[1].texts.push((await json.next((f) => f.type === 'ack')).result.id);
     const yjs = connectYjs(a.url, boards[2].id);
@@ -326,8 +318,7 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
     const api = client(a.url);
     const { id } = (await api.post('/api/boards')).body;
     const kept = (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before the outage' })).body;
-    const json = await connectJson(a.url, id);
-    await json.next((f) => f.type === 'snapshot');
+    const json = await openJson(a.url, id);
 
     // No new connection, and the open ones cut: as if the database went away.
     await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
@@ -430,8 +421,7 @@ describe.skipIf(!available)('limits across instances', () => {
   it('60 JSON frames per 10 s per board hold across both instances', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).request('POST', '/api/boards', from('10.0.0.1'))).body;
-    const [onA, onB] = await Promise.all([connectJson(a.url, id), connectJson(b.url, id)]);
-    await Promise.all([onA.next((f) => f.type === 'snapshot'), onB.next((f) => f.type === 'snapshot')]);
+    const [onA, onB] = await Promise.all([openJson(a.url, id), openJson(b.url, id)]);
     const answers: Record<string, unknown>[] = [];
     for (let i = 0; i < 70; i++) {
       const socket = i % 2 === 0 ? onA : onB;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
-import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer } from './helpers/server.js';
 import type { SqliteStore } from '../server/store/sqlite-store.js';
 
@@ -22,8 +22,7 @@ describe('storage faults', () => {
       const api = client(server.url);
       const { id } = (await api.post('/api/boards')).body;
       const kept = (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before the disk filled up' })).body;
-      const json = await connectJson(server.url, id);
-      await json.next((f) => f.type === 'snapshot');
+      const json = await openJson(server.url, id);
       const yjs = connectYjs(server.url, id);
       await yjs.synced;
       const mcp = await connectMcp(server.url);

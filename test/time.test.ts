@@ -13,7 +13,7 @@ import { RATE_BOARD_STANDARD, RATE_CREATE_STANDARD } from '../schema/index.js';
 import { DATABASE_FILE } from '../server/store/database.js';
 import { client, type Client } from './helpers/http.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
-import { connectJson, connectYjs, eventually } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const DAY_MS = 86_400_000;
@@ -110,8 +110,8 @@ describe('tombstones', () => {
     expect((await api.get(`/json/${id}`)).body.texts).toEqual([fresh.body]);
     // What a kill -9 now would leave: the acknowledged write, and nothing of the old life.
     expect(storedTexts(server.dataDir, id)).toEqual([fresh.body]);
-    const json = await connectJson(server.url, id);
-    expect((await json.next((f) => f.type === 'snapshot')).board.texts).toEqual([fresh.body]);
+    const json = await openJson(server.url, id);
+    expect(json.snapshot.board.texts).toEqual([fresh.body]);
     json.close();
 
     server = await server.restart();

@@ -58,6 +58,12 @@ export function connectJson(baseUrl: string, boardId: string, options: { key?: s
   });
 }
 
+/** connectJson, resolved once the board's snapshot frame has arrived; the frame is `snapshot`. */
+export async function openJson(baseUrl: string, boardId: string, options: Parameters<typeof connectJson>[2] = {}): Promise<JsonClient & { snapshot: Frame }> {
+  const client = await connectJson(baseUrl, boardId, options);
+  return Object.assign(client, { snapshot: await client.next((f) => f.type === 'snapshot') });
+}
+
 export type YjsClient = {
   provider: HocuspocusProvider;
   doc: Y.Doc;
