@@ -96,6 +96,37 @@ describe.skipIf(!available)('two instances, one board', () => {
     yjs.destroy();
   });
 
+  /** A new board with a synced Yjs client on each instance. */
+  const yjsOnBoth = async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const [onA, onB] = [connectYjs(a.url, id), connectYjs(b.url, id)];
+    await Promise.all([onA.synced, onB.synced]);
+    return { id, onA, onB };
+  };
+
+  it('people on A and on B see each other (awareness crosses instances), and see someone leave', async () => {
+    const { onA, onB } = await yjsOnBoth();
+    const others = (yjs: typeof onA) =>
+      [...yjs.provider.awareness!.getStates()].filter(([clientId]) => clientId !== yjs.doc.clientID).map(([, state]) => state.user);
+    onA.provider.awareness!.setLocalStateField('user', { name: 'Ada on A' });
+    onB.provider.awareness!.setLocalStateField('user', { name: 'Bo on B' });
+    await eventually(() => expect(others(onB)).toEqual([{ name: 'Ada on A' }]), 3_000);
+    await eventually(() => expect(others(onA)).toEqual([{ name: 'Bo on B' }]), 3_000);
+    onA.destroy();
+    await eventually(() => expect(others(onB)).toEqual([]), 5_000);
+    onB.destroy();
+  });
+
+  it('an edit from the only Yjs client on A, which leaves at once, still reaches clients on B', async () => {
+    const { onA, onB } = await yjsOnBoth();
+    onA.doc.getMap('texts').set('parting', { id: 'parting', x: 0, y: 0, content: 'typed, then the tab closed', author: 'user:a', last_updated: new Date().toISOString() });
+    await eventually(() => expect(onA.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged: stored on A
+    onA.destroy();
+    await eventually(() => expect(onB.doc.getMap('texts').get('parting')).toMatchObject({ content: 'typed, then the tab closed' }), 3_000);
+    onB.destroy();
+  });
+
   it('a mode switch on A applies at once to the rules B checks on its Yjs clients, even before B has read the new record', async () => {
     const { a, b, databaseUrl } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;

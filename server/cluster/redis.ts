@@ -6,17 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
-import type { afterUnloadDocumentPayload, onChangePayload } from '@hocuspocus/server';
+import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayload } from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
+import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../access.js';
-import { type BoardEvents, type EventRelay, RELAYED_ORIGIN } from '../board-events.js';
+import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../board-events.js';
 import type { DocumentHost } from '../document-host.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
 
 
-type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged';
-type EventMessage = { from: string; type: EventType; boardId: string };
+type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged' | 'left';
+/** `left` carries an awareness update (base64) that removes the people who left a board on the sender. */
+type EventMessage = { from: string; type: EventType; boardId: string; awareness?: string };
 
 /** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
 const HIT_SCRIPT = `
@@ -41,6 +43,22 @@ class DocumentRelay extends RedisExtension {
     const commit = this.pending(data.documentName);
     if (!commit) return super.onChange(data);
     commit.then(() => super.onChange(data), () => {});
+  }
+
+  /** Told of people who left a board here (their awareness states were removed). */
+  left: (boardId: string, update: Uint8Array) => void = () => {};
+
+  /**
+   * Removals of awareness states never cross through the extension: it
+   * publishes only while the document still has connections here (so not
+   * when the last person leaves), and Hocuspocus 4.7 re-encodes every incoming
+   * awareness message from the states it holds, dropping the null states that
+   * mean "gone". Without this, someone who left would stay visible on other
+   * instances until Yjs's 30 s awareness timeout. They go on our event channel.
+   */
+  override async onAwarenessUpdate(data: onAwarenessUpdatePayload): Promise<void> {
+    await super.onAwarenessUpdate(data);
+    if (data.removed.length > 0 && !isRelayed(data.transactionOrigin)) this.left(data.documentName, encodeAwarenessUpdate(data.awareness, data.removed));
   }
 
   override async onStoreDocument(): Promise<void> {}
@@ -81,6 +99,7 @@ export class RedisCluster implements EventRelay {
     this.sub = this.client();
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
+    this.extension.left = (boardId, update) => this.publish('left', boardId, Buffer.from(update).toString('base64'));
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   }
 
@@ -122,8 +141,8 @@ export class RedisCluster implements EventRelay {
     this.changedThisTurn.clear();
   }
 
-  private publish(type: EventType, boardId: string): void {
-    const message: EventMessage = { from: this.instanceId, type, boardId };
+  private publish(type: EventType, boardId: string, awareness?: string): void {
+    const message: EventMessage = { from: this.instanceId, type, boardId, ...(awareness && { awareness }) };
     this.pub.publish(this.channel, JSON.stringify(message)).catch(() => {});
   }
 
@@ -136,6 +155,12 @@ export class RedisCluster implements EventRelay {
     if (message.type === 'changed') {
       // A loaded copy hears of the change itself, through the extension's update.
       if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
+      return;
+    }
+    if (message.type === 'left') {
+      // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
+      const document = host.loaded(boardId);
+      if (document) applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness ?? '', 'base64'), RELAYED_ORIGIN);
       return;
     }
     const refreshed = registry.refresh(boardId).catch(() => {});
