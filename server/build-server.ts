@@ -112,7 +112,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       new JournalledDatabase(store, config.journal),
       events.extension(),
       opFeedExtension(events, blobs, documents),
-      collabExtension({ boards, access, registry, blobs, now }),
+      collabExtension({ boards, access, registry, blobs, events, host, now }),
     ],
   });
   if (cluster && store instanceof PgStore) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { hashKey } from '../server/keys.js';
 import { DATABASE_FILE } from '../server/store/database.js';
 import { PNG_1PX, type Client } from './helpers/http.js';
+import { connectYjs, eventually } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -197,6 +198,40 @@ describe('enforcement', () => {
     expect(erased.body).toEqual(unknown.body);
     expect((await t.api.get(`/api/boards/${id}`)).body).toMatchObject({ deleted: true });
     expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' })).status).toBe(404);
+  });
+});
+
+describe('open Yjs connections', () => {
+  const text = (id: string, content: string) => ({ id, x: 0, y: 0, content, author: 'user:y', last_updated: new Date().toISOString() });
+  const storedTexts = async (id: string, key: string) =>
+    (await send(t.api, 'GET', `/json/${id}`, undefined, key)).body.texts.map((item: { content: string }) => item.content).sort();
+
+  it('follow lock changes at once: read-only under a write lock, writable once unlocked, refused under an all lock; the key holder is never interrupted', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const guest = connectYjs(t.server.url, id);
+    await guest.synced;
+    expect(guest.provider.authorizedScope).toBe('read-write');
+
+    const { key } = (await t.api.post(`/api/boards/${id}/lock`, { mode: 'write' })).body;
+    await eventually(() => expect(guest.provider.authorizedScope).toBe('readonly'), 3_000);
+    const owner = connectYjs(t.server.url, id, { token: key });
+    await owner.synced;
+    let ownerReconnects = 0;
+    owner.provider.configuration.websocketProvider.on('open', () => ownerReconnects++);
+
+    expect((await send(t.api, 'POST', `/api/boards/${id}/unlock`, undefined, key)).status).toBe(200);
+    await eventually(() => expect(guest.provider.authorizedScope).toBe('read-write'), 3_000);
+    expect(ownerReconnects).toBe(0); // writable before and after: left alone
+    guest.doc.getMap('texts').set('g', text('g', 'guest, unlocked'));
+    await eventually(async () => expect(await storedTexts(id, key)).toEqual(['guest, unlocked']), 3_000);
+
+    const relocked = (await t.api.post(`/api/boards/${id}/lock`, { mode: 'all' })).body.key;
+    await eventually(() => expect(guest.refusals).toContain('board_locked'), 3_000);
+    const ownerAgain = connectYjs(t.server.url, id, { token: relocked });
+    await ownerAgain.synced;
+    ownerAgain.doc.getMap('texts').set('o', text('o', 'owner, all-locked'));
+    await eventually(async () => expect(await storedTexts(id, relocked)).toEqual(['guest, unlocked', 'owner, all-locked']), 3_000);
+    for (const client of [guest, owner, ownerAgain]) client.destroy();
   });
 });
 

@@ -170,10 +170,13 @@ describe.skipIf(!available)('two instances, one board', () => {
     json.close();
   });
 
-  it('a lock set on A holds on B at once, for REST, open JSON channels and new sockets; unlocking on B frees A', async () => {
+  it('a lock set on A holds on B at once, for REST, open JSON channels, open Yjs connections and new sockets; unlocking on B frees A', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
     const json = await openJson(b.url, id);
+    const yjsOnB = connectYjs(b.url, id);
+    const yjsOnA = connectYjs(a.url, id);
+    await Promise.all([yjsOnB.synced, yjsOnA.synced]);
 
     const locked = await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'write' });
     expect(locked.status).toBe(200);
@@ -190,6 +193,7 @@ describe.skipIf(!available)('two instances, one board', () => {
       const answer = await json.next((f) => f.type === 'error' || f.type === 'ack', 1_000, json.frames.length);
       expect(answer).toMatchObject({ type: 'error', code: 'board_locked' });
     }, 3_000);
+    await eventually(() => expect(yjsOnB.provider.authorizedScope).toBe('readonly'), 3_000);
 
     const allLocked = await client(b.url).request('POST', `/api/boards/${id}/lock`, {
       body: JSON.stringify({ mode: 'all' }),
@@ -198,11 +202,13 @@ describe.skipIf(!available)('two instances, one board', () => {
     expect(allLocked.status).toBe(200);
     expect((await client(a.url).get(`/json/${id}`)).status).toBe(401);
     await expect(connectJson(a.url, id)).rejects.toMatchObject({ status: 401 });
+    await eventually(() => expect(yjsOnA.refusals).toContain('board_locked'), 3_000); // locked on B, refused on A
 
     const unlocked = await client(b.url).request('POST', `/api/boards/${id}/unlock`, { headers: { 'x-board-key': locked.body.key } });
     expect(unlocked.status).toBe(200);
     expect((await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'free again' })).status).toBe(200);
     json.close();
+    for (const yjs of [yjsOnA, yjsOnB]) yjs.destroy();
   });
 
   it('an MCP session on B is notified of an edit on A, and long polls on B wake for it', async () => {

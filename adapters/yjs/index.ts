@@ -13,7 +13,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
 import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
 import type { Access } from '../../server/access.js';
+import type { BoardEvents } from '../../server/board-events.js';
 import type { Boards } from '../../server/boards.js';
+import type { DocumentHost } from '../../server/document-host.js';
 import { attachCompensator, type Repair } from '../../server/compensation.js';
 import { BoardError } from '../../server/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
@@ -24,6 +26,8 @@ import { clientAuthor } from '../ws/identity.js';
 export const COLLAB_CLOSE = {
   rateLimited: { code: 4429, reason: 'rate_limited' },
   invalidUpdates: { code: 4400, reason: 'invalid_updates' },
+  /** The board's lock changed what this connection may do: reconnect and be authorised afresh. */
+  boardLocked: { code: 4401, reason: 'board_locked' },
 } as const;
 
 const SYNC_MESSAGE = 0;
@@ -62,7 +66,7 @@ function documentMessageBoard(message: Uint8Array): string | null {
   return header.type === SYNC_MESSAGE || header.type === SYNC_REPLY_MESSAGE || header.type === SYNC_STATUS_MESSAGE ? header.name : null;
 }
 
-type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: BlobStore; now: () => number };
+type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: BlobStore; events: BoardEvents; host: DocumentHost; now: () => number };
 
 type Offenses = { count: number; since: number };
 
@@ -82,6 +86,23 @@ export function collabExtension(deps: CollabDeps): Extension {
     if (window.count > MAX_COLLAB_REPAIRS_PER_MINUTE) connection.close(COLLAB_CLOSE.invalidUpdates);
   };
 
+  /**
+   * A lock set or lifted (here or on another instance) applies to open
+   * connections at once: one whose access it changes is closed, so that its
+   * provider reconnects and is authorised afresh (read-only, writable, or
+   * refused and asked for the key), and knows which it is.
+   */
+  deps.events.on('lockChanged', async (boardId: string) => {
+    for (const connection of deps.host.loaded(boardId)?.getConnections() ?? []) {
+      const { ip, key } = connection.context as { ip?: string; key?: string };
+      const readOnly = await deps.boards.admitSocket(boardId, { surface: 'yjs', ip: ip ?? 'unknown', key }).then(
+        (admitted) => admitted.readOnly,
+        () => null, // refused
+      );
+      if (readOnly !== connection.readOnly) connection.webSocket.close(COLLAB_CLOSE.boardLocked.code, COLLAB_CLOSE.boardLocked.reason);
+    }
+  });
+
   return {
     extensionName: 'board-rules',
 
@@ -91,6 +112,7 @@ export function collabExtension(deps: CollabDeps): Extension {
         const { readOnly } = await deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
         connectionConfig.readOnly = readOnly;
         context.author = clientAuthor(requestParameters.get('client'));
+        context.key = token || undefined; // checked again when the lock changes
       } catch (error) {
         throw { reason: error instanceof BoardError ? error.code : 'forbidden' };
       }

@@ -69,6 +69,8 @@ export type YjsClient = {
   doc: Y.Doc;
   /** Stateless messages the server sent (compensation reports). */
   stateless: any[];
+  /** Reasons of refused authentications, in order. */
+  refusals: string[];
   synced: Promise<void>;
   destroy(): void;
 };
@@ -77,6 +79,7 @@ export type YjsClient = {
 export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string; board?: string } = {}): YjsClient {
   const doc = new Y.Doc();
   const stateless: any[] = [];
+  const refusals: string[] = [];
   let resolveSynced!: () => void;
   let rejectSynced!: (error: Error) => void;
   const synced = new Promise<void>((resolve, reject) => {
@@ -94,7 +97,10 @@ export function connectYjs(baseUrl: string, boardId: string, options: { token?: 
     document: doc,
     token: options.token ?? '',
     onSynced: () => resolveSynced(),
-    onAuthenticationFailed: ({ reason }) => rejectSynced(new Error(`authentication failed: ${reason}`)),
+    onAuthenticationFailed: ({ reason }) => {
+      refusals.push(reason);
+      rejectSynced(new Error(`authentication failed: ${reason}`));
+    },
     onStateless: ({ payload }) => stateless.push(JSON.parse(payload)),
   });
   provider.attach();
@@ -102,6 +108,7 @@ export function connectYjs(baseUrl: string, boardId: string, options: { token?: 
     provider,
     doc,
     stateless,
+    refusals,
     synced,
     destroy: () => {
       provider.destroy();
