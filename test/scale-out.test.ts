@@ -235,14 +235,21 @@ describe.skipIf(!available)('two instances, one board', () => {
     await mcp.close();
   });
 
-  it('erasing on A closes JSON channels on B with board_erased and B answers 404 at once', async () => {
+  it('erasing on A closes JSON channels and Yjs connections on B, and B answers 404 at once', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
     const json = await openJson(b.url, id);
+    const yjs = connectYjs(b.url, id);
+    await yjs.synced;
+    let yjsClosed = false;
+    yjs.provider.on('close', () => (yjsClosed = true));
     expect((await client(a.url).request('DELETE', `/api/boards/${id}`)).status).toBe(200);
     expect(await json.next((f) => f.type === 'board_erased', 3_000)).toMatchObject({ boardId: id });
     expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
     expect((await client(b.url).get(`/json/${id}`)).status).toBe(404);
+    await eventually(() => expect(yjsClosed).toBe(true), 3_000);
+    expect(yjs.provider.isAuthenticated).toBe(false);
+    yjs.destroy();
   });
 });
 
