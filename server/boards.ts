@@ -268,9 +268,13 @@ export class Boards {
    */
   async admitSocket(boardId: string, caller: Caller): Promise<{ record: BoardRecord; readOnly: boolean }> {
     const record = await this.requireLive(boardId);
-    this.deps.access.requireAccess(record, 'read', caller.key);
-    const canWrite = record.lockMode === null || this.deps.access.checkKey(record, caller.key);
-    return { record, readOnly: !canWrite };
+    return { record, readOnly: this.socketReadOnly(record, caller.key) };
+  }
+
+  /** Whether a socket presenting `key` is read-only on a board as `record` stands; throws when it may not even read. */
+  socketReadOnly(record: BoardRecord, key: string | undefined): boolean {
+    this.deps.access.requireAccess(record, 'read', key);
+    return record.lockMode !== null && !this.deps.access.checkKey(record, key);
   }
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */

@@ -93,12 +93,15 @@ export function collabExtension(deps: CollabDeps): Extension {
    * refused and asked for the key), and knows which it is.
    */
   deps.events.on('lockChanged', async (boardId: string) => {
-    for (const connection of deps.host.loaded(boardId)?.getConnections() ?? []) {
-      const { ip, key } = connection.context as { ip?: string; key?: string };
-      const readOnly = await deps.boards.admitSocket(boardId, { surface: 'yjs', ip: ip ?? 'unknown', key }).then(
-        (admitted) => admitted.readOnly,
-        () => null, // refused
-      );
+    const connections = deps.host.loaded(boardId)?.getConnections() ?? [];
+    if (connections.length === 0) return;
+    const record = await deps.boards.requireLive(boardId).catch(() => null); // one registry read for them all
+    for (const connection of connections) {
+      const { key } = connection.context as { key?: string };
+      let readOnly: boolean | null = null; // null: refused
+      try {
+        if (record) readOnly = deps.boards.socketReadOnly(record, key);
+      } catch {}
       if (readOnly !== connection.readOnly) connection.webSocket.close(COLLAB_CLOSE.boardLocked.code, COLLAB_CLOSE.boardLocked.reason);
     }
   });
