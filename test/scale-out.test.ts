@@ -49,6 +49,14 @@ function useCluster(env: Record<string, string> = {}): { cluster: Cluster } {
 
 describe.skipIf(!available)('two instances, one board', () => {
   const t = useCluster();
+  /** A new board with a synced Yjs client on each instance. */
+  const yjsOnBoth = async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const [onA, onB] = [connectYjs(a.url, id), connectYjs(b.url, id)];
+    await Promise.all([onA.synced, onB.synced]);
+    return { id, onA, onB };
+  };
 
   it('a REST write on A reaches JSON-channel and Yjs clients on B, and B sees the same board', async () => {
     const { a, b } = t.cluster;
@@ -95,15 +103,6 @@ describe.skipIf(!available)('two instances, one board', () => {
     for (const socket of [watcher, framer]) socket.close();
     yjs.destroy();
   });
-
-  /** A new board with a synced Yjs client on each instance. */
-  const yjsOnBoth = async () => {
-    const { a, b } = t.cluster;
-    const { id } = (await client(a.url).post('/api/boards')).body;
-    const [onA, onB] = [connectYjs(a.url, id), connectYjs(b.url, id)];
-    await Promise.all([onA.synced, onB.synced]);
-    return { id, onA, onB };
-  };
 
   it('people on A and on B see each other (awareness crosses instances), and see someone leave', async () => {
     const { onA, onB } = await yjsOnBoth();
@@ -162,11 +161,8 @@ describe.skipIf(!available)('two instances, one board', () => {
 
   it('a lock set on A holds on B at once, for REST, open JSON channels, open Yjs connections and new sockets; unlocking on B frees A', async () => {
     const { a, b } = t.cluster;
-    const { id } = (await client(a.url).post('/api/boards')).body;
+    const { id, onA: yjsOnA, onB: yjsOnB } = await yjsOnBoth();
     const json = await openJson(b.url, id);
-    const yjsOnB = connectYjs(b.url, id);
-    const yjsOnA = connectYjs(a.url, id);
-    await Promise.all([yjsOnB.synced, yjsOnA.synced]);
 
     const locked = await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'write' });
     expect(locked.status).toBe(200);
