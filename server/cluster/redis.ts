@@ -1,8 +1,9 @@
 /**
  * The shared setup's Redis: @hocuspocus/extension-redis carries document
  * updates and awareness between instances; one channel carries board events
- * (changed, erased, lock changed) to instances that may not have the board
- * loaded; and counters give the limits the spec wants shared.
+ * (changed, erased, lock or record changed, people who left) to instances,
+ * whether or not they have the board loaded; and counters give the limits the
+ * spec wants shared.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
@@ -15,7 +16,6 @@ import type { DocumentHost } from '../document-host.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
 
-
 type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged' | 'left';
 /** `left` carries an awareness update (base64) that removes the people who left a board on the sender. */
 type EventMessage = { from: string; type: EventType; boardId: string; awareness?: string };
@@ -27,7 +27,9 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
 
 /**
- * The extension without its store lock: it takes a Redlock lock around each
+ * The extension, relaying a change only once it is stored and sending
+ * awareness removals on our event channel (see below), and without its store
+ * lock: it takes a Redlock lock around each
  * store so that only one instance stores a document, and skips (and logs) the
  * others. Our store is a compaction that merges what PostgreSQL holds with the
  * live copy under a PostgreSQL advisory lock, which is safe from any number
@@ -37,6 +39,8 @@ class DocumentRelay extends RedisExtension {
   private destroyed = false;
   /** The journal commit on its way for a board, if any. */
   pending: (boardId: string) => Promise<void> | undefined = () => undefined;
+  /** Told of people who left a board here (their awareness states were removed). */
+  left: (boardId: string, update: Uint8Array) => void = () => {};
 
   /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
   override async onChange(data: onChangePayload): Promise<void> {
@@ -44,9 +48,6 @@ class DocumentRelay extends RedisExtension {
     if (!commit) return super.onChange(data);
     commit.then(() => super.onChange(data), () => {});
   }
-
-  /** Told of people who left a board here (their awareness states were removed). */
-  left: (boardId: string, update: Uint8Array) => void = () => {};
 
   /**
    * Removals of awareness states never cross through the extension: it
