@@ -49,6 +49,7 @@ export interface EventRelay {
 
 export class BoardEvents extends EventEmitter<BoardEventMap> {
   private readonly bursts = new Map<string, Burst>();
+  private lockChangeCount = 0;
   relay: EventRelay | undefined;
 
   constructor(
@@ -96,7 +97,17 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
   /** The board's lock changed here (`relayed`: on another instance). */
   lockChanged(boardId: string, relayed = false): void {
     if (!relayed) this.relay?.lockChanged(boardId);
+    this.lockChangeCount += 1;
     this.emit('lockChanged', boardId);
+  }
+
+  /**
+   * Lock changes heard so far, on any board. A socket is admitted against the
+   * record as it was read, and listens for lock changes only once it is set up:
+   * one whose admission spans a change (the count moved) checks its access again.
+   */
+  get lockChanges(): number {
+    return this.lockChangeCount;
   }
 
   /**

@@ -11,6 +11,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
@@ -195,6 +196,29 @@ describe.skipIf(!available)('two instances, one board', () => {
     expect((await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'free again' })).status).toBe(200);
     json.close();
     for (const yjs of [yjsOnA, yjsOnB]) yjs.destroy();
+  });
+
+  it('a lock set while a Yjs client on B is being admitted still applies to it once it is connected', async () => {
+    const { a, b, databaseUrl } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    // B authenticates the client against the open board, then waits to load the document, so the
+    // lock (which touches only the registry) is set and heard on B before the connection exists.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE journal IN ACCESS EXCLUSIVE MODE');
+    let yjs: ReturnType<typeof connectYjs>;
+    try {
+      yjs = connectYjs(b.url, id);
+      await sleep(300);
+      expect((await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'write' })).status).toBe(200);
+      await sleep(300);
+    } finally {
+      await holder.query('COMMIT');
+      await holder.end();
+    }
+    await eventually(() => expect(yjs.provider.authorizedScope).toBe('readonly'), 5_000);
+    yjs.destroy();
   });
 
   it('an MCP session on B is notified of an edit on A, and long polls on B wake for it', async () => {

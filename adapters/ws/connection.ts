@@ -25,7 +25,8 @@ export const WS_CLOSE = {
   frameTooLarge: { code: 1009, reason: 'frame_too_large' },
 } as const;
 
-export type Admission = { boardId: string; mode: string; lockMode: LockMode | null; readOnly: boolean; caller: Caller };
+/** `lockChanges`: the events' count before the admission read the record (see BoardEvents.lockChanges). */
+export type Admission = { boardId: string; mode: string; lockMode: LockMode | null; readOnly: boolean; caller: Caller; lockChanges: number };
 
 type Ref = string | number | undefined;
 type PendingBatch = { ref: Ref; ops: { type: MutationFrameType; args: unknown }[]; frames: number; timer: NodeJS.Timeout };
@@ -84,6 +85,7 @@ export class JsonChannelConnection {
     deps.events.on('ops', this.onOps);
     deps.events.on('erased', this.onErased);
     deps.events.on('lockChanged', this.onLockChanged);
+    if (deps.events.lockChanges !== admission.lockChanges) void this.onLockChanged(admission.boardId);
     socket.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     socket.on('pong', () => (this.alive = true));
     socket.on('close', () => this.dispose());

@@ -46,10 +46,11 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       preValidation: async (request: WsRequest) => {
         const boardId = boardIdParam(request.params.boardId, 'read');
         const caller: Caller = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
+        const lockChanges = deps.events.lockChanges;
         const { record, readOnly } = await deps.boards.admitSocket(boardId, caller);
         // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
         if (request.ws) takeSocketSlot(deps.sockets, request.ip, request.raw);
-        request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller };
+        request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller, lockChanges };
       },
     },
     (socket, request: WsRequest) => {

@@ -5,7 +5,7 @@
  * from the document. Updates pass the same rules as every other surface
  * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
  */
-import type { Connection, Extension, Hocuspocus, WebSocketLike, afterLoadDocumentPayload, beforeHandleMessagePayload, onAuthenticatePayload } from '@hocuspocus/server';
+import type { Connection, Extension, Hocuspocus, WebSocketLike, afterLoadDocumentPayload, beforeHandleMessagePayload, connectedPayload, onAuthenticatePayload } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type {} from '@fastify/websocket'; // its types add the websocket route option
@@ -70,6 +70,9 @@ type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: B
 
 type Offenses = { count: number; since: number };
 
+/** What onAuthenticate keeps on a connection for later checks. */
+type CollabContext = { ip?: string; author?: string; key?: string; lockChanges?: number };
+
 /** The Hocuspocus extension that applies the board's rules to Yjs clients. */
 export function collabExtension(deps: CollabDeps): Extension {
   const offenses = new WeakMap<Connection, Offenses>();
@@ -92,25 +95,26 @@ export function collabExtension(deps: CollabDeps): Extension {
    * provider reconnects and is authorised afresh (read-only, writable, or
    * refused and asked for the key), and knows which it is.
    */
-  deps.events.on('lockChanged', async (boardId: string) => {
-    const connections = deps.host.loaded(boardId)?.getConnections() ?? [];
+  const recheckAccess = async (boardId: string, connections: Connection[]) => {
     if (connections.length === 0) return;
     const record = await deps.boards.requireLive(boardId).catch(() => null); // one registry read for them all
     for (const connection of connections) {
-      const { key } = connection.context as { key?: string };
+      const { key } = connection.context as CollabContext;
       let readOnly: boolean | null = null; // null: refused
       try {
         if (record) readOnly = deps.boards.socketReadOnly(record, key);
       } catch {}
       if (readOnly !== connection.readOnly) connection.webSocket.close(COLLAB_CLOSE.boardLocked.code, COLLAB_CLOSE.boardLocked.reason);
     }
-  });
+  };
+  deps.events.on('lockChanged', (boardId: string) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []));
 
   return {
     extensionName: 'board-rules',
 
     async onAuthenticate({ documentName, token, connectionConfig, context, requestParameters }: onAuthenticatePayload) {
       if (!isUuid(documentName)) throw { reason: 'board_not_found' };
+      context.lockChanges = deps.events.lockChanges;
       try {
         const { readOnly } = await deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
         connectionConfig.readOnly = readOnly;
@@ -119,6 +123,11 @@ export function collabExtension(deps: CollabDeps): Extension {
       } catch (error) {
         throw { reason: error instanceof BoardError ? error.code : 'forbidden' };
       }
+    },
+
+    /** A lock change between this connection's authentication and now did not see it: it checks itself. */
+    async connected({ documentName, connection, context }: connectedPayload) {
+      if ((context as CollabContext).lockChanges !== deps.events.lockChanges) await recheckAccess(documentName, [connection]);
     },
 
     async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
