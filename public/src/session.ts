@@ -50,7 +50,8 @@ export class BoardSession {
       websocketProvider: this.socket,
       name: boardId,
       document: this.doc,
-      token: keys.get(boardId) ?? '',
+      // Read at every (re)connection, so a key given by a lock (or entered) since is the one sent.
+      token: () => keys.get(boardId) ?? '',
       onAuthenticated: ({ scope }) => {
         this.readOnly = this.options.readOnly || scope === 'readonly';
         this.changed();
@@ -147,9 +148,13 @@ export class BoardSession {
     this.provider.awareness?.setLocalStateField('cursor', cursor);
   }
 
-  /** Reconnects with a new key (after the person entered one), so the server authorises it afresh. */
+  /**
+   * Reconnects, so the server authorises the key now held afresh (after the person entered one,
+   * locked or unlocked). A lock change may already have closed the socket (4401): then there is
+   * nothing to wait for, and disconnect() would only cancel the provider's own retry.
+   */
   reconnect(): void {
-    this.provider.configuration.token = keys.get(this.boardId) ?? '';
+    if (!this.socket.webSocket) return void this.socket.connect();
     // connect() does nothing while the old socket is still closing: wait for it to be closed.
     const again = () => {
       this.socket.off('close', again);
