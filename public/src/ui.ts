@@ -17,6 +17,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K | `${K}.${string
   return element;
 }
 
+/** Whether a key went to a field being typed in, whose own keys (undo among them) come first. */
+export function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
+}
+
 let toastArea: HTMLElement | undefined;
 
 /** A short message at the bottom of the screen; `role=status` so screen readers hear it. */
@@ -26,11 +32,30 @@ export function toast(message: string, kind: 'info' | 'warn' | 'error' = 'info',
   setTimeout(() => item.remove(), ms);
 }
 
-/** A modal dialog; resolves with the button value it was closed with. */
-export function dialog(title: string, body: (Node | string)[], buttons: { label: string; value: string; primary?: boolean }[]): Promise<string> {
+export type DialogButton = {
+  label: string;
+  value: string;
+  /** The form's one submit button, so Enter in a field chooses it. */
+  primary?: boolean;
+  /** Asked in a dialog of its own before this button closes the dialog; declining leaves it open as it was. */
+  confirm?: { title: string; text: string; yes: string };
+};
+
+/**
+ * A modal dialog; resolves with the button value it was closed with (`cancel` for Escape).
+ * Only the primary button submits: a form's implicit submission (Enter in a field) takes its
+ * first submit button, which would otherwise be whichever button comes first, even a Delete.
+ */
+export function dialog(title: string, body: (Node | string)[], buttons: DialogButton[]): Promise<string> {
   return new Promise((resolve) => {
     const element = h('dialog.modal', { 'aria-label': title });
-    const form = h('form', { method: 'dialog' }, h('h2', {}, title), ...body, h('div.buttons', {}, ...buttons.map((b) => h(`button${b.primary ? '.primary' : ''}`, { value: b.value, type: 'submit' }, b.label))));
+    const button = (b: DialogButton) => b.primary
+      ? h('button.primary', { value: b.value, type: 'submit' }, b.label)
+      : h(`button${b.confirm ? '.danger' : ''}`, { value: b.value, type: 'button', onclick: async () => {
+          if (b.confirm && (await dialog(b.confirm.title, [h('p', {}, b.confirm.text)], [{ label: 'Cancel', value: 'cancel' }, { label: b.confirm.yes, value: 'ok', primary: true }])) !== 'ok') return;
+          element.close(b.value);
+        } }, b.label);
+    const form = h('form', { method: 'dialog' }, h('h2', {}, title), ...body, h('div.buttons', {}, ...buttons.map(button)));
     element.append(form);
     element.addEventListener('close', () => {
       element.remove();

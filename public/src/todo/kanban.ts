@@ -9,7 +9,7 @@ import { todoView } from '../../../server/todo-view.js';
 import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/todo.js';
 import { boardMaps } from '../../../server/document-model.js';
 import type { BoardSession } from '../session.js';
-import { dialog, h } from '../ui.js';
+import { dialog, h, isTyping } from '../ui.js';
 
 const isAi = (author: string) => author.startsWith('ai:');
 
@@ -50,7 +50,20 @@ export class KanbanBoard {
       this.cleanup.push(() => map.unobserve(schedule));
     }
     this.cleanup.push(session.onChange(schedule));
+    const onKey = (event: KeyboardEvent) => this.undoKey(event);
+    document.addEventListener('keydown', onKey);
+    this.cleanup.push(() => document.removeEventListener('keydown', onKey));
     this.render();
+  }
+
+  /** Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes; a field being typed in keeps its own undo. */
+  private undoKey(event: KeyboardEvent): void {
+    if (!this.editable || !(event.ctrlKey || event.metaKey) || isTyping(event.target) || document.querySelector('dialog[open]')) return;
+    const key = event.key.toLowerCase();
+    if (key !== 'z' && key !== 'y') return;
+    event.preventDefault();
+    if (key === 'z' && !event.shiftKey) this.session.undo.undo();
+    else this.session.undo.redo();
   }
 
   private get editable(): boolean {
@@ -128,7 +141,12 @@ export class KanbanBoard {
       tabindex: 0,
       title: `by ${task.author}`,
       onclick: () => this.editable && this.editTask(task),
-      onkeydown: (event: KeyboardEvent) => event.key === 'Enter' && this.editable && this.editTask(task),
+      onkeydown: (event: KeyboardEvent) => {
+        if (event.key !== 'Enter' || event.target !== card || !this.editable) return;
+        // Otherwise this Enter goes on to the dialog's name field, which has focus by then, and submits it.
+        event.preventDefault();
+        void this.editTask(task);
+      },
     }, done, h('span.name', {}, task.name || 'Untitled'), h('span.badges', {}, ...badges));
     card.addEventListener('dragstart', (event) => {
       event.dataTransfer?.setData('text/task-id', task.id);
@@ -180,12 +198,12 @@ export class KanbanBoard {
     this.session.write((w) => deleteColumn(w, column.id));
   }
 
+  /** The dialog opens on a draft: the task is created on Save, so Cancel leaves nothing behind. */
   private addTask(columnId: string): void {
-    const task = this.session.write((w) => upsertTask(w, { column_id: columnId, name: 'New task' }));
-    if (task) void this.editTask(task);
+    void this.editTask({ column_id: columnId, name: 'New task', done: false });
   }
 
-  private async editTask(task: TaskItem): Promise<void> {
+  private async editTask(task: Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<TaskItem>): Promise<void> {
     const name = h('input', { name: 'name', value: task.name, maxlength: 500, 'aria-label': 'Name' });
     const description = h('textarea', { name: 'description', rows: 4, 'aria-label': 'Description' });
     description.value = task.description ?? '';
@@ -195,24 +213,26 @@ export class KanbanBoard {
     const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
     const color = h('select', { 'aria-label': 'Colour' }, h('option', { value: '' }, 'None'), ...CARD_COLORS.map((c) => h('option', { value: c, selected: task.color === c }, c)));
     const row = (label: string, field: HTMLElement) => h('label.field', {}, h('span', {}, label), field);
-    const answer = await dialog('Task', [row('Name', name), row('Description', description), row('Due', due), row('Priority', priority), row('Assignee', assignee), row('Colour', color), h('label.choice', {}, done, ' Done')], [
-      { label: 'Delete', value: 'delete' },
+    const id = task.id;
+    const asked = dialog(id ? 'Task' : 'New task', [row('Name', name), row('Description', description), row('Due', due), row('Priority', priority), row('Assignee', assignee), row('Colour', color), h('label.choice', {}, done, ' Done')], [
+      ...(id ? [{ label: 'Delete', value: 'delete', confirm: { title: 'Delete this task?', text: `"${task.name || 'Untitled'}" will be deleted.`, yes: 'Delete the task' } }] : []),
       { label: 'Cancel', value: 'cancel' },
-      { label: 'Save', value: 'save', primary: true },
+      { label: id ? 'Save' : 'Add', value: 'save', primary: true },
     ]);
-    if (answer === 'delete') this.session.write((w) => deleteTask(w, task.id));
+    if (!id) name.select(); // the draft's name is there to be typed over
+    const answer = await asked;
+    if (answer === 'delete' && id) this.session.write((w) => deleteTask(w, id));
     if (answer !== 'save') return;
-    this.session.write((w) =>
-      patchTask(w, task.id, {
-        name: name.value,
-        description: description.value,
-        due_date: (due.value || null) as never, // null clears it (the patch keeps what is undefined)
-        priority: (priority.value || null) as never,
-        assignee: assignee.value,
-        done: done.checked,
-        color: (color.value || null) as never,
-      }),
-    );
+    const fields = {
+      name: name.value,
+      description: description.value,
+      due_date: (due.value || null) as never, // null clears it (the patch keeps what is undefined)
+      priority: (priority.value || null) as never,
+      assignee: assignee.value,
+      done: done.checked,
+      color: (color.value || null) as never,
+    };
+    this.session.write((w) => (id ? patchTask(w, id, fields) : upsertTask(w, { ...fields, column_id: task.column_id })));
   }
 
   destroy(): void {
