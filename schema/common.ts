@@ -85,7 +85,8 @@ export const LOCK_MODES = ['write', 'all'] as const;
 export const LockMode = z.enum(LOCK_MODES, { error: 'must be "write" or "all"' });
 export type LockMode = z.infer<typeof LockMode>;
 
-/** An access key: 8 chars of [a-z0-9], or a 6-char legacy key. */
-export const AccessKey = z.string().regex(/^(?:[a-z0-9]{6}|[a-z0-9]{8})$/, {
-  error: 'must be 6 or 8 characters of a-z and 0-9',
-});
+/** An access key: 8 chars of [a-z0-9], or a 6-char legacy key; any case, normalised to lower case. */
+export const AccessKey = z
+  .string()
+  .regex(/^(?:[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8})$/, { error: 'must be 6 or 8 characters of a-z and 0-9' })
+  .transform((key) => key.toLowerCase());

@@ -22,11 +22,15 @@ export async function hashKeyAsync(key: string): Promise<string> {
   return Buffer.from(digest).toString('hex');
 }
 
-/** Constant-time check of a presented key against a stored hash. */
+/**
+ * Constant-time check of a presented key against a stored hash. Keys are
+ * case-insensitive (generated in lower case, read aloud or retyped in any), and
+ * every surface's key (header, subprotocol, token, argument) comes through here.
+ */
 export function keyMatches(presented: string | undefined, storedHash: string | null): boolean {
   if (presented === undefined || storedHash === null) return false;
   const expected = Buffer.from(storedHash, 'hex');
-  const actual = createHash('sha256').update(presented, 'utf8').digest();
+  const actual = createHash('sha256').update(presented.toLowerCase(), 'utf8').digest();
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

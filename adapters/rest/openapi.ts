@@ -76,7 +76,7 @@ function operation(path: string, method: string, op: Operation): Schema {
     parameters.push({ name, in: 'query', required: false, schema: rest, description });
   }
   if (op.locked !== false && path.includes('{boardId}')) {
-    parameters.push({ name: 'X-Board-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^(?:[a-z0-9]{6}|[a-z0-9]{8})$' }, description: 'access key of a locked board' });
+    parameters.push({ name: 'X-Board-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^(?:[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8})$' }, description: 'access key of a locked board (any case)' });
   }
   if (op.token) {
     parameters.push({ name: 'X-Import-Token', in: 'header', required: false, schema: { type: 'string' }, description: 'operator token: selects the higher rate tiers (server-to-server only)' });

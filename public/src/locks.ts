@@ -4,7 +4,7 @@ import { dialog, h, toast } from './ui.js';
 
 /** Asks for the key of a locked board, checks it, and keeps it for this browser session. */
 export async function askForKey(boardId: string, why: string): Promise<boolean> {
-  const input = h('input', { name: 'key', autocomplete: 'off', pattern: '[a-z0-9]{6}|[a-z0-9]{8}', placeholder: '8 letters and digits', 'aria-label': 'Access key' });
+  const input = h('input', { name: 'key', autocomplete: 'off', pattern: '[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8}', autocapitalize: 'none', spellcheck: 'false', placeholder: '8 letters and digits', 'aria-label': 'Access key' });
   const answer = await dialog('This board is locked', [h('p', {}, why), input], [{ label: 'Cancel', value: 'cancel' }, { label: 'Open', value: 'ok', primary: true }]);
   if (answer !== 'ok') return false;
   const key = input.value.trim().toLowerCase();
