@@ -34,11 +34,8 @@ describe('the kanban task dialog', () => {
     await page.press('dialog input[aria-label=Name]', 'Enter');
     await page.waitForSelector('dialog', { state: 'detached' });
     await page.waitForSelector('.task:has-text("Draft the plan, v2")');
-    const tasks = await until(async () => {
-      const now = await tasksOf(board.id);
-      return now[0]?.name === 'Draft the plan, v2' && now;
-    });
-    expect(tasks.map((task) => task.id)).toEqual([board.taskId]);
+    await until(async () => (await tasksOf(board.id))[0]?.name === 'Draft the plan, v2');
+    expect((await tasksOf(board.id)).map((task) => task.id)).toEqual([board.taskId]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -94,11 +91,8 @@ describe('the kanban task dialog', () => {
     await page.click('.add-task');
     await page.fill('dialog input[aria-label=Name]', 'Made on Save');
     await page.press('dialog input[aria-label=Name]', 'Enter');
-    const tasks = await until(async () => {
-      const now = await tasksOf(board.id);
-      return now.length > 0 && now;
-    });
-    expect(tasks.map((task) => task.name)).toEqual(['Made on Save']);
+    await until(async () => (await tasksOf(board.id)).length > 0);
+    expect((await tasksOf(board.id)).map((task) => task.name)).toEqual(['Made on Save']);
     await context.close();
   });
 
