@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The browser app: built from public/ into dist/public, which the server serves at /.
 export default defineConfig({
@@ -9,6 +10,27 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 4096, // mermaid is large, and loaded only when a diagram is shown
   },
+  plugins: [
+    // A service worker (Workbox) keeps the app shell, so a board seen before opens offline
+    // from its IndexedDB copy (docs/browser-app.md, "Opening offline").
+    VitePWA({
+      injectRegister: 'script',
+      registerType: 'autoUpdate',
+      manifest: false,
+      workbox: {
+        // The shell: the page and its entry script and styles. Mermaid's many chunks are not
+        // precached (several MB, and most boards have no diagram); they are kept once loaded.
+        globPatterns: ['index.html', 'assets/index-*.{js,css}'],
+        // Only the app's own page: /todo, /draw, /api, /json, /mcp, /llms.txt... stay the server's.
+        navigateFallback: 'index.html',
+        navigateFallbackAllowlist: [/^\/(?:\?[^#]*)?$/],
+        runtimeCaching: [{ urlPattern: /\/assets\/[^/]+\.(?:js|css)$/, handler: 'CacheFirst', options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } } }],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
+  ],
   server: {
     proxy: {
       '/api': 'http://127.0.0.1:3000',

@@ -43,6 +43,7 @@ export const recent = {
   },
 };
 
+/** A request the server answered with an error; status 0 (code `offline`) when it never reached the server. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -58,7 +59,10 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   if (body !== undefined) headers['content-type'] = 'application/json';
   const key = boardId ? keys.get(boardId) : undefined;
   if (key) headers['x-board-key'] = key;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
+    // fetch rejects (a TypeError, "Failed to fetch") only when there was no answer at all.
+    throw new ApiError(0, { error: 'You are offline: this needs the network.', code: 'offline' });
+  });
   const text = await response.text();
   const parsed = text && (response.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : {};
   if (!response.ok) throw new ApiError(response.status, parsed);
@@ -67,12 +71,13 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
 
 export type BoardMeta = { boardId: string; mode: 'draw' | 'todo'; lockMode: 'write' | 'all' | null };
 
-/** The board's mode and lock; tells a missing, erased or key-locked board apart. */
-export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true }> {
+/** The board's mode and lock; tells a missing, erased, key-locked or unreachable (offline) board apart. */
+export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true } | { offline: true }> {
   try {
     return await api<BoardMeta>('GET', `/api/boards/${boardId}/meta`, undefined, boardId);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    if (error.status === 0) return { offline: true };
     if (error.status === 401) return { needsKey: true };
     if (error.status === 404) {
       const marker = await fetch(`/api/boards/${boardId}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);

@@ -4,6 +4,7 @@ import { ApiError, keys, loadMeta, recent, UUID, type BoardMeta } from './api.js
 import { DrawBoard } from './draw/board.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
+import { localMeta } from './offline.js';
 import { BoardSession } from './session.js';
 import { KanbanBoard } from './todo/kanban.js';
 import { h, toast } from './ui.js';
@@ -28,6 +29,11 @@ async function route(): Promise<void> {
   }
   if (!UUID.test(id)) return message('No board here', 'This link does not name a board.');
   const meta = await loadMeta(id);
+  if ('offline' in meta) {
+    const local = await localMeta(id);
+    if (local) return open(id, local, true);
+    return message('You are offline', 'This board was never opened in this browser, so there is no copy of it here. It opens once the network is back.', h('button', { type: 'button', onclick: () => void show() }, 'Try again'));
+  }
   if ('missing' in meta) {
     recent.remove(id);
     return message('No board here', 'There is no board at this address.');
@@ -44,7 +50,8 @@ async function route(): Promise<void> {
   open(id, meta);
 }
 
-function open(id: string, meta: BoardMeta): void {
+/** Opens a board; `offline` when its meta came from this browser's copy, to be read again once connected. */
+function open(id: string, meta: BoardMeta, offline = false): void {
   if (!embed) recent.add(id, meta.mode);
   document.title = `${meta.mode === 'todo' ? 'Todo' : 'Draw'} board`;
   let lockMode = meta.lockMode;
@@ -99,6 +106,17 @@ function open(id: string, meta: BoardMeta): void {
   session.onChange(refresh);
   session.provider.awareness?.on('change', refresh);
   refresh();
+  if (offline) {
+    const stop = session.onChange(() => {
+      if (!session.state.connected) return;
+      stop();
+      void loadMeta(id).then((fresh) => {
+        if (!('lockMode' in fresh)) return; // a lock that now refuses it, or an erased board: the provider's authentication says so
+        lockMode = fresh.lockMode;
+        refresh();
+      });
+    });
+  }
 
   let view: DrawBoard | KanbanBoard | undefined;
   let mode = meta.mode;
@@ -127,5 +145,9 @@ function open(id: string, meta: BoardMeta): void {
   };
 }
 
-addEventListener('hashchange', () => void route());
-void route().catch((error) => message('Something went wrong', error instanceof ApiError ? error.message : String(error)));
+function show(): Promise<void> {
+  return route().catch((error) => message('Something went wrong', error instanceof ApiError ? error.message : String(error)));
+}
+
+addEventListener('hashchange', () => void show());
+void show();

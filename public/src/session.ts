@@ -4,7 +4,7 @@
  * people present (awareness), undo of this person's own edits, and writes made
  * with the same domain mutations the server uses.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
@@ -12,6 +12,7 @@ import type { BoardWrite } from '../../server/board-write.js';
 import { commitMaps, stagedMaps } from '../../server/document-model.js';
 import { BoardError } from '../../server/errors.js';
 import { authorTag, deviceId, keys } from './api.js';
+import { localDbName } from './offline.js';
 import { toast } from './ui.js';
 
 /** The origin of this person's own transactions: what undo tracks. */
@@ -42,7 +43,7 @@ export class BoardSession {
     this.readOnly = options.readOnly;
     const id = deviceId();
     this.me = { id, name: `Guest ${id.slice(0, 4)}`, color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
-    this.persistence = new IndexeddbPersistence(`board-${boardId}`, this.doc);
+    this.persistence = new IndexeddbPersistence(localDbName(boardId), this.doc);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     // `board` is for a load balancer that routes by board (docs/deploy.md); the server reads the board from the protocol.
     this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/collab?client=${id}&board=${boardId}` });
@@ -70,7 +71,11 @@ export class BoardSession {
     addEventListener('offline', this.onNetwork);
   }
 
-  private readonly onNetwork = () => this.update({ online: navigator.onLine });
+  private readonly onNetwork = () => {
+    this.update({ online: navigator.onLine });
+    // Back online: connect now rather than when the provider's backoff (up to 30 s) next tries.
+    if (navigator.onLine && this.socket.status !== WebSocketStatus.Connected) void this.socket.connect();
+  };
 
   private update(partial: Partial<SyncState>): void {
     this.state = { ...this.state, ...partial };

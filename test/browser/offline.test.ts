@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
+import { useServer } from '../helpers/server.js';
+
+const t = useServer();
+const chrome = useChromium();
+
+const taskNames = async (id: string) => ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
+
+describe('opening boards offline', () => {
+  // Issue 16: offline, "Recently opened" did nothing and threw an uncaught "Failed to fetch";
+  // a reload showed the browser's error page, though the board was in IndexedDB.
+  it('a board seen before opens offline from Recently opened and after a reload; its edits reach the server on reconnect', async () => {
+    const created = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo', content: { columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Seen online' }] } }) })).json();
+    const id: string = created.id;
+    const { page, context, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${t.server.url}/#${id}`);
+    await page.waitForSelector('.task:has-text("Seen online")');
+    await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    // The service worker holds the app shell once it controls the page.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.click('a.home');
+    await page.waitForSelector('.recent a');
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.click(`.recent a[href="#${id}"]`);
+    await page.waitForSelector('.task:has-text("Seen online")');
+    await page.waitForSelector('[data-testid=status]:has-text("Offline")');
+    await page.locator('.column').first().locator('.add-task').click();
+    await page.fill('dialog input[aria-label=Name]', 'Added offline');
+    await page.press('dialog input[aria-label=Name]', 'Enter');
+    await page.waitForSelector('.task:has-text("Added offline")');
+    await page.screenshot({ path: join(ARTIFACTS, 'offline-board.png') });
+
+    await page.reload(); // still offline: the shell from the service worker, the board from IndexedDB
+    await page.waitForSelector('.task:has-text("Added offline")');
+    expect(await taskNames(id)).toEqual(['Seen online']);
+
+    await context.setOffline(false);
+    await until(async () => (await taskNames(id)).includes('Added offline'), 15_000);
+    expect(await taskNames(id)).toEqual(['Added offline', 'Seen online']);
+    await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('offline, a board this browser never opened says so instead of failing', async () => {
+    const { id } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST' })).json();
+    const { page, context, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${t.server.url}/`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await context.setOffline(true);
+    await page.goto(`${t.server.url}/#${id}`);
+    await page.waitForSelector('main.message h1:text-is("You are offline")');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
