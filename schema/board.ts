@@ -1,7 +1,7 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
 import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, Template, TextColor, StrokeColor } from './common.js';
-import { Anchors, ImageInput, LinkUrl, Points, TextInput } from './draw.js';
+import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, TaskInput } from './todo.js';
 import { MAX_LANE_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
@@ -28,7 +28,7 @@ export const ImportText = z.object({
   postit: TextInput.shape.postit,
   diagram: TextInput.shape.diagram,
   author: Author.optional(),
-});
+}).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export const ImportLine = z.object({
   points: Points,
   color: StrokeColor.optional(),

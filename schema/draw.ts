@@ -69,6 +69,15 @@ export type Anchor = z.infer<typeof Anchor>;
 export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() });
 export type Anchors = z.infer<typeof Anchors>;
 
+/**
+ * The cross-field rule of texts: not both a post-it and a diagram frame. A
+ * refinement, so it runs wherever the schema is used whole; schemas made from
+ * `.shape` lose it, which is why the MCP arguments and frames extend the
+ * schema instead (schema/mcp.ts) and import texts apply it themselves.
+ */
+export const notPostitAndDiagram = (text: { postit?: boolean; diagram?: boolean }) => !(text.postit === true && text.diagram === true);
+export const POSTIT_AND_DIAGRAM = { error: 'a text cannot be both a post-it and a diagram frame', path: ['diagram'] };
+
 /** POST /texts and MCP add_text: create, or update when `id` names an existing text. */
 export const TextInput = z
   .object({
@@ -86,10 +95,7 @@ export const TextInput = z
     diagram: z.boolean({ error: 'must be a boolean' }).optional(),
     author: Author.optional(),
   })
-  .refine((text) => !(text.postit === true && text.diagram === true), {
-    error: 'a text cannot be both a post-it and a diagram frame',
-    path: ['diagram'],
-  });
+  .refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export type TextInput = z.infer<typeof TextInput>;
 
 /** POST /strokes and MCP draw_stroke. Width is fixed; colour never rejected. */
@@ -213,5 +219,16 @@ export type MoveInput = z.infer<typeof MoveInput>;
 
 /** Item kinds as they appear in move and erase paths. `lines` is an alias of `strokes`. */
 export const DRAW_KINDS = ['texts', 'links', 'strokes', 'lines', 'images'] as const;
-export const DrawKind = z.enum(DRAW_KINDS, { error: `must be one of ${DRAW_KINDS.join(', ')}` });
-export type DrawKind = z.infer<typeof DrawKind>;
+export type DrawKind = (typeof DRAW_KINDS)[number];
+
+const isDrawKind = (kind: string): kind is DrawKind => (DRAW_KINDS as readonly string[]).includes(kind);
+
+/**
+ * A draw kind, in a REST path or an MCP/frame argument. An unknown one is the
+ * spec's `unknown_kind` error on every surface: the issue names that code
+ * (`params.code`), which fromZodIssues (server/errors.ts) maps.
+ */
+export const DrawKind = z
+  .string({ error: `must be one of ${DRAW_KINDS.join(', ')}` })
+  .refine(isDrawKind, { error: `must be one of ${DRAW_KINDS.join(', ')}`, params: { code: 'unknown_kind', allowed: DRAW_KINDS } })
+  .meta({ enum: [...DRAW_KINDS] });

@@ -15,10 +15,35 @@ const BoardRef = {
   access_key: AccessKey.optional().describe('The access key of a locked board (or send the X-Board-Key header).'),
 };
 
-const onBoard = <T extends z.ZodRawShape>(shape: T) => z.object({ ...BoardRef, ...shape });
-
 const ColumnPatch = ColumnInput.omit({ id: true }).partial();
 const TaskPatch = TaskInput.omit({ id: true }).partial();
+
+/**
+ * The arguments of the mutations MCP tools and JSON frames share, without
+ * board_id and access_key. Each is a whole schema of its own, extended rather
+ * than rebuilt from `.shape`, so that its refinements (cross-field rules such
+ * as a text's postit/diagram) run on every surface.
+ */
+export const MutationArgs = {
+  add_text: TextInput,
+  add_link: LinkInput,
+  add_image: ImageInput,
+  draw_stroke: StrokeInput,
+  move: MoveInput.safeExtend({ id: ItemId, kind: DrawKind.optional() }),
+  erase: z.object({ id: ItemId, kind: DrawKind.optional() }),
+  create_column: ColumnInput.omit({ id: true }),
+  update_column: ColumnPatch.safeExtend({ id: ItemId }),
+  delete_column: z.object({ id: ItemId }),
+  create_task: TaskInput.omit({ id: true }).safeExtend({ column_id: ItemId }),
+  update_task: TaskPatch.safeExtend({ id: ItemId }),
+  move_task: TaskMoveInput.safeExtend({ id: ItemId }),
+  delete_task: z.object({ id: ItemId }),
+  set_lane: LaneInput,
+  set_column_width: ColumnWidthInput,
+} as const;
+
+/** A board tool's arguments: the schema extended with board_id and access_key (extend keeps its refinements). */
+const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) => schema.extend(BoardRef);
 
 export const McpToolArgs = {
   create_board: CreateBoardInput,
@@ -26,33 +51,33 @@ export const McpToolArgs = {
     board: z.string({ error: 'must be a string' }).min(1).describe('A board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or a bare board id.'),
     access_key: BoardRef.access_key,
   }),
-  get_board: onBoard({}),
-  get_preview: onBoard({}),
-  add_text: onBoard(TextInput.shape),
-  add_link: onBoard(LinkInput.shape),
-  add_image: onBoard(ImageInput.shape),
-  draw_stroke: onBoard(StrokeInput.shape),
-  move: onBoard({ id: ItemId, kind: DrawKind.optional(), ...MoveInput.shape }),
-  erase: onBoard({ id: ItemId, kind: DrawKind.optional() }),
-  wait_for_update: onBoard({ timeout_ms: WaitTimeout }),
-  set_board_mode: onBoard(ModeInput.shape),
-  create_column: onBoard(ColumnInput.omit({ id: true }).shape),
-  update_column: onBoard({ id: ItemId, ...ColumnPatch.shape }),
-  delete_column: onBoard({ id: ItemId }),
-  create_task: onBoard({ ...TaskInput.omit({ id: true }).shape, column_id: ItemId }),
-  update_task: onBoard({ id: ItemId, ...TaskPatch.shape }),
-  move_task: onBoard({ id: ItemId, ...TaskMoveInput.shape }),
-  delete_task: onBoard({ id: ItemId }),
-  set_lane: onBoard(LaneInput.shape),
-  set_column_width: onBoard(ColumnWidthInput.shape),
-  create_tasks: onBoard({
+  get_board: z.object(BoardRef),
+  get_preview: z.object(BoardRef),
+  add_text: onBoard(MutationArgs.add_text),
+  add_link: onBoard(MutationArgs.add_link),
+  add_image: onBoard(MutationArgs.add_image),
+  draw_stroke: onBoard(MutationArgs.draw_stroke),
+  move: onBoard(MutationArgs.move),
+  erase: onBoard(MutationArgs.erase),
+  wait_for_update: onBoard(z.object({ timeout_ms: WaitTimeout })),
+  set_board_mode: onBoard(ModeInput),
+  create_column: onBoard(MutationArgs.create_column),
+  update_column: onBoard(MutationArgs.update_column),
+  delete_column: onBoard(MutationArgs.delete_column),
+  create_task: onBoard(MutationArgs.create_task),
+  update_task: onBoard(MutationArgs.update_task),
+  move_task: onBoard(MutationArgs.move_task),
+  delete_task: onBoard(MutationArgs.delete_task),
+  set_lane: onBoard(MutationArgs.set_lane),
+  set_column_width: onBoard(MutationArgs.set_column_width),
+  create_tasks: onBoard(z.object({
     tasks: z
-      .array(z.object({ ...TaskInput.omit({ id: true }).shape, column_id: ItemId }))
+      .array(MutationArgs.create_task)
       .min(1, { error: 'must hold at least one task' })
       .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` }),
     author: Author.optional(),
-  }),
-  query_tasks: onBoard({
+  })),
+  query_tasks: onBoard(z.object({
     assignee: z.string().optional(),
     priority: Priority.optional(),
     done: z.boolean().optional(),
@@ -60,9 +85,9 @@ export const McpToolArgs = {
     due_before: DueDate.optional(),
     due_after: DueDate.optional(),
     color: CardColor.optional(),
-  }),
-  export_tasks: onBoard({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }) }),
-  list_tasks: onBoard({}),
+  })),
+  export_tasks: onBoard(z.object({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }) })),
+  list_tasks: z.object(BoardRef),
 } as const;
 
 export type McpToolName = keyof typeof McpToolArgs;

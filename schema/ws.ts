@@ -7,30 +7,28 @@
 import { z } from 'zod';
 import { ItemId } from './common.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
-import { McpToolArgs } from './mcp.js';
+import { MutationArgs } from './mcp.js';
 
 /** A client's reference for a frame, echoed in its ack or error. */
 export const FrameRef = z.union([z.string().max(128), z.number()], { error: 'must be a string or a number' });
 
-const withoutBoard = <S extends z.ZodObject>(schema: S) => schema.omit({ board_id: true, access_key: true });
-
-/** The mutation frames, each with the arguments of its MCP tool. */
+/** The mutation frames, each with the arguments of its MCP tool (the same schemas, refinements included). */
 export const MUTATION_FRAMES = {
-  add_text: withoutBoard(McpToolArgs.add_text),
-  add_link: withoutBoard(McpToolArgs.add_link),
-  add_image: withoutBoard(McpToolArgs.add_image),
-  draw_stroke: withoutBoard(McpToolArgs.draw_stroke),
-  move: withoutBoard(McpToolArgs.move),
-  erase: withoutBoard(McpToolArgs.erase),
-  create_column: withoutBoard(McpToolArgs.create_column),
-  update_column: withoutBoard(McpToolArgs.update_column),
-  delete_column: withoutBoard(McpToolArgs.delete_column),
-  create_task: withoutBoard(McpToolArgs.create_task),
-  update_task: withoutBoard(McpToolArgs.update_task),
-  move_task: withoutBoard(McpToolArgs.move_task),
-  delete_task: withoutBoard(McpToolArgs.delete_task),
-  set_column_width: withoutBoard(McpToolArgs.set_column_width),
-  lane_upsert: withoutBoard(McpToolArgs.set_lane),
+  add_text: MutationArgs.add_text,
+  add_link: MutationArgs.add_link,
+  add_image: MutationArgs.add_image,
+  draw_stroke: MutationArgs.draw_stroke,
+  move: MutationArgs.move,
+  erase: MutationArgs.erase,
+  create_column: MutationArgs.create_column,
+  update_column: MutationArgs.update_column,
+  delete_column: MutationArgs.delete_column,
+  create_task: MutationArgs.create_task,
+  update_task: MutationArgs.update_task,
+  move_task: MutationArgs.move_task,
+  delete_task: MutationArgs.delete_task,
+  set_column_width: MutationArgs.set_column_width,
+  lane_upsert: MutationArgs.set_lane,
   recolor: z.object({
     ids: z.array(ItemId).min(1, { error: 'must name at least one item' }).max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
     color: z.string({ error: 'must be a colour name' }),

@@ -10,7 +10,7 @@ import { Hocuspocus } from '@hocuspocus/server';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions } from '../adapters/mcp/index.js';
-import { baseUrlOf } from '../adapters/rest/http.js';
+import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../adapters/rest/http.js';
 import { registerRest } from '../adapters/rest/index.js';
 import { capConnections, socketCounter } from '../adapters/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../adapters/ws/index.js';
@@ -123,6 +123,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const app = Fastify({
     bodyLimit: MAX_BODY_BYTES,
+    maxParamLength: MAX_PATH_PARAM_CHARS,
+    // Errors the router answers before any route (a bad URL, an over-long segment) get the JSON error body too.
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
     logger: {
       level: config.logLevel,
       serializers: {

@@ -71,10 +71,13 @@ export type FieldError = (field: string, reason: string) => BoardError;
 
 /**
  * The first issue of a failed parse with a schema from schema/, as the spec's
- * `{field, reason}` (400 invalid_payload unless told otherwise).
+ * `{field, reason}` (400 invalid_payload unless told otherwise). A schema may
+ * name another code for its issue (`params.code`, e.g. DrawKind's
+ * `unknown_kind`), so that every surface answers it alike.
  */
 export function fromZodIssues(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
   const issue = issues[0];
+  if (issue.code === 'custom' && issue.params?.code === 'unknown_kind') return errors.unknownKind(String(issue.input), issue.params.allowed);
   const field = issue.path.map(String).join('.');
   const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
   return toError(field, missing ? 'is required' : issue.message);

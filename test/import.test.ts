@@ -194,6 +194,12 @@ describe('import rules', () => {
     expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_item', kind: 'texts', index: 50, reason: expect.stringContaining('content') });
   });
 
+  it('an imported text cannot be both a post-it and a diagram frame, as on POST /texts (issue 16.12)', async () => {
+    const res = await importBoard({ content: { texts: [{ x: 0, y: 0, content: 'ok' }, { x: 0, y: 0, content: 'both', postit: true, diagram: true }] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'texts', index: 1, reason: expect.stringContaining('post-it and a diagram') });
+  });
+
   it('draw items need draw mode and kanban items todo mode', async () => {
     const toTodo = await importBoard({ mode: 'todo', content: { texts: [{ x: 0, y: 0, content: 'x' }] } });
     expect(toTodo.status).toBe(400);

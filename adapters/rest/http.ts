@@ -1,7 +1,7 @@
 /** What every REST route shares: parsing with schema/, board ids, and the one error mapper. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { BoardId, isUuid, MAX_BODY_BYTES } from '../../schema/index.js';
+import { BoardId, isUuid, ItemId, MAX_BODY_BYTES } from '../../schema/index.js';
 import type { Caller } from '../../server/access.js';
 import type { BoardWrite } from '../../server/board-write.js';
 import type { Boards } from '../../server/boards.js';
@@ -52,6 +52,14 @@ export function baseUrlOf(publicUrl: string | undefined): (request: FastifyReque
   return (request) => publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
+/**
+ * The longest path segment the router takes (Fastify's default is 100). Longer
+ * than any id the schemas accept, so that an over-long item or board id gets
+ * the same answer from REST as from MCP and frames: the schema's, not the
+ * router's. Longer still is 400 invalid_payload (see toBoardError).
+ */
+export const MAX_PATH_PARAM_CHARS = 2048;
+
 /** Maps any error to a BoardError: ours pass through, Fastify's get the spec's codes. */
 export function toBoardError(error: unknown): BoardError {
   const known = knownError(error);
@@ -65,6 +73,8 @@ export function toBoardError(error: unknown): BoardError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidJson(fastifyError.message);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errors.invalidPayload('path', `a path segment is longer than ${MAX_PATH_PARAM_CHARS} characters`);
   }
   if (error instanceof SyntaxError) return errors.invalidJson(error.message);
   const status = fastifyError.statusCode;
@@ -84,28 +94,40 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   return reply.status(boardError.status).type('application/json; charset=utf-8').send(boardError.toBody());
 }
 
+/** An item id from the path, checked like the `id` argument of MCP tools and frames: 400 invalid_payload, field `itemId`. */
+export function itemIdParam(raw: string): string {
+  return parse(ItemId, raw, (_field, reason) => errors.invalidPayload('itemId', reason));
+}
+
 type Params = Record<string, string>;
 
-/** Registers `POST path`: the body parsed with `schema`, then one domain mutation on the board of `:boardId`. */
-export function postMutation<T>(
+/**
+ * Registers `POST path`: the body parsed with `schema`, then the path's other
+ * parameters with `parseParams` (so every input is checked before the board
+ * is), then one domain mutation on the board of `:boardId`.
+ */
+export function postMutation<T, P = Params>(
   app: FastifyInstance,
   boards: Boards,
   path: string,
   schema: z.ZodType<T>,
-  mutate: (w: BoardWrite, input: T, params: Params) => unknown,
+  mutate: (w: BoardWrite, input: T, params: P) => unknown,
+  parseParams: (params: Params) => P = (params) => params as P,
 ): void {
   app.post<{ Params: Params }>(path, async (request) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
     const input = parse(schema, request.body);
-    return boards.write(boardId, callerOf(request), (w) => mutate(w, input, request.params));
+    const params = parseParams(request.params);
+    return boards.write(boardId, callerOf(request), (w) => mutate(w, input, params));
   });
 }
 
-/** Registers `DELETE path`: one domain mutation on the board of `:boardId`. */
-export function deleteMutation(app: FastifyInstance, boards: Boards, path: string, mutate: (w: BoardWrite, params: Params) => unknown): void {
+/** Registers `DELETE path`: the path's parameters parsed with `parseParams`, then one domain mutation on the board of `:boardId`. */
+export function deleteMutation<P>(app: FastifyInstance, boards: Boards, path: string, parseParams: (params: Params) => P, mutate: (w: BoardWrite, params: P) => unknown): void {
   app.delete<{ Params: Params }>(path, async (request) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
-    return boards.write(boardId, callerOf(request), (w) => mutate(w, request.params));
+    const params = parseParams(request.params);
+    return boards.write(boardId, callerOf(request), (w) => mutate(w, params));
   });
 }
 

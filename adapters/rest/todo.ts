@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { ColumnInput, ColumnWidthInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../../schema/index.js';
 import type { Boards } from '../../server/boards.js';
 import { deleteColumn, deleteTask, moveTask, setColumnWidth, setLane, switchMode, upsertColumn, upsertTask } from '../../server/todo.js';
-import { deleteMutation, postMutation } from './http.js';
+import { deleteMutation, itemIdParam, postMutation } from './http.js';
+
+const pathItemId = (params: Record<string, string>) => itemIdParam(params.itemId);
 
 export function todoRoutes(app: FastifyInstance, boards: Boards): void {
   const base = '/api/boards/:boardId';
@@ -12,7 +14,7 @@ export function todoRoutes(app: FastifyInstance, boards: Boards): void {
   postMutation(app, boards, `${base}/lanes`, LaneInput, (w, input) => setLane(w, input));
   postMutation(app, boards, `${base}/columns`, ColumnInput, (w, input) => upsertColumn(w, input));
   postMutation(app, boards, `${base}/tasks`, TaskInput, (w, input) => upsertTask(w, input));
-  postMutation(app, boards, `${base}/tasks/:itemId/move`, TaskMoveInput, (w, to, params) => moveTask(w, params.itemId, to));
-  deleteMutation(app, boards, `${base}/columns/:itemId`, (w, params) => deleteColumn(w, params.itemId));
-  deleteMutation(app, boards, `${base}/tasks/:itemId`, (w, params) => deleteTask(w, params.itemId));
+  postMutation(app, boards, `${base}/tasks/:itemId/move`, TaskMoveInput, (w, to, id) => moveTask(w, id, to), pathItemId);
+  deleteMutation(app, boards, `${base}/columns/:itemId`, pathItemId, (w, id) => deleteColumn(w, id));
+  deleteMutation(app, boards, `${base}/tasks/:itemId`, pathItemId, (w, id) => deleteTask(w, id));
 }

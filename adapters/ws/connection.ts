@@ -4,9 +4,10 @@
  * accepted change from any surface, mutation frames applied through the domain
  * like REST, `ack` and `error` frames, batches continued over several frames.
  */
+import secureJson from 'secure-json-parse';
 import type { WebSocket } from 'ws';
 import {
-  BatchFrame, ClientFrameEnvelope, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAMES,
+  BatchFrame, ClientFrameEnvelope, FrameRef, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAMES,
   type MutationFrameType, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
 import type { Access, Caller } from '../../server/access.js';
@@ -42,6 +43,25 @@ function applyOp(w: BoardWrite, type: MutationFrameType, args: any): unknown {
       return MUTATIONS.set_lane(w, args);
     default:
       return (MUTATIONS[type] as (w: BoardWrite, args: unknown) => unknown)(w, args);
+  }
+}
+
+/**
+ * Frames are JSON by the rule REST and MCP bodies follow (Fastify's parser):
+ * an own `__proto__` key, or a `constructor` holding `prototype`, makes the
+ * text invalid JSON, so such a frame is refused as the same body would be.
+ */
+function parseJson(text: string): unknown {
+  return secureJson.parse(text, { protoAction: 'error', constructorAction: 'error' });
+}
+
+/** The `ref` of a frame refused before its envelope was read, when the text is JSON at all (refused for its keys). */
+function refOf(data: Buffer): Ref {
+  try {
+    const ref = FrameRef.safeParse((JSON.parse(data.toString('utf8')) as { ref?: unknown } | null)?.ref);
+    return ref.success ? ref.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -139,12 +159,12 @@ export class JsonChannelConnection {
     let body: Record<string, unknown>;
     try {
       if (isBinary) throw errors.invalidJson('frames are JSON text');
-      const parsed = JSON.parse(data.toString('utf8'));
+      const parsed = parseJson(data.toString('utf8'));
       const envelope = ClientFrameEnvelope.safeParse(parsed, { reportInput: true });
       if (!envelope.success) throw fromZodIssues(envelope.error.issues);
       body = envelope.data;
     } catch (error) {
-      this.sendError(error instanceof SyntaxError ? errors.invalidJson(error.message) : error, undefined);
+      this.sendError(error instanceof SyntaxError ? errors.invalidJson(error.message) : error, refOf(data));
       return;
     }
     const ref = body.ref as Ref;
