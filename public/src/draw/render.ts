@@ -2,6 +2,7 @@
 import { INK_HEX, type InkColor } from '../../../schema/index.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/document-model.js';
 import { keys } from '../api.js';
+import { authorName } from '../names.js';
 import { MERMAID_ONLY, renderMarkup } from './markup.js';
 import { renderMermaid } from './mermaid.js';
 
@@ -19,7 +20,7 @@ function place(element: HTMLElement, item: { id: string; x: number; y: number; a
   element.style.left = `${item.x}px`;
   element.style.top = `${item.y}px`;
   element.classList.toggle('ai', isAi(item.author));
-  element.title = `by ${item.author}`;
+  element.title = `by ${authorName(item.author)}`;
 }
 
 /** A text node (or a Mermaid diagram); checkboxes call `onToggle`. */
