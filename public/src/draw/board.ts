@@ -12,6 +12,7 @@ import type { BoardSession } from '../session.js';
 import { h, toast } from '../ui.js';
 import { uploadImage } from './images.js';
 import { asUrl, toggleCheckbox } from './markup.js';
+import { diagramsDrawn } from './mermaid.js';
 import { renderImage, renderLink, renderStroke, renderText, strokePath, svgElement } from './render.js';
 
 type Tool = 'select' | 'text' | 'postit' | 'diagram' | 'pen' | 'link';
@@ -46,6 +47,8 @@ export class DrawBoard {
   private readonly elements = new Map<string, HTMLElement | SVGElement>();
   private editing: HTMLTextAreaElement | null = null;
   private spaceDown = false;
+  /** Bumped by every fit and by every pan or zoom, so a late re-fit never undoes the person's own move. */
+  private viewChanges = 0;
   private readonly cleanup: (() => void)[] = [];
 
   constructor(
@@ -237,16 +240,28 @@ export class DrawBoard {
     const px = around.x - rect.left;
     const py = around.y - rect.top;
     this.view = { scale, x: px - ((px - this.view.x) * scale) / this.view.scale, y: py - ((py - this.view.y) * scale) / this.view.scale };
+    this.viewChanges++;
     this.applyView();
   }
 
   private panBy(dx: number, dy: number): void {
     this.view = { ...this.view, x: this.view.x + dx, y: this.view.y + dy };
+    this.viewChanges++;
     this.applyView();
   }
 
-  /** Fits every item into the viewport. */
+  /**
+   * Fits every item into the viewport, now and again once the diagrams being
+   * drawn have their size (until then a diagram is a one-line placeholder);
+   * unless the person has moved the view meanwhile.
+   */
   fit(): void {
+    this.fitNow();
+    const change = ++this.viewChanges;
+    void diagramsDrawn().then(() => change === this.viewChanges && this.fitNow());
+  }
+
+  private fitNow(): void {
     const rect = this.viewport.getBoundingClientRect();
     let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const element of this.elements.values()) {
