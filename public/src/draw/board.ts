@@ -5,17 +5,20 @@
  */
 import * as Y from 'yjs';
 import { INK_COLORS, INK_HEX, type InkColor, type Point } from '../../../schema/index.js';
-import type { ImageItem, StrokeItem, TextNode } from '../../../server/document-model.js';
+import { isLink, type ImageItem, type StrokeItem, type TextNode } from '../../../server/document-model.js';
 import { eraseItem, moveItem, upsertLink, upsertStroke, upsertText } from '../../../server/draw.js';
 import { recolor } from '../../../server/mutations.js';
 import type { BoardSession } from '../session.js';
-import { h, toast } from '../ui.js';
+import { h, isTyping, toast } from '../ui.js';
+import { openEditor, type EditorOptions } from './editor.js';
+import { cancelPressDefaults, DoublePress, wheelZoomFactor } from './gestures.js';
 import { uploadImage } from './images.js';
 import { asUrl, toggleCheckbox } from './markup.js';
 import { diagramsDrawn } from './mermaid.js';
 import { renderImage, renderLink, renderStroke, renderText, strokePath, svgElement } from './render.js';
 
 type Tool = 'select' | 'text' | 'postit' | 'diagram' | 'pen' | 'link';
+type World = { x: number; y: number };
 type Kind = 'texts' | 'links' | 'strokes' | 'images';
 type View = { x: number; y: number; scale: number };
 
@@ -317,7 +320,11 @@ export class DrawBoard {
   private bindInput(): void {
     const vp = this.viewport;
     const pointers = new Map<number, { x: number; y: number }>();
-    let gesture: null | { type: 'pan'; last: { x: number; y: number } } | { type: 'move'; start: { x: number; y: number }; origins: Map<string, { x: number; y: number }>; moved: boolean } | { type: 'pen'; points: Point[]; line: SVGPolylineElement } | { type: 'rubber'; start: { x: number; y: number }; add: boolean } | { type: 'pinch'; distance: number } = null;
+    // `open` edits the text `id`, or creates an item with `tool`, when the press ends: a phone opens
+    // its keyboard only for a focus made during a user activation, which for a tap is its pointerup.
+    let gesture: null | { type: 'pan'; last: { x: number; y: number } } | { type: 'move'; start: { x: number; y: number }; origins: Map<string, { x: number; y: number }>; moved: boolean } | { type: 'pen'; points: Point[]; line: SVGPolylineElement } | { type: 'rubber'; start: { x: number; y: number }; add: boolean } | { type: 'pinch'; distance: number } | { type: 'open'; at: World; id: string | null; tool: Tool } = null;
+    const doublePress = new DoublePress();
+    cancelPressDefaults(vp, (target) => target === this.editing);
 
     vp.addEventListener('pointerdown', (event) => {
       if (this.editing && event.target === this.editing) return;
@@ -330,6 +337,12 @@ export class DrawBoard {
       }
       const world = this.toWorld(event.clientX, event.clientY);
       const id = this.itemAt(event.target);
+      // A double click or tap edits a text, or on empty canvas starts a new one (as tldraw and Excalidraw do).
+      const double = this.editable && this.tool === 'select' && event.button === 0 && !this.spaceDown && doublePress.press(event, id);
+      if (double && (!id || this.kindOf(id) === 'texts')) {
+        gesture = { type: 'open', at: world, id, tool: 'text' };
+        return;
+      }
       vp.setPointerCapture(event.pointerId);
       if (!this.editable || this.spaceDown || event.button === 1 || (this.tool === 'select' && !id && !event.shiftKey)) {
         if (this.tool === 'select' && !id && !event.shiftKey) this.select([]);
@@ -359,14 +372,17 @@ export class DrawBoard {
         gesture = { type: 'move', start: world, origins, moved: false };
         return;
       }
-      this.createAt(world);
+      gesture = { type: 'open', at: world, id: null, tool: this.tool };
     });
 
     vp.addEventListener('pointermove', (event) => {
       const world = this.toWorld(event.clientX, event.clientY);
       this.throttledCursor(world);
       this.hovered = this.itemAt(event.target);
-      if (pointers.has(event.pointerId)) pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.has(event.pointerId)) {
+        pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+        doublePress.drag(event);
+      }
       if (!gesture) return;
       if (gesture.type === 'pinch' && pointers.size === 2) {
         const [a, b] = [...pointers.values()];
@@ -405,7 +421,11 @@ export class DrawBoard {
       const current = gesture;
       gesture = null;
       if (!current) return;
-      if (current.type === 'pen') {
+      if (current.type === 'open') {
+        if (event.type !== 'pointerup') return;
+        if (current.id) this.edit(current.id);
+        else this.createAt(current.at, current.tool);
+      } else if (current.type === 'pen') {
         current.line.remove();
         if (current.points.length === 1) current.points.push([current.points[0][0] + 1, current.points[0][1] + 1]);
         this.session.write((w) => upsertStroke(w, { points: current.points, color: this.color }));
@@ -440,14 +460,9 @@ export class DrawBoard {
     vp.addEventListener('wheel', (event) => {
       event.preventDefault();
       // Trackpad pinches arrive as wheel events with ctrlKey set.
-      if (event.ctrlKey || event.metaKey) this.zoomBy(Math.exp(-event.deltaY / 200), { x: event.clientX, y: event.clientY });
+      if (event.ctrlKey || event.metaKey) this.zoomBy(wheelZoomFactor(event), { x: event.clientX, y: event.clientY });
       else this.panBy(-event.deltaX, -event.deltaY);
     }, { passive: false });
-
-    vp.addEventListener('dblclick', (event) => {
-      const id = this.itemAt(event.target);
-      if (id && this.editable && this.kindOf(id) === 'texts') this.edit(id);
-    });
 
     vp.addEventListener('dragover', (event) => event.preventDefault());
     vp.addEventListener('drop', (event) => {
@@ -487,44 +502,34 @@ export class DrawBoard {
     else if (kind === 'strokes') this.renderLine(id);
   }
 
-  private createAt(world: { x: number; y: number }): void {
+  /** Places an item made with `tool`: a link asks for its address, a text opens the editor and is stored only once something is typed. */
+  private createAt(world: World, tool: Tool): void {
     const at = { x: round(world.x), y: round(world.y) };
-    if (this.tool === 'link') {
+    this.setTool('select');
+    if (tool === 'link') {
       const url = prompt('Link address (http or https)');
       if (url) this.session.write((w) => upsertLink(w, { ...at, url: url.trim() }));
-      this.setTool('select');
       return;
     }
-    const text = this.session.write((w) =>
-      upsertText(w, { ...at, content: '', postit: this.tool === 'postit' || undefined, diagram: this.tool === 'diagram' || undefined, color: this.color === 'auto' ? undefined : this.color }),
-    );
-    this.setTool('select');
-    if (text) {
-      this.select([text.id]);
-      requestAnimationFrame(() => this.edit(text.id));
-    }
+    const style = { postit: tool === 'postit' || undefined, diagram: tool === 'diagram' || undefined, color: this.color === 'auto' ? undefined : this.color };
+    this.openEditor({ ...at, width: 200, minHeight: 60, content: '', variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined }, (content) => {
+      const url = asUrl(content);
+      if (!url && !content.trim()) return; // an empty new text is no item at all
+      const item = this.session.write((w) => (url ? upsertLink(w, { ...at, url }) : upsertText(w, { ...at, content, ...style })));
+      if (item) this.select([item.id]);
+    });
   }
 
   /** Edits a text in place; a text that ends up as a bare URL becomes a link pill, an empty one goes. */
   private edit(id: string): void {
     const text = this.maps().texts.get(id);
     const element = this.elements.get(id) as HTMLElement | undefined;
-    if (!text || !element || (text as { kind?: string }).kind === 'link') return;
-    this.editing?.blur();
-    const area = h('textarea.editor', { 'aria-label': 'Text', style: `left:${text.x}px;top:${text.y}px;width:${Math.max(element.offsetWidth, 200)}px;min-height:${Math.max(element.offsetHeight, 60)}px` });
-    area.value = (text as { content: string }).content;
-    this.items.append(area);
-    this.editing = area;
-    area.focus();
-    let done = false;
-    const commit = (save: boolean) => {
-      if (done) return;
-      done = true;
-      area.remove();
-      this.editing = null;
-      const current = this.maps().texts.get(id) as { x: number; y: number; content: string } | undefined;
-      if (!current || !save) return;
-      const content = area.value;
+    if (!text || !element || isLink(text)) return;
+    element.style.visibility = 'hidden'; // the editor stands in for it
+    this.openEditor({ x: text.x, y: text.y, width: Math.max(element.offsetWidth, 200), minHeight: Math.max(element.offsetHeight, 60), content: text.content, variant: text.postit ? 'postit' : text.diagram ? 'diagram' : undefined }, (content) => {
+      element.style.visibility = '';
+      const current = this.maps().texts.get(id);
+      if (!current || isLink(current)) return; // erased or replaced meanwhile
       const url = asUrl(content);
       this.session.write((w) => {
         if (url) {
@@ -533,15 +538,21 @@ export class DrawBoard {
         } else if (!content.trim()) eraseItem(w, 'texts', id);
         else if (content !== current.content) upsertText(w, { id, x: current.x, y: current.y, content });
       });
-      this.viewport.focus({ preventScroll: true });
-    };
-    area.addEventListener('blur', () => commit(true));
-    area.addEventListener('keydown', (event) => {
-      event.stopPropagation();
-      if (event.key === 'Escape') commit(false);
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) commit(true);
     });
-    area.addEventListener('pointerdown', (event) => event.stopPropagation());
+  }
+
+  /** Opens the one text editor (closing any other); `save` decides what its text becomes. */
+  private openEditor(options: Omit<EditorOptions, 'onDone'>, save: (content: string) => void): void {
+    this.editing?.blur();
+    this.editing = openEditor(this.items, {
+      ...options,
+      onDone: (content, byKey) => {
+        this.editing = null;
+        save(content);
+        // Ended by a key, the canvas takes the keyboard back; ended by a press elsewhere, focus goes there.
+        if (byKey) this.viewport.focus({ preventScroll: true });
+      },
+    });
   }
 
   private toggleLine(id: string, line: number): void {
@@ -598,6 +609,12 @@ export class DrawBoard {
       event.preventDefault();
       return this.panBy(...arrows[event.key]);
     }
+    if (mod && event.key.toLowerCase() === 'a') {
+      // Select all means every item on the canvas, never the text of the page around it.
+      event.preventDefault();
+      if (this.editable) this.select([...this.elements.keys()]);
+      return;
+    }
     if (!this.editable) return;
     if (mod && event.key.toLowerCase() === 'z') {
       event.preventDefault();
@@ -634,8 +651,3 @@ export class DrawBoard {
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;
-
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
-}

@@ -1,0 +1,54 @@
+/** The in-place text editor of the draw canvas: a textarea over the text, growing with what is typed. */
+import { h } from '../ui.js';
+
+export type EditorOptions = {
+  /** World position and the least size of the box (the text's own box when it has one). */
+  x: number;
+  y: number;
+  width: number;
+  minHeight: number;
+  content: string;
+  /** `postit` or `diagram`, so the editor looks like what it edits. */
+  variant?: string;
+  /** Called once when editing ends, with the text as it is; `byKey` when Escape or Ctrl+Enter ended it. */
+  onDone: (content: string, byKey: boolean) => void;
+};
+
+/**
+ * Opens the editor in `parent` (the canvas's item layer) and focuses it. Editing
+ * ends on Escape or Ctrl/⌘+Enter, or when the editor loses focus; every way
+ * keeps what was typed (as Excalidraw does), the caller decides what to store.
+ */
+export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTextAreaElement {
+  const area = h('textarea.editor', { 'aria-label': 'Text', style: `left:${options.x}px;top:${options.y}px;width:${options.width}px;min-height:${options.minHeight}px` });
+  if (options.variant) area.classList.add(options.variant);
+  area.value = options.content;
+  let done = false;
+  const finish = (byKey: boolean) => {
+    if (done) return;
+    done = true;
+    area.remove();
+    options.onDone(area.value, byKey);
+  };
+  // The box grows with its text, so no line ever scrolls out of sight.
+  const grow = () => {
+    area.style.height = 'auto';
+    area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
+  };
+  area.addEventListener('input', grow);
+  area.addEventListener('blur', () => finish(false));
+  area.addEventListener('keydown', (event) => {
+    event.stopPropagation();
+    if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey))) {
+      event.preventDefault();
+      finish(true);
+    }
+  });
+  area.addEventListener('pointerdown', (event) => event.stopPropagation());
+  parent.append(area);
+  grow();
+  // The canvas clips rather than scrolls: focusing must not scroll it.
+  area.focus({ preventScroll: true });
+  area.setSelectionRange(area.value.length, area.value.length);
+  return area;
+}
