@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
-import { ColumnInput, LaneIndex, TaskInput } from './todo.js';
-import { MAX_LANE_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
+import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
 /** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
 export const WaitTimeout = z
@@ -46,7 +46,7 @@ export const ImportTask = TaskInput.omit({ id: true, column_id: true }).extend({
 });
 export const ImportLane = z.object({
   lane: LaneIndex,
-  title: z.string({ error: 'must be a string' }).max(MAX_LANE_TITLE_CHARS, { error: `must be at most ${MAX_LANE_TITLE_CHARS} characters` }),
+  title: LaneTitle,
   author: Author.optional(),
 });
 

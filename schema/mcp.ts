@@ -78,7 +78,7 @@ export const McpToolArgs = {
     author: Author.optional(),
   })),
   query_tasks: onBoard(z.object({
-    assignee: z.string().optional(),
+    assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Matched case-insensitively and exactly, spaces around it ignored.'),
     priority: Priority.optional(),
     done: z.boolean().optional(),
     overdue: z.boolean().optional().describe('Only tasks due before today that are not done.'),

@@ -28,15 +28,26 @@ export const LaneIndex = z
   .min(0, { error: 'must be at least 0' })
   .max(MAX_LANES - 1, { error: `must be at most ${MAX_LANES - 1}` });
 
+/**
+ * A name or title: trimmed at the edge, then limited to `max` characters, so
+ * `" Alice "` is stored and found as `"Alice"`. One of spaces only becomes
+ * `""`, which these fields accept (docs/choices.md).
+ */
+export const trimmedName = (max: number) =>
+  z.string({ error: 'must be a string' }).trim().max(max, { error: `must be at most ${max} characters` });
+
+/** A lane's title; empty clears the name. */
+export const LaneTitle = trimmedName(MAX_LANE_TITLE_CHARS);
+
 /** POST /lanes and MCP set_lane; an empty or omitted title clears the name. */
 export const LaneInput = z.object({
   lane: LaneIndex,
-  title: z.string({ error: 'must be a string' }).max(MAX_LANE_TITLE_CHARS, { error: `must be at most ${MAX_LANE_TITLE_CHARS} characters` }).optional(),
+  title: LaneTitle.optional(),
   author: Author.optional(),
 });
 export type LaneInput = z.infer<typeof LaneInput>;
 
-const ColumnTitle = z.string({ error: 'must be a string' }).max(MAX_COLUMN_TITLE_CHARS, { error: `must be at most ${MAX_COLUMN_TITLE_CHARS} characters` });
+const ColumnTitle = trimmedName(MAX_COLUMN_TITLE_CHARS);
 const Sort = z.number({ error: 'must be a finite number' });
 
 /** POST /columns, MCP create_column and update_column. */
@@ -92,11 +103,11 @@ export const TaskContent = z.string({ error: 'must be a string' }).refine(
 );
 
 const TaskFields = {
-  name: z.string({ error: 'must be a string' }).max(MAX_TASK_NAME_CHARS, { error: `must be at most ${MAX_TASK_NAME_CHARS} characters` }),
+  name: trimmedName(MAX_TASK_NAME_CHARS),
   description: z.string({ error: 'must be a string' }).max(MAX_TASK_DESCRIPTION_CHARS, { error: `must be at most ${MAX_TASK_DESCRIPTION_CHARS} characters` }),
   due_date: DueDate,
   priority: Priority,
-  assignee: z.string({ error: 'must be a string' }).max(MAX_ASSIGNEE_CHARS, { error: `must be at most ${MAX_ASSIGNEE_CHARS} characters` }),
+  assignee: trimmedName(MAX_ASSIGNEE_CHARS),
   sort: Sort,
   done: z.boolean({ error: 'must be true or false' }),
   color: CardColor,

@@ -15,14 +15,15 @@ export type TaskQuery = {
 const day = (dueDate: string) => dueDate.slice(0, 10);
 
 /**
- * Tasks matching every given filter: assignee (case-insensitive), priority,
+ * Tasks matching every given filter: assignee (case-insensitive, spaces around it ignored), priority,
  * done, overdue (due before `today` and not done), and a due window
  * (`due_before`/`due_after`, exclusive, by calendar day). Tasks without a due
  * date never match a due filter.
  */
 export function queryTasks(tasks: TaskItem[], query: TaskQuery, today: string): TaskItem[] {
   return tasks.filter((task) => {
-    if (query.assignee !== undefined && (task.assignee ?? '').toLowerCase() !== query.assignee.toLowerCase()) return false;
+    // The schema trims the query and new values; the browser's editor and older boards may still hold spaces.
+    if (query.assignee !== undefined && (task.assignee ?? '').trim().toLowerCase() !== query.assignee.toLowerCase()) return false;
     if (query.priority !== undefined && (task.priority ?? null) !== query.priority) return false;
     if (query.color !== undefined && (task.color ?? null) !== query.color) return false;
     if (query.done !== undefined && task.done !== query.done) return false;

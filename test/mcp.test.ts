@@ -205,6 +205,27 @@ describe('todo tools', () => {
     expect((await mcp.call('list_tasks', { board_id })).tasks.map((x: any) => x.name)).toEqual(['second']);
   });
 
+  it('names, assignees and titles are trimmed on every surface, so query_tasks finds " Alice " as "alice" (issue 16.14)', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'todo', content: { columns: [{ title: '  Imported  ' }], lanes: [{ lane: 0, title: ' Row ' }] } });
+    const list = await mcp.call('list_tasks', { board_id });
+    expect(list.columns[0].title).toBe('Imported');
+    expect(list.lanes[0].title).toBe('Row');
+    const column = list.columns[0].id;
+    const rest = await t.api.post(`/api/boards/${board_id}/tasks`, { column_id: column, name: '  Fix the build ', assignee: ' Alice ' });
+    expect(rest.body).toMatchObject({ name: 'Fix the build', assignee: 'Alice' });
+    const viaMcp = await mcp.call('create_task', { board_id, column_id: column, name: '\tShip\n', assignee: 'BOB  ' });
+    expect(viaMcp).toMatchObject({ name: 'Ship', assignee: 'BOB' });
+    expect(await mcp.call('update_column', { board_id, id: column, title: ' Doing ' })).toMatchObject({ title: 'Doing' });
+    expect(await mcp.call('set_lane', { board_id, lane: 0, title: '  Team A ' })).toMatchObject({ title: 'Team A' });
+    expect((await t.api.post(`/api/boards/${board_id}/columns`, { title: ' Done ', sort: 9 })).body.title).toBe('Done');
+
+    expect((await mcp.call('query_tasks', { board_id, assignee: 'alice' })).tasks.map((task: any) => task.id)).toEqual([rest.body.id]);
+    expect((await mcp.call('query_tasks', { board_id, assignee: '  bob ' })).tasks.map((task: any) => task.id)).toEqual([viaMcp.id]);
+    // A name of spaces only is an empty name, as "" is (docs/choices.md); the limit counts the trimmed name.
+    expect((await mcp.call('update_task', { board_id, id: viaMcp.id, name: '   ' })).name).toBe('');
+    expect((await mcp.call('update_task', { board_id, id: viaMcp.id, name: ` ${'x'.repeat(500)} ` })).name).toHaveLength(500);
+  });
+
   it('create_tasks is atomic: one bad task creates none', async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
     const column = (await mcp.call('list_tasks', { board_id })).columns[0].id;
