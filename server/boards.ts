@@ -207,11 +207,16 @@ export class Boards {
     return { boardId, updated, timedOut, etag };
   }
 
-  /** query_tasks: the board's tasks that match every filter, in board order ("overdue" is judged in UTC). */
+  /**
+   * query_tasks: the board's tasks that match every filter, in board order
+   * ("overdue" is judged in UTC). A draw board is wrong_mode, as for every
+   * other todo operation: "no task matches" would be a wrong answer there.
+   */
   async queryTasks(boardId: string, caller: Caller, query: TaskQuery) {
     const today = new Date(this.deps.now()).toISOString().slice(0, 10);
     return this.read(boardId, caller, (doc, record) => {
-      const tasks = record.mode === 'todo' ? queryTasks(todoView(boardMaps(doc)).tasks, query, today) : [];
+      if (record.mode !== 'todo') throw errors.wrongMode('todo');
+      const tasks = queryTasks(todoView(boardMaps(doc)).tasks, query, today);
       return { tasks, count: tasks.length };
     });
   }

@@ -226,6 +226,21 @@ describe('todo tools', () => {
     expect((await mcp.call('update_task', { board_id, id: viaMcp.id, name: ` ${'x'.repeat(500)} ` })).name).toHaveLength(500);
   });
 
+  it('query_tasks on a draw board is wrong_mode like every todo tool, not count 0; exports and list_tasks answer as the spec\'s tasks.csv does (issue 16.15)', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'draw' });
+    const query = await mcp.raw('query_tasks', { board_id, assignee: 'alice' });
+    expect(query.isError).toBe(true);
+    expect(JSON.parse(query.content[0].text)).toMatchObject({ code: 'wrong_mode' });
+    expect(JSON.parse((await mcp.raw('create_task', { board_id, column_id: 'c', name: 'x' })).content[0].text)).toMatchObject({ code: 'wrong_mode' });
+    // tasks.csv and tasks.md answer 200 with only their heading on a draw board (the spec), and export_tasks gives exactly them.
+    const csv = await t.api.get(`/api/boards/${board_id}/tasks.csv`);
+    expect(csv.status).toBe(200);
+    expect((await mcp.call('export_tasks', { board_id, format: 'csv' })).content).toBe(csv.text);
+    expect((await mcp.call('export_tasks', { board_id, format: 'markdown' })).content).toBe((await t.api.get(`/api/boards/${board_id}/tasks.md`)).text);
+    // list_tasks says which mode the board is in, so its empty lists cannot be mistaken for an empty kanban.
+    expect(await mcp.call('list_tasks', { board_id })).toMatchObject({ mode: 'draw', columns: [], tasks: [] });
+  });
+
   it('create_tasks is atomic: one bad task creates none', async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
     const column = (await mcp.call('list_tasks', { board_id })).columns[0].id;

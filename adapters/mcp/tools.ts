@@ -227,7 +227,7 @@ export const TOOLS: { [N in McpToolName]: ToolDefinition<N> } = {
   },
   query_tasks: {
     title: 'Find tasks',
-    description: `Filters the tasks of a todo board on the server: assignee (case-insensitive), priority (H, M, L), done, overdue (due before today UTC and not done), due_before and due_after (exclusive, by day), color. All given filters must match. ${LOCKED}`,
+    description: `Filters the tasks of a todo board on the server (a draw board is wrong_mode): assignee (case-insensitive), priority (H, M, L), done, overdue (due before today UTC and not done), due_before and due_after (exclusive, by day), color. All given filters must match. ${LOCKED}`,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, context) {
       const { board_id, access_key, ...query } = args;
