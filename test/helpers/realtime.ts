@@ -53,7 +53,20 @@ export function connectJson(baseUrl: string, boardId: string, options: { key?: s
   };
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve(client));
-    socket.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode })));
+    // A refused upgrade is a plain HTTP answer: its status, headers (Retry-After) and JSON body.
+    socket.once('unexpected-response', (request, response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {}
+        request.destroy();
+        reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode, headers: response.headers, body }));
+      });
+    });
     socket.once('error', reject);
   });
 }
@@ -75,8 +88,17 @@ export type YjsClient = {
   destroy(): void;
 };
 
+/** A WebSocket class that sends `headers` with its upgrade request. */
+function withHeaders(headers: Record<string, string>): typeof WebSocket {
+  return class extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols, { headers });
+    }
+  } as typeof WebSocket;
+}
+
 /** A Yjs client of /collab for one board. */
-export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string; board?: string } = {}): YjsClient {
+export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string; board?: string; headers?: Record<string, string> } = {}): YjsClient {
   const doc = new Y.Doc();
   const stateless: any[] = [];
   const refusals: string[] = [];
@@ -89,7 +111,8 @@ export function connectYjs(baseUrl: string, boardId: string, options: { token?: 
   const socket = new HocuspocusProviderWebsocket({
     // `board` as the browser app sends it, for a balancer that routes by board.
     url: `${wsUrl(baseUrl)}/collab?${new URLSearchParams({ ...(options.client && { client: options.client }), ...(options.board && { board: options.board }) })}`,
-    WebSocketPolyfill: WebSocket,
+    // Extra upgrade headers (X-Forwarded-For in tests that speak from several addresses).
+    WebSocketPolyfill: options.headers ? withHeaders(options.headers) : WebSocket,
   });
   const provider = new HocuspocusProvider({
     websocketProvider: socket,
