@@ -73,9 +73,25 @@ export const RATE_WINDOW_LOCK_MS = 60_000;
 export const RATE_LOCK = 5;
 export const RETRY_AFTER_SECONDS = 10;
 
-// Wrong keys presented to one board, from any surface, before key checks on it answer 429
-export const RATE_WINDOW_KEY_FAILURES_MS = 60_000;
-export const RATE_KEY_FAILURES = 20;
+// Wrong access keys (docs/security.md, "Guessing a key"). A client is an IPv4 address or an IPv6 /64.
+// Per client and board: the first wrong keys are answered at once; after each further one the client
+// waits 2 s, 4 s, 8 s, ... (up to the cap) before another key of its is checked on that board.
+export const KEY_FREE_FAILURES = 5;
+export const KEY_BACKOFF_FIRST_MS = 2_000;
+export const KEY_BACKOFF_MAX_MS = 900_000; // 15 min
+export const KEY_FAILURE_MEMORY_MS = 86_400_000; // a client's count on a board is forgotten after a day without a wrong key (or at its right key)
+export const KEY_REMEMBERED_WRONG_KEYS = 4; // presenting one of its last wrong keys again is no new guess: checked, never counted
+// Per board: this many wrong keys from anyone within the window put the board on alert, which lasts a window
+// after the last one that kept the count there; on alert every client has fewer free failures and a longer cap
+export const KEY_BOARD_ALERT_FAILURES = 30;
+export const KEY_BOARD_ALERT_WINDOW_MS = 600_000;
+export const KEY_FREE_FAILURES_ON_ALERT = 1;
+export const KEY_BACKOFF_MAX_ON_ALERT_MS = 3_600_000; // 1 h
+// Per client, all boards together (a guesser that spreads over many boards)
+export const KEY_CLIENT_FAILURES = 100;
+export const KEY_CLIENT_WINDOW_MS = 3_600_000;
+// The most (client, board), board and client records one instance keeps; past it the longest quiet is forgotten first
+export const KEY_BUDGET_MAX_RECORDS = 100_000;
 
 // A burst that never settles still notifies at least this often (the spec's debounce alone would wait forever)
 export const NOTIFICATION_MAX_WAIT_MS = 10_000;

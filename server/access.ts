@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto';
 import {
   RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RATE_WINDOW_WS_MS, RATE_WS_FRAMES,
-  RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_KEY_FAILURES, RATE_LOCK,
-  RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_KEY_FAILURES_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
+  RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_LOCK,
+  RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
 } from '../schema/index.js';
 import type { Surface } from './board-write.js';
 import { errors } from './errors.js';
+import type { KeyBudget } from './key-budget.js';
 import { keyMatches, secretsEqual } from './keys.js';
 import type { BoardRecord } from './registry.js';
 
@@ -27,6 +28,9 @@ export type Caller = {
   /** Already counted against the board's rate limit at the edge (before its body was read). */
   admitted?: boolean;
 };
+
+/** Who presents a key, as the wrong-key budget needs it: the client's address and the key. */
+export type KeyHolder = Pick<Caller, 'ip' | 'key'>;
 
 export type Tier = 'standard' | 'token';
 
@@ -50,8 +54,10 @@ export function localCounter(limiter: Limiter): SharedCounter {
 }
 
 export type Limiters = {
-  /** REST and MCP requests, key failures and lock calls: per instance (soft). */
+  /** REST and MCP requests and lock calls: per instance (soft). */
   local: Limiter;
+  /** Wrong keys per client and board, with backoff: per instance. */
+  keys: KeyBudget;
   /** Board creations: shared eventually. */
   creations: Limiter;
   /** WebSocket frames and Yjs updates per board: shared strongly. */
@@ -116,29 +122,29 @@ export class Access {
 
   /**
    * The lock check: a `write` lock guards mutations, an `all` lock reads too.
-   * Missing or wrong key: 401 board_locked. Every wrong key presented to a board
-   * counts against its failure budget, so keys cannot be guessed cheaply.
+   * Missing or wrong key: 401 board_locked (see checkKey for the budget).
    */
-  requireAccess(record: BoardRecord, access: 'read' | 'write', key: string | undefined): void {
+  requireAccess(record: BoardRecord, access: 'read' | 'write', holder: KeyHolder): void {
     if (!record.lockMode) return;
     if (access === 'read' && record.lockMode === 'write') return;
-    if (!this.checkKey(record, key)) throw errors.boardLocked(record.lockMode);
+    if (!this.checkKey(record, holder)) throw errors.boardLocked(record.lockMode);
   }
 
   /**
-   * Whether a presented key opens a locked board. Wrong keys count against the
-   * board's failure budget; once it is spent, key checks answer 429 until the
-   * window ends.
+   * Whether a presented key opens a locked board. Keys are checked against
+   * the presenting client's wrong-key budget on this board (server/key-budget.ts):
+   * a client that must wait is answered 429 with the exact seconds left, and
+   * its key is not checked; anyone else's key always is.
    */
-  checkKey(record: BoardRecord, key: string | undefined): boolean {
+  checkKey(record: BoardRecord, holder: KeyHolder): boolean {
+    const { key } = holder;
     if (key === undefined) return false;
-    const budgetKey = `key-failures:${record.id}`;
-    if (this.config.rateLimits && this.limiters.local.count(budgetKey) >= RATE_KEY_FAILURES) {
-      throw errors.rateLimited(RETRY_AFTER_SECONDS);
-    }
-    if (keyMatches(key, record.keyHash)) return true;
-    if (this.config.rateLimits) this.limiters.local.hit(budgetKey, RATE_KEY_FAILURES, RATE_WINDOW_KEY_FAILURES_MS);
-    return false;
+    if (!this.config.rateLimits) return keyMatches(key, record.keyHash);
+    const wait = this.limiters.keys.waitSeconds(holder.ip, record.id, key);
+    if (wait > 0) throw errors.rateLimited(wait);
+    const right = keyMatches(key, record.keyHash);
+    this.limiters.keys.checked(holder.ip, record.id, key, right);
+    return right;
   }
 
   private limit(key: string, limit: number, windowMs: number, retryAfterSeconds?: number, limiter = this.limiters.local): void {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
 import type { BoardMode, LockMode, Template } from '../schema/index.js';
-import type { Access, Caller } from './access.js';
+import type { Access, Caller, KeyHolder } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from './board-write.js';
 import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from './document-model.js';
@@ -67,7 +67,7 @@ export class Boards {
   private async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
     const record = await this.requireLive(boardId);
-    this.deps.access.requireAccess(record, access, caller.key);
+    this.deps.access.requireAccess(record, access, caller);
     return record;
   }
 
@@ -113,7 +113,7 @@ export class Boards {
     return this.deps.host.use(boardId, async (doc, waited) => {
       // Checked again after a load: the board may have been erased or locked meanwhile.
       const record = waited ? await this.requireLive(boardId) : admitted;
-      if (waited) this.deps.access.requireAccess(record, 'write', caller.key);
+      if (waited) this.deps.access.requireAccess(record, 'write', caller);
       const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
       return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
     });
@@ -177,7 +177,7 @@ export class Boards {
     await this.admit(boardId, caller, 'write');
     await host.use(boardId, async (doc) => {
       const record = await this.requireLive(boardId);
-      this.deps.access.requireAccess(record, 'write', caller.key);
+      this.deps.access.requireAccess(record, 'write', caller);
       await store.atomically(boardId, (tx) => {
         tx.tombstone(boardId);
         this.transact(tx, doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
@@ -253,7 +253,7 @@ export class Boards {
     const record = await this.admitLockOperation(boardId, caller);
     const { registry } = this.deps.store;
     if (record.lockMode) {
-      if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
+      if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
       if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion))) throw errors.lockConflict();
       this.deps.events.lockChanged(boardId);
       return { mode };
@@ -273,30 +273,30 @@ export class Boards {
    */
   async admitSocket(boardId: string, caller: Caller): Promise<{ record: BoardRecord; readOnly: boolean }> {
     const record = await this.requireLive(boardId);
-    return { record, readOnly: this.socketReadOnly(record, caller.key) };
+    return { record, readOnly: this.socketReadOnly(record, caller) };
   }
 
-  /** Whether a socket presenting `key` is read-only on a board as `record` stands; throws when it may not even read. */
-  socketReadOnly(record: BoardRecord, key: string | undefined): boolean {
-    this.deps.access.requireAccess(record, 'read', key);
-    return record.lockMode !== null && !this.deps.access.checkKey(record, key);
+  /** Whether a socket whose client presents its key is read-only on a board as `record` stands; throws when it may not even read. */
+  socketReadOnly(record: BoardRecord, holder: KeyHolder): boolean {
+    this.deps.access.requireAccess(record, 'read', holder);
+    return record.lockMode !== null && !this.deps.access.checkKey(record, holder);
   }
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
   async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
-    if (!this.deps.access.checkKey(record, caller.key)) throw errors.invalidKey();
+    if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
     if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
     this.deps.events.lockChanged(boardId);
     return { mode: null };
   }
 
-  /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). */
+  /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). A wrong key spends the caller's budget like any other. */
   async verifyKey(boardId: string, caller: Caller, key: string): Promise<{ ok: boolean }> {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) throw errors.boardNotLocked();
-    return { ok: this.deps.access.checkKey(record, key) };
+    return { ok: this.deps.access.checkKey(record, { ip: caller.ip, key }) };
   }
 
   private admitLockOperation(boardId: string, caller: Caller): Promise<BoardRecord> {

@@ -21,6 +21,7 @@ import { BoardEvents } from './board-events.js';
 import { Boards } from './boards.js';
 import type { Config } from './config.js';
 import { DocumentHost } from './document-host.js';
+import { KeyBudget } from './key-budget.js';
 import { opFeedExtension } from './op-feed.js';
 import { JournalledDatabase } from './persistence.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -39,6 +40,7 @@ export type BoardServer = {
   boards: Boards;
   events: BoardEvents;
   limiter: RateLimiter;
+  keyBudget: KeyBudget;
   mcpSessions: McpSessions;
   /** Every route Fastify serves (method and URL pattern). */
   routes: { method: string; url: string }[];
@@ -91,10 +93,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix, (boardId) => documents.pending(boardId));
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
+  const keyBudget = new KeyBudget(now);
   const access = new Access(
     { importToken: config.importToken, rateLimits: config.rateLimits },
     {
       local: limiter,
+      keys: keyBudget,
       creations: cluster ? cluster.eventualLimiter(limiter, now) : limiter,
       sockets: cluster ? cluster.counter() : localCounter(limiter),
     },
@@ -119,7 +123,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     await cluster.attach({ events, host, registry: store.registry });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
   }
-  const sweeper = setInterval(() => limiter.sweep(), RATE_SWEEP_INTERVAL_MS).unref();
+  const sweeper = setInterval(() => {
+    limiter.sweep();
+    keyBudget.sweep();
+  }, RATE_SWEEP_INTERVAL_MS).unref();
 
   const app = Fastify({
     bodyLimit: MAX_BODY_BYTES,
@@ -189,5 +196,5 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return address.replace('://[::1]', '://localhost');
   };
 
-  return { app, store, boards, events, limiter, mcpSessions, routes, hocuspocus, documents, listen, close };
+  return { app, store, boards, events, limiter, keyBudget, mcpSessions, routes, hocuspocus, documents, listen, close };
 }

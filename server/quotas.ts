@@ -26,7 +26,21 @@ export function quotasDocument(options: { rateLimits: boolean }) {
         standard: window(L.RATE_COLLAB_UPDATES, L.RATE_WINDOW_COLLAB_MS),
       },
       lockOperations: { scope: 'client IP', routes: ['lock', 'unlock', 'verify-key'], standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS) },
-      wrongKeysPerBoard: { scope: 'board id, any surface', standard: window(L.RATE_KEY_FAILURES, L.RATE_WINDOW_KEY_FAILURES_MS) },
+      wrongKeys: {
+        scope: 'client (IPv4 address or IPv6 /64) and board, all surfaces; a client that must wait gets 429 with the exact seconds left and its key is not checked',
+        freeFailures: L.KEY_FREE_FAILURES,
+        backoffSeconds: { first: L.KEY_BACKOFF_FIRST_MS / 1000, factor: 2, max: L.KEY_BACKOFF_MAX_MS / 1000 },
+        forgottenAfterQuietSeconds: L.KEY_FAILURE_MEMORY_MS / 1000,
+        repeatedWrongKeysNotCounted: L.KEY_REMEMBERED_WRONG_KEYS,
+        boardAlert: {
+          scope: 'board, wrong keys from every client',
+          failures: L.KEY_BOARD_ALERT_FAILURES,
+          windowSeconds: L.KEY_BOARD_ALERT_WINDOW_MS / 1000,
+          freeFailures: L.KEY_FREE_FAILURES_ON_ALERT,
+          backoffMaxSeconds: L.KEY_BACKOFF_MAX_ON_ALERT_MS / 1000,
+        },
+        perClient: { scope: 'client, all boards together', failures: L.KEY_CLIENT_FAILURES, windowSeconds: L.KEY_CLIENT_WINDOW_MS / 1000 },
+      },
     },
     perBoard: {
       textNodes: L.MAX_TEXT_NODES,

@@ -73,6 +73,17 @@ type Offenses = { count: number; since: number };
 /** What onAuthenticate keeps on a connection for later checks. */
 type CollabContext = { ip?: string; author?: string; key?: string; lockChanges?: number };
 
+/**
+ * Why authentication failed, as the provider's `reason`: the error's machine
+ * code; a rate limit adds the exact wait (`rate_limited; retryAfterSeconds=37`),
+ * since the reason is all a refused provider is told.
+ */
+function refusalReason(error: unknown): string {
+  if (!(error instanceof BoardError)) return 'forbidden';
+  const { retryAfterSeconds } = error.details;
+  return typeof retryAfterSeconds === 'number' ? `${error.code}; retryAfterSeconds=${retryAfterSeconds}` : error.code;
+}
+
 /** The Hocuspocus extension that applies the board's rules to Yjs clients. */
 export function collabExtension(deps: CollabDeps): Extension {
   const offenses = new WeakMap<Connection, Offenses>();
@@ -99,10 +110,10 @@ export function collabExtension(deps: CollabDeps): Extension {
     if (connections.length === 0) return;
     const record = await deps.boards.requireLive(boardId).catch(() => null); // one registry read for them all
     for (const connection of connections) {
-      const { key } = connection.context as CollabContext;
+      const { ip, key } = connection.context as CollabContext;
       let readOnly: boolean | null = null; // null: refused
       try {
-        if (record) readOnly = deps.boards.socketReadOnly(record, key);
+        if (record) readOnly = deps.boards.socketReadOnly(record, { ip: ip ?? 'unknown', key });
       } catch {}
       if (readOnly !== connection.readOnly) connection.webSocket.close(COLLAB_CLOSE.boardLocked.code, COLLAB_CLOSE.boardLocked.reason);
     }
@@ -121,7 +132,7 @@ export function collabExtension(deps: CollabDeps): Extension {
         context.author = clientAuthor(requestParameters.get('client'));
         context.key = token || undefined; // checked again when the lock changes
       } catch (error) {
-        throw { reason: error instanceof BoardError ? error.code : 'forbidden' };
+        throw { reason: refusalReason(error) };
       }
     },
 
