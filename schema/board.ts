@@ -1,6 +1,6 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
-import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, Template, TextColor, StrokeColor } from './common.js';
+import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
 import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
@@ -60,20 +60,31 @@ export const IMPORT_ITEM_SCHEMAS = {
 } as const;
 export type ImportKind = keyof typeof IMPORT_ITEM_SCHEMAS;
 
-/** The top level of import content; items are checked one by one against IMPORT_ITEM_SCHEMAS. */
-export const ImportContent = z.object({
-  texts: z.array(z.unknown()).optional(),
-  lines: z.array(z.unknown()).optional(),
-  images: z.array(z.unknown()).optional(),
-  columns: z.array(z.unknown()).optional(),
-  tasks: z.array(z.unknown()).optional(),
-  lanes: z.array(z.unknown()).optional(),
-  colWidth: z.number({ error: 'must be a finite number' }).optional(),
-});
+/**
+ * The top level of import content; items are checked one by one against
+ * IMPORT_ITEM_SCHEMAS. Unknown keys are refused (an ignored `strokes` would
+ * import nothing), except the wrapper keys of a `/json` snapshot, which are
+ * ignored so that a snapshot can be sent back as content.
+ */
+export const ImportContent = strictObject(
+  {
+    texts: z.array(z.unknown()).optional(),
+    lines: z.array(z.unknown()).optional(),
+    images: z.array(z.unknown()).optional(),
+    columns: z.array(z.unknown()).optional(),
+    tasks: z.array(z.unknown()).optional(),
+    lanes: z.array(z.unknown()).optional(),
+    colWidth: z.number({ error: 'must be a finite number' }).optional(),
+    boardId: z.unknown().optional(),
+    mode: z.unknown().optional(),
+    etag: z.unknown().optional(),
+  },
+  { strokes: 'lines', links: 'texts' },
+);
 export type ImportContent = z.infer<typeof ImportContent>;
 
-/** POST /api/boards */
-export const CreateBoardInput = z.object({
+/** POST /api/boards and MCP create_board; unknown keys are refused, as in content. */
+export const CreateBoardInput = strictObject({
   mode: BoardMode.optional(),
   template: Template.optional(),
   content: z.unknown().optional(),

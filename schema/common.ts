@@ -90,3 +90,48 @@ export const AccessKey = z
   .string()
   .regex(/^(?:[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8})$/, { error: 'must be 6 or 8 characters of a-z and 0-9' })
   .transform((key) => key.toLowerCase());
+
+/** Levenshtein distance of two short strings (object keys). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * Why a key is refused, with the known key it most likely meant: an alias
+ * (`strokes` for `lines`), else the nearest by spelling, case aside (at most
+ * one edit for keys of five letters or fewer, two for longer ones).
+ */
+export function unknownKeyReason(key: string, known: readonly string[], aliases: Record<string, string> = {}): string {
+  const lower = key.toLowerCase();
+  let meant: string | undefined = Object.hasOwn(aliases, lower) ? aliases[lower] : undefined;
+  if (meant === undefined) {
+    let best = Infinity;
+    for (const candidate of known) {
+      const distance = editDistance(lower, candidate.toLowerCase());
+      if (distance < best && distance <= (Math.max(key.length, candidate.length) <= 5 ? 1 : 2)) [best, meant] = [distance, candidate];
+    }
+  }
+  return meant === undefined
+    ? `unknown key ${JSON.stringify(key)}; known keys: ${known.join(', ')}`
+    : `unknown key ${JSON.stringify(key)}: did you mean ${JSON.stringify(meant)}?`;
+}
+
+/**
+ * An object that refuses keys it does not know, naming the one a client most
+ * likely meant, where a silently ignored key would lose what the client sent
+ * (an import's `strokes` instead of `lines` imported nothing).
+ */
+export function strictObject<S extends z.ZodRawShape>(shape: S, aliases: Record<string, string> = {}) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ') : undefined),
+  });
+}

@@ -69,6 +69,12 @@ export const errors = {
 
 export type FieldError = (field: string, reason: string) => BoardError;
 
+/** The dotted path an issue is about; for keys a strict object refuses, the (first) key itself. */
+export function issueField(issue: z.core.$ZodIssue): string {
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  return path.map(String).join('.');
+}
+
 /**
  * The first issue of a failed parse with a schema from schema/, as the spec's
  * `{field, reason}` (400 invalid_payload unless told otherwise). A schema may
@@ -78,7 +84,7 @@ export type FieldError = (field: string, reason: string) => BoardError;
 export function fromZodIssues(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
   const issue = issues[0];
   if (issue.code === 'custom' && issue.params?.code === 'unknown_kind') return errors.unknownKind(String(issue.input), issue.params.allowed);
-  const field = issue.path.map(String).join('.');
+  const field = issueField(issue);
   const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
   return toError(field, missing ? 'is required' : issue.message);
 }

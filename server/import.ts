@@ -14,7 +14,7 @@ import {
 import { estimateTextBox, masonry } from './autolayout.js';
 import type { BoardWrite } from './board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
-import { errors } from './errors.js';
+import { errors, issueField } from './errors.js';
 import { seedTemplate } from './templates.js';
 import { setColumnWidth, setLane, upsertColumn, upsertTask } from './todo.js';
 
@@ -58,7 +58,7 @@ export function planImport(request: ImportRequest): ImportPlan {
   const top = ImportContent.safeParse(request.content, { reportInput: true });
   if (!top.success) {
     const issue = top.error.issues[0];
-    const field = issue.path.length && issue.path[0] === 'colWidth' ? 'colWidth' : ['content', ...issue.path.map(String)].join('.');
+    const field = issue.path.length && issue.path[0] === 'colWidth' ? 'colWidth' : ['content', issueField(issue)].filter(Boolean).join('.');
     throw errors.invalidContent(field, issueReason({ ...issue, path: [] }));
   }
   const content = top.data;

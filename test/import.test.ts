@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../server/store/database.js';
 import { PNG_1PX } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -236,6 +237,40 @@ describe('import rules', () => {
     expect(res.body).toMatchObject({ code: 'quota_exceeded', kind: 'texts' });
     const long = await importBoard({ content: { texts: [{ x: 0, y: 0, content: 'x'.repeat(100_001) }] } });
     expect(long.body).toMatchObject({ code: 'quota_exceeded', kind: 'text_chars' });
+  });
+
+  it('an unknown key of content is refused, naming the key and the one meant, on REST and MCP create_board (issue 16.16)', async () => {
+    const strokes = { content: { strokes: [{ points: [0, 0, 10, 10] }] } };
+    const res = await importBoard(strokes);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: expect.any(String),
+      code: 'invalid_content',
+      field: 'content.strokes',
+      reason: 'unknown key "strokes": did you mean "lines"?',
+    });
+    const mcp = await connectMcp(t.server.url);
+    const viaMcp = await mcp.raw('create_board', strokes);
+    expect(viaMcp.isError).toBe(true);
+    expect(JSON.parse(viaMcp.content[0].text)).toEqual(res.body);
+    await mcp.close();
+
+    expect((await importBoard({ mode: 'todo', content: { Tasks: [], columns: [{ title: 'a' }] } })).body).toMatchObject({ field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' });
+    expect((await importBoard({ content: { notes: [] } })).body.reason).toBe('unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, etag');
+    // The create body is strict too: `contents` would have made an empty board.
+    const typo = await importBoard({ mode: 'draw', contents: { texts: [{ x: 0, y: 0, content: 'lost' }] } });
+    expect(typo.status).toBe(400);
+    expect(typo.body).toMatchObject({ code: 'invalid_payload', field: 'contents', reason: 'unknown key "contents": did you mean "content"?' });
+  });
+
+  it('a /json snapshot can be sent back as content: its boardId, mode and etag are ignored, and its items keep their extra fields', async () => {
+    const source = await importBoard({ content: { texts: [{ x: 1, y: 2, content: 'round trip', color: 'red' }, { kind: 'link', x: 0, y: 50, url: 'https://a.test/' }], lines: [{ points: [0, 0, 5, 5] }] } });
+    const snap = await snapshot(source.body.id);
+    const copy = await importBoard({ content: snap });
+    expect(copy.status).toBe(200);
+    expect(copy.body.imported).toMatchObject({ texts: 2, lines: 1 });
+    const copied = await snapshot(copy.body.id);
+    expect(copied.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text)).toEqual(snap.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text));
   });
 
   it('malformed top-level fields are invalid_content naming the field', async () => {

@@ -82,10 +82,10 @@ describe('tombstones', () => {
     await expect(yjs.synced).rejects.toThrow(/board_not_found/);
     yjs.destroy();
     expect(await rpcError(mcp.call('get_board', { board_id: id }))).toMatchObject({ code: -32602, data: { code: 'board_not_found' } });
-    // POST /api/boards mints its own ids: an `id` in the body is no way back.
+    // POST /api/boards mints its own ids: an `id` in the body is no way back (it is an unknown key, refused).
     const created = await api.post('/api/boards', { id });
-    expect(created.status).toBe(200);
-    expect(created.body.id).not.toBe(id);
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ code: 'invalid_payload', field: 'id' });
     expect((await api.get(`/json/${id}`)).status).toBe(404);
   });
 
