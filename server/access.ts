@@ -46,6 +46,8 @@ export interface SharedCounter {
 export interface Limiter {
   hit(key: string, limit: number, windowMs: number): number | null;
   count(key: string): number;
+  /** Takes back one allowed hit of `key`'s current window (a reserved creation that did not happen). */
+  refund(key: string): void;
 }
 
 /** The embedded setup's strong counter: with one instance, the local one is exact. */
@@ -104,15 +106,24 @@ export class Access {
     await this.limitShared(`collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS);
   }
 
-  /** Counts a board creation (5 per 60 s per IP; 50 per 60 s in one bucket per token). */
-  admitCreate(caller: Caller): void {
+  /**
+   * Reserves one board creation (5 per 60 s per IP; 50 per 60 s in one bucket
+   * per token) and returns its refund. Only created boards count: a creation
+   * that fails afterwards (invalid content, a storage error) must call the
+   * refund. Reserving before the work, rather than checking then counting
+   * after it, keeps a flood refused by one counter lookup and keeps the
+   * budget exact when requests run concurrently: each takes its own place.
+   * The price is that a request still being validated holds a place, so a
+   * concurrent one can be refused for a moment by a creation that then fails.
+   */
+  admitCreate(caller: Caller): () => void {
     const tier = this.tier(caller);
-    if (tier === 'token') {
-      const digest = createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16);
-      this.limit(`create-token:${digest}`, RATE_CREATE_TOKEN, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
-    } else {
-      this.limit(`create-ip:${caller.ip}`, RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
-    }
+    const key = tier === 'token'
+      ? `create-token:${createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16)}`
+      : `create-ip:${caller.ip}`;
+    this.limit(key, tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
+    if (!this.config.rateLimits) return () => {};
+    return () => this.limiters.creations.refund(key);
   }
 
   /** Counts a lock, unlock or verify-key call (5 per 60 s per IP, token or not). */

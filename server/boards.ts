@@ -77,7 +77,16 @@ export class Boards {
    * exceeded quota creates nothing, not even the board.
    */
   async create(input: CreateBoard, caller: Caller): Promise<CreatedBoard> {
-    this.deps.access.admitCreate(caller);
+    const refund = this.deps.access.admitCreate(caller);
+    try {
+      return await this.createBoard(input);
+    } catch (error) {
+      refund(); // only created boards count against the creation budget
+      throw error;
+    }
+  }
+
+  private async createBoard(input: CreateBoard): Promise<CreatedBoard> {
     const plan = input.content === undefined ? undefined : planImport({ ...input, content: input.content });
     const id = randomUUID();
     const key = input.lock ? generateKey() : undefined;
@@ -231,16 +240,21 @@ export class Boards {
     const existing = await store.registry.get(boardId);
     if (existing && !existing.deletedAt) return { record: await this.admit(boardId, caller, 'read'), created: false };
     if (existing && tombstoneIsFresh(existing, this.deps.now())) throw errors.boardDeleted(existing.deletedAt!);
-    this.deps.access.admitCreate(caller);
-    await store.atomically(boardId, (tx) => {
-      if (!existing) return tx.createBoard(boardId, 'draw');
-      tx.eraseDocument(boardId);
-      // The erased copy may still be loaded (its store is debounced): it is empty, but writes to the
-      // reused id go to it and are journalled on top of its history, so that becomes the stored state.
-      const loaded = this.deps.host.loaded(boardId);
-      if (loaded) tx.replaceDocument(boardId, loaded);
-      return tx.reviveBoard(boardId, 'draw');
-    });
+    const refund = this.deps.access.admitCreate(caller);
+    try {
+      await store.atomically(boardId, (tx) => {
+        if (!existing) return tx.createBoard(boardId, 'draw');
+        tx.eraseDocument(boardId);
+        // The erased copy may still be loaded (its store is debounced): it is empty, but writes to the
+        // reused id go to it and are journalled on top of its history, so that becomes the stored state.
+        const loaded = this.deps.host.loaded(boardId);
+        if (loaded) tx.replaceDocument(boardId, loaded);
+        return tx.reviveBoard(boardId, 'draw');
+      });
+    } catch (error) {
+      refund();
+      throw error;
+    }
     return { record: (await store.registry.get(boardId))!, created: true };
   }
 

@@ -30,6 +30,17 @@ export class RateLimiter {
     return window.count <= limit ? null : Math.max(1, Math.ceil((window.resetAt - now) / 1000));
   }
 
+  /**
+   * Takes back one hit of `key`'s current window. A window that has ended has
+   * nothing to take back; a refund that lands just after a window changed
+   * takes one from the new window (one extra request at most, in a race of
+   * milliseconds at its start).
+   */
+  refund(key: string): void {
+    const window = this.windows.get(key);
+    if (window && this.now() < window.resetAt && window.count > 0) window.count -= 1;
+  }
+
   /** How many requests `key` has made in its current window (0 when none). */
   count(key: string): number {
     const window = this.windows.get(key);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES, RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_TOKEN } from '../schema/index.js';
 import { client, type Client } from './helpers/http.js';
+import { connectMcp, rpcError } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const TOKEN = 'operator-secret-token';
@@ -82,6 +83,36 @@ describe('board creation: 5 per 60 s per client IP', () => {
     expect((await api.post('/api/boards', undefined, fromNewIp())).status).toBe(200);
     now += 60_000;
     expect((await api.post('/api/boards', undefined, ip)).status).toBe(200);
+  });
+
+  it('only created boards count: invalid content on REST and MCP create_board spends nothing, and a spent budget still refuses at once (issue 16.13)', async () => {
+    now += 60_000;
+    const ip = fromNewIp();
+    const invalid = { mode: 'draw', content: { texts: [{ x: 0, y: 0, content: 42 }] } };
+    for (let i = 0; i < 10; i++) expect((await api.post('/api/boards', invalid, ip)).body.code).toBe('invalid_item');
+    const mcp = await connectMcp(server.url, ip);
+    try {
+      for (let i = 0; i < 10; i++) expect(JSON.parse((await mcp.raw('create_board', invalid)).content[0].text).code).toBe('invalid_item');
+      // The whole budget is left, on both surfaces.
+      for (let i = 0; i < 3; i++) expect((await api.post('/api/boards', undefined, ip)).status).toBe(200);
+      await mcp.call('create_board', {});
+      await mcp.call('create_board', {});
+      // Spent, it refuses before the content is read: invalid content is 429 now, not 400.
+      expectLimited(await api.post('/api/boards', invalid, ip), 60);
+      expect((await rpcError(mcp.call('create_board', invalid))).data).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await mcp.close();
+    }
+    now += 60_000;
+  });
+
+  it('concurrent creations each take their own place: no more than 5 get through', async () => {
+    now += 60_000;
+    const ip = fromNewIp();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: 'x' }] } }, ip)));
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
+    expect(answers.filter((res) => res.status === 429)).toHaveLength(7);
+    now += 60_000;
   });
 
   it('with a valid token: 50 per 60 s in one bucket per token, whatever the IP', async () => {

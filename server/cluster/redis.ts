@@ -26,6 +26,12 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`;
 
+/** Takes one back from a window's count; a window that has expired is left alone. */
+const REFUND_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * The extension, relaying a change only once it is stored and sending
  * awareness removals on our event channel (see below), and without its store
@@ -102,6 +108,7 @@ export class RedisCluster implements EventRelay {
     this.extension.pending = pending;
     this.extension.left = (boardId, update) => this.publish('left', boardId, Buffer.from(update).toString('base64'));
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.pub.defineCommand('boardRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
 
   private client(): IORedis {
@@ -216,6 +223,14 @@ export class RedisCluster implements EventRelay {
         return retry ?? sharedRetry;
       },
       count: (key) => local.count(key),
+      refund: (key) => {
+        local.refund(key);
+        const shared = heard.get(key);
+        if (shared && shared.count > 0) shared.count -= 1;
+        // Sent on the connection that sent the hit, so Redis counts the hit first.
+        const client = this.pub as IORedis & { boardRefund(key: string): Promise<number> };
+        client.boardRefund(`${this.prefix}:rate:${key}`).catch(() => {});
+      },
     };
   }
 
