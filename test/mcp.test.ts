@@ -1,4 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leadingRpcId } from '../adapters/mcp/body.js';
+import { MAX_BODY_BYTES } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
@@ -71,7 +74,79 @@ describe('transport', () => {
     const body = await res.json();
     expect(body.error).toMatchObject({ code: -32000, data: { code: 'payload_too_large' } });
   });
+
+  it('a body over the cap is answered with its request id, whether Content-Length says so or it streams in (issue 16.17)', async () => {
+    const sessionId = mcp.transport.sessionId!;
+    const head = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_text","arguments":{"content":"`;
+    const tooLarge = { code: -32000, message: expect.any(String), data: { code: 'payload_too_large', limitBytes: MAX_BODY_BYTES } };
+
+    const declared = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      body: `${head('7')}${'x'.repeat(MAX_BODY_BYTES)}"}}}`,
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({ jsonrpc: '2.0', id: 7, error: tooLarge });
+
+    const streamed = await streamedPost(`${t.server.url}/mcp`, sessionId, head('"call-8"'), MAX_BODY_BYTES + 256 * 1024);
+    expect(streamed.status).toBe(413);
+    expect(streamed.body).toEqual({ jsonrpc: '2.0', id: 'call-8', error: tooLarge });
+
+    // An id after the oversized params (the order the SDK's client writes) cannot be read: null, as JSON-RPC says.
+    const late = await streamedPost(`${t.server.url}/mcp`, sessionId, '{"method":"tools/call","params":{"arguments":{"content":"', MAX_BODY_BYTES + 1024);
+    expect(late.body).toEqual({ jsonrpc: '2.0', id: null, error: tooLarge });
+  });
 });
+
+describe('the id of a body too large to parse', () => {
+  it('is read from its first bytes wherever the members before it end there, else null', () => {
+    expect(leadingRpcId('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"content":"xxx')).toBe(7);
+    expect(leadingRpcId(' { "id" : "a\\"b" , "params": [')).toBe('a"b');
+    expect(leadingRpcId('{"method":"x","params":{"s":"}{\\"]","n":[1,{"id":3}]},"id":-2.5e3,"more":"')).toBe(-2500);
+    expect(leadingRpcId('{"\\u0069d":12,')).toBe(12);
+    expect(leadingRpcId('{"jsonrpc":"2.0","id":12')).toBeNull(); // the number may go on
+    expect(leadingRpcId('{"params":{"content":"xxxxx')).toBeNull();
+    expect(leadingRpcId('[{"id":1}')).toBeNull(); // a batch has no one id
+    expect(leadingRpcId('{"id":{"x":1},')).toBeNull();
+    expect(leadingRpcId('{"id":null,')).toBeNull();
+    expect(leadingRpcId('not json')).toBeNull();
+  });
+});
+
+/** POSTs a body that starts with `head` and is padded to `totalBytes`, with chunked transfer encoding (no Content-Length). */
+function streamedPost(url: string, sessionId: string, head: string, totalBytes: number): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+        'transfer-encoding': 'chunked',
+      },
+    });
+    let answered = false;
+    request.on('response', (response) => {
+      answered = true;
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+    });
+    request.on('error', (error) => !answered && reject(error));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    request.write(head);
+    let sent = head.length;
+    const pump = () => {
+      while (sent < totalBytes && !answered) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return request.once('drain', pump);
+      }
+      request.end('"}}}');
+    };
+    pump();
+  });
+}
 
 describe('tools/list', () => {
   it('lists every tool with input and output schemas, descriptions and annotations', async () => {

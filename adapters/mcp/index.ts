@@ -12,6 +12,7 @@ import type { BoardEvents } from '../../server/board-events.js';
 import type { Boards } from '../../server/boards.js';
 import { callerOf, toBoardError } from '../rest/http.js';
 import { toAuthInfo } from './context.js';
+import { rpcIdOf, parseMcpBodies } from './body.js';
 import { toMcpError } from './errors.js';
 import { McpSession } from './session.js';
 
@@ -20,8 +21,9 @@ export type McpOptions = { baseUrl: (request: FastifyRequest) => string; session
 /** How often idle sessions are looked for. */
 const SESSION_SWEEP_INTERVAL_MS = 60_000;
 
-function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string) {
-  return reply.status(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null });
+/** A JSON-RPC error answered by the endpoint itself, with the request's id when it can be read. */
+function jsonRpcError(request: FastifyRequest, reply: FastifyReply, status: number, error: { code: number; message: string; data?: unknown }) {
+  return reply.status(status).type('application/json').send({ jsonrpc: '2.0', error, id: rpcIdOf(request) });
 }
 
 export class McpSessions {
@@ -91,14 +93,21 @@ export class McpSessions {
   }
 }
 
-/** Registers /mcp in its own Fastify scope, whose errors (body cap, bad JSON) are answered as JSON-RPC errors. */
+/**
+ * Registers /mcp in its own Fastify scope, whose errors (body cap, bad JSON)
+ * are answered as JSON-RPC errors, carrying the request's id wherever it can
+ * be read (a body over the cap included: see body.ts).
+ */
 export async function registerMcp(app: FastifyInstance, sessions: McpSessions, options: McpOptions): Promise<void> {
   await app.register(async (scope) => {
+    parseMcpBodies(scope);
     scope.setErrorHandler((error, request, reply) => {
-      const rpc = toMcpError(toBoardError(error));
+      const boardError = toBoardError(error);
+      const rpc = toMcpError(boardError);
       if (rpc.code === -32603) request.log.error({ err: error }, 'MCP request failed');
-      const status = toBoardError(error).status;
-      return reply.status(status).type('application/json').send({ jsonrpc: '2.0', error: { code: rpc.code, message: rpc.message, data: rpc.data }, id: null });
+      // The rest of an oversized body is not read: the connection cannot carry another request.
+      if (boardError.code === 'payload_too_large') reply.header('connection', 'close');
+      return jsonRpcError(request, reply, boardError.status, { code: rpc.code, message: rpc.message, data: rpc.data });
     });
     mcpRoutes(scope, sessions, options);
   });
@@ -124,16 +133,16 @@ function mcpRoutes(app: FastifyInstance, sessions: McpSessions, options: McpOpti
 
   app.post('/mcp', async (request, reply) => {
     const { id, session } = sessionOf(request);
-    if (id !== undefined && !session) return jsonRpcError(reply, 404, -32001, 'Session not found: it expired or was closed; initialize a new one');
+    if (id !== undefined && !session) return jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
     if (session) return handOver(session, request, reply);
-    if (!isInitializeRequest(request.body)) return jsonRpcError(reply, 400, -32000, 'Bad Request: send initialize first, then the Mcp-Session-Id header it returns');
+    if (!isInitializeRequest(request.body)) return jsonRpcError(request, reply, 400, { code: -32000, message: 'Bad Request: send initialize first, then the Mcp-Session-Id header it returns' });
     return handOver(sessions.create(), request, reply);
   });
 
   const withSession = async (request: FastifyRequest, reply: FastifyReply, stream: boolean) => {
     const { id, session } = sessionOf(request);
-    if (!id) return jsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (!session) return jsonRpcError(reply, 404, -32001, 'Session not found: it expired or was closed; initialize a new one');
+    if (!id) return jsonRpcError(request, reply, 400, { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' });
+    if (!session) return jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
     if (stream) {
       session.openStreams += 1;
       reply.raw.once('close', () => {
