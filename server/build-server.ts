@@ -130,7 +130,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const app = Fastify({
     bodyLimit: MAX_BODY_BYTES,
-    maxParamLength: MAX_PATH_PARAM_CHARS,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     // Errors the router answers before any route (a bad URL, an over-long segment) get the JSON error body too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
     logger: {

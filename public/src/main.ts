@@ -60,6 +60,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     onNeedKey: (reason) => {
       if (reason === 'board_locked' && !embed) void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
       else if (reason === 'board_not_found') void route();
+      else if (reason.startsWith('rate_limited')) toast(`Too many wrong keys from this address: try again in ${/retryAfterSeconds=(\d+)/.exec(reason)?.[1] ?? 'a few'} s.`, 'warn', 7000);
     },
   });
   const status = h('span.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });

@@ -12,6 +12,7 @@ import type { BoardWrite } from '../../server/board-write.js';
 import { commitMaps, stagedMaps } from '../../server/document-model.js';
 import { BoardError } from '../../server/errors.js';
 import { authorTag, deviceId, keys } from './api.js';
+import { guestName } from './names.js';
 import { localDbName } from './offline.js';
 import { toast } from './ui.js';
 
@@ -42,7 +43,7 @@ export class BoardSession {
   ) {
     this.readOnly = options.readOnly;
     const id = deviceId();
-    this.me = { id, name: `Guest ${id.slice(0, 4)}`, color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
+    this.me = { id, name: guestName(id), color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
     this.persistence = new IndexeddbPersistence(localDbName(boardId), this.doc);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     // `board` is for a load balancer that routes by board (docs/deploy.md); the server reads the board from the protocol.

@@ -54,6 +54,19 @@ describe('the kanban task dialog', () => {
     await context.close();
   });
 
+  // Issue 16: names typed in the browser went round the shared schema, so " Alice " kept its spaces.
+  it('the dialog trims the name and assignee as REST and MCP do', async () => {
+    const board = await todoBoard('Trim me');
+    const { page, context } = await openBoard(board.id);
+    await page.click('.task:has-text("Trim me")');
+    await page.fill('dialog input[aria-label=Name]', '  Trimmed  ');
+    await page.fill('dialog input[aria-label=Assignee]', ' Alice ');
+    await page.press('dialog input[aria-label=Name]', 'Enter');
+    const stored = await until(async () => (await boardJson(t.server.url, board.id)).tasks.find((task: { name: string }) => task.name === 'Trimmed'));
+    expect(stored.assignee).toBe('Alice');
+    await context.close();
+  });
+
   it('Delete asks first; declining keeps the task and the edit being made, confirming deletes it', async () => {
     const board = await todoBoard('Maybe delete me');
     const { page, context } = await openBoard(board.id);

@@ -3,7 +3,7 @@
  * across columns, a task editor, and the shared column width. Every change is a
  * domain mutation on the shared document (BoardSession.write).
  */
-import { CARD_COLORS, MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX } from '../../../schema/index.js';
+import { CARD_COLORS, MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX, TaskInput } from '../../../schema/index.js';
 import type { ColumnItem, TaskItem } from '../../../server/document-model.js';
 import { todoView } from '../../../server/todo-view.js';
 import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/todo.js';
@@ -224,11 +224,12 @@ export class KanbanBoard {
     if (answer === 'delete' && id) this.session.write((w) => deleteTask(w, id));
     if (answer !== 'save') return;
     const fields = {
-      name: name.value,
+      // The same schema as every surface: names and assignees are trimmed here as on REST and MCP.
+      name: TaskInput.shape.name.parse(name.value),
       description: description.value,
       due_date: (due.value || null) as never, // null clears it (the patch keeps what is undefined)
       priority: (priority.value || null) as never,
-      assignee: assignee.value,
+      assignee: TaskInput.shape.assignee.parse(assignee.value),
       done: done.checked,
       color: (color.value || null) as never,
     };
