@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
-import { boardMaps } from '../server/document-model.js';
-import { upsertColumn, upsertTask } from '../server/todo.js';
+import { boardMaps } from '../server/board/document-model.js';
+import { upsertColumn, upsertTask } from '../server/board/todo.js';
 import { useServer, TEST_CALLER } from './helpers/server.js';
 
 const t = useServer();

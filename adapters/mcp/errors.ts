@@ -7,7 +7,7 @@
  */
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ZodError } from 'zod';
-import { type BoardError, errors, knownError } from '../../server/errors.js';
+import { type BoardError, errors, knownError } from '../../server/board/errors.js';
 
 export const MCP_SERVER_ERROR = -32000;
 export const MCP_BOARD_LOCKED = -32001;

@@ -6,11 +6,11 @@
  */
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { isUuid } from '../../schema/index.js';
-import type { Caller } from '../../server/access.js';
-import type { Boards } from '../../server/boards.js';
-import { errors } from '../../server/errors.js';
-import { previewSvg } from '../../server/preview.js';
-import { jsonSnapshot, tasksView } from '../../server/snapshot.js';
+import type { Caller } from '../../server/host/access.js';
+import type { Boards } from '../../server/host/boards.js';
+import { errors } from '../../server/board/errors.js';
+import { previewSvg } from '../../server/board/preview.js';
+import { jsonSnapshot, tasksView } from '../../server/board/snapshot.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);

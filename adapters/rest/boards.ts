@@ -1,12 +1,12 @@
 /** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateBoardInput, Template, WaitQuery } from '../../schema/index.js';
-import type { Boards } from '../../server/boards.js';
-import { errors } from '../../server/errors.js';
-import { tasksCsv, tasksMarkdown } from '../../server/exports.js';
-import { createBoardFieldError } from '../../server/import.js';
-import { etagOf, jsonSnapshot } from '../../server/snapshot.js';
-import { DRAW_SEEDS, isDrawSeed } from '../../server/templates.js';
+import type { Boards } from '../../server/host/boards.js';
+import { errors } from '../../server/board/errors.js';
+import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
+import { createBoardFieldError } from '../../server/board/import.js';
+import { etagOf, jsonSnapshot } from '../../server/board/snapshot.js';
+import { DRAW_SEEDS, isDrawSeed } from '../../server/board/templates.js';
 import { boardIdParam, callerOf, matchesEtag, parse } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };

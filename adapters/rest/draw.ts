@@ -1,8 +1,8 @@
 /** REST routes of draw items: texts, strokes (alias lines), images, links, moves and erases. */
 import type { FastifyInstance } from 'fastify';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from '../../schema/index.js';
-import type { Boards } from '../../server/boards.js';
-import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from '../../server/draw.js';
+import type { Boards } from '../../server/host/boards.js';
+import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from '../../server/board/draw.js';
 import { deleteMutation, itemIdParam, parse, postMutation } from './http.js';
 
 /** The item id and kind of a path, checked in the order of MCP's `move` and `erase` arguments (id, then kind). */

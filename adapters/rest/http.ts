@@ -2,10 +2,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { BoardId, isUuid, ItemId, MAX_BODY_BYTES } from '../../schema/index.js';
-import type { Caller } from '../../server/access.js';
-import type { BoardWrite } from '../../server/board-write.js';
-import type { Boards } from '../../server/boards.js';
-import { BoardError, errors, type FieldError, fromZodIssues, knownError } from '../../server/errors.js';
+import type { Caller } from '../../server/host/access.js';
+import type { BoardWrite } from '../../server/board/board-write.js';
+import type { Boards } from '../../server/host/boards.js';
+import { BoardError, errors, type FieldError, fromZodIssues, knownError } from '../../server/board/errors.js';
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {

@@ -1,8 +1,8 @@
 /** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Boards } from '../../server/boards.js';
-import { errors } from '../../server/errors.js';
+import type { Boards } from '../../server/host/boards.js';
+import { errors } from '../../server/board/errors.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes, type Health } from './discovery.js';
 import { drawRoutes } from './draw.js';

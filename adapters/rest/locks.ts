@@ -1,7 +1,7 @@
 /** REST routes of board locks: lock, unlock and verify-key. */
 import type { FastifyInstance } from 'fastify';
 import { LockInput, VerifyKeyInput } from '../../schema/index.js';
-import type { Boards } from '../../server/boards.js';
+import type { Boards } from '../../server/host/boards.js';
 import { boardIdParam, callerOf, parse } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };

@@ -1,8 +1,8 @@
 /** GET /svg-preview/{boardId}: the schematic SVG, with an ETag (304 on a match) and the lock rules of every read. */
 import type { FastifyInstance } from 'fastify';
-import type { Boards } from '../../server/boards.js';
-import { previewSvg } from '../../server/preview.js';
-import { etagOf } from '../../server/snapshot.js';
+import type { Boards } from '../../server/host/boards.js';
+import { previewSvg } from '../../server/board/preview.js';
+import { etagOf } from '../../server/board/snapshot.js';
 import { boardIdParam, callerOf, matchesEtag } from './http.js';
 
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {

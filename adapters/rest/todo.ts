@@ -1,8 +1,8 @@
 /** REST routes of todo boards: mode, column width, lanes, columns and tasks. */
 import type { FastifyInstance } from 'fastify';
 import { ColumnInput, ColumnWidthInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../../schema/index.js';
-import type { Boards } from '../../server/boards.js';
-import { deleteColumn, deleteTask, moveTask, setColumnWidth, setLane, switchMode, upsertColumn, upsertTask } from '../../server/todo.js';
+import type { Boards } from '../../server/host/boards.js';
+import { deleteColumn, deleteTask, moveTask, setColumnWidth, setLane, switchMode, upsertColumn, upsertTask } from '../../server/board/todo.js';
 import { deleteMutation, itemIdParam, postMutation } from './http.js';
 
 const pathItemId = (params: Record<string, string>) => itemIdParam(params.itemId);

@@ -10,12 +10,12 @@ import {
   BatchFrame, ClientFrameEnvelope, FrameRef, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAMES,
   type MutationFrameType, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
-import type { Access, Caller } from '../../server/access.js';
-import type { BoardEvents, BoardOp } from '../../server/board-events.js';
-import type { BoardWrite } from '../../server/board-write.js';
-import type { Boards } from '../../server/boards.js';
-import { BoardError, errors, fromZodIssues, knownError } from '../../server/errors.js';
-import { MUTATIONS, recolor } from '../../server/mutations.js';
+import type { Access, Caller } from '../../server/host/access.js';
+import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
+import type { BoardWrite } from '../../server/board/board-write.js';
+import type { Boards } from '../../server/host/boards.js';
+import { BoardError, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
+import { MUTATIONS, recolor } from '../../server/board/mutations.js';
 import type { LockMode } from '../../schema/index.js';
 
 /** Close codes a client can act on. */

@@ -6,10 +6,10 @@
  */
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../../server/access.js';
-import type { BoardEvents } from '../../server/board-events.js';
-import type { Boards } from '../../server/boards.js';
-import type { Access } from '../../server/access.js';
+import type { Caller } from '../../server/host/access.js';
+import type { BoardEvents } from '../../server/host/board-events.js';
+import type { Boards } from '../../server/host/boards.js';
+import type { Access } from '../../server/host/access.js';
 import { boardIdParam } from '../rest/http.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';

@@ -12,12 +12,12 @@ import type {} from '@fastify/websocket'; // its types add the websocket route o
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
 import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
-import type { Access } from '../../server/access.js';
-import type { BoardEvents } from '../../server/board-events.js';
-import type { Boards } from '../../server/boards.js';
-import type { DocumentHost } from '../../server/document-host.js';
-import { attachCompensator, type Repair } from '../../server/compensation.js';
-import { BoardError } from '../../server/errors.js';
+import type { Access } from '../../server/host/access.js';
+import type { BoardEvents } from '../../server/host/board-events.js';
+import type { Boards } from '../../server/host/boards.js';
+import type { DocumentHost } from '../../server/host/document-host.js';
+import { attachCompensator, type Repair } from '../../server/host/compensation.js';
+import { BoardError } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { clientAuthor } from '../ws/identity.js';

@@ -32,7 +32,7 @@ async function loop(seconds: number, call: (caller: number, i: number) => Promis
 export async function mcpScenario(quick: boolean): Promise<Section> {
   const seconds = quick ? 3 : 10;
   const dir = await tempDataDir();
-  const server = await spawnReady('server/main.ts', testEnv(dir));
+  const server = await spawnReady('server/app/main.ts', testEnv(dir));
   try {
     const clients = await Promise.all(Array.from({ length: CALLERS }, () => connectMcp(server.url)));
     const { board_id } = await clients[0].call('create_board', {});

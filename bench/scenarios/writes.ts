@@ -55,9 +55,9 @@ export async function writesScenario(quick: boolean): Promise<Section> {
   const dirs = [await tempDataDir(), await tempDataDir()];
   const started: Spawned[] = [];
   try {
-    const ours = await spawnReady('server/main.ts', testEnv(dirs[0]));
+    const ours = await spawnReady('server/app/main.ts', testEnv(dirs[0]));
     started.push(ours);
-    const noJournal = await spawnReady('server/main.ts', { ...testEnv(dirs[1]), UNSAFE_NO_JOURNAL: '1' });
+    const noJournal = await spawnReady('server/app/main.ts', { ...testEnv(dirs[1]), UNSAFE_NO_JOURNAL: '1' });
     started.push(noJournal);
     const bare = await spawnReady('bench/baselines/bare-fastify.ts');
     started.push(bare);

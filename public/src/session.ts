@@ -8,9 +8,9 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
-import type { BoardWrite } from '../../server/board-write.js';
-import { commitMaps, stagedMaps } from '../../server/document-model.js';
-import { BoardError } from '../../server/errors.js';
+import type { BoardWrite } from '../../server/board/board-write.js';
+import { commitMaps, stagedMaps } from '../../server/board/document-model.js';
+import { BoardError } from '../../server/board/errors.js';
 import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
 import { localDbName } from './offline.js';

@@ -10,10 +10,10 @@ import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayload } from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
-import type { Limiter, SharedCounter } from '../access.js';
-import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../board-events.js';
-import type { DocumentHost } from '../document-host.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import type { Limiter, SharedCounter } from '../host/access.js';
+import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
+import type { DocumentHost } from '../host/document-host.js';
+import type { RateLimiter } from '../host/rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
 
 type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged' | 'left';

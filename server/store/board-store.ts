@@ -7,7 +7,7 @@
  */
 import * as Y from 'yjs';
 import type { BoardMode, LockMode } from '../../schema/index.js';
-import type { BoardRecord } from '../registry.js';
+import type { BoardRecord } from './sqlite/registry.js';
 
 export type Lock = { mode: LockMode; keyHash: string };
 

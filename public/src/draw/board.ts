@@ -5,9 +5,9 @@
  */
 import * as Y from 'yjs';
 import { INK_COLORS, INK_HEX, type InkColor, type Point } from '../../../schema/index.js';
-import { isLink, type ImageItem, type StrokeItem, type TextNode } from '../../../server/document-model.js';
-import { eraseItem, moveItem, upsertLink, upsertStroke, upsertText } from '../../../server/draw.js';
-import { recolor } from '../../../server/mutations.js';
+import { isLink, type ImageItem, type StrokeItem, type TextNode } from '../../../server/board/document-model.js';
+import { eraseItem, moveItem, upsertLink, upsertStroke, upsertText } from '../../../server/board/draw.js';
+import { recolor } from '../../../server/board/mutations.js';
 import type { BoardSession } from '../session.js';
 import { h, isTyping, toast } from '../ui.js';
 import { openEditor, type EditorOptions } from './editor.js';

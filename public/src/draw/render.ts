@@ -1,6 +1,6 @@
 /** How each kind of draw item becomes DOM: texts and links as positioned elements, strokes as SVG polylines. */
 import { INK_HEX, type InkColor } from '../../../schema/index.js';
-import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/document-model.js';
+import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/board/document-model.js';
 import { keys } from '../api.js';
 import { authorName } from '../names.js';
 import { MERMAID_ONLY, renderMarkup } from './markup.js';

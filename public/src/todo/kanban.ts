@@ -4,10 +4,10 @@
  * domain mutation on the shared document (BoardSession.write).
  */
 import { CARD_COLORS, MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX, TaskInput } from '../../../schema/index.js';
-import type { ColumnItem, TaskItem } from '../../../server/document-model.js';
-import { todoView } from '../../../server/todo-view.js';
-import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/todo.js';
-import { boardMaps } from '../../../server/document-model.js';
+import type { ColumnItem, TaskItem } from '../../../server/board/document-model.js';
+import { todoView } from '../../../server/board/todo-view.js';
+import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/board/todo.js';
+import { boardMaps } from '../../../server/board/document-model.js';
 import type { BoardSession } from '../session.js';
 import { dialog, h, isTyping } from '../ui.js';
 

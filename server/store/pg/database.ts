@@ -4,8 +4,8 @@
  * under an advisory lock so that instances starting together do not race.
  */
 import pg from 'pg';
-import { BoardError, errors } from '../../errors.js';
-import { BOARDS_TABLE } from '../database.js';
+import { BoardError, errors } from '../../board/errors.js';
+import { BOARDS_TABLE } from '../sqlite/database.js';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;

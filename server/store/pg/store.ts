@@ -7,8 +7,8 @@
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../../schema/index.js';
-import type { BoardRecord } from '../../registry.js';
-import { sqlTimestamp } from '../../registry.js';
+import type { BoardRecord } from '../sqlite/registry.js';
+import { sqlTimestamp } from '../sqlite/registry.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';

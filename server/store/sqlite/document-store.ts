@@ -5,7 +5,7 @@
  * the stored state in one SQLite transaction (the y-leveldb approach).
  */
 import * as Y from 'yjs';
-import { type DocumentJournal, replayUpdates } from './board-store.js';
+import { type DocumentJournal, replayUpdates } from '../board-store.js';
 import type { Db } from './database.js';
 
 export class SqliteDocuments implements DocumentJournal {

@@ -1,5 +1,5 @@
 /** The machine-readable limits served at /quotas.json, generated from the constants in schema/ so it cannot drift. */
-import * as L from '../schema/limits.js';
+import * as L from '../../schema/limits.js';
 
 const window = (requests: number, windowMs: number) => ({ requests, windowSeconds: windowMs / 1000 });
 

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as Y from 'yjs';
-import { DEFAULT_COLUMN_WIDTH_PX } from '../schema/index.js';
-import type { BoardMode } from '../schema/index.js';
+import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
+import type { BoardMode } from '../../schema/index.js';
 import { boardMaps } from './document-model.js';
 import { todoView } from './todo-view.js';
 

@@ -10,9 +10,9 @@
 import { Database } from '@hocuspocus/extension-database';
 import type { afterLoadDocumentPayload, beforeUnloadDocumentPayload, Document, Hocuspocus, onStoreDocumentPayload } from '@hocuspocus/server';
 import { isRelayed } from './board-events.js';
-import { boardMaps } from './document-model.js';
-import { errors } from './errors.js';
-import type { BoardStore } from './store/board-store.js';
+import { boardMaps } from '../board/document-model.js';
+import { errors } from '../board/errors.js';
+import type { BoardStore } from '../store/board-store.js';
 
 /** Close code for Yjs clients whose document was dropped after a storage failure: reconnect later. */
 export const STORAGE_FAILURE_CLOSE = { code: 4503, reason: 'storage_unavailable' };

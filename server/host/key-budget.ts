@@ -17,7 +17,7 @@ import {
   KEY_BACKOFF_FIRST_MS, KEY_BACKOFF_MAX_MS, KEY_BACKOFF_MAX_ON_ALERT_MS, KEY_BOARD_ALERT_FAILURES, KEY_BOARD_ALERT_WINDOW_MS,
   KEY_BUDGET_MAX_RECORDS, KEY_CLIENT_FAILURES, KEY_CLIENT_WINDOW_MS, KEY_FAILURE_MEMORY_MS, KEY_FREE_FAILURES,
   KEY_FREE_FAILURES_ON_ALERT, KEY_REMEMBERED_WRONG_KEYS,
-} from '../schema/index.js';
+} from '../../schema/index.js';
 
 /** One client's wrong keys on one board. */
 type Guesses = { failures: number; lastFailureAt: number; blockedUntil: number; wrongKeys: string[] };

@@ -1,8 +1,8 @@
 /** What a domain mutation is handed: the board's maps inside one open transaction, and who writes. */
-import type { BoardMode } from '../schema/index.js';
+import type { BoardMode } from '../../schema/index.js';
 import type { WriteMaps } from './document-model.js';
 import { errors } from './errors.js';
-import type { BlobStore } from './store/board-store.js';
+import type { BlobStore } from '../store/board-store.js';
 
 /** The surfaces a write can come from; carried as the Y transaction origin. */
 export type Surface = 'rest' | 'mcp' | 'ws' | 'yjs' | 'import' | 'system';

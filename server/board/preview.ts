@@ -5,7 +5,7 @@
  * cards). AI-authored items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
-import { INK_HEX, type BoardMode, type Point } from '../schema/index.js';
+import { INK_HEX, type BoardMode, type Point } from '../../schema/index.js';
 import { estimateTextBox } from './autolayout.js';
 import { boardMaps, isLink, type ImageItem, type LinkItem, type StrokeItem, type TextItem } from './document-model.js';
 import { memoized, todoView } from './snapshot.js';

@@ -7,12 +7,12 @@ import {
   RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RATE_WINDOW_WS_MS, RATE_WS_FRAMES,
   RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_LOCK,
   RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
-} from '../schema/index.js';
-import type { Surface } from './board-write.js';
-import { errors } from './errors.js';
+} from '../../schema/index.js';
+import type { Surface } from '../board/board-write.js';
+import { errors } from '../board/errors.js';
 import type { KeyBudget } from './key-budget.js';
 import { keyMatches, secretsEqual } from './keys.js';
-import type { BoardRecord } from './registry.js';
+import type { BoardRecord } from '../store/sqlite/registry.js';
 
 /** Whoever makes a request, as the adapters translate it. */
 export type Caller = {

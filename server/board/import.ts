@@ -5,12 +5,12 @@
  * write-only `sourceId` on texts and images lets stroke anchors name them.
  */
 import type { z } from 'zod';
-import type { BoardMode, ImportKind, Template } from '../schema/index.js';
+import type { BoardMode, ImportKind, Template } from '../../schema/index.js';
 import {
   base64DecodedBytes, clampColumnWidth, IMPORT_ITEM_SCHEMAS, ImportContent, MAX_COLUMNS, MAX_COLUMNS_PER_LANE,
   MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_IMPORT_ITEMS, MAX_IMPORT_LANE_TITLES, MAX_STROKES,
   MAX_TASK_CONTENT_CHARS, MAX_TASKS, MAX_TEXT_CHARS, MAX_TEXT_NODES, parseImageDataUrl,
-} from '../schema/index.js';
+} from '../../schema/index.js';
 import { estimateTextBox, masonry } from './autolayout.js';
 import type { BoardWrite } from './board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';

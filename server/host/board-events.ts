@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
-import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../schema/index.js';
+import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../../schema/index.js';
 
 export type BoardEventMap = {
   /** Every accepted change, with the transaction origin. */

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../schema/limits.js';
+import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../../schema/limits.js';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -5,7 +5,7 @@
  * than a nested Y.Map per item.
  */
 import * as Y from 'yjs';
-import type { Anchors, BoardMode, InkColor, Point } from '../schema/index.js';
+import type { Anchors, BoardMode, InkColor, Point } from '../../schema/index.js';
 import { StagedMap } from './staged-map.js';
 
 type Stamp = { author: string; last_updated: string };

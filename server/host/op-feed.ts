@@ -8,10 +8,10 @@
 import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
 import type * as Y from 'yjs';
 import type { BoardEvents, BoardOp } from './board-events.js';
-import { isBoardOrigin } from './board-write.js';
-import type { ImageItem, MapName } from './document-model.js';
-import { etagOf } from './snapshot.js';
-import type { BlobStore, DocumentJournal } from './store/board-store.js';
+import { isBoardOrigin } from '../board/board-write.js';
+import type { ImageItem, MapName } from '../board/document-model.js';
+import { etagOf } from '../board/snapshot.js';
+import type { BlobStore, DocumentJournal } from '../store/board-store.js';
 
 const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 

@@ -12,9 +12,9 @@ import type { z } from 'zod';
 import {
   MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TASKS, MAX_TEXT_NODES,
   StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText,
-} from '../schema/index.js';
-import type { BoardMode } from '../schema/index.js';
-import type { MapName } from './document-model.js';
+} from '../../schema/index.js';
+import type { BoardMode } from '../../schema/index.js';
+import type { MapName } from '../board/document-model.js';
 
 export type ClientChange = { kind: MapName; key: string; action: 'add' | 'update' | 'delete'; oldValue: unknown };
 

@@ -7,20 +7,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
-import type { BoardMode, LockMode, Template } from '../schema/index.js';
+import type { BoardMode, LockMode, Template } from '../../schema/index.js';
 import type { Access, Caller, KeyHolder } from './access.js';
-import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from './board-write.js';
+import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from '../board/board-write.js';
 import type { DocumentHost } from './document-host.js';
-import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from './document-model.js';
-import { errors } from './errors.js';
-import { applyImport, type ImportResult, planImport } from './import.js';
+import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/document-model.js';
+import { errors } from '../board/errors.js';
+import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
-import { type BoardRecord, tombstoneIsFresh } from './registry.js';
+import { type BoardRecord, tombstoneIsFresh } from '../store/sqlite/registry.js';
 import type { BoardEvents } from './board-events.js';
-import { drawView, etagOf, todoView } from './snapshot.js';
-import { queryTasks, type TaskQuery } from './task-query.js';
-import type { BoardStore, StoreTx } from './store/board-store.js';
-import { seedTemplate } from './templates.js';
+import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import { queryTasks, type TaskQuery } from '../board/task-query.js';
+import type { BoardStore, StoreTx } from '../store/board-store.js';
+import { seedTemplate } from '../board/templates.js';
 
 export type CreateBoard = {
   mode: BoardMode;

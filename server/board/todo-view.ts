@@ -1,5 +1,5 @@
 /** The kanban of a board in board order (no Node.js dependencies: the browser app uses it too). */
-import { DEFAULT_COLUMN_WIDTH_PX } from '../schema/index.js';
+import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
 import type { ColumnItem, LaneItem, ReadMaps, TaskItem } from './document-model.js';
 
 export type TodoView = { colWidth: number; columns: ColumnItem[]; tasks: TaskItem[]; lanes: LaneItem[] };

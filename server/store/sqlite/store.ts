@@ -3,9 +3,9 @@
  * one SQLite file, so that one synchronous SQLite transaction spans a change's
  * registry writes and the journal entries its Y transaction appends.
  */
-import type { BoardMode } from '../../schema/index.js';
-import { SqliteRegistry } from '../registry.js';
-import type { Lock, BoardStore, StoreTx } from './board-store.js';
+import type { BoardMode } from '../../../schema/index.js';
+import { SqliteRegistry } from './registry.js';
+import type { Lock, BoardStore, StoreTx } from '../board-store.js';
 import { SqliteBlobs } from './blob-store.js';
 import { type Db, openDatabase } from './database.js';
 import { SqliteDocuments } from './document-store.js';

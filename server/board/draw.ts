@@ -3,11 +3,11 @@
  * Each takes validated input and runs inside the caller's one Y transaction;
  * every check comes before the first change, so a rejected call changes nothing.
  */
-import type { DrawKind, ImageInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../schema/index.js';
+import type { DrawKind, ImageInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
 import {
   MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TEXT_CHARS, MAX_TEXT_NODES,
   STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl,
-} from '../schema/index.js';
+} from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';

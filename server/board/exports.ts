@@ -4,7 +4,7 @@
  * CSV header only, or the Markdown heading only.
  */
 import type * as Y from 'yjs';
-import type { BoardMode } from '../schema/index.js';
+import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type TaskItem } from './document-model.js';
 import { todoView } from './snapshot.js';
 

@@ -3,10 +3,10 @@
  * apart from the Y.Doc so that no document client can change it. This is its
  * record and the embedded SQLite implementation; PostgreSQL's is in store/pg.
  */
-import type { BoardMode, LockMode } from '../schema/index.js';
-import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
-import type { Lock, Registry } from './store/board-store.js';
-import type { Db } from './store/database.js';
+import type { BoardMode, LockMode } from '../../../schema/index.js';
+import { TOMBSTONE_RETENTION_DAYS } from '../../../schema/index.js';
+import type { Lock, Registry } from '../board-store.js';
+import type { Db } from './database.js';
 
 export type BoardRecord = {
   id: string;

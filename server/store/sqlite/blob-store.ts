@@ -3,7 +3,7 @@
  * table the data URL. Keyed by board so that a board's images go with it.
  */
 import { createHash } from 'node:crypto';
-import type { BlobStore } from './board-store.js';
+import type { BlobStore } from '../board-store.js';
 import type { Db } from './database.js';
 
 const DONE = Promise.resolve();

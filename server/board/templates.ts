@@ -1,5 +1,5 @@
 /** The starter columns of todo boards (decisions.md). */
-import type { Template } from '../schema/index.js';
+import type { Template } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import type { ColumnItem } from './document-model.js';
 import { putItem } from './items.js';

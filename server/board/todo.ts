@@ -3,8 +3,8 @@
  * columns and tasks. Like the draw mutations, each checks everything before
  * its first change and runs inside the caller's one transaction.
  */
-import type { ColumnInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../schema/index.js';
-import { MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_TASK_CONTENT_CHARS, MAX_TASKS } from '../schema/index.js';
+import type { ColumnInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../../schema/index.js';
+import { MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_TASK_CONTENT_CHARS, MAX_TASKS } from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ColumnItem, LaneItem, TaskItem } from './document-model.js';
 import { errors } from './errors.js';

@@ -4,8 +4,8 @@
  * name to domain call, so both surfaces do exactly the same thing.
  */
 import type { z } from 'zod';
-import type { McpToolArgs } from '../schema/index.js';
-import { CARD_COLORS, toInkColor } from '../schema/index.js';
+import type { McpToolArgs } from '../../schema/index.js';
+import { CARD_COLORS, toInkColor } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
 import { isLink } from './document-model.js';
