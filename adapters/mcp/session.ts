@@ -12,7 +12,7 @@ import {
 import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors, fromZodIssues } from '../../server/board/errors.js';
-import { SERVICE_INFO } from '../../server/app/service-info.js';
+import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { resourceFailure, RpcError, toolFailure } from './errors.js';
 import { parseUri, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';

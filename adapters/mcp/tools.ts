@@ -9,7 +9,7 @@ import { INK_COLORS, type McpToolArgs, type McpToolName } from '../../schema/ind
 import type { Document } from '@hocuspocus/server';
 import type { BoardWrite } from '../../server/board/board-write.js';
 import type { Boards } from '../../server/host/boards.js';
-import type { BoardRecord } from '../../server/store/sqlite/registry.js';
+import type { BoardRecord } from '../../server/board/record.js';
 import { errors } from '../../server/board/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
 import { previewSvg } from '../../server/board/preview.js';

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
 import { quotasDocument } from '../../server/board/quotas.js';
-import { SERVICE_INFO } from '../../server/app/service-info.js';
+import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { RESOURCE_TEMPLATES } from '../mcp/resources.js';
 import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../mcp/tool-list.js';
 import { openApiDocument } from './openapi.js';

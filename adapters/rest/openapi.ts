@@ -10,7 +10,7 @@ import {
   TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
   DRAW_KINDS, MAX_BODY_BYTES,
 } from '../../schema/index.js';
-import { SERVICE_INFO } from '../../server/app/service-info.js';
+import { SERVICE_INFO } from '../../server/host/service-info.js';
 
 type Schema = Record<string, unknown>;
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => toJsonSchema(schema, io);

@@ -2,10 +2,9 @@
  * Configuration, parsed once from the environment by one zod schema, frozen and
  * passed down. Nothing else in the service reads process.env.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { projectRoot } from '../host/service-info.js';
 import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP, REQUEST_TIMEOUT_MS } from '../../schema/limits.js';
 
 const EnvSchema = z.object({
@@ -70,17 +69,6 @@ export type Config = Readonly<{
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
 }>;
-
-/** The project root: the nearest folder above this module holding package.json (works from src and dist). */
-export function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + import.meta.url);
-    dir = parent;
-  }
-  return dir;
-}
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {
   if (value === undefined || value === '' || value === 'false') return false;

@@ -2,7 +2,6 @@
 import type { BoardMode } from '../../schema/index.js';
 import type { WriteMaps } from './document-model.js';
 import { errors } from './errors.js';
-import type { BlobStore } from '../store/board-store.js';
 
 /** The surfaces a write can come from; carried as the Y transaction origin. */
 export type Surface = 'rest' | 'mcp' | 'ws' | 'yjs' | 'import' | 'system';
@@ -24,13 +23,21 @@ export const DEFAULT_AUTHORS: Record<Surface, string> = {
   system: 'system:template',
 };
 
+/** Where a write puts and finds image payloads: the document holds only their content hash. */
+export interface BlobPayloads {
+  /** Stores a data URL and returns its hash; durable once the write it belongs to resolves. */
+  put(boardId: string, dataUrl: string): string;
+  /** A payload this instance holds, else null. */
+  get(boardId: string, hash: string): string | null;
+}
+
 export type BoardWrite = {
   boardId: string;
   /** The board's mode; a mode switch sets it and the registry follows in the same store unit. */
   mode: BoardMode;
   /** The board's maps as this write sees them; changes reach the document only when the write commits. */
   maps: WriteMaps;
-  blobs: BlobStore;
+  blobs: BlobPayloads;
   /** Author tag for items this write creates. */
   author: string;
   /** ISO timestamp stamped as `last_updated` on every item this write changes. */

@@ -3,7 +3,8 @@
  * surface serves. Both are cached per document until its next update, so
  * repeated reads of an unchanged board cost a lookup.
  */
-import { createHash } from 'node:crypto';
+import { toBase64UrlEncoded } from 'lib0/buffer';
+import { digest } from 'lib0/hash/sha256';
 import * as Y from 'yjs';
 import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
@@ -33,7 +34,8 @@ function cached(doc: Y.Doc): Cached {
  */
 export function etagOf(doc: Y.Doc): string {
   const entry = cached(doc);
-  entry.etag ??= `"${createHash('sha256').update(Y.encodeSnapshot(Y.snapshot(doc))).digest('base64url').slice(0, 27)}"`;
+  // lib0's SHA-256 (Yjs's own toolkit) runs in the browser too, and gives the same digest as node:crypto.
+  entry.etag ??= `"${toBase64UrlEncoded(digest(Y.encodeSnapshot(Y.snapshot(doc)))).slice(0, 27)}"`;
   return entry.etag;
 }
 

@@ -12,7 +12,7 @@ import type { Surface } from '../board/board-write.js';
 import { errors } from '../board/errors.js';
 import type { KeyBudget } from './key-budget.js';
 import { keyMatches, secretsEqual } from './keys.js';
-import type { BoardRecord } from '../store/sqlite/registry.js';
+import type { BoardRecord } from '../board/record.js';
 
 /** Whoever makes a request, as the adapters translate it. */
 export type Caller = {

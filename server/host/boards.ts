@@ -15,7 +15,7 @@ import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/docume
 import { errors } from '../board/errors.js';
 import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
-import { type BoardRecord, tombstoneIsFresh } from '../store/sqlite/registry.js';
+import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';

@@ -7,7 +7,8 @@
  */
 import * as Y from 'yjs';
 import type { BoardMode, LockMode } from '../../schema/index.js';
-import type { BoardRecord } from './sqlite/registry.js';
+import type { BlobPayloads } from '../board/board-write.js';
+import type { BoardRecord } from '../board/record.js';
 
 export type Lock = { mode: LockMode; keyHash: string };
 
@@ -62,9 +63,7 @@ export interface DocumentJournal {
 }
 
 /** Image payloads, outside the Y.Doc: the document holds a content hash, this store the data URL. */
-export interface BlobStore {
-  /** Stores a data URL and returns its hash; durable once the write it belongs to resolves. */
-  put(boardId: string, dataUrl: string): string;
+export interface BlobStore extends BlobPayloads {
   /** A payload this instance holds (after `load` for a shared store), else null. */
   get(boardId: string, hash: string): string | null;
   /** Makes the given payloads available to `get` (a no-op for the embedded store). */

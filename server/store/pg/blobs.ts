@@ -5,7 +5,7 @@
  * through and `durable` waits for the write.
  */
 import type { BlobStore } from '../board-store.js';
-import { blobHash } from '../sqlite/blob-store.js';
+import { blobHash } from '../blob-hash.js';
 import { type Pool, query } from './database.js';
 
 /** Boards whose payloads stay cached (least recently used go first). */

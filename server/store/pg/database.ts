@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { BoardError, errors } from '../../board/errors.js';
-import { BOARDS_TABLE } from '../sqlite/database.js';
+import { BOARDS_TABLE } from '../registry-row.js';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;

@@ -3,8 +3,8 @@
  * lock set on one instance holds on every other at once; `peek` answers from
  * the last record this instance read, for rules checked inside a Y transaction.
  */
-import type { BoardRecord } from '../sqlite/registry.js';
-import { recordOf, type RegistryRow } from '../sqlite/registry.js';
+import type { BoardRecord } from '../../board/record.js';
+import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Lock, Registry } from '../board-store.js';
 import { type Pool, query } from './database.js';
 

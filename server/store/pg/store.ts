@@ -7,8 +7,7 @@
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../../schema/index.js';
-import type { BoardRecord } from '../sqlite/registry.js';
-import { sqlTimestamp } from '../sqlite/registry.js';
+import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';

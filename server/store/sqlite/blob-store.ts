@@ -2,16 +2,11 @@
  * Image payloads, outside the Y.Doc: the document holds a content hash, this
  * table the data URL. Keyed by board so that a board's images go with it.
  */
-import { createHash } from 'node:crypto';
+import { blobHash } from '../blob-hash.js';
 import type { BlobStore } from '../board-store.js';
 import type { Db } from './database.js';
 
 const DONE = Promise.resolve();
-
-/** The content address of an image data URL. */
-export function blobHash(dataUrl: string): string {
-  return createHash('sha256').update(dataUrl).digest('hex');
-}
 
 export class SqliteBlobs implements BlobStore {
   private readonly insert;

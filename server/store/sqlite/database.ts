@@ -8,20 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
+import { BOARDS_TABLE } from '../registry-row.js';
 
 export type Db = Database.Database;
-
-/** The board registry, apart from the document so that no document client can change lock or tombstone state; the same SQL in PostgreSQL. */
-export const BOARDS_TABLE = `
-CREATE TABLE IF NOT EXISTS boards (
-  id TEXT PRIMARY KEY,
-  mode TEXT NOT NULL CHECK (mode IN ('draw', 'todo')),
-  created_at TEXT NOT NULL,
-  deleted_at TEXT,
-  lock_mode TEXT CHECK (lock_mode IN ('write', 'all')),
-  key_hash TEXT,
-  lock_version INTEGER NOT NULL DEFAULT 0
-);`;
 
 const SCHEMA = `
 ${documentsSchema};

@@ -1,61 +1,13 @@
 /**
- * The board registry: which boards exist, their mode, lock and tombstone. Kept
- * apart from the Y.Doc so that no document client can change it. This is its
- * record and the embedded SQLite implementation; PostgreSQL's is in store/pg.
+ * The board registry in the embedded SQLite: which boards exist, their mode,
+ * lock and tombstone (the record is in board/record.ts; PostgreSQL's registry
+ * is in store/pg).
  */
 import type { BoardMode, LockMode } from '../../../schema/index.js';
-import { TOMBSTONE_RETENTION_DAYS } from '../../../schema/index.js';
+import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { Lock, Registry } from '../board-store.js';
+import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Db } from './database.js';
-
-export type BoardRecord = {
-  id: string;
-  mode: BoardMode;
-  createdAt: string;
-  deletedAt: string | null;
-  lockMode: LockMode | null;
-  keyHash: string | null;
-  lockVersion: number;
-};
-
-export type RegistryRow = {
-  id: string;
-  mode: BoardMode;
-  created_at: string;
-  deleted_at: string | null;
-  lock_mode: LockMode | null;
-  key_hash: string | null;
-  lock_version: number;
-};
-
-const DAY_MS = 86_400_000;
-
-/** A UTC timestamp in the SQL-style format of the spec: `YYYY-MM-DD HH:MM:SS`. */
-export function sqlTimestamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-function parseSqlTimestamp(value: string): number {
-  return Date.parse(value.replace(' ', 'T') + 'Z');
-}
-
-/** True while a tombstone is younger than the retention period (the deleted marker is still shown). */
-export function tombstoneIsFresh(record: BoardRecord, now: number): boolean {
-  if (!record.deletedAt) return false;
-  return now - parseSqlTimestamp(record.deletedAt) < TOMBSTONE_RETENTION_DAYS * DAY_MS;
-}
-
-export function recordOf(row: RegistryRow): BoardRecord {
-  return {
-    id: row.id,
-    mode: row.mode,
-    createdAt: row.created_at,
-    deletedAt: row.deleted_at,
-    lockMode: row.lock_mode,
-    keyHash: row.key_hash,
-    lockVersion: Number(row.lock_version),
-  };
-}
 
 /** The registry in the embedded SQLite: synchronous, so that it can join the journal's transactions. */
 export class SqliteRegistry implements Registry {
