@@ -14,17 +14,9 @@ import type { Access, Caller } from '../../server/host/access.js';
 import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
 import type { Boards } from '../../server/host/boards.js';
-import { BoardError, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
+import { BoardError, CLOSE, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
 import { MUTATIONS, recolor } from '../../server/board/mutations.js';
 import type { LockMode } from '../../schema/index.js';
-
-/** Close codes a client can act on. */
-export const WS_CLOSE = {
-  boardErased: { code: 4404, reason: 'board_erased' },
-  boardLocked: { code: 4401, reason: 'board_locked' },
-  slowConsumer: { code: 4008, reason: 'slow_consumer' },
-  frameTooLarge: { code: 1009, reason: 'frame_too_large' },
-} as const;
 
 /** `lockChanges`: the events' count before the admission read the record (see BoardEvents.lockChanges). */
 export type Admission = { boardId: string; mode: string; lockMode: LockMode | null; readOnly: boolean; caller: Caller; lockChanges: number };
@@ -85,7 +77,7 @@ export class JsonChannelConnection {
   private readonly onErased = (boardId: string) => {
     if (boardId !== this.admission.boardId) return;
     this.send({ type: 'board_erased', boardId });
-    this.socket.close(WS_CLOSE.boardErased.code, WS_CLOSE.boardErased.reason);
+    this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
   };
   private readonly onLockChanged = async (boardId: string) => {
     if (boardId !== this.admission.boardId) return;
@@ -93,7 +85,7 @@ export class JsonChannelConnection {
       this.admission.readOnly = (await this.deps.boards.admitSocket(boardId, this.admission.caller)).readOnly;
     } catch (error) {
       this.sendError(error, undefined);
-      this.socket.close(WS_CLOSE.boardLocked.code, WS_CLOSE.boardLocked.reason);
+      this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
     }
   };
 
@@ -126,7 +118,7 @@ export class JsonChannelConnection {
       this.send({ type: 'snapshot', board, etag });
     } catch (error) {
       this.sendError(error, undefined);
-      this.socket.close(WS_CLOSE.boardErased.code, WS_CLOSE.boardErased.reason);
+      this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
     }
   }
 
@@ -134,7 +126,7 @@ export class JsonChannelConnection {
   send(frame: Record<string, unknown>): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
-      this.socket.close(WS_CLOSE.slowConsumer.code, WS_CLOSE.slowConsumer.reason);
+      this.socket.close(CLOSE.slowConsumer.code, CLOSE.slowConsumer.reason);
       return;
     }
     this.socket.send(JSON.stringify(frame));
@@ -148,7 +140,7 @@ export class JsonChannelConnection {
 
   private receive(data: Buffer, isBinary: boolean): void {
     if (data.byteLength > MAX_WS_FRAME_BYTES) {
-      this.socket.close(WS_CLOSE.frameTooLarge.code, WS_CLOSE.frameTooLarge.reason);
+      this.socket.close(CLOSE.frameTooLarge.code, CLOSE.frameTooLarge.reason);
       return;
     }
     // Frames are handled one at a time, in the order they came.

@@ -17,18 +17,10 @@ import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { DocumentHost } from '../../server/host/document-host.js';
 import { attachCompensator, type Repair } from '../../server/host/compensation.js';
-import { BoardError } from '../../server/board/errors.js';
+import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { clientAuthor } from '../ws/identity.js';
-
-/** Close codes a provider can act on. */
-export const COLLAB_CLOSE = {
-  rateLimited: { code: 4429, reason: 'rate_limited' },
-  invalidUpdates: { code: 4400, reason: 'invalid_updates' },
-  /** The board's lock changed what this connection may do: reconnect and be authorised afresh. */
-  boardLocked: { code: 4401, reason: 'board_locked' },
-} as const;
 
 const SYNC_MESSAGE = 0;
 const SYNC_REPLY_MESSAGE = 4;
@@ -97,7 +89,7 @@ export function collabExtension(deps: CollabDeps): Extension {
     const window = record && now - record.since < 60_000 ? record : { count: 0, since: now };
     window.count += repairs.filter((repair) => repair.offense).length;
     offenses.set(connection, window);
-    if (window.count > MAX_COLLAB_REPAIRS_PER_MINUTE) connection.close(COLLAB_CLOSE.invalidUpdates);
+    if (window.count > MAX_COLLAB_REPAIRS_PER_MINUTE) connection.close(CLOSE.invalidUpdates);
   };
 
   /**
@@ -115,7 +107,7 @@ export function collabExtension(deps: CollabDeps): Extension {
       try {
         if (record) readOnly = deps.boards.socketReadOnly(record, { ip: ip ?? 'unknown', key });
       } catch {}
-      if (readOnly !== connection.readOnly) connection.webSocket.close(COLLAB_CLOSE.boardLocked.code, COLLAB_CLOSE.boardLocked.reason);
+      if (readOnly !== connection.readOnly) connection.webSocket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
     }
   };
   deps.events.on('lockChanged', (boardId: string) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []));
@@ -149,8 +141,8 @@ export function collabExtension(deps: CollabDeps): Extension {
         // Dropping the update would leave the client believing it was stored. Closing the whole
         // socket instead makes the provider reconnect with backoff and send what it holds in its
         // next sync, so nothing is lost; throwing stops this message from being applied.
-        connection.webSocket.close(COLLAB_CLOSE.rateLimited.code, COLLAB_CLOSE.rateLimited.reason);
-        throw COLLAB_CLOSE.rateLimited;
+        connection.webSocket.close(CLOSE.rateLimited.code, CLOSE.rateLimited.reason);
+        throw CLOSE.rateLimited;
       }
     },
 
@@ -175,7 +167,7 @@ export function collabExtension(deps: CollabDeps): Extension {
 function boundedSocket(socket: WebSocket): WebSocketLike {
   return {
     send(data) {
-      if (socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) return socket.close(4008, 'slow_consumer');
+      if (socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) return socket.close(CLOSE.slowConsumer.code, CLOSE.slowConsumer.reason);
       socket.send(data as Uint8Array);
     },
     close: (code, reason) => socket.close(code, reason),

@@ -67,6 +67,27 @@ export const errors = {
   internal: () => new BoardError(500, 'internal_error', 'internal error'),
 };
 
+/**
+ * Every WebSocket close code the service sends, with its reason: one list for
+ * `/ws` and `/collab` (docs/realtime.md). The 4xxx codes mirror the HTTP
+ * status of the same refusal; 4008 and 1009 are the protocol's own.
+ */
+export const CLOSE = {
+  /** A Yjs client kept sending changes the server had to repair. */
+  invalidUpdates: { code: 4400, reason: 'invalid_updates' },
+  /** The board's lock changed what this connection may do: reconnect and be authorised afresh. */
+  boardLocked: { code: 4401, reason: 'board_locked' },
+  boardErased: { code: 4404, reason: 'board_erased' },
+  /** Over the board's Yjs update budget: the provider reconnects with backoff and resyncs. */
+  rateLimited: { code: 4429, reason: 'rate_limited' },
+  /** A change the storage refused: the document was dropped, reconnect to read what is stored. */
+  storageUnavailable: { code: 4503, reason: 'storage_unavailable' },
+  /** The client could not keep up with what it was sent. */
+  slowConsumer: { code: 4008, reason: 'slow_consumer' },
+  frameTooLarge: { code: 1009, reason: 'frame_too_large' },
+} as const;
+export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];
+
 export type FieldError = (field: string, reason: string) => BoardError;
 
 /** The dotted path an issue is about; for keys a strict object refuses, the (first) key itself. */

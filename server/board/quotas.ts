@@ -1,5 +1,6 @@
 /** The machine-readable limits served at /quotas.json, generated from the constants in schema/ so it cannot drift. */
 import * as L from '../../schema/limits.js';
+import { CLOSE } from './errors.js';
 
 const window = (requests: number, windowMs: number) => ({ requests, windowSeconds: windowMs / 1000 });
 
@@ -22,7 +23,7 @@ export function quotasDocument(options: { rateLimits: boolean }) {
       },
       websocketFramesPerBoard: { scope: 'board id (strong)', standard: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS), withImportToken: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS) },
       yjsUpdatesPerBoard: {
-        scope: 'board id, /collab document updates (awareness excluded); over it the socket closes with 4429 and the provider resyncs',
+        scope: `board id, /collab document updates (awareness excluded); over it the socket closes with ${CLOSE.rateLimited.code} and the provider resyncs`,
         standard: window(L.RATE_COLLAB_UPDATES, L.RATE_WINDOW_COLLAB_MS),
       },
       lockOperations: { scope: 'client IP', routes: ['lock', 'unlock', 'verify-key'], standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS) },

@@ -11,11 +11,8 @@ import { Database } from '@hocuspocus/extension-database';
 import type { afterLoadDocumentPayload, beforeUnloadDocumentPayload, Document, Hocuspocus, onStoreDocumentPayload } from '@hocuspocus/server';
 import { isRelayed } from './board-events.js';
 import { boardMaps } from '../board/document-model.js';
-import { errors } from '../board/errors.js';
+import { CLOSE, errors } from '../board/errors.js';
 import type { BoardStore } from '../store/board-store.js';
-
-/** Close code for Yjs clients whose document was dropped after a storage failure: reconnect later. */
-export const STORAGE_FAILURE_CLOSE = { code: 4503, reason: 'storage_unavailable' };
 
 export class JournalledDatabase extends Database {
   /** In-memory copies that hold a change the storage refused: never stored, never used again. */
@@ -63,7 +60,7 @@ export class JournalledDatabase extends Database {
   private discard(instance: Hocuspocus, document: Document): void {
     if (this.discarded.has(document)) return;
     this.discarded.add(document);
-    for (const connection of document.getConnections()) connection.webSocket.close(STORAGE_FAILURE_CLOSE.code, STORAGE_FAILURE_CLOSE.reason);
+    for (const connection of document.getConnections()) connection.webSocket.close(CLOSE.storageUnavailable.code, CLOSE.storageUnavailable.reason);
     if (instance.documents.get(document.name) === document) instance.documents.delete(document.name);
     setTimeout(() => document.destroy(), 0); // after the transaction that failed has unwound
   }
