@@ -1,0 +1,451 @@
+/**
+ * The storage contract: the same cases against the embedded SQLite store and
+ * the PostgreSQL store, through the BoardStore interface only (registry,
+ * journal, blobs, `atomically`). What is stored is always checked from a
+ * second store opened on the same storage, as the next start or another
+ * instance sees it, never through the first one's caches. Where the engines
+ * differ on purpose the engine says so (see `Engine`), with where it is
+ * documented. PostgreSQL is skipped, loudly, when the shared services do not
+ * answer (CI starts them).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
+import { knownError } from '../server/board/errors.js';
+import { tombstoneIsFresh } from '../server/board/record.js';
+import { blobHash } from '../server/store/blob-hash.js';
+import type { BoardStore } from '../server/store/board-store.js';
+import { PgStore } from '../server/store/pg/store.js';
+import { SqliteStore } from '../server/store/sqlite/store.js';
+import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
+
+/** One engine's storage for a whole suite: every store it opens sees the same data. */
+type Storage = {
+  open(now: () => number): Promise<BoardStore>;
+  /**
+   * Makes the database refuse every write to `table` that `store` commits
+   * (journal: as a full disk or a failing database would). Returns the undo.
+   */
+  refuse(store: BoardStore, table: 'journal' | 'boards'): Promise<() => Promise<void>>;
+  /** Makes a board's payloads older than any grace period prune applies. */
+  agePayloads(boardId: string): Promise<void>;
+  dispose(): Promise<void>;
+};
+
+type Engine = {
+  name: string;
+  available: boolean;
+  create(): Promise<Storage>;
+  /**
+   * PostgreSQL spares payloads younger than 10 minutes from prune (pg/blobs.ts,
+   * PRUNE_GRACE): another instance's copy may reference one this instance has
+   * not seen yet. SQLite has one instance and prunes at once.
+   */
+  sparesYoungPayloads: boolean;
+  /**
+   * PostgreSQL writes a payload through at `put` ("payloads before the rows
+   * that reference them", pg/store.ts), outside the change's transaction: a
+   * change that then fails leaves an unreferenced payload, which prune removes
+   * (after the grace above). SQLite's put is inside the change's transaction.
+   */
+  payloadsOutliveFailedChange: boolean;
+  /**
+   * A change that appended journal entries and then threw: PostgreSQL
+   * journals them as usual (pg/journal.ts `hold`), because the live document
+   * already holds them; SQLite rolls them back with the rest of its
+   * transaction. The domain never throws after its Y transaction (host/boards.ts
+   * applies it last), so neither case arises there.
+   */
+  journalsAppendsOfThrowingChange: boolean;
+};
+
+const DAY_MS = 86_400_000;
+
+const sqlite: Engine = {
+  name: 'SQLite',
+  available: true,
+  sparesYoungPayloads: false,
+  payloadsOutliveFailedChange: false,
+  journalsAppendsOfThrowingChange: false,
+  async create() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'store-contract-'));
+    return {
+      open: async (now) => new SqliteStore(dataDir, now),
+      async refuse(store, table) {
+        const { db } = store as SqliteStore;
+        if (table === 'journal') {
+          // Caps the file at its size, as a full disk would (SQLITE_FULL); the tests' updates need new pages.
+          db.pragma('wal_checkpoint(TRUNCATE)');
+          db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+          return async () => void db.pragma('max_page_count = 1073741823');
+        }
+        db.exec(`CREATE TRIGGER refuse_insert BEFORE INSERT ON boards BEGIN SELECT RAISE(ABORT, 'refused'); END;
+                 CREATE TRIGGER refuse_update BEFORE UPDATE ON boards BEGIN SELECT RAISE(ABORT, 'refused'); END;`);
+        return async () => void db.exec('DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;');
+      },
+      agePayloads: async () => {}, // no grace to wait out
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
+};
+
+const postgres: Engine = {
+  name: 'PostgreSQL',
+  available: await sharedServicesAvailable(),
+  sparesYoungPayloads: true,
+  payloadsOutliveFailedChange: true,
+  journalsAppendsOfThrowingChange: true,
+  async create() {
+    const url = (await freshClusterEnv()).DATABASE_URL;
+    return {
+      open: (now) => PgStore.open(url, 4, now),
+      async refuse(_store, table) {
+        await asAdmin(
+          `CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no space left'; END $$ LANGUAGE plpgsql;
+           CREATE TRIGGER refuse BEFORE INSERT OR UPDATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION refuse();`,
+          url,
+        );
+        return () => asAdmin(`DROP TRIGGER refuse ON ${table}; DROP FUNCTION refuse();`, url);
+      },
+      agePayloads: (boardId) => asAdmin(`UPDATE image_blobs SET created_at = now() - interval '1 day' WHERE board_id = '${boardId}'`, url),
+      dispose: async () => {},
+    };
+  },
+};
+
+/** A document that records each of its changes as the update a client would send. */
+function liveDoc() {
+  const doc = new Y.Doc();
+  return {
+    doc,
+    /** Appends entries to the document's log and returns the update that did it. */
+    push(...entries: string[]): Uint8Array {
+      const before = Y.encodeStateVector(doc);
+      doc.getArray<string>('log').push(entries);
+      return Y.encodeStateAsUpdate(doc, before);
+    },
+  };
+}
+
+/** The log of a stored document (null when nothing is stored), and its state vector. */
+function contentOf(update: Uint8Array | null): { log: string[]; stateVector: Uint8Array } | null {
+  if (!update) return null;
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, update);
+  return { log: doc.getArray<string>('log').toArray(), stateVector: Y.encodeStateVector(doc) };
+}
+
+const dataUrl = (label: string) => `data:image/png;base64,${Buffer.from(label).toString('base64')}`;
+
+function storeContract(engine: Engine): void {
+  describe.skipIf(!engine.available)(`store contract: ${engine.name}`, () => {
+    let storage: Storage;
+    let store: BoardStore;
+    let clock = Date.parse('2025-01-01T00:00:00Z');
+    const now = () => clock;
+
+    beforeAll(async () => {
+      storage = await engine.create();
+      store = await storage.open(now);
+    });
+    afterAll(async () => {
+      await store?.close();
+      await storage?.dispose();
+    });
+
+    /** Runs `look` against a second store on the same storage: what the next start, or another instance, sees. */
+    async function outside<T>(look: (other: BoardStore) => Promise<T>): Promise<T> {
+      const other = await storage.open(now);
+      try {
+        return await look(other);
+      } finally {
+        await other.close();
+      }
+    }
+
+    /** A board's stored payload for `hash` as a fresh store fetches it. */
+    const storedPayload = (boardId: string, hash: string) =>
+      outside(async (other) => {
+        await other.blobs.load(boardId, [hash]);
+        return other.blobs.get(boardId, hash);
+      });
+
+    async function newBoard(): Promise<string> {
+      const id = randomUUID();
+      await store.atomically(id, (tx) => tx.createBoard(id, 'draw'));
+      return id;
+    }
+
+    /** Journals a live document's update the way the host does: from inside a change. */
+    const append = (id: string, update: Uint8Array) => store.atomically(id, () => store.documents.append(id, update));
+
+    describe('registry', () => {
+      it('creates a board, reads it back with get and peek, and knows nothing of an unknown id', async () => {
+        const id = randomUUID();
+        const created = await store.atomically(id, (tx) => tx.createBoard(id, 'todo', { mode: 'write', keyHash: 'k1' }));
+        expect(created).toMatchObject({ id, mode: 'todo', deletedAt: null, lockMode: 'write', keyHash: 'k1', lockVersion: 0 });
+        const record = await store.registry.get(id);
+        expect(record).toEqual(created);
+        expect(store.registry.peek(id)).toEqual(record); // peek: as this instance last saw it
+        expect(await outside((other) => other.registry.get(id))).toEqual(record);
+
+        const unknown = randomUUID();
+        expect(await store.registry.get(unknown)).toBeNull();
+        expect(store.registry.peek(unknown)).toBeNull();
+        expect(await store.registry.setLock(unknown, null, 0)).toBe(false);
+        expect(await store.documents.load(unknown)).toBeNull();
+        expect(await store.documents.journalLength(unknown)).toBe(0);
+      });
+
+      it('changes the mode, and peek follows a change this instance made', async () => {
+        const id = await newBoard();
+        await store.registry.get(id);
+        await store.atomically(id, (tx) => tx.setMode(id, 'todo'));
+        expect(store.registry.peek(id)?.mode).toBe('todo');
+        expect((await outside((other) => other.registry.get(id)))?.mode).toBe('todo');
+      });
+
+      it('swaps the lock only from the version it was read at: a stale lockVersion is refused', async () => {
+        const id = await newBoard();
+        const before = (await store.registry.get(id))!;
+        expect(await store.registry.setLock(id, { mode: 'write', keyHash: 'first' }, before.lockVersion)).toBe(true);
+        expect(await store.registry.setLock(id, { mode: 'all', keyHash: 'second' }, before.lockVersion)).toBe(false);
+        const locked = (await outside((other) => other.registry.get(id)))!;
+        expect(locked).toMatchObject({ lockMode: 'write', keyHash: 'first', lockVersion: before.lockVersion + 1 });
+        expect(store.registry.peek(id)).toMatchObject({ lockMode: 'write', lockVersion: locked.lockVersion });
+
+        // Another instance unlocks: this one's version is stale now.
+        expect(await outside((other) => other.registry.setLock(id, null, locked.lockVersion))).toBe(true);
+        expect(await store.registry.setLock(id, { mode: 'all', keyHash: 'third' }, locked.lockVersion)).toBe(false);
+        expect(await store.registry.get(id)).toMatchObject({ lockMode: null, keyHash: null, lockVersion: locked.lockVersion + 1 });
+      });
+
+      it('erases a board to a tombstone that drops its lock, its document and its payloads; a tombstone takes no lock', async () => {
+        const id = await newBoard();
+        const { doc, push } = liveDoc();
+        await append(id, push('erased content'));
+        await store.documents.compact(id, doc);
+        await append(id, push('journalled after compaction'));
+        const hash = await store.atomically(id, () => store.blobs.put(id, dataUrl('erased image')));
+        const kept = await newBoard();
+        await store.atomically(kept, () => store.blobs.put(kept, dataUrl('erased image'))); // the same payload, another board
+        const record = (await store.registry.get(id))!;
+        expect(await store.registry.setLock(id, { mode: 'all', keyHash: 'k' }, record.lockVersion)).toBe(true);
+
+        await store.atomically(id, (tx) => {
+          tx.tombstone(id);
+          tx.eraseDocument(id);
+        });
+
+        const erased = (await outside((other) => other.registry.get(id)))!;
+        expect(erased).toMatchObject({ deletedAt: expect.any(String), lockMode: null, keyHash: null });
+        expect(erased.lockVersion).toBeGreaterThan(record.lockVersion + 1); // a key check that read the lock before fails its swap
+        expect(tombstoneIsFresh(erased, clock)).toBe(true);
+        expect(await store.registry.setLock(id, { mode: 'write', keyHash: 'k' }, erased.lockVersion)).toBe(false);
+        expect(await outside((other) => other.documents.load(id))).toBeNull();
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
+        expect(store.blobs.get(id, hash)).toBeNull();
+        expect(await storedPayload(id, hash)).toBeNull();
+        expect(await storedPayload(kept, hash)).toBe(dataUrl('erased image')); // payloads are per board
+      });
+
+      it('revives an erased id once its tombstone has expired, as a new unlocked board', async () => {
+        const id = await newBoard();
+        await store.atomically(id, (tx) => {
+          tx.tombstone(id);
+          tx.eraseDocument(id);
+        });
+        const tombstone = (await store.registry.get(id))!;
+        clock += (TOMBSTONE_RETENTION_DAYS + 1) * DAY_MS;
+        expect(tombstoneIsFresh(tombstone, clock)).toBe(false);
+
+        const revived = await store.atomically(id, (tx) => tx.reviveBoard(id, 'todo'));
+        const stored = (await outside((other) => other.registry.get(id)))!;
+        expect(stored).toMatchObject({ id, mode: 'todo', deletedAt: null, lockMode: null, keyHash: null });
+        expect(stored.createdAt > tombstone.createdAt).toBe(true);
+        expect(stored.lockVersion).toBeGreaterThan(tombstone.lockVersion);
+        // Not lockVersion: PostgreSQL stages the revive and returns lockVersion 0 where the row holds a higher
+        // one (SQLite returns the row). Undocumented; harmless today because host/boards.ts `open` reads the
+        // record again after a revive, and a stale version only makes a lock swap fail (409), never pass.
+        expect(revived).toMatchObject({ id, mode: 'todo', createdAt: stored.createdAt, deletedAt: null, lockMode: null });
+        expect(await outside((other) => other.documents.load(id))).toBeNull();
+      });
+    });
+
+    describe('journal', () => {
+      it('appends inside a change and loads the updates back, in order', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        for (const entry of ['one', 'two', 'three']) await append(id, push(entry));
+        await store.atomically(id, () => {
+          store.documents.append(id, push('four'));
+          store.documents.append(id, push('five', 'six'));
+        });
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(5);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);
+      });
+
+      it('compacts the journal into the stored state: the load after equals the load before; nothing new, nothing to do', async () => {
+        const id = await newBoard();
+        const { doc, push } = liveDoc();
+        for (let i = 0; i < 20; i++) await append(id, push(`entry ${i}`));
+        const before = contentOf(await store.documents.load(id));
+
+        expect(await store.documents.compact(id, doc)).toBe(true);
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
+        expect(contentOf(await outside((other) => other.documents.load(id)))).toEqual(before);
+        expect(await store.documents.compact(id, doc)).toBe(false);
+
+        await append(id, push('after'));
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual([...before!.log, 'after']);
+        expect(await store.documents.compact(id, doc)).toBe(true);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual([...before!.log, 'after']);
+      });
+
+      it('loses no append that races a compaction', async () => {
+        const id = await newBoard();
+        const { doc, push } = liveDoc();
+        for (let i = 0; i < 5; i++) await append(id, push(`entry ${i}`));
+        const compacted = store.documents.compact(id, doc);
+        const racing = append(id, push('racing'));
+        await Promise.all([compacted, racing]);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual([0, 1, 2, 3, 4].map((i) => `entry ${i}`).concat('racing'));
+        // Whatever the compaction did not merge is still journalled, and the next one folds it in.
+        await store.documents.compact(id, doc);
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toContain('racing');
+      });
+    });
+
+    describe('blobs', () => {
+      it('puts a payload by content hash, idempotently, and serves it after load', async () => {
+        const id = await newBoard();
+        const url = dataUrl('a picture');
+        const hash = await store.atomically(id, () => store.blobs.put(id, url));
+        expect(hash).toBe(blobHash(url));
+        expect(await store.atomically(id, () => store.blobs.put(id, url))).toBe(hash);
+        expect(store.blobs.get(id, hash)).toBe(url);
+        expect(await storedPayload(id, hash)).toBe(url);
+        expect(await storedPayload(id, blobHash(dataUrl('never stored')))).toBeNull();
+        expect(await storedPayload(randomUUID(), hash)).toBeNull(); // keyed by board
+      });
+
+      it('prunes the payloads no image references and keeps the referenced ones', async () => {
+        const id = await newBoard();
+        const [kept, dropped] = await store.atomically(id, () => [store.blobs.put(id, dataUrl('kept')), store.blobs.put(id, dataUrl('dropped'))]);
+        const referenced = new Set([kept]);
+
+        // Young payloads first: PostgreSQL spares them, SQLite does not wait.
+        expect(await store.blobs.prune(id, referenced)).toBe(engine.sparesYoungPayloads ? 0 : 1);
+        expect(await storedPayload(id, dropped)).toBe(engine.sparesYoungPayloads ? dataUrl('dropped') : null);
+
+        await storage.agePayloads(id);
+        expect(await store.blobs.prune(id, referenced)).toBe(engine.sparesYoungPayloads ? 1 : 0);
+        expect(store.blobs.get(id, dropped)).toBeNull();
+        expect(await storedPayload(id, dropped)).toBeNull();
+        expect(store.blobs.get(id, kept)).toBe(dataUrl('kept'));
+        expect(await storedPayload(id, kept)).toBe(dataUrl('kept'));
+      });
+    });
+
+    describe('a change that fails stores nothing', () => {
+      it('a change that throws after staging registry writes and payloads leaves no registry change and no referenced payload', async () => {
+        const id = await newBoard();
+        const before = await store.registry.get(id);
+        const failure = new Error('the change failed after staging');
+        let hash = '';
+        const changed = store.atomically(id, (tx) => {
+          tx.setMode(id, 'todo');
+          hash = store.blobs.put(id, dataUrl('staged by a failing change'));
+          tx.tombstone(id);
+          throw failure;
+        });
+        await expect(changed).rejects.toBe(failure);
+        await store.documents.pending(id);
+
+        expect(await outside((other) => other.registry.get(id))).toEqual(before);
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
+        const leftover = await storedPayload(id, hash);
+        expect(leftover).toBe(engine.payloadsOutliveFailedChange ? dataUrl('staged by a failing change') : null);
+        // What is left over is referenced by nothing stored, so prune removes it.
+        await storage.agePayloads(id);
+        await store.blobs.prune(id, new Set());
+        expect(await storedPayload(id, hash)).toBeNull();
+      });
+
+      it('a change that throws after appending: its entries are journalled (PostgreSQL) or rolled back (SQLite), as documented', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        const failure = new Error('the change failed after its Y transaction');
+        await expect(
+          store.atomically(id, () => {
+            store.documents.append(id, push('applied, then the change threw'));
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        await store.documents.pending(id)?.catch(() => {});
+        const stored = contentOf(await outside((other) => other.documents.load(id)));
+        expect(stored?.log ?? null).toEqual(engine.journalsAppendsOfThrowingChange ? ['applied, then the change threw'] : null);
+      });
+
+      it('a registry write the database refuses takes the journal entries of its change with it', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        await append(id, push('stored before'));
+        const before = await store.registry.get(id);
+        const undo = await storage.refuse(store, 'boards');
+        try {
+          await expect(
+            store.atomically(id, (tx) => {
+              store.documents.append(id, push('with the refused mode switch'));
+              tx.setMode(id, 'todo');
+            }),
+          ).rejects.toThrow();
+        } finally {
+          await undo();
+        }
+        expect(await outside((other) => other.registry.get(id))).toEqual(before);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['stored before']);
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(1);
+      });
+
+      it('a commit the database refuses is storage_unavailable (503), half-writes nothing, and the store recovers', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        await append(id, push('stored before'));
+        const big = (label: string) => `${label} ${'x'.repeat(60_000)}`; // needs new pages in SQLite
+        const created = randomUUID();
+        const undo = await storage.refuse(store, 'journal');
+        const errors: unknown[] = [];
+        try {
+          // Content alone (the group commit on PostgreSQL), and content with a registry write (one transaction).
+          errors.push(await append(id, push(big('refused content'))).catch((error: unknown) => error));
+          errors.push(
+            await store
+              .atomically(created, (tx) => {
+                tx.createBoard(created, 'todo');
+                store.documents.append(created, liveDoc().push(big('refused import')));
+              })
+              .catch((error: unknown) => error),
+          );
+        } finally {
+          await undo();
+        }
+        for (const error of errors) expect(knownError(error)).toMatchObject({ status: 503, code: 'storage_unavailable' });
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['stored before']);
+        expect(await outside((other) => other.registry.get(created))).toBeNull();
+        expect(await outside((other) => other.documents.load(created))).toBeNull();
+
+        // Once the database takes writes again, so does the store.
+        await append(id, liveDoc().push('stored after')); // a fresh copy, as the host loads after a refusal
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toContain('stored after');
+      });
+    });
+  });
+}
+
+for (const engine of [sqlite, postgres]) storeContract(engine);
