@@ -79,7 +79,11 @@ export interface BoardStore {
   /**
    * Runs `change` (synchronous: Y transactions and staged registry writes) and
    * resolves with its result once all of it is durable. A change that throws
-   * stores nothing.
+   * stores no registry write. Journal entries and payloads it made before
+   * throwing are rolled back by SQLite; PostgreSQL keeps them (the live
+   * document already holds those updates, and a payload nothing references is
+   * pruned after its grace period). The domain applies its Y transaction last,
+   * so a mutation that throws has made no update (test/store-contract.test.ts).
    */
   atomically<T>(boardId: string, change: (tx: StoreTx) => T): Promise<T>;
   close(): Promise<void>;
