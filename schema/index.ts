@@ -9,3 +9,4 @@ export * from './mcp-output.js';
 export * from './stored.js';
 export * from './ws.js';
 export * from './json-schema.js';
+export * from './collab.js';

@@ -5,7 +5,7 @@
  * connection is bound to one board and its key).
  */
 import { z } from 'zod';
-import { ItemId } from './common.js';
+import { BoardMode, ItemId, LockMode } from './common.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
 import { MutationArgs } from './mcp.js';
 
@@ -59,3 +59,64 @@ export const ClientFrameEnvelope = z
     ref: FrameRef.optional(),
   })
   .passthrough();
+
+/** A mutation frame: its tool's arguments beside `type` and `ref` (extended, so the tool's refinements run). */
+function mutationFrame<T extends MutationFrameType>(type: T) {
+  return MUTATION_FRAMES[type].safeExtend({ type: z.literal(type), ref: FrameRef.optional() });
+}
+
+/**
+ * Every frame a client sends, discriminated on `type`. The channel reads the
+ * envelope first (so that an unknown type is answered `unknown_frame`), then
+ * parses the frame with this union, which checks only the member its type names.
+ */
+export const ClientFrame = z.discriminatedUnion('type', [
+  BatchFrame,
+  mutationFrame('add_text'),
+  mutationFrame('add_link'),
+  mutationFrame('add_image'),
+  mutationFrame('draw_stroke'),
+  mutationFrame('move'),
+  mutationFrame('erase'),
+  mutationFrame('create_column'),
+  mutationFrame('update_column'),
+  mutationFrame('delete_column'),
+  mutationFrame('create_task'),
+  mutationFrame('update_task'),
+  mutationFrame('move_task'),
+  mutationFrame('delete_task'),
+  mutationFrame('set_column_width'),
+  mutationFrame('lane_upsert'),
+  mutationFrame('recolor'),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+export type ClientFrameType = ClientFrame['type'];
+export type MutationFrame = Exclude<ClientFrame, BatchFrame>;
+
+/** True for a `type` the channel knows. */
+export function isClientFrameType(type: string): type is ClientFrameType {
+  return type === 'batch' || Object.hasOwn(MUTATION_FRAMES, type);
+}
+
+/** One item's net change as the `op` frame carries it (docs/realtime.md). */
+const OpFrame = z.discriminatedUnion('op', [
+  z.object({ type: z.literal('op'), op: z.literal('upsert'), kind: z.string(), item: z.record(z.string(), z.unknown()), author: z.string(), etag: z.string() }),
+  z.object({ type: z.literal('op'), op: z.literal('delete'), kind: z.string(), id: z.string(), author: z.string(), etag: z.string() }),
+  z.object({ type: z.literal('op'), op: z.literal('set'), kind: z.literal('meta'), key: z.string(), value: z.unknown(), author: z.string(), etag: z.string() }),
+]);
+
+/**
+ * Every frame the server sends, discriminated on `type`: `hello` and
+ * `snapshot` on connect, `op` for each accepted change, `ack` and `error`
+ * answering a client's frame (by its `ref`), `board_erased` before the close.
+ */
+export const ServerFrame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), boardId: z.string(), mode: BoardMode, lockMode: LockMode.nullable(), readOnly: z.boolean(), author: z.string() }),
+  z.object({ type: z.literal('snapshot'), board: z.record(z.string(), z.unknown()), etag: z.string() }),
+  OpFrame,
+  z.object({ type: z.literal('ack'), ref: FrameRef, result: z.unknown() }),
+  /** An error's details (field, reason, index, …) sit beside its code and message, as in REST bodies. */
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string(), ref: FrameRef.optional() }).catchall(z.unknown()),
+  z.object({ type: z.literal('board_erased'), boardId: z.string() }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrame>;

@@ -6,9 +6,10 @@
  */
 import secureJson from 'secure-json-parse';
 import type { WebSocket } from 'ws';
+import type { z } from 'zod';
 import {
-  BatchFrame, ClientFrameEnvelope, FrameRef, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAMES,
-  type MutationFrameType, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
+  type BatchFrame, ClientFrame, type MutationFrame, ClientFrameEnvelope, FrameRef, isClientFrameType, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES,
+  MUTATION_FRAMES, type MutationFrameType, type ServerFrame, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
 import type { Access, Caller } from '../../server/host/access.js';
 import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
@@ -16,25 +17,46 @@ import type { BoardWrite } from '../../server/board/board-write.js';
 import type { Boards } from '../../server/host/boards.js';
 import { BoardError, CLOSE, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
 import { MUTATIONS, recolor } from '../../server/board/mutations.js';
-import type { LockMode } from '../../schema/index.js';
+import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the events' count before the admission read the record (see BoardEvents.lockChanges). */
-export type Admission = { boardId: string; mode: string; lockMode: LockMode | null; readOnly: boolean; caller: Caller; lockChanges: number };
+export type Admission = { boardId: string; mode: BoardMode; lockMode: LockMode | null; readOnly: boolean; caller: Caller & { author: string }; lockChanges: number };
 
 type Ref = string | number | undefined;
-type PendingBatch = { ref: Ref; ops: { type: MutationFrameType; args: unknown }[]; frames: number; timer: NodeJS.Timeout };
+type PendingBatch = { ref: Ref; ops: MutationOp[]; frames: number; timer: NodeJS.Timeout };
 
 type Deps = { boards: Boards; events: BoardEvents; access: Access };
 
-/** Runs one mutation frame's operation inside a write. */
-function applyOp(w: BoardWrite, type: MutationFrameType, args: any): unknown {
-  switch (type) {
-    case 'recolor':
-      return recolor(w, args.ids, args.color);
+type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
+/** A mutation frame's type with its parsed arguments (a batch's op, or a single frame without type and ref). */
+type MutationOp = { [T in MutationFrameType]: { type: T; args: MutationArgs[T] } }[MutationFrameType];
+
+/** Runs one mutation frame's operation inside a write, through the domain's table of mutations (named like the MCP tools). */
+function applyOp(w: BoardWrite, op: MutationOp): unknown {
+  switch (op.type) {
+    case 'add_text':
+    case 'add_link':
+    case 'add_image':
+    case 'draw_stroke':
+    case 'move':
+    case 'erase':
+    case 'create_column':
+    case 'update_column':
+    case 'delete_column':
+    case 'create_task':
+    case 'update_task':
+    case 'move_task':
+    case 'delete_task':
+    case 'set_column_width':
+      return (MUTATIONS[op.type] as (w: BoardWrite, args: MutationArgs[typeof op.type]) => unknown)(w, op.args);
     case 'lane_upsert':
-      return MUTATIONS.set_lane(w, args);
-    default:
-      return (MUTATIONS[type] as (w: BoardWrite, args: unknown) => unknown)(w, args);
+      return MUTATIONS.set_lane(w, op.args);
+    case 'recolor':
+      return recolor(w, op.args.ids, op.args.color);
+    default: {
+      const unknown: never = op;
+      throw new Error(`no mutation for frame ${(unknown as { type: string }).type}`);
+    }
   }
 }
 
@@ -57,12 +79,25 @@ function refOf(data: Buffer): Ref {
   }
 }
 
-/** Parses a mutation frame's arguments with the schema of its type. */
-function parseOp(type: MutationFrameType, body: Record<string, unknown>): unknown {
+/** Parses a batch's op with the arguments schema of its type (an op's own `ref`, if any, is not read). */
+function parseOp(type: MutationFrameType, body: Record<string, unknown>): MutationOp {
   const { type: _type, ref: _ref, ...args } = body;
   const result = MUTATION_FRAMES[type].safeParse(args, { reportInput: true });
   if (!result.success) throw fromZodIssues(result.error.issues);
+  return { type, args: result.data } as MutationOp;
+}
+
+/** Parses a frame whose type is known with the client frame union (only the member its type names is checked). */
+function parseFrame(body: Record<string, unknown>): ClientFrame {
+  const result = ClientFrame.safeParse(body, { reportInput: true });
+  if (!result.success) throw fromZodIssues(result.error.issues);
   return result.data;
+}
+
+/** A single mutation frame as its op: the arguments without type and ref. */
+function opOf(frame: MutationFrame): MutationOp {
+  const { type, ref: _ref, ...args } = frame;
+  return { type, args } as MutationOp;
 }
 
 export class JsonChannelConnection {
@@ -123,7 +158,7 @@ export class JsonChannelConnection {
   }
 
   /** Sends a frame, unless the peer cannot keep up: then it is dropped, so it never delays anyone else. */
-  send(frame: Record<string, unknown>): void {
+  send(frame: ServerFrame): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
       this.socket.close(CLOSE.slowConsumer.code, CLOSE.slowConsumer.reason);
@@ -134,8 +169,8 @@ export class JsonChannelConnection {
 
   private sendError(error: unknown, ref: Ref, extra: Record<string, unknown> = {}): void {
     const boardError = knownError(error) ?? errors.internal();
-    const { error: message, code, ...details } = boardError.toBody();
-    this.send({ ...details, ...extra, type: 'error', code, message, ...(ref !== undefined && { ref }) });
+    const { error: _error, code: _code, ...details } = boardError.toBody();
+    this.send({ ...details, ...extra, type: 'error', code: boardError.code, message: boardError.message, ...(ref !== undefined && { ref }) });
   }
 
   private receive(data: Buffer, isBinary: boolean): void {
@@ -161,13 +196,21 @@ export class JsonChannelConnection {
     }
     const ref = body.ref as Ref;
     try {
-      if (body.type === 'batch') return await this.batch(body);
-      if (!Object.hasOwn(MUTATION_FRAMES, body.type as string)) throw new BoardError(400, 'unknown_frame', `unknown frame type "${body.type}"`, { frameType: body.type });
-      const type = body.type as MutationFrameType;
-      await this.admit();
-      const args = parseOp(type, body);
-      const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) => applyOp(w, type, args));
-      if (ref !== undefined) this.send({ type: 'ack', ref, result });
+      const type = body.type as string;
+      if (!isClientFrameType(type)) throw new BoardError(400, 'unknown_frame', `unknown frame type "${type}"`, { frameType: type });
+      // A mutation frame meets the lock and the frame budget before its arguments are read; a batch after its envelope is.
+      if (type !== 'batch') await this.admit();
+      const frame = parseFrame(body);
+      switch (frame.type) {
+        case 'batch':
+          return await this.batch(frame);
+        default: {
+          // Every other member is a mutation frame: applyOp's switch covers each of them.
+          const op = opOf(frame);
+          const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) => applyOp(w, op));
+          if (ref !== undefined) this.send({ type: 'ack', ref, result });
+        }
+      }
     } catch (error) {
       this.sendError(error, ref);
     }
@@ -179,16 +222,13 @@ export class JsonChannelConnection {
     await this.deps.access.admitFrame(this.admission.boardId);
   }
 
-  private async batch(body: Record<string, unknown>): Promise<void> {
-    const parsed = BatchFrame.safeParse(body, { reportInput: true });
-    if (!parsed.success) throw fromZodIssues(parsed.error.issues);
-    const frame = parsed.data;
+  private async batch(frame: BatchFrame): Promise<void> {
     const pending = this.pending;
     if (pending && pending.ref !== frame.ref) throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
     if (!pending) await this.admit();
     const ops = frame.ops.map((op, index) => {
       try {
-        return { type: op.type, args: parseOp(op.type, op as Record<string, unknown>) };
+        return parseOp(op.type, op as Record<string, unknown>);
       } catch (error) {
         this.dropPending();
         throw error instanceof BoardError ? new BoardError(error.status, error.code, error.message, { ...error.details, index: (pending?.ops.length ?? 0) + index }) : error;
@@ -214,7 +254,7 @@ export class JsonChannelConnection {
     const results = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
       batch.ops.map((op, index) => {
         try {
-          return applyOp(w, op.type, op.args);
+          return applyOp(w, op);
         } catch (error) {
           if (error instanceof BoardError) throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
           throw error;

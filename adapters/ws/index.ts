@@ -6,7 +6,6 @@
  */
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../../server/host/access.js';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { Access } from '../../server/host/access.js';
@@ -45,7 +44,7 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       // Runs before the upgrade: refusals are plain HTTP answers (404, 401).
       preValidation: async (request: WsRequest) => {
         const boardId = boardIdParam(request.params.boardId, 'read');
-        const caller: Caller = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
+        const caller: Admission['caller'] = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
         const lockChanges = deps.events.lockChanges;
         const { record, readOnly } = await deps.boards.admitSocket(boardId, caller);
         // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.

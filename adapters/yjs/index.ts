@@ -11,7 +11,7 @@ import { isTransactionOrigin } from '@hocuspocus/server';
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
-import { isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
+import { type CollabStateless, isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
 import type { Access } from '../../server/host/access.js';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
@@ -83,7 +83,8 @@ export function collabExtension(deps: CollabDeps): Extension {
   const tellClient = (origin: unknown, repairs: Repair[]) => {
     if (!isTransactionOrigin(origin) || origin.source !== 'connection') return;
     const connection = origin.connection;
-    connection.sendStateless(JSON.stringify({ type: 'compensated', repairs: repairs.map(({ offense: _o, ...repair }) => repair) }));
+    const message: CollabStateless = { type: 'compensated', repairs: repairs.map(({ offense: _o, ...repair }) => repair) };
+    connection.sendStateless(JSON.stringify(message));
     const now = deps.now();
     const record = offenses.get(connection);
     const window = record && now - record.since < 60_000 ? record : { count: 0, since: now };

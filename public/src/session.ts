@@ -7,7 +7,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
-import type { BoardMode } from '../../schema/index.js';
+import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
 import { commitMaps, stagedMaps } from '../../server/board/document-model.js';
 import { BoardError } from '../../server/board/errors.js';
@@ -130,12 +130,22 @@ export class BoardSession {
 
   /** Edits the server compensated are shown, not silently lost. */
   private reportRepairs(payload: string): void {
+    let message: CollabStateless;
     try {
-      const message = JSON.parse(payload) as { type: string; repairs?: { kind: string; action: string; reason: string }[] };
-      if (message.type !== 'compensated') return;
-      for (const repair of message.repairs ?? []) toast(`The server ${repair.action} a change to ${repair.kind}: ${repair.reason}`, 'warn', 7000);
+      const parsed = CollabStateless.safeParse(JSON.parse(payload));
+      if (!parsed.success) return; // not ours
+      message = parsed.data;
     } catch {
-      // not ours
+      return; // not JSON: not ours
+    }
+    switch (message.type) {
+      case 'compensated':
+        for (const repair of message.repairs) toast(`The server ${repair.action} a change to ${repair.kind}: ${repair.reason}`, 'warn', 7000);
+        return;
+      default: {
+        const unknown: never = message.type;
+        return unknown;
+      }
     }
   }
 

@@ -15,10 +15,10 @@ import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '..
 import type { DocumentHost } from '../host/document-host.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
 import type { Registry } from '../store/board-store.js';
+import { ClusterEvent } from '../../schema/index.js';
 
-type EventType = 'changed' | 'erased' | 'lockChanged' | 'recordChanged' | 'left';
-/** `left` carries an awareness update (base64) that removes the people who left a board on the sender. */
-type EventMessage = { from: string; type: EventType; boardId: string; awareness?: string };
+/** An event as this instance sends it; `from` is added on the way out. */
+type OutgoingEvent = ClusterEvent extends infer E ? (E extends ClusterEvent ? Omit<E, 'from'> : never) : never;
 
 /** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
 const HIT_SCRIPT = `
@@ -106,7 +106,7 @@ export class RedisCluster implements EventRelay {
     this.sub = this.client();
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
-    this.extension.left = (boardId, update) => this.publish('left', boardId, Buffer.from(update).toString('base64'));
+    this.extension.left = (boardId, update) => this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.pub.defineCommand('boardRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
@@ -132,52 +132,68 @@ export class RedisCluster implements EventRelay {
   }
 
   erased(boardId: string): void {
-    this.publish('erased', boardId);
+    this.publish({ type: 'erased', boardId });
   }
 
   lockChanged(boardId: string): void {
-    this.publish('lockChanged', boardId);
+    this.publish({ type: 'lockChanged', boardId });
   }
 
   /** The board's registry row changed (created, mode switched, revived): instances holding it read it again. */
   recordChanged(boardId: string): void {
-    this.publish('recordChanged', boardId);
+    this.publish({ type: 'recordChanged', boardId });
   }
 
   private flushChanged(): void {
-    for (const boardId of this.changedThisTurn) this.publish('changed', boardId);
+    for (const boardId of this.changedThisTurn) this.publish({ type: 'changed', boardId });
     this.changedThisTurn.clear();
   }
 
-  private publish(type: EventType, boardId: string, awareness?: string): void {
-    const message: EventMessage = { from: this.instanceId, type, boardId, ...(awareness && { awareness }) };
+  private publish(event: OutgoingEvent): void {
+    const message: ClusterEvent = { ...event, from: this.instanceId };
     this.pub.publish(this.channel, JSON.stringify(message)).catch(() => {});
   }
 
+  /** An event from the channel, checked like any message that crosses a wire: one that is not an event is ignored. */
   private receive(raw: string): void {
-    const message = JSON.parse(raw) as EventMessage;
+    let parsed;
+    try {
+      parsed = ClusterEvent.safeParse(JSON.parse(raw));
+    } catch {
+      return;
+    }
     const targets = this.targets;
-    if (!targets || message.from === this.instanceId) return;
+    if (!parsed.success || !targets || parsed.data.from === this.instanceId) return;
+    const message = parsed.data;
     const { events, host, registry } = targets;
     const { boardId } = message;
-    if (message.type === 'changed') {
-      // A loaded copy hears of the change itself, through the extension's update.
-      if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
-      return;
-    }
-    if (message.type === 'left') {
-      // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
-      const document = host.loaded(boardId);
-      if (document) applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness ?? '', 'base64'), RELAYED_ORIGIN);
-      return;
-    }
-    const refreshed = registry.refresh(boardId).catch(() => {});
-    if (message.type === 'erased') {
-      host.closeConnections(boardId);
-      events.erased(boardId, true);
-    } else if (message.type === 'lockChanged') {
-      // Connections check their access again against the new record.
-      void refreshed.then(() => events.lockChanged(boardId, true));
+    switch (message.type) {
+      case 'changed':
+        // A loaded copy hears of the change itself, through the extension's update.
+        if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
+        return;
+      case 'left': {
+        // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
+        const document = host.loaded(boardId);
+        if (document) applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness, 'base64'), RELAYED_ORIGIN);
+        return;
+      }
+      case 'erased':
+        void registry.refresh(boardId).catch(() => {});
+        host.closeConnections(boardId);
+        events.erased(boardId, true);
+        return;
+      case 'lockChanged':
+        // Connections check their access again against the new record.
+        void registry.refresh(boardId).then(() => events.lockChanged(boardId, true), () => events.lockChanged(boardId, true));
+        return;
+      case 'recordChanged':
+        void registry.refresh(boardId).catch(() => {});
+        return;
+      default: {
+        const unknown: never = message;
+        return unknown;
+      }
     }
   }
 
