@@ -15,17 +15,18 @@ import type { Access, Caller } from '../../server/host/access.js';
 import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
 import type { Boards } from '../../server/host/boards.js';
+import type { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
 import { MUTATIONS, recolor } from '../../server/board/mutations.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 
-/** `lockChanges`: the events' count before the admission read the record (see BoardEvents.lockChanges). */
+/** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
 export type Admission = { boardId: string; mode: BoardMode; lockMode: LockMode | null; readOnly: boolean; caller: Caller & { author: string }; lockChanges: number };
 
 type Ref = string | number | undefined;
 type PendingBatch = { ref: Ref; ops: MutationOp[]; frames: number; timer: NodeJS.Timeout };
 
-type Deps = { boards: Boards; events: BoardEvents; access: Access };
+type Deps = { boards: Boards; events: BoardEvents; access: Access; socketAccess: SocketAccess };
 
 type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
 /** A mutation frame's type with its parsed arguments (a batch's op, or a single frame without type and ref). */
@@ -114,15 +115,18 @@ export class JsonChannelConnection {
     this.send({ type: 'board_erased', boardId });
     this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
   };
+  /** A lock change updates what this connection may do; one that refuses it now closes it. */
   private readonly onLockChanged = async (boardId: string) => {
     if (boardId !== this.admission.boardId) return;
-    try {
-      this.admission.readOnly = (await this.deps.boards.admitSocket(boardId, this.admission.caller)).readOnly;
-    } catch (error) {
-      this.sendError(error, undefined);
-      this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
+    const [[, verdict]] = await this.deps.socketAccess.recheck(boardId, [this.admission.caller], (caller) => caller);
+    if (verdict.admitted) {
+      this.admission.readOnly = verdict.readOnly;
+      return;
     }
+    this.sendError(verdict.error, undefined);
+    this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
   };
+  private readonly stopLockWatch: () => void;
 
   constructor(
     private readonly socket: WebSocket,
@@ -131,8 +135,8 @@ export class JsonChannelConnection {
   ) {
     deps.events.on('ops', this.onOps);
     deps.events.on('erased', this.onErased);
-    deps.events.on('lockChanged', this.onLockChanged);
-    if (deps.events.lockChanges !== admission.lockChanges) void this.onLockChanged(admission.boardId);
+    this.stopLockWatch = deps.socketAccess.onLockChanged((boardId) => void this.onLockChanged(boardId));
+    if (deps.socketAccess.changedSince(admission.lockChanges)) void this.onLockChanged(admission.boardId);
     socket.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     socket.on('pong', () => (this.alive = true));
     socket.on('close', () => this.dispose());
@@ -274,6 +278,6 @@ export class JsonChannelConnection {
     clearInterval(this.heartbeat);
     this.deps.events.off('ops', this.onOps);
     this.deps.events.off('erased', this.onErased);
-    this.deps.events.off('lockChanged', this.onLockChanged);
+    this.stopLockWatch();
   }
 }

@@ -8,6 +8,7 @@ import type {} from '@fastify/websocket'; // its types add the websocket route o
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
+import { SocketAccess } from '../../server/host/socket-access.js';
 import type { Access } from '../../server/host/access.js';
 import { boardIdParam } from '../rest/http.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
@@ -37,6 +38,7 @@ type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | stri
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
 export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter }): void {
+  const socketAccess = new SocketAccess(deps);
   app.get<WsRoute>(
     '/ws/:boardId',
     {
@@ -45,7 +47,7 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       preValidation: async (request: WsRequest) => {
         const boardId = boardIdParam(request.params.boardId, 'read');
         const caller: Admission['caller'] = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
-        const lockChanges = deps.events.lockChanges;
+        const lockChanges = socketAccess.mark();
         const { record, readOnly } = await deps.boards.admitSocket(boardId, caller);
         // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
         if (request.ws) takeSocketSlot(deps.sockets, request.ip, request.raw);
@@ -53,7 +55,7 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       },
     },
     (socket, request: WsRequest) => {
-      void new JsonChannelConnection(socket, request.admission!, deps).start();
+      void new JsonChannelConnection(socket, request.admission!, { ...deps, socketAccess }).start();
     },
   );
 }

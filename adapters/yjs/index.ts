@@ -17,6 +17,7 @@ import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { DocumentHost } from '../../server/host/document-host.js';
 import { attachCompensator, type Repair } from '../../server/host/compensation.js';
+import { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
@@ -94,31 +95,29 @@ export function collabExtension(deps: CollabDeps): Extension {
   };
 
   /**
-   * A lock set or lifted (here or on another instance) applies to open
-   * connections at once: one whose access it changes is closed, so that its
+   * A connection whose access a lock change changed is closed, so that its
    * provider reconnects and is authorised afresh (read-only, writable, or
    * refused and asked for the key), and knows which it is.
    */
+  const socketAccess = new SocketAccess(deps);
   const recheckAccess = async (boardId: string, connections: Connection[]) => {
-    if (connections.length === 0) return;
-    const record = await deps.boards.requireLive(boardId).catch(() => null); // one registry read for them all
-    for (const connection of connections) {
+    const verdicts = await socketAccess.recheck(boardId, connections, (connection) => {
       const { ip, key } = connection.context as CollabContext;
-      let readOnly: boolean | null = null; // null: refused
-      try {
-        if (record) readOnly = deps.boards.socketReadOnly(record, { ip: ip ?? 'unknown', key });
-      } catch {}
+      return { ip: ip ?? 'unknown', key };
+    });
+    for (const [connection, verdict] of verdicts) {
+      const readOnly = verdict.admitted ? verdict.readOnly : null; // null: refused
       if (readOnly !== connection.readOnly) connection.webSocket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
     }
   };
-  deps.events.on('lockChanged', (boardId: string) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []));
+  socketAccess.onLockChanged((boardId) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []));
 
   return {
     extensionName: 'board-rules',
 
     async onAuthenticate({ documentName, token, connectionConfig, context, requestParameters }: onAuthenticatePayload) {
       if (!isUuid(documentName)) throw { reason: 'board_not_found' };
-      context.lockChanges = deps.events.lockChanges;
+      context.lockChanges = socketAccess.mark();
       try {
         const { readOnly } = await deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
         connectionConfig.readOnly = readOnly;
@@ -131,7 +130,7 @@ export function collabExtension(deps: CollabDeps): Extension {
 
     /** A lock change between this connection's authentication and now did not see it: it checks itself. */
     async connected({ documentName, connection, context }: connectedPayload) {
-      if ((context as CollabContext).lockChanges !== deps.events.lockChanges) await recheckAccess(documentName, [connection]);
+      if (socketAccess.changedSince((context as CollabContext).lockChanges ?? -1)) await recheckAccess(documentName, [connection]);
     },
 
     async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
