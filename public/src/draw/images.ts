@@ -81,3 +81,8 @@ export async function uploadImage(boardId: string, file: Blob, x: number, y: num
     return false;
   }
 }
+
+/** Uploads several images at once, each a little below and right of the one before so none hides another. */
+export function uploadImages(boardId: string, files: File[], at: { x: number; y: number }): void {
+  files.forEach((file, index) => void uploadImage(boardId, file, at.x + index * 24, at.y + index * 24));
+}

@@ -1,0 +1,25 @@
+/** The parts of the draw canvas that its input handlers work with, gathered in one place by DrawBoard. */
+import type { BoardSession } from '../session.js';
+import type { Cursors } from './cursors.js';
+import type { Editing } from './editing.js';
+import type { ItemLayer } from './items.js';
+import type { Toolbar } from './toolbar.js';
+import type { CanvasView } from './view.js';
+
+/** What the pointer and keyboard handlers read and drive; built once per board. */
+export type DrawContext = {
+  session: BoardSession;
+  /** The focusable element every pointer event of the canvas arrives on. */
+  viewport: HTMLElement;
+  /** The rubber band of a drag-select, in screen coordinates over the viewport. */
+  rubber: HTMLElement;
+  view: CanvasView;
+  layer: ItemLayer;
+  toolbar: Toolbar;
+  editing: Editing;
+  cursors: Cursors;
+  /** False for an embed or a read-only board: then the canvas can only be looked around. */
+  editable: () => boolean;
+  /** What the keyboard knows that a press needs, and the other way round. */
+  input: { spaceDown: boolean; hovered: string | null };
+};

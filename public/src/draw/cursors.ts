@@ -1,0 +1,45 @@
+/** Live cursors: the other people's pointers drawn on the canvas, and this person's own shared with them. */
+import type { BoardSession } from '../session.js';
+import { h } from '../ui.js';
+import type { World } from './view.js';
+
+/** Shares one's own cursor at most this often: enough to look live without flooding awareness. */
+const CURSOR_INTERVAL_MS = 50;
+
+/** The cursor layer of the world, redrawn whenever awareness changes. */
+export class Cursors {
+  /** The layer the cursors are drawn in, in world coordinates. */
+  readonly element: HTMLElement = h('div.cursors');
+  private lastSent = 0;
+
+  constructor(private readonly session: BoardSession) {}
+
+  /** Follows awareness; returns what stops following it. */
+  follow(): () => void {
+    const awareness = this.session.provider.awareness;
+    const onAwareness = () => this.render();
+    awareness?.on('change', onAwareness);
+    return () => awareness?.off('change', onAwareness);
+  }
+
+  /** Shares the pointer's world position, throttled. */
+  send(world: World): void {
+    const now = performance.now();
+    if (now - this.lastSent < CURSOR_INTERVAL_MS) return;
+    this.lastSent = now;
+    this.session.setCursor({ x: Math.round(world.x), y: Math.round(world.y) });
+  }
+
+  /** Withdraws one's cursor when the pointer leaves the canvas. */
+  hide(): void {
+    this.session.setCursor(null);
+  }
+
+  private render(): void {
+    this.element.replaceChildren(
+      ...this.session.people().filter((person) => person.cursor).map((person) =>
+        h('div.cursor', { style: `left:${person.cursor!.x}px;top:${person.cursor!.y}px;--who:${person.color}` }, h('span', {}, person.name)),
+      ),
+    );
+  }
+}

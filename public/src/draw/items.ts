@@ -1,0 +1,155 @@
+/**
+ * The canvas's items as DOM, kept in step with the shared document: texts,
+ * links and images in an HTML layer, strokes in an SVG layer beneath them.
+ */
+import type * as Y from 'yjs';
+import type { ImageItem, StrokeItem, TextNode } from '../../../server/board/document-model.js';
+import type { BoardSession } from '../session.js';
+import { h } from '../ui.js';
+import { renderImage, renderLink, renderStroke, renderText, svgElement } from './render.js';
+import { Selection } from './selection.js';
+import type { Box } from './view.js';
+
+/** The kinds of draw item, as the domain mutations name them. */
+export type Kind = 'texts' | 'links' | 'strokes' | 'images';
+
+/**
+ * Draws every item of the document and redraws one whenever it changes, and
+ * answers what the input code asks of items: which one is under a target, what
+ * kind it is, where its box is. Owns the selection, since selecting marks the
+ * elements drawn here.
+ */
+export class ItemLayer {
+  /** The HTML layer: texts, links and images, plus the text editor while one is open. */
+  readonly items: HTMLElement = h('div.items');
+  /** The SVG layer of strokes. */
+  readonly strokes: SVGSVGElement = svgElement('svg');
+  /** Every drawn item's element by id. */
+  readonly elements = new Map<string, HTMLElement | SVGElement>();
+  readonly selection = new Selection(this.elements);
+
+  /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
+  constructor(
+    private readonly session: BoardSession,
+    private readonly editable: () => boolean,
+    private readonly onToggle: (id: string, line: number) => void,
+  ) {
+    this.strokes.setAttribute('class', 'strokes');
+  }
+
+  /** The document's maps of draw items. */
+  maps() {
+    const doc = this.session.doc;
+    return { texts: doc.getMap<TextNode>('texts'), lines: doc.getMap<StrokeItem>('lines'), images: doc.getMap<ImageItem>('images') };
+  }
+
+  /** Draws every item and follows the document's changes; returns what stops following them. */
+  follow(): () => void {
+    const { texts, lines, images } = this.maps();
+    const onTexts = (event: Y.YMapEvent<TextNode>) => event.keysChanged.forEach((id) => this.renderNode(id));
+    const onLines = (event: Y.YMapEvent<StrokeItem>) => event.keysChanged.forEach((id) => this.renderLine(id));
+    const onImages = (event: Y.YMapEvent<ImageItem>) => event.keysChanged.forEach((id) => this.renderPicture(id));
+    texts.observe(onTexts);
+    lines.observe(onLines);
+    images.observe(onImages);
+    for (const id of images.keys()) this.renderPicture(id);
+    for (const id of texts.keys()) this.renderNode(id);
+    for (const id of lines.keys()) this.renderLine(id);
+    return () => {
+      texts.unobserve(onTexts);
+      lines.unobserve(onLines);
+      images.unobserve(onImages);
+    };
+  }
+
+  /** Redraws an item from the document, e.g. to put it back after a drag moved its element. */
+  rerender(id: string): void {
+    const kind = this.kindOf(id);
+    if (kind === 'texts' || kind === 'links') this.renderNode(id);
+    else if (kind === 'images') this.renderPicture(id);
+    else if (kind === 'strokes') this.renderLine(id);
+  }
+
+  /** The kind of an item as the mutations name it, or null when the document no longer has it. */
+  kindOf(id: string): Kind | null {
+    const { texts, lines, images } = this.maps();
+    const node = texts.get(id) as { kind?: string } | undefined;
+    if (node) return node.kind === 'link' ? 'links' : 'texts';
+    if (lines.has(id)) return 'strokes';
+    if (images.has(id)) return 'images';
+    return null;
+  }
+
+  /** The id of the item an event's target lies in, or null for empty canvas. */
+  itemAt(target: EventTarget | null): string | null {
+    const element = (target as Element | null)?.closest?.('[data-id]') as HTMLElement | SVGElement | null;
+    return element && this.elements.has(element.dataset.id!) ? element.dataset.id! : null;
+  }
+
+  /** An element's box in world coordinates: a stroke's from its points, an HTML item's from its position and laid-out size. */
+  boxOf(element: HTMLElement | SVGElement): Box | null {
+    if (element instanceof SVGPolylineElement) {
+      const stroke = this.maps().lines.get(element.dataset.id!);
+      if (!stroke) return null;
+      const xs = stroke.points.map((p) => p[0]);
+      const ys = stroke.points.map((p) => p[1]);
+      return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    }
+    const html = element as HTMLElement;
+    return { x: parseFloat(html.style.left), y: parseFloat(html.style.top), width: html.offsetWidth, height: html.offsetHeight };
+  }
+
+  /** The boxes of every drawn item. */
+  *boxes(): Iterable<Box> {
+    for (const element of this.elements.values()) {
+      const box = this.boxOf(element);
+      if (box) yield box;
+    }
+  }
+
+  private drop(id: string): void {
+    this.elements.get(id)?.remove();
+    this.elements.delete(id);
+    this.selection.forget(id);
+  }
+
+  /** The element of an HTML item, created at the top (`append`) or bottom (`prepend`) of the stack when new. */
+  private itemElement(id: string, place: 'append' | 'prepend'): HTMLElement {
+    let element = this.elements.get(id) as HTMLElement | undefined;
+    if (!element) {
+      element = h('div');
+      this.items[place](element);
+      this.elements.set(id, element);
+    }
+    return element;
+  }
+
+  private renderNode(id: string): void {
+    const node = this.maps().texts.get(id);
+    if (!node) return this.drop(id);
+    const element = this.itemElement(id, 'append');
+    if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
+    else renderText(element, node as never, this.editable() ? (line) => this.onToggle(id, line) : undefined);
+    element.classList.toggle('selected', this.selection.has(id));
+  }
+
+  private renderPicture(id: string): void {
+    const image = this.maps().images.get(id);
+    if (!image) return this.drop(id);
+    const element = this.itemElement(id, 'prepend'); // images lie under texts
+    renderImage(element, image, this.session.boardId);
+    element.classList.toggle('selected', this.selection.has(id));
+  }
+
+  private renderLine(id: string): void {
+    const stroke = this.maps().lines.get(id);
+    if (!stroke) return this.drop(id);
+    const existing = this.elements.get(id) as SVGPolylineElement | undefined;
+    const line = renderStroke(existing ?? null, stroke);
+    if (!existing) {
+      this.strokes.append(line);
+      this.elements.set(id, line);
+    }
+    line.classList.toggle('selected', this.selection.has(id));
+  }
+}

@@ -1,0 +1,91 @@
+/** The draw toolbar: the current tool and ink colour, and buttons for images, delete, undo and zoom. */
+import { INK_COLORS, INK_HEX, type InkColor } from '../../../schema/index.js';
+import { h } from '../ui.js';
+
+/** What a press on the canvas does. */
+export type Tool = 'select' | 'text' | 'postit' | 'diagram' | 'pen' | 'link';
+
+/** The tools in toolbar order, with the key that picks each. */
+export const TOOLS: { tool: Tool; label: string; key: string }[] = [
+  { tool: 'select', label: 'Select', key: 'v' },
+  { tool: 'text', label: 'Text', key: 't' },
+  { tool: 'postit', label: 'Post-it', key: 'n' },
+  { tool: 'diagram', label: 'Frame', key: 'f' },
+  { tool: 'pen', label: 'Pen', key: 'p' },
+  { tool: 'link', label: 'Link', key: 'l' },
+];
+
+/** What the toolbar's buttons do beyond picking a tool or colour; the toolbar itself writes nothing. */
+export type ToolbarActions = {
+  /** A colour was picked (it may recolour the selection). */
+  colorPicked: (color: InkColor) => void;
+  upload: (files: File[]) => void;
+  deleteSelection: () => void;
+  undo: () => void;
+  redo: () => void;
+  zoomIn: () => void;
+  zoomOut: () => void;
+  fit: () => void;
+};
+
+/** Holds the current tool and colour and shows them as the pressed buttons. */
+export class Toolbar {
+  readonly element: HTMLElement;
+  private current: Tool = 'select';
+  private ink: InkColor = 'auto';
+
+  /** `viewport` carries the tool as `data-tool`, for its cursor. */
+  constructor(
+    private readonly viewport: HTMLElement,
+    private readonly actions: ToolbarActions,
+  ) {
+    this.element = this.build();
+  }
+
+  get tool(): Tool {
+    return this.current;
+  }
+
+  get color(): InkColor {
+    return this.ink;
+  }
+
+  setTool(tool: Tool): void {
+    this.current = tool;
+    for (const button of this.element.querySelectorAll<HTMLElement>('[data-tool]')) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+    this.viewport.dataset.tool = tool;
+  }
+
+  private pickColor(color: InkColor): void {
+    this.ink = color;
+    for (const button of this.element.querySelectorAll<HTMLElement>('[data-color]')) button.setAttribute('aria-pressed', String(button.dataset.color === color));
+    this.actions.colorPicked(color);
+  }
+
+  private build(): HTMLElement {
+    const { actions } = this;
+    const tools = TOOLS.map(({ tool, label, key }) =>
+      h('button.tool', { type: 'button', 'data-tool': tool, title: `${label} (${key.toUpperCase()})`, 'aria-pressed': String(tool === this.current), onclick: () => this.setTool(tool) }, label),
+    );
+    const swatches = INK_COLORS.filter((c) => c !== 'black').map((color) =>
+      h('button.swatch', { type: 'button', 'data-color': color, title: color, 'aria-label': `colour ${color}`, style: `--swatch: ${color === 'auto' ? 'var(--ink)' : INK_HEX[color]}`, 'aria-pressed': String(color === this.ink), onclick: () => this.pickColor(color) }),
+    );
+    const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml', hidden: true, onchange: () => actions.upload([...(file.files ?? [])]) });
+    return h('div.toolbar', { role: 'toolbar', 'aria-label': 'Drawing tools' },
+      ...tools,
+      h('span.sep'),
+      ...swatches,
+      h('span.sep'),
+      h('button', { type: 'button', title: 'Add an image', onclick: () => file.click() }, 'Image'),
+      file,
+      h('button', { type: 'button', title: 'Delete the selection (Del)', onclick: () => actions.deleteSelection() }, 'Delete'),
+      h('span.sep'),
+      h('button', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => actions.undo() }, 'Undo'),
+      h('button', { type: 'button', title: 'Redo (Ctrl+Shift+Z)', onclick: () => actions.redo() }, 'Redo'),
+      h('span.sep'),
+      h('button', { type: 'button', title: 'Zoom out (-)', onclick: () => actions.zoomOut() }, '−'),
+      h('button', { type: 'button', title: 'Fit the board (0)', onclick: () => actions.fit() }, 'Fit'),
+      h('button', { type: 'button', title: 'Zoom in (+)', onclick: () => actions.zoomIn() }, '+'),
+    );
+  }
+}

@@ -1,0 +1,118 @@
+/** The canvas's view of the world: pan, zoom and fit, and the mapping between screen and world coordinates. */
+import { diagramsDrawn } from './mermaid.js';
+
+/** A position in world coordinates, the ones items are stored in. */
+export type World = { x: number; y: number };
+/** An item's box in world coordinates. */
+export type Box = { x: number; y: number; width: number; height: number };
+
+const MIN_SCALE = 0.05;
+const MAX_SCALE = 8;
+/** One press of a zoom button or key. */
+const ZOOM_STEP = 1.25;
+const FIT_MARGIN_PX = 40;
+/** Fitting a small board never blows it up past this. */
+const MAX_FIT_SCALE = 2;
+
+/** A world coordinate as stored: to a tenth of a pixel, which no zoom shows and keeps the document small. */
+export const round = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * Where the world lies in the viewport: an offset in screen pixels and a scale,
+ * applied to the world layer as one CSS transform (and `--scale`, so that
+ * outlines can keep their screen width).
+ */
+export class CanvasView {
+  private x = 40;
+  private y = 40;
+  private zoom = 1;
+  /** Bumped by every fit and by every pan or zoom, so a late re-fit never undoes the person's own move. */
+  private changes = 0;
+
+  /** `boxes` lists the box of every item, for fitting. */
+  constructor(
+    private readonly viewport: HTMLElement,
+    private readonly world: HTMLElement,
+    private readonly boxes: () => Iterable<Box>,
+  ) {
+    this.apply();
+  }
+
+  /** Screen pixels per world unit. */
+  get scale(): number {
+    return this.zoom;
+  }
+
+  /** The world position under a point of the screen (client coordinates). */
+  toWorld(clientX: number, clientY: number): World {
+    const rect = this.viewport.getBoundingClientRect();
+    return { x: (clientX - rect.left - this.x) / this.zoom, y: (clientY - rect.top - this.y) / this.zoom };
+  }
+
+  /** The centre of the viewport on the screen, where the zoom buttons and keys zoom around. */
+  centreScreen(): { x: number; y: number } {
+    const rect = this.viewport.getBoundingClientRect();
+    return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  }
+
+  /** The world position at the centre of the viewport, where pasted and picked things land. */
+  centre(): World {
+    const { x, y } = this.centreScreen();
+    return this.toWorld(x, y);
+  }
+
+  /** Zooms by `factor`, keeping the world point under the screen point `around` where it is. */
+  zoomBy(factor: number, around: { x: number; y: number }): void {
+    const rect = this.viewport.getBoundingClientRect();
+    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.zoom * factor));
+    const px = around.x - rect.left;
+    const py = around.y - rect.top;
+    [this.x, this.y] = [px - ((px - this.x) * scale) / this.zoom, py - ((py - this.y) * scale) / this.zoom];
+    this.zoom = scale;
+    this.changes++;
+    this.apply();
+  }
+
+  /** Zooms one step in (1) or out (-1) around the centre of the viewport: the zoom buttons and the + and - keys. */
+  zoomStep(direction: 1 | -1): void {
+    this.zoomBy(direction === 1 ? ZOOM_STEP : 1 / ZOOM_STEP, this.centreScreen());
+  }
+
+  /** Moves the world by screen pixels. */
+  panBy(dx: number, dy: number): void {
+    this.x += dx;
+    this.y += dy;
+    this.changes++;
+    this.apply();
+  }
+
+  /**
+   * Fits every item into the viewport, now and again once the diagrams being
+   * drawn have their size (until then a diagram is a one-line placeholder);
+   * unless the person has moved the view meanwhile.
+   */
+  fit(): void {
+    this.fitNow();
+    const change = ++this.changes;
+    void diagramsDrawn().then(() => change === this.changes && this.fitNow());
+  }
+
+  private fitNow(): void {
+    const rect = this.viewport.getBoundingClientRect();
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const box of this.boxes()) {
+      [minX, minY, maxX, maxY] = [Math.min(minX, box.x), Math.min(minY, box.y), Math.max(maxX, box.x + box.width), Math.max(maxY, box.y + box.height)];
+    }
+    if (minX === Infinity || rect.width === 0) return;
+    const margin = FIT_MARGIN_PX;
+    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min((rect.width - 2 * margin) / (maxX - minX || 1), (rect.height - 2 * margin) / (maxY - minY || 1), MAX_FIT_SCALE)));
+    this.zoom = scale;
+    [this.x, this.y] = [(rect.width - (maxX - minX) * scale) / 2 - minX * scale, (rect.height - (maxY - minY) * scale) / 2 - minY * scale];
+    this.apply();
+  }
+
+  private apply(): void {
+    this.world.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.zoom})`;
+    this.viewport.style.setProperty('--scale', String(this.zoom));
+  }
+}
