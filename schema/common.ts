@@ -2,7 +2,12 @@
 import { z } from 'zod';
 import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The board-id pattern, the one place it is written: a UUID of any version, either case. */
+const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UUID_PATTERN = new RegExp(`^${UUID_SOURCE}$`, 'i');
+
+/** A board id somewhere inside a text (a board URL such as `{base_url}/#<id>`): its first match. */
+export const UUID_IN_TEXT = new RegExp(UUID_SOURCE, 'i');
 
 /** True for a string shaped like a UUID (any version); board ids are UUID v4. */
 export function isUuid(value: unknown): value is string {

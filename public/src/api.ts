@@ -86,5 +86,3 @@ export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: 
     throw error;
   }
 }
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,7 @@
 /** The browser app: the landing page, or the board named in the URL hash (`/#<boardId>`, `/?embed=1#<boardId>`). */
 import './styles.css';
-import { ApiError, keys, loadMeta, recent, UUID, type BoardMeta } from './api.js';
+import { isUuid } from '../../schema/index.js';
+import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';
 import { DrawBoard } from './draw/board.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
@@ -27,7 +28,7 @@ async function route(): Promise<void> {
     document.title = 'Boards';
     return renderLanding(root);
   }
-  if (!UUID.test(id)) return message('No board here', 'This link does not name a board.');
+  if (!isUuid(id)) return message('No board here', 'This link does not name a board.');
   const meta = await loadMeta(id);
   if ('offline' in meta) {
     const local = await localMeta(id);

@@ -9,7 +9,7 @@ import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
-import { commitMaps, stagedMaps } from '../../server/board/document-model.js';
+import { commitMaps, MAP_NAMES, stagedMaps } from '../../server/board/document-model.js';
 import { BoardError } from '../../server/board/errors.js';
 import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
@@ -66,7 +66,7 @@ export class BoardSession {
     });
     this.provider.attach();
     this.provider.awareness?.setLocalStateField('user', this.me);
-    const maps = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'].map((name) => this.doc.getMap(name));
+    const maps = MAP_NAMES.map((name) => this.doc.getMap(name));
     this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
     addEventListener('online', this.onNetwork);
     addEventListener('offline', this.onNetwork);

@@ -81,7 +81,13 @@ type MapTypes = {
   meta: Meta[keyof Meta];
 };
 export type MapName = keyof MapTypes;
-const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
+/** The maps of draw items and of todo items (a board of the other mode holds none of them). */
+export const DRAW_MAPS = ['texts', 'lines', 'images'] as const;
+export const TODO_MAPS = ['columns', 'tasks', 'lanes'] as const;
+/** Names of the maps that hold content, in the order snapshots list them. */
+export const CONTENT_MAPS = [...DRAW_MAPS, ...TODO_MAPS] as const;
+/** Every top-level map of a board document: the one list of their names. */
+export const MAP_NAMES: readonly MapName[] = [...CONTENT_MAPS, 'meta'];
 
 /** The typed top-level maps of a board document. */
 export type BoardMaps = { [K in MapName]: Y.Map<MapTypes[K]> };
@@ -113,6 +119,3 @@ export function commitMaps(maps: WriteMaps): boolean {
 /** Read access that both a document's maps and a write's staged maps give. */
 export type ReadMap<T> = { get(key: string): T | undefined; values(): IterableIterator<T> };
 export type ReadMaps = { [K in MapName]: ReadMap<MapTypes[K]> };
-
-/** Names of the maps that hold content, in the order snapshots list them. */
-export const CONTENT_MAPS = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes'] as const;

@@ -4,19 +4,13 @@
  * every check comes before the first change, so a rejected call changes nothing.
  */
 import type { DrawKind, ImageInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
-import {
-  MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TEXT_CHARS, MAX_TEXT_NODES,
-  STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl,
-} from '../../schema/index.js';
+import { MAX_IMAGE_BYTES, MAX_TEXT_CHARS, STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl } from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';
 import { errors } from './errors.js';
+import { ITEM_QUOTAS, requireImageBytes, requireRoom } from './item-quotas.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.js';
-
-function requireRoom(count: number, limit: number, kind: string, what: string): void {
-  if (count >= limit) throw errors.quotaExceeded(kind, `a board holds at most ${limit} ${what}`);
-}
 
 /** Creates a text, or updates the text `id` names (its author stays; omitted optional fields keep their value). */
 export function upsertText(w: BoardWrite, input: TextInput): TextItem {
@@ -26,7 +20,7 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   }
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && !isLink(found) ? found : undefined;
-  if (!current) requireRoom(itemCount(w, 'texts'), MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  if (!current) requireRoom(ITEM_QUOTAS.texts, itemCount(w, 'texts'));
   if (current && input.postit === undefined && input.diagram === true && current.postit) {
     throw errors.invalidPayload('diagram', 'a text cannot be both a post-it and a diagram frame');
   }
@@ -50,7 +44,7 @@ export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
   requireMode(w, 'draw');
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && isLink(found) ? found : undefined;
-  if (!current) requireRoom(itemCount(w, 'texts'), MAX_TEXT_NODES, 'texts', 'text nodes (texts and links)');
+  if (!current) requireRoom(ITEM_QUOTAS.texts, itemCount(w, 'texts'));
   const item: LinkItem = { ...stamp(w, current, input.author), kind: 'link', x: input.x, y: input.y, url: input.url };
   putItem(w, 'texts', item);
   return item;
@@ -79,7 +73,7 @@ export function strokeResult(stroke: StrokeItem) {
 export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
   requireMode(w, 'draw');
   const current = input.id === undefined ? undefined : w.maps.lines.get(input.id);
-  if (!current) requireRoom(itemCount(w, 'lines'), MAX_STROKES, 'strokes', 'strokes');
+  if (!current) requireRoom(ITEM_QUOTAS.lines, itemCount(w, 'lines'));
   const item: StrokeItem = {
     ...current,
     ...stamp(w, current, input.author),
@@ -108,12 +102,10 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
     throw errors.quotaExceeded('image_bytes_per_item', `an image holds at most ${MAX_IMAGE_BYTES} bytes (got ${bytes})`);
   }
   const current = input.id === undefined ? undefined : w.maps.images.get(input.id);
-  if (!current) requireRoom(itemCount(w, 'images'), MAX_IMAGES, 'images', 'images');
+  if (!current) requireRoom(ITEM_QUOTAS.images, itemCount(w, 'images'));
   let total = bytes;
   for (const image of w.maps.images.values()) if (image.id !== current?.id) total += image.bytes;
-  if (total > MAX_IMAGE_BYTES_TOTAL) {
-    throw errors.quotaExceeded('image_bytes_total', `the images of a board hold at most ${MAX_IMAGE_BYTES_TOTAL} bytes (would be ${total})`);
-  }
+  requireImageBytes(total);
   const blob = w.blobs.put(w.boardId, input.dataUrl);
   const { x, y, width, height } = input;
   const item: ImageItem = { ...current, ...stamp(w, current, input.author), x, y, width, height, blob, mime: parsed.mime, bytes };

@@ -4,10 +4,11 @@
  * its first change and runs inside the caller's one transaction.
  */
 import type { ColumnInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../../schema/index.js';
-import { MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_TASK_CONTENT_CHARS, MAX_TASKS } from '../../schema/index.js';
+import { MAX_TASK_CONTENT_CHARS } from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ColumnItem, LaneItem, TaskItem } from './document-model.js';
 import { errors } from './errors.js';
+import { ITEM_QUOTAS, requireLaneRoom, requireRoom } from './item-quotas.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.js';
 import { todoView } from './todo-view.js';
 import { seedTemplate } from './templates.js';
@@ -62,14 +63,10 @@ export function setLane(w: BoardWrite, input: LaneInput): { ok: true; lane: numb
 }
 
 function requireColumnRoom(w: BoardWrite, lane: number, movingId?: string): void {
-  if (!movingId && itemCount(w, 'columns') >= MAX_COLUMNS) {
-    throw errors.quotaExceeded('columns', `a board holds at most ${MAX_COLUMNS} columns`);
-  }
+  if (!movingId) requireRoom(ITEM_QUOTAS.columns, itemCount(w, 'columns'));
   let inLane = 0;
   for (const column of w.maps.columns.values()) if (column.lane === lane && column.id !== movingId) inLane++;
-  if (inLane >= MAX_COLUMNS_PER_LANE) {
-    throw errors.quotaExceeded('columns_per_lane', `a lane holds at most ${MAX_COLUMNS_PER_LANE} columns (lane ${lane} is full)`);
-  }
+  requireLaneRoom(inLane, lane);
 }
 
 /** Creates a column, or updates the column `id` names (patch: omitted optional fields keep their value). */
@@ -122,7 +119,7 @@ export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
   const columnId = input.column_id ?? current?.column_id;
   if (columnId === undefined) throw errors.invalidPayload('column_id', 'is required when creating a task');
   requireColumn(w, columnId);
-  if (!current && itemCount(w, 'tasks') >= MAX_TASKS) throw errors.quotaExceeded('tasks', `a board holds at most ${MAX_TASKS} tasks`);
+  if (!current) requireRoom(ITEM_QUOTAS.tasks, itemCount(w, 'tasks'));
   const task: TaskItem = {
     ...current,
     ...stamp(w, current, input.author),

@@ -9,12 +9,10 @@
 import { isTransactionOrigin } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { z } from 'zod';
-import {
-  MAX_COLUMNS, MAX_COLUMNS_PER_LANE, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_STROKES, MAX_TASKS, MAX_TEXT_NODES,
-  StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText,
-} from '../../schema/index.js';
+import { StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText } from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
-import type { MapName } from '../board/document-model.js';
+import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../board/document-model.js';
+import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../board/item-quotas.js';
 
 export type ClientChange = { kind: MapName; key: string; action: 'add' | 'update' | 'delete'; oldValue: unknown };
 
@@ -23,8 +21,8 @@ export type Repair = { kind: MapName; id: string; action: 'removed' | 'restored'
 
 export type CompensationContext = { mode: BoardMode; blobExists(hash: string): boolean };
 
-const DRAW_KINDS = new Set<MapName>(['texts', 'lines', 'images']);
-const TODO_KINDS = new Set<MapName>(['columns', 'tasks', 'lanes']);
+const DRAW_KINDS = new Set<MapName>(DRAW_MAPS);
+const TODO_KINDS = new Set<MapName>(TODO_MAPS);
 
 function firstIssue(schema: z.ZodType, value: unknown): string | null {
   const result = schema.safeParse(value);
@@ -86,8 +84,6 @@ function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: 
   }
 }
 
-const QUOTAS: [MapName, number][] = [['texts', MAX_TEXT_NODES], ['lines', MAX_STROKES], ['images', MAX_IMAGES], ['columns', MAX_COLUMNS], ['tasks', MAX_TASKS]];
-
 /** The repairs that bring a board back within its rules after one client transaction. */
 export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context: CompensationContext): Repair[] {
   const repairs: Repair[] = [];
@@ -103,11 +99,12 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
   }
   // Quotas: the newest additions of this transaction go first.
   const adds = changes.filter((change) => change.action === 'add' && !repaired.has(`${change.kind}\u0000${change.key}`)).reverse();
-  for (const [kind, limit] of QUOTAS) {
+  for (const { map: kind, limit } of Object.values(ITEM_QUOTAS)) {
     let excess = doc.getMap(kind).size - limit;
     for (const change of adds) {
       if (excess <= 0) break;
       if (change.kind !== kind || repaired.has(`${kind}\u0000${change.key}`)) continue;
+      // The repair names the map the client wrote to (the Yjs client's view of the board).
       repair(change, `a board holds at most ${limit} ${kind}`);
       excess -= 1;
     }
@@ -115,16 +112,16 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
   const columns = [...doc.getMap<{ id: string; lane: number }>('columns').values()].filter((c) => !repaired.has(`columns\u0000${c.id}`));
   for (const change of adds.filter((c) => c.kind === 'columns' && !repaired.has(`columns\u0000${c.key}`))) {
     const lane = (doc.getMap<{ lane: number }>('columns').get(change.key) as { lane: number }).lane;
-    if (columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length > MAX_COLUMNS_PER_LANE) {
-      repair(change, `a lane holds at most ${MAX_COLUMNS_PER_LANE} columns`);
+    if (columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length > COLUMNS_PER_LANE.limit) {
+      repair(change, COLUMNS_PER_LANE.reason);
     }
   }
   let bytes = 0;
   for (const image of doc.getMap<{ id: string; bytes: number }>('images').values()) if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
   for (const change of adds.filter((c) => c.kind === 'images' && !repaired.has(`images\u0000${c.key}`))) {
-    if (bytes <= MAX_IMAGE_BYTES_TOTAL) break;
+    if (bytes <= IMAGE_BYTES_TOTAL.limit) break;
     bytes -= (doc.getMap<{ bytes: number }>('images').get(change.key) as { bytes: number }).bytes;
-    repair(change, `the images of a board hold at most ${MAX_IMAGE_BYTES_TOTAL} bytes`);
+    repair(change, IMAGE_BYTES_TOTAL.reason);
   }
   // A column a client deleted takes its tasks along, as it does on every other surface.
   for (const change of changes.filter((c) => c.kind === 'columns' && c.action === 'delete')) {
@@ -145,8 +142,6 @@ export function applyRepairs(doc: Y.Doc, repairs: Repair[], changes: ClientChang
     else map.delete(repair.id);
   }
 }
-
-const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 
 /**
  * The mode the document mirrors (meta.mode, written in the same transaction

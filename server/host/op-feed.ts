@@ -9,11 +9,9 @@ import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } fr
 import type * as Y from 'yjs';
 import type { BoardEvents, BoardOp } from './board-events.js';
 import { isBoardOrigin } from '../board/board-write.js';
-import type { ImageItem, MapName } from '../board/document-model.js';
+import { type ImageItem, MAP_NAMES, type MapName } from '../board/document-model.js';
 import { etagOf } from '../board/snapshot.js';
 import type { BlobStore, DocumentJournal } from '../store/board-store.js';
-
-const MAP_NAMES: MapName[] = ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes', 'meta'];
 
 type Touch = { kind: MapName; key: string; before: unknown; origin: unknown };
 
