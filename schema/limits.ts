@@ -113,3 +113,13 @@ export const HEADERS_TIMEOUT_MS = 10_000; // the request line and headers must a
 export const REQUEST_TIMEOUT_MS = 30_000; // the whole request (a 5 MiB body on a slow link) within this
 export const MAX_CONNECTIONS_PER_IP = 256; // open TCP connections from one address (not behind a trusted proxy)
 export const MAX_SOCKETS_PER_IP = 128; // open WebSockets (/ws and /collab together) from one client IP
+
+// History (../shared/spec/history.md, docs/history.md)
+export const HISTORY_MAX_VERSIONS = 2_000; // per board; past it the oldest versions go first
+export const HISTORY_MAX_BYTES = 52_428_800; // 50 MiB of stored versions per board
+export const HISTORY_KEEP_ALL_MS = 86_400_000; // every version of the last 24 hours
+export const HISTORY_KEEP_HOURLY_MS = 604_800_000; // then the last of each hour for 7 days
+export const HISTORY_KEEP_DAILY_MS = 2_592_000_000; // then the last of each day for 30 days; older ones go
+export const HISTORY_MAX_AUTHORS = 20; // authors listed in a version's summary
+export const HISTORY_PAGE_DEFAULT = 50;
+export const HISTORY_PAGE_MAX = 100;

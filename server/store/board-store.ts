@@ -8,6 +8,7 @@
 import * as Y from 'yjs';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 import type { BlobPayloads } from '../board/board-write.js';
+import type { VersionMeta } from '../board/history.js';
 import type { BoardRecord } from '../board/record.js';
 
 export type Lock = { mode: LockMode; keyHash: string };
@@ -31,7 +32,7 @@ export interface StoreTx {
   reviveBoard(id: string, mode: BoardMode): BoardRecord;
   setMode(id: string, mode: BoardMode): void;
   tombstone(id: string): void;
-  /** Forgets a board's stored document and its image payloads. */
+  /** Forgets a board's stored document, its image payloads and its history. */
   eraseDocument(id: string): void;
   /** Makes a live document's whole state the stored state, with an empty journal. */
   replaceDocument(id: string, doc: Y.Doc): void;
@@ -72,10 +73,44 @@ export interface BlobStore extends BlobPayloads {
   prune(boardId: string, referenced: Set<string>): Promise<number>;
 }
 
+/**
+ * A board's versions (docs/history.md). Each version holds the Y update from
+ * the previous stored version's state to its own (the oldest one holds a whole
+ * state), so a burst costs what it changed, not a copy of the board. The state
+ * at a version is the oldest state with every later update up to it applied.
+ */
+export interface VersionStore {
+  /**
+   * Appends the board's next version, unless its newest version already holds
+   * `meta.etag` (another instance recorded the same state): then null. Numbers
+   * are strictly increasing per board and never reused, even after thinning.
+   * Durable when it resolves; concurrent calls for one board are serialised.
+   */
+  record(boardId: string, meta: Omit<VersionMeta, 'version' | 'bytes'>, update: Uint8Array, stateVector: Uint8Array, blobs: string[]): Promise<VersionMeta | null>;
+  /** The newest version's meta and state vector (what the next update starts from), or null. */
+  newest(boardId: string): Promise<{ meta: VersionMeta; stateVector: Uint8Array } | null>;
+  /** Versions newest first, below `before` when given. */
+  list(boardId: string, limit: number, before?: number): Promise<VersionMeta[]>;
+  get(boardId: string, version: number): Promise<VersionMeta | null>;
+  /** The newest version holding this ETag, or null. */
+  findEtag(boardId: string, etag: string): Promise<VersionMeta | null>;
+  /** The board's whole state at a version, as one update, or null when it is not stored. */
+  stateAt(boardId: string, version: number): Promise<Uint8Array | null>;
+  /** Every version's meta, oldest first, for thinning (versions, time and bytes only matter). */
+  all(boardId: string): Promise<VersionMeta[]>;
+  /** Drops versions: each one's update is folded into the next version kept, so later states stay whole. */
+  drop(boardId: string, versions: number[]): Promise<void>;
+  /** Image payload hashes any stored version references: pruning spares them. */
+  referencedBlobs(boardId: string): Promise<Set<string>>;
+  /** Forgets the board's whole history (erase). */
+  erase(boardId: string): Promise<void>;
+}
+
 export interface BoardStore {
   readonly registry: Registry;
   readonly documents: DocumentJournal;
   readonly blobs: BlobStore;
+  readonly history: VersionStore;
   /**
    * Runs `change` (synchronous: Y transactions and staged registry writes) and
    * resolves with its result once all of it is durable. A change that throws
