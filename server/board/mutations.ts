@@ -1,45 +1,22 @@
 /**
  * The named mutations shared by the MCP tools and the WebSocket frames (which
- * decisions.md names like the tools, with the same arguments): one table from
- * name to domain call, so both surfaces do exactly the same thing.
+ * decisions.md names like the tools, with the same arguments), taken from the
+ * operation table (operations.ts) so both surfaces do exactly the same thing,
+ * and `recolor`, which only frames have.
  */
-import type { z } from 'zod';
-import type { McpToolArgs } from '../../schema/index.js';
-import { CARD_COLORS, toInkColor } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
-import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
+import { MutationArgs } from '../../schema/index.js';
+import { CARD_COLORS, toInkColor } from '../../schema/index.js';
 import { isLink } from './document-model.js';
 import { errors } from './errors.js';
-import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from './todo.js';
+import { OPERATIONS } from './operations.js';
 
-type Args<N extends keyof typeof McpToolArgs> = Omit<z.output<(typeof McpToolArgs)[N]>, 'board_id' | 'access_key'>;
+type MutationName = keyof typeof MutationArgs;
 
-/** The kind of a draw item found by its id (for move and erase without kind). */
-function kindOf(w: BoardWrite, id: string) {
-  const node = w.maps.texts.get(id);
-  if (node) return isLink(node) ? ('links' as const) : ('texts' as const);
-  if (w.maps.lines.has(id)) return 'strokes' as const;
-  if (w.maps.images.has(id)) return 'images' as const;
-  throw errors.itemNotFound('item', id);
-}
-
-export const MUTATIONS = {
-  add_text: (w: BoardWrite, args: Args<'add_text'>) => upsertText(w, args),
-  add_link: (w: BoardWrite, args: Args<'add_link'>) => linkResult(upsertLink(w, args)),
-  add_image: (w: BoardWrite, args: Args<'add_image'>) => imageResult(upsertImage(w, args)),
-  draw_stroke: (w: BoardWrite, args: Args<'draw_stroke'>) => strokeResult(upsertStroke(w, args)),
-  move: (w: BoardWrite, args: Args<'move'>) => moveItem(w, args.kind ?? kindOf(w, args.id), args.id, args),
-  erase: (w: BoardWrite, args: Args<'erase'>) => eraseItem(w, args.kind ?? kindOf(w, args.id), args.id),
-  create_column: (w: BoardWrite, args: Args<'create_column'>) => upsertColumn(w, args),
-  update_column: (w: BoardWrite, args: Args<'update_column'>) => patchColumn(w, args.id, args),
-  delete_column: (w: BoardWrite, args: Args<'delete_column'>) => deleteColumn(w, args.id),
-  create_task: (w: BoardWrite, args: Args<'create_task'>) => upsertTask(w, args),
-  update_task: (w: BoardWrite, args: Args<'update_task'>) => patchTask(w, args.id, args),
-  move_task: (w: BoardWrite, args: Args<'move_task'>) => moveTask(w, args.id, args),
-  delete_task: (w: BoardWrite, args: Args<'delete_task'>) => deleteTask(w, args.id),
-  set_lane: (w: BoardWrite, args: Args<'set_lane'>) => setLane(w, args),
-  set_column_width: (w: BoardWrite, args: Args<'set_column_width'>) => setColumnWidth(w, args.width),
-};
+/** The domain call of each frame-and-tool mutation, by name: the `mutate` of its row in OPERATIONS. */
+export const MUTATIONS = Object.fromEntries(
+  (Object.keys(MutationArgs) as MutationName[]).map((name) => [name, OPERATIONS[name].mutate]),
+) as { [N in MutationName]: (typeof OPERATIONS)[N]['mutate'] };
 
 /**
  * Recolours a selection: texts and strokes take an ink colour name (anything
