@@ -1,17 +1,17 @@
 /** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CreateBoardInput, Template, WaitQuery } from '../../schema/index.js';
+import { CreateBoardInput, Template, UUID_IN_TEXT, WaitQuery } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
 import { createBoardFieldError } from '../../server/board/import.js';
 import { etagOf, jsonSnapshot } from '../../server/board/snapshot.js';
 import { DRAW_SEEDS, isDrawSeed } from '../../server/board/templates.js';
-import { boardIdParam, callerOf, matchesEtag, parse } from './http.js';
+import { callerOf } from '../kit/caller.js';
+import { boardIdParam, parse } from '../kit/params.js';
+import { matchesEtag } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
-
-const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 export type BaseUrl = (request: FastifyRequest) => string;
 

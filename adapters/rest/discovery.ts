@@ -7,8 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
 import { quotasDocument } from '../../server/board/quotas.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
-import { RESOURCE_TEMPLATES } from '../mcp/resources.js';
-import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../mcp/tool-list.js';
+import type { McpDescription } from '../kit/mcp-description.js';
 import { openApiDocument } from './openapi.js';
 
 /** Clients may cache these for at most 5 minutes (the specification's bound for quotas.json). */
@@ -19,26 +18,26 @@ function sendDocument(reply: FastifyReply, type: string, body: string) {
 }
 
 /** The MCP server card: who the server is, where /mcp is, what it can do, and its tools exactly as tools/list gives them. */
-export function serverCard(baseUrl: string) {
+export function serverCard(baseUrl: string, mcp: McpDescription) {
   return {
     name: SERVICE_INFO.name,
     title: SERVICE_INFO.title,
     version: SERVICE_INFO.version,
     description: SERVICE_INFO.description,
     serverInfo: { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
-    protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-    remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    protocolVersion: mcp.protocolVersions[0],
+    remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...mcp.protocolVersions] }],
     transport: { type: 'streamable-http', endpoint: `${baseUrl}/mcp` },
     authentication: { required: false, description: 'No accounts. A locked board takes its access key as the access_key tool argument or the X-Board-Key header.' },
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
     documentationUrl: `${baseUrl}/llms.txt`,
-    tools: TOOL_LIST,
-    resourceTemplates: RESOURCE_TEMPLATES,
+    tools: mcp.tools,
+    resourceTemplates: mcp.resourceTemplates,
   };
 }
 
 /** llms.txt (llmstxt.org): what the service is and how an agent reaches it. */
-export function llmsTxt(baseUrl: string): string {
+export function llmsTxt(baseUrl: string, mcp: McpDescription): string {
   const ws = baseUrl.replace(/^http/, 'ws');
   return `# ${SERVICE_INFO.title}
 
@@ -49,7 +48,7 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${TOOL_LIST.map((tool) => tool.name).join(', ')}. Resources \`svc://board/{id}/state.json\`, \`preview.svg\`, \`tasks.json\` (subscribable).
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources \`svc://board/{id}/state.json\`, \`preview.svg\`, \`tasks.json\` (subscribable).
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 
 ## Edit
@@ -78,13 +77,15 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 
 export type Health = () => Record<string, number | string>;
 
-export function discoveryRoutes(app: FastifyInstance, options: { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string; health: Health }): void {
+export type DiscoveryOptions = { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string; health: Health; mcp: McpDescription };
+
+export function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions): void {
   // For load balancers and operators: cheap, uncached, never rate limited.
   app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }));
   const quotas = JSON.stringify(quotasDocument(options), null, 2);
   app.get('/quotas.json', async (_request, reply) => sendDocument(reply, 'application/json', quotas));
-  app.get('/llms.txt', async (request, reply) => sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request))));
-  const card = async (request: FastifyRequest, reply: FastifyReply) => sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request)), null, 2));
+  app.get('/llms.txt', async (request, reply) => sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request), options.mcp)));
+  const card = async (request: FastifyRequest, reply: FastifyReply) => sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2));
   app.get('/.well-known/mcp.json', card);
   app.get('/.well-known/mcp/server-card', card);
   app.get('/openapi.json', async (request, reply) => sendDocument(reply, 'application/json', JSON.stringify(openApiDocument(options.baseUrl(request)))));

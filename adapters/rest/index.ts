@@ -5,11 +5,12 @@ import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes, type Health } from './discovery.js';
-import { drawRoutes } from './draw.js';
-import { admitAtTheEdge, baseUrlOf, sendError } from './http.js';
+import { baseUrlOf, sendError } from '../kit/http-errors.js';
+import type { McpDescription } from '../kit/mcp-description.js';
+import { admitAtTheEdge } from './http.js';
 import { lockRoutes } from './locks.js';
 import { previewRoutes } from './preview.js';
-import { todoRoutes } from './todo.js';
+import { operationRoutes } from './operations.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
 export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key'];
@@ -22,6 +23,8 @@ export type RestOptions = {
   rateLimits: boolean;
   /** Figures for /healthz. */
   health: Health;
+  /** What the server card and llms.txt say of /mcp (the MCP adapter's, handed over by the app). */
+  mcp: McpDescription;
 };
 
 /** Registers the REST surface on the Fastify instance. */
@@ -50,9 +53,8 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
 
   const baseUrl = baseUrlOf(options.publicUrl);
   boardRoutes(app, boards, baseUrl);
-  drawRoutes(app, boards);
-  todoRoutes(app, boards);
+  operationRoutes(app, boards);
   lockRoutes(app, boards);
   previewRoutes(app, boards);
-  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health });
+  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health, mcp: options.mcp });
 }

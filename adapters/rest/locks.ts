@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { LockInput, VerifyKeyInput } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
-import { boardIdParam, callerOf, parse } from './http.js';
+import { callerOf } from '../kit/caller.js';
+import { boardIdParam, parse } from '../kit/params.js';
 
 type BoardParams = { Params: { boardId: string } };
 

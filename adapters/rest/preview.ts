@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Boards } from '../../server/host/boards.js';
 import { previewSvg } from '../../server/board/preview.js';
 import { etagOf } from '../../server/board/snapshot.js';
-import { boardIdParam, callerOf, matchesEtag } from './http.js';
+import { callerOf } from '../kit/caller.js';
+import { boardIdParam } from '../kit/params.js';
+import { matchesEtag } from './http.js';
 
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<{ Params: { boardId: string } }>('/svg-preview/:boardId', async (request, reply) => {

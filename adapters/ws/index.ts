@@ -10,10 +10,10 @@ import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import { SocketAccess } from '../../server/host/socket-access.js';
 import type { Access } from '../../server/host/access.js';
-import { boardIdParam } from '../rest/http.js';
+import { boardIdParam } from '../kit/params.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
-import { clientAuthor } from './identity.js';
+import { clientAuthor } from '../kit/caller.js';
 
 export const KEY_SUBPROTOCOL_PREFIX = 'svc-key.';
 

@@ -21,7 +21,7 @@ import { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
-import { clientAuthor } from '../ws/identity.js';
+import { clientAuthor } from '../kit/caller.js';
 
 const SYNC_MESSAGE = 0;
 const SYNC_REPLY_MESSAGE = 4;

@@ -10,7 +10,8 @@ import { Hocuspocus } from '@hocuspocus/server';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions } from '../../adapters/mcp/index.js';
-import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../../adapters/rest/http.js';
+import { MCP_DESCRIPTION } from '../../adapters/mcp/tool-list.js';
+import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../../adapters/kit/http-errors.js';
 import { registerRest } from '../../adapters/rest/index.js';
 import { capConnections, socketCounter } from '../../adapters/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../../adapters/ws/index.js';
@@ -167,7 +168,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     rssBytes: process.memoryUsage().rss,
     eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
   });
-  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health });
+  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health, mcp: MCP_DESCRIPTION });
   const sockets = socketCounter(config.maxSocketsPerIp);
   registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)));
   registerJsonChannel(app, { boards, events, access, sockets });

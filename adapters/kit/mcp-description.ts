@@ -1,0 +1,13 @@
+/**
+ * What the MCP surface says about itself (its tools exactly as tools/list
+ * gives them, its resource templates, the protocol versions it speaks), as a
+ * value: the MCP adapter builds it, the composition root hands it to the
+ * discovery documents, so neither adapter imports the other.
+ */
+import type { ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export type McpDescription = {
+  tools: Tool[];
+  resourceTemplates: ResourceTemplate[];
+  protocolVersions: readonly string[];
+};

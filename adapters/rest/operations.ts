@@ -1,0 +1,53 @@
+/**
+ * The REST write routes, registered from the operation table: each row's
+ * `rest` routes under /api/boards/:boardId, its body parsed with the route's
+ * schema, the path's `:itemId` and `:kind` becoming the `id` and `kind`
+ * arguments, then the row's mutation on the board under its lock rule.
+ */
+import type { FastifyInstance } from 'fastify';
+import { DrawKind } from '../../schema/index.js';
+import type { Boards } from '../../server/host/boards.js';
+import { type AnyOperation, OPERATIONS, type RestRoute } from '../../server/board/operations.js';
+import { callerOf } from '../kit/caller.js';
+import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
+
+type Params = Record<string, string>;
+
+const BOARD_PATH = '/api/boards/:boardId';
+
+/**
+ * The arguments a route's path adds to its body: the id first, then the kind,
+ * the order MCP checks `move` and `erase` arguments in, so the first error
+ * named is the same on both surfaces.
+ */
+function pathArgs(params: Params): { id?: string; kind?: DrawKind } {
+  const args: { id?: string; kind?: DrawKind } = {};
+  if (params.itemId !== undefined) args.id = itemIdParam(params.itemId);
+  if (params.kind !== undefined) args.kind = parse(DrawKind, params.kind);
+  return args;
+}
+
+/**
+ * One route of a mutation: the board id, then the body, then the path (every
+ * input is checked before the board is), then one write.
+ */
+function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOperation & { kind: 'mutation' }, route: RestRoute): void {
+  app.route<{ Params: Params }>({
+    method: route.method,
+    url: `${BOARD_PATH}${route.path}`,
+    handler: async (request) => {
+      const boardId = boardIdParam(request.params.boardId, operation.access);
+      const body = route.body ? (parse(route.body, request.body) as object) : {};
+      const args = { ...body, ...pathArgs(request.params) };
+      return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
+    },
+  });
+}
+
+/** Registers every REST route the operation table names. */
+export function operationRoutes(app: FastifyInstance, boards: Boards): void {
+  for (const operation of Object.values(OPERATIONS) as AnyOperation[]) {
+    if (operation.kind !== 'mutation') continue;
+    for (const route of operation.rest) registerRoute(app, boards, operation, route);
+  }
+}
