@@ -4,6 +4,11 @@
  * fails the suite. Each rule's comment is the sentence of the architecture
  * page it enforces.
  */
+/** A rule: no import from a path matching `from` to one matching `to` (unless it matches `toNot`). */
+function forbid(name, comment, from, to, toNot) {
+  return { name, comment, severity: 'error', from: { path: from }, to: toNot ? { path: to, pathNot: toNot } : { path: to } };
+}
+
 module.exports = {
   forbidden: [
     {
@@ -13,20 +18,8 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'schema-is-the-bottom',
-      comment: 'schema/ imports nothing of ours but schema/.',
-      severity: 'error',
-      from: { path: '^schema/' },
-      to: { path: '^(server|adapters|public)/' },
-    },
-    {
-      name: 'board-is-pure',
-      comment: 'server/board/ is the board itself: it imports schema/ and server/board/ only.',
-      severity: 'error',
-      from: { path: '^server/board/' },
-      to: { path: '^(server/(?!board/)|adapters/|public/)' },
-    },
+    forbid('schema-is-the-bottom', 'schema/ imports nothing of ours but schema/.', '^schema/', '^(server|adapters|public)/'),
+    forbid('board-is-pure', 'server/board/ is the board itself: it imports schema/ and server/board/ only.', '^server/board/', '^(server/(?!board/)|adapters/|public/)'),
     {
       name: 'board-is-browser-safe',
       comment: 'server/board/ runs in the browser: no Node API.',
@@ -34,62 +27,14 @@ module.exports = {
       from: { path: '^server/board/' },
       to: { dependencyTypes: ['core'] },
     },
-    {
-      name: 'host-below-store-and-surfaces',
-      comment: 'server/host/ runs documents at run time over the store interface: it knows no store engine, no cluster, no adapter, no app.',
-      severity: 'error',
-      from: { path: '^server/host/' },
-      to: { path: '^(server/(store/(sqlite|pg)/|cluster/|app/)|adapters/|public/)' },
-    },
-    {
-      name: 'store-below-host',
-      comment: 'server/store/ implements the store interface: it imports the board and schema, never the host, the cluster, the app or a surface.',
-      severity: 'error',
-      from: { path: '^server/store/' },
-      to: { path: '^(server/(host/|cluster/|app/)|adapters/|public/)' },
-    },
-    {
-      name: 'store-engines-apart',
-      comment: 'SQLite and PostgreSQL do not import each other.',
-      severity: 'error',
-      from: { path: '^server/store/(sqlite|pg)/' },
-      to: { path: '^server/store/(sqlite|pg)/', pathNot: '^server/store/$1/' },
-    },
-    {
-      name: 'cluster-no-surfaces',
-      comment: 'server/cluster/ (Redis) imports the host and the store interface, never an adapter or the app.',
-      severity: 'error',
-      from: { path: '^server/cluster/' },
-      to: { path: '^(server/app/|adapters/|public/)' },
-    },
-    {
-      name: 'only-the-app-knows-adapters',
-      comment: 'server/app/ is the composition root: the only place under server/ that imports adapters/.',
-      severity: 'error',
-      from: { path: '^server/(?!app/)' },
-      to: { path: '^adapters/' },
-    },
-    {
-      name: 'adapters-apart',
-      comment: 'No adapter imports another; what they share is in adapters/kit/.',
-      severity: 'error',
-      from: { path: '^adapters/([^/]+)/' },
-      to: { path: '^adapters/(?!kit/)([^/]+)/', pathNot: '^adapters/$1/' },
-    },
-    {
-      name: 'adapters-no-engines',
-      comment: 'Adapters reach the board through the host; they never import a store engine, the cluster or the app.',
-      severity: 'error',
-      from: { path: '^adapters/' },
-      to: { path: '^(server/(store/(sqlite|pg)/|cluster/|app/)|public/)' },
-    },
-    {
-      name: 'browser-imports-board-and-schema',
-      comment: 'public/ imports schema/ and server/board/ only.',
-      severity: 'error',
-      from: { path: '^public/' },
-      to: { path: '^(server/(?!board/)|adapters/)' },
-    },
+    forbid('host-below-store-and-surfaces', 'server/host/ runs documents at run time over the store interface: it knows no store engine, no cluster, no adapter, no app.', '^server/host/', '^(server/(store/(sqlite|pg)/|cluster/|app/)|adapters/|public/)'),
+    forbid('store-below-host', 'server/store/ implements the store interface: it imports the board and schema, never the host, the cluster, the app or a surface.', '^server/store/', '^(server/(host/|cluster/|app/)|adapters/|public/)'),
+    forbid('store-engines-apart', 'SQLite and PostgreSQL do not import each other.', '^server/store/(sqlite|pg)/', '^server/store/(sqlite|pg)/', '^server/store/$1/'),
+    forbid('cluster-no-surfaces', 'server/cluster/ (Redis) imports the host and the store interface, never an adapter or the app.', '^server/cluster/', '^(server/app/|adapters/|public/)'),
+    forbid('only-the-app-knows-adapters', 'server/app/ is the composition root: the only place under server/ that imports adapters/.', '^server/(?!app/)', '^adapters/'),
+    forbid('adapters-apart', 'No adapter imports another; what they share is in adapters/kit/.', '^adapters/([^/]+)/', '^adapters/(?!kit/)([^/]+)/', '^adapters/$1/'),
+    forbid('adapters-no-engines', 'Adapters reach the board through the host; they never import a store engine, the cluster or the app.', '^adapters/', '^(server/(store/(sqlite|pg)/|cluster/|app/)|public/)'),
+    forbid('browser-imports-board-and-schema', 'public/ imports schema/ and server/board/ only.', '^public/', '^(server/(?!board/)|adapters/)'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
