@@ -3,6 +3,7 @@ import './styles.css';
 import { isUuid } from '../../schema/index.js';
 import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';
 import { DrawBoard } from './draw/board.js';
+import { HistoryPanel } from './history.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
 import { localMeta } from './offline.js';
@@ -83,13 +84,15 @@ function open(id: string, meta: BoardMeta, offline = false): void {
       refresh();
     }
   });
+  const canRestore = () => !embed && !session.readOnly && (lockMode === null || keys.get(id) !== undefined);
+  const history = new HistoryPanel(id, canRestore());
   const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
   const header = h('header.bar', {},
     h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
     h('span.title', {}, document.title),
     status, people,
     h('span.spacer'),
-    share, keyButton, lockButton, unlockButton,
+    embed ? null : history.button, share, keyButton, lockButton, unlockButton,
   );
 
   const refresh = () => {
@@ -103,6 +106,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     lockButton.textContent = lockMode ? 'Change lock' : 'Lock';
     unlockButton.hidden = !lockMode || !hasKey || readOnly;
     header.classList.toggle('readonly', readOnly);
+    history.setCanRestore(canRestore());
     people.replaceChildren(...session.people().map((person) => h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4))));
   };
   session.onChange(refresh);
@@ -125,7 +129,8 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   const mount = () => {
     view?.destroy();
     view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
-    root.replaceChildren(...(embed ? [] : [header]), view.element);
+    // The history sits beside the board (over it on a phone); in an embed its button floats over the board.
+    root.replaceChildren(...(embed ? [] : [header]), h('div.board-area', {}, view.element, history.viewer, history.panel, embed ? history.button : null));
     if (embed && view instanceof DrawBoard) {
       const board = view;
       void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
@@ -140,8 +145,10 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     }
   };
   session.doc.getMap('meta').observe(onMeta);
+  session.doc.on('update', () => history.boardChanged());
   mount();
   close = () => {
+    history.destroy();
     view?.destroy();
     session.destroy();
   };
