@@ -1,11 +1,12 @@
 /**
- * PostgreSQL for the shared setup: the same four tables as the embedded
- * SQLite (registry, stored states, journal, image payloads), created at start
+ * PostgreSQL for the shared setup: the same tables as the embedded SQLite
+ * (registry, stored states, journal, image payloads, history), created at start
  * under an advisory lock so that instances starting together do not race.
  */
 import pg from 'pg';
 import { BoardError, errors } from '../../board/errors.js';
 import { BOARDS_TABLE } from '../registry-row.js';
+import { versionsTables } from '../version-rows.js';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;
@@ -30,6 +31,7 @@ CREATE TABLE IF NOT EXISTS image_blobs (
   created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (board_id, hash)
 );
+${versionsTables('BYTEA')}
 `;
 
 /** Any key will do, as long as every instance takes the same one around the schema. */

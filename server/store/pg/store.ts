@@ -11,6 +11,7 @@ import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
+import { deleteVersionRows, PgHistory } from './history.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry } from './registry.js';
 
@@ -24,6 +25,7 @@ export class PgStore implements BoardStore {
   readonly registry: PgRegistry;
   readonly documents: PgJournal;
   readonly blobs: PgBlobs;
+  readonly history: PgHistory;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
 
@@ -34,6 +36,7 @@ export class PgStore implements BoardStore {
     this.registry = new PgRegistry(pool);
     this.documents = new PgJournal(pool);
     this.blobs = new PgBlobs(pool);
+    this.history = new PgHistory(pool);
   }
 
   static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {
@@ -101,6 +104,7 @@ export class PgStore implements BoardStore {
         stage(id, async (c) => {
           await deleteDocumentRows(c, id);
           await c.query('DELETE FROM image_blobs WHERE board_id = $1', [id]);
+          await deleteVersionRows(c, id);
         });
       },
       replaceDocument: (id, doc) => {

@@ -1,7 +1,7 @@
 /**
  * The embedded SQLite database in DATA_DIR: one file holds the board registry,
  * the stored document states (the table of @hocuspocus/extension-sqlite), the
- * journal of Y updates and the image blobs, so that one SQLite transaction can
+ * journal of Y updates, the image blobs and the board history, so that one SQLite transaction can
  * span all of them.
  */
 import { mkdirSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
 import { BOARDS_TABLE } from '../registry-row.js';
+import { versionsTables } from '../version-rows.js';
 
 export type Db = Database.Database;
 
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS image_blobs (
   data_url TEXT NOT NULL,
   PRIMARY KEY (board_id, hash)
 );
+${versionsTables('BLOB')}
 `;
 
 export const DATABASE_FILE = 'boards.sqlite';

@@ -9,12 +9,14 @@ import type { Lock, BoardStore, StoreTx } from '../board-store.js';
 import { SqliteBlobs } from './blob-store.js';
 import { type Db, openDatabase } from './database.js';
 import { SqliteDocuments } from './document-store.js';
+import { SqliteHistory } from './history.js';
 
 export class SqliteStore implements BoardStore {
   readonly db: Db;
   readonly registry: SqliteRegistry;
   readonly documents: SqliteDocuments;
   readonly blobs: SqliteBlobs;
+  readonly history: SqliteHistory;
   private readonly tx: StoreTx;
 
   constructor(dataDir: string, now: () => number) {
@@ -22,7 +24,8 @@ export class SqliteStore implements BoardStore {
     this.registry = new SqliteRegistry(this.db, now);
     this.documents = new SqliteDocuments(this.db);
     this.blobs = new SqliteBlobs(this.db);
-    const { registry, documents, blobs } = this;
+    this.history = new SqliteHistory(this.db);
+    const { registry, documents, blobs, history } = this;
     this.tx = {
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
       reviveBoard: (id, mode) => registry.revive(id, mode),
@@ -31,6 +34,7 @@ export class SqliteStore implements BoardStore {
       eraseDocument: (id) => {
         documents.eraseNow(id);
         blobs.eraseBoard(id);
+        history.eraseNow(id);
       },
       replaceDocument: (id, doc) => documents.replace(id, doc),
     };
