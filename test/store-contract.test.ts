@@ -1,7 +1,7 @@
 /**
  * The storage contract: the same cases against the embedded SQLite store and
  * the PostgreSQL store, through the BoardStore interface only (registry,
- * journal, blobs, `atomically`). What is stored is always checked from a
+ * journal, blobs, history, `atomically`). What is stored is always checked from a
  * second store opened on the same storage, as the next start or another
  * instance sees it, never through the first one's caches. Where the engines
  * differ on purpose the engine says so (see `Engine`), with where it is
@@ -349,6 +349,232 @@ function storeContract(engine: Engine): void {
         expect(await storedPayload(id, dropped)).toBeNull();
         expect(store.blobs.get(id, kept)).toBe(dataUrl('kept'));
         expect(await storedPayload(id, kept)).toBe(dataUrl('kept'));
+      });
+    });
+
+    describe('history', () => {
+      /** A board's live document and the versions recorded of it, as the host records them. */
+      function boardHistory(id: string) {
+        const doc = new Y.Doc();
+        const items = doc.getMap<string>('items');
+        /** The items of each recorded version, by number. */
+        const states = new Map<number, Record<string, string>>();
+        let etags = 0;
+        return {
+          doc,
+          items,
+          states,
+          /** Records the document's state as its next version: the update since the newest version's state vector. */
+          async record(options: { on?: BoardStore; etag?: string; blobs?: string[]; restoredFrom?: number } = {}) {
+            const on = options.on ?? store;
+            const newest = await on.history.newest(id);
+            const update = Y.encodeStateAsUpdate(doc, newest?.stateVector);
+            const etag = options.etag ?? `"${id}-${++etags}"`;
+            const meta = await on.history.record(id, versionMeta(etag, options.restoredFrom), update, Y.encodeStateVector(doc), options.blobs ?? []);
+            if (meta) states.set(meta.version, items.toJSON());
+            return meta;
+          },
+        };
+      }
+
+      const versionMeta = (etag: string, restoredFrom?: number) => ({
+        at: new Date(clock).toISOString(),
+        authors: ['ai:rest', 'user:0b7c'],
+        counts: { texts: 2, lines: 0, images: 1 },
+        changes: { added: 1, updated: 2, removed: 0 },
+        etag,
+        mode: 'draw' as const,
+        ...(restoredFrom === undefined ? {} : { restoredFrom }),
+      });
+
+      /** The items of a stored state (null when none). */
+      function itemsOf(update: Uint8Array | null): Record<string, unknown> | null {
+        if (!update) return null;
+        const doc = new Y.Doc();
+        Y.applyUpdate(doc, update);
+        return doc.getMap('items').toJSON();
+      }
+
+      /** Records `count` versions, each adding, changing and deleting items (so that merged and replayed states differ). */
+      async function recordMany(id: string, count: number) {
+        const board = boardHistory(id);
+        for (let step = 1; step <= count; step++) {
+          board.items.set(`item-${step}`, 'x'.repeat(40 * step));
+          if (step > 1) board.items.set(`item-${step - 1}`, `changed at ${step}`);
+          if (step > 2) board.items.delete(`item-${step - 2}`);
+          expect(await board.record()).not.toBeNull();
+          clock += 3_000;
+        }
+        return board;
+      }
+
+      const numbers = async (id: string, on: BoardStore = store) => (await on.history.all(id)).map((meta) => meta.version);
+
+      it('records versions: newest, list pages newest first, get and findEtag; another store reads the same', async () => {
+        const id = await newBoard();
+        const board = boardHistory(id);
+        const recorded = [];
+        for (let step = 1; step <= 5; step++) {
+          board.items.set(`item-${step}`, `step ${step}`);
+          recorded.push((await board.record({ ...(step === 5 ? { restoredFrom: 2 } : {}) }))!);
+        }
+        expect(recorded.map((meta) => meta.version)).toEqual([1, 2, 3, 4, 5]);
+        expect(recorded[0]).toEqual({ version: 1, ...versionMeta(`"${id}-1"`), bytes: expect.any(Number) });
+        expect(recorded[0].bytes).toBeGreaterThan(0);
+        expect(recorded[4].restoredFrom).toBe(2);
+        expect(recorded[3]).not.toHaveProperty('restoredFrom');
+
+        const newest = (await outside((other) => other.history.newest(id)))!;
+        expect(newest.meta).toEqual(recorded[4]);
+        expect(Buffer.from(newest.stateVector)).toEqual(Buffer.from(Y.encodeStateVector(board.doc)));
+
+        expect(await store.history.list(id, 2)).toEqual([recorded[4], recorded[3]]);
+        expect(await store.history.list(id, 2, 4)).toEqual([recorded[2], recorded[1]]);
+        expect(await store.history.list(id, 2, 2)).toEqual([recorded[0]]);
+        expect(await store.history.list(id, 2, 1)).toEqual([]);
+        expect(await outside((other) => other.history.list(id, 100))).toEqual([...recorded].reverse());
+        expect(await outside((other) => other.history.all(id))).toEqual(recorded);
+
+        expect(await outside((other) => other.history.get(id, 3))).toEqual(recorded[2]);
+        expect(await store.history.get(id, 6)).toBeNull();
+        expect(await store.history.findEtag(id, recorded[1].etag)).toEqual(recorded[1]);
+        expect(await store.history.findEtag(id, '"never recorded"')).toBeNull();
+        expect(await store.history.newest(randomUUID())).toBeNull();
+        expect(await store.history.list(randomUUID(), 10)).toEqual([]);
+      });
+
+      it('records nothing when the newest version already holds the ETag', async () => {
+        const id = await newBoard();
+        const board = boardHistory(id);
+        board.items.set('a', 'first');
+        const first = (await board.record({ etag: '"e1"' }))!;
+        expect(await board.record({ etag: '"e1"' })).toBeNull();
+        expect(await outside((other) => board.record({ on: other, etag: '"e1"' }))).toBeNull();
+        board.items.set('a', 'second');
+        expect((await board.record({ etag: '"e2"' }))?.version).toBe(first.version + 1);
+        board.items.set('a', 'first'); // an older ETag again (a restore): only the newest one dedupes
+        expect((await board.record({ etag: '"e1"' }))?.version).toBe(first.version + 2);
+        expect(await store.history.findEtag(id, '"e1"')).toMatchObject({ version: first.version + 2 });
+      });
+
+      it('gives the whole state at every stored version, and nothing for a version not stored', async () => {
+        const id = await newBoard();
+        const board = await recordMany(id, 8);
+        for (const [version, items] of board.states) {
+          expect(itemsOf(await outside((other) => other.history.stateAt(id, version)))).toEqual(items);
+        }
+        expect(itemsOf(await store.history.stateAt(id, 8))).toEqual(board.items.toJSON());
+        expect(await store.history.stateAt(id, 9)).toBeNull();
+        expect(await store.history.stateAt(id, 0)).toBeNull();
+        expect(await store.history.stateAt(randomUUID(), 1)).toBeNull();
+      });
+
+      it('drops versions in the middle and the oldest: every kept version keeps its state, and recording goes on', async () => {
+        const id = await newBoard();
+        const board = await recordMany(id, 10);
+        const bytesBefore = new Map((await store.history.all(id)).map((meta) => [meta.version, meta.bytes]));
+        const expectKeptStates = async () => {
+          for (const version of await numbers(id)) {
+            expect(itemsOf(await outside((other) => other.history.stateAt(id, version)))).toEqual(board.states.get(version));
+          }
+        };
+
+        await store.history.drop(id, [3, 4, 7]);
+        expect(await outside((other) => numbers(id, other))).toEqual([1, 2, 5, 6, 8, 9, 10]);
+        for (const dropped of [3, 4, 7]) {
+          expect(await store.history.stateAt(id, dropped)).toBeNull();
+          expect(await store.history.get(id, dropped)).toBeNull();
+        }
+        await expectKeptStates();
+        const afterMiddle = new Map((await store.history.all(id)).map((meta) => [meta.version, meta.bytes]));
+        expect(afterMiddle.get(5)).toBeGreaterThan(bytesBefore.get(5)!); // it holds the folded updates now
+        expect(afterMiddle.get(2)).toBe(bytesBefore.get(2));
+
+        await store.history.drop(id, [1]); // the oldest: the next one becomes the whole base state
+        expect(await numbers(id)).toEqual([2, 5, 6, 8, 9, 10]);
+        await expectKeptStates();
+
+        await store.history.drop(id, [2, 5, 8]); // the oldest and the following run, and one more
+        expect(await numbers(id)).toEqual([6, 9, 10]);
+        await expectKeptStates();
+        await store.history.drop(id, []);
+        expect(await numbers(id)).toEqual([6, 9, 10]);
+
+        board.items.set('after thinning', 'yes');
+        expect((await board.record())?.version).toBe(11);
+        await expectKeptStates();
+      });
+
+      it('never reuses a number: not after the newest versions were dropped, nor after an erase', async () => {
+        const id = await newBoard();
+        const board = await recordMany(id, 3);
+        await store.history.drop(id, [2, 3]);
+        expect(await numbers(id)).toEqual([1]);
+        board.items.set('next', 'after the drop');
+        expect((await board.record())?.version).toBe(4);
+        expect(itemsOf(await store.history.stateAt(id, 4))).toEqual(board.items.toJSON());
+
+        await store.history.erase(id);
+        const fresh = boardHistory(id);
+        fresh.items.set('new', 'board');
+        expect((await outside(() => fresh.record()))?.version).toBe(5);
+        expect(itemsOf(await store.history.stateAt(id, 5))).toEqual({ new: 'board' });
+      });
+
+      it('two stores recording the same settled state at once make one version', async () => {
+        const id = await newBoard();
+        const board = boardHistory(id);
+        const second = await storage.open(now);
+        try {
+          for (let round = 1; round <= 5; round++) {
+            board.items.set(`round-${round}`, 'settled');
+            const etag = `"round-${round}"`;
+            const results = await Promise.all([board.record({ etag }), board.record({ on: second, etag }), board.record({ etag })]);
+            expect(results.filter((meta) => meta !== null).map((meta) => meta!.version)).toEqual([round]);
+          }
+        } finally {
+          await second.close();
+        }
+        expect(await outside((other) => numbers(id, other))).toEqual([1, 2, 3, 4, 5]);
+        expect(itemsOf(await store.history.stateAt(id, 5))).toEqual(board.items.toJSON());
+      });
+
+      it('lists the payloads every stored version references, and forgets those of dropped versions', async () => {
+        const id = await newBoard();
+        const board = boardHistory(id);
+        board.items.set('a', '1');
+        await board.record({ blobs: ['h-old', 'h-both'] });
+        board.items.set('a', '2');
+        await board.record({ blobs: ['h-both', 'h-new'] });
+        board.items.set('a', '3');
+        await board.record({ blobs: [] });
+        expect(await outside((other) => other.history.referencedBlobs(id))).toEqual(new Set(['h-old', 'h-both', 'h-new']));
+        await store.history.drop(id, [1]);
+        expect(await store.history.referencedBlobs(id)).toEqual(new Set(['h-both', 'h-new']));
+        expect(await store.history.referencedBlobs(randomUUID())).toEqual(new Set());
+      });
+
+      it('erasing a board erases its history in the same change; erase alone forgets a board\'s history', async () => {
+        const id = await newBoard();
+        const board = await recordMany(id, 3);
+        const kept = await newBoard();
+        const keptBoard = await recordMany(kept, 2);
+        await store.atomically(id, (tx) => {
+          tx.tombstone(id);
+          tx.eraseDocument(id);
+        });
+        expect(board.states.size).toBe(3);
+        await outside(async (other) => {
+          expect(await other.history.all(id)).toEqual([]);
+          expect(await other.history.newest(id)).toBeNull();
+          expect(await other.history.stateAt(id, 3)).toBeNull();
+          expect(await other.history.findEtag(id, `"${id}-1"`)).toBeNull();
+          expect(await other.history.referencedBlobs(id)).toEqual(new Set());
+          expect(itemsOf(await other.history.stateAt(kept, 2))).toEqual(keptBoard.states.get(2)); // history is per board
+        });
+
+        await store.history.erase(kept);
+        expect(await outside((other) => other.history.all(kept))).toEqual([]);
       });
     });
 

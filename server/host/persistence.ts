@@ -73,7 +73,7 @@ export class JournalledDatabase extends Database {
   /** Folds the journal into the stored state; forgets the document of an erased board. */
   override async onStoreDocument({ document, documentName, clientsCount }: onStoreDocumentPayload): Promise<void> {
     if (this.discarded.has(document)) return;
-    const { registry, documents, blobs } = this.store;
+    const { registry, documents, blobs, history } = this.store;
     const board = await registry.get(documentName);
     if (!board || board.deletedAt) {
       await documents.erase(documentName);
@@ -83,7 +83,8 @@ export class JournalledDatabase extends Database {
     // Unreferenced image payloads go once nobody is connected (an open browser
     // could still undo an erase and point at its payload again).
     if (clientsCount === 0) {
-      const referenced = new Set<string>();
+      // Stored versions keep theirs too: a restore brings their images back.
+      const referenced = await history.referencedBlobs(documentName);
       for (const image of boardMaps(document).images.values()) referenced.add(image.blob);
       await blobs.prune(documentName, referenced);
     }
