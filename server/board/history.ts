@@ -46,3 +46,61 @@ export type BoardChanges = {
   updated: ChangedItem[];
   removed: { kind: string; id: string }[];
 };
+
+/** What thinning needs of a version: its number, time and stored bytes. */
+export type ThinnedVersion = Pick<VersionMeta, 'version' | 'at' | 'bytes'>;
+
+/** The retention of history.md, as numbers (schema/limits.ts holds the service's). */
+export type RetentionPolicy = {
+  keepAllMs: number;
+  keepHourlyMs: number;
+  keepDailyMs: number;
+  maxVersions: number;
+  maxBytes: number;
+};
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The versions thinning drops (oldest first), given every stored version oldest
+ * first: each version younger than `keepAllMs`; the last of each UTC hour up to
+ * `keepHourlyMs`; the last of each UTC day up to `keepDailyMs`; nothing older.
+ * Then, past `maxVersions` or `maxBytes`, the oldest versions kept go first.
+ * The newest version is never dropped: it is what the next update starts from.
+ * A dropped version's update is folded into the next one kept, so the bytes
+ * counted free here are an upper bound; the next thinning sees the real sizes.
+ */
+export function versionsToDrop(versions: readonly ThinnedVersion[], now: number, policy: RetentionPolicy): number[] {
+  if (versions.length <= 1) return [];
+  const newest = versions[versions.length - 1];
+  const times = versions.map((v) => Date.parse(v.at));
+  // The last version of each bucket is the one with the highest index among its bucket's.
+  const lastOf = (size: number) => {
+    const last = new Map<number, number>();
+    times.forEach((time, index) => last.set(Math.floor(time / size), index));
+    return new Set(last.values());
+  };
+  const lastOfHour = lastOf(HOUR_MS);
+  const lastOfDay = lastOf(DAY_MS);
+  const kept: ThinnedVersion[] = [];
+  const dropped: number[] = [];
+  versions.forEach((version, index) => {
+    const age = now - times[index];
+    const keep =
+      version === newest ||
+      age <= policy.keepAllMs ||
+      (age <= policy.keepHourlyMs && lastOfHour.has(index)) ||
+      (age <= policy.keepDailyMs && lastOfDay.has(index));
+    if (keep) kept.push(version);
+    else dropped.push(version.version);
+  });
+  let bytes = kept.reduce((sum, version) => sum + version.bytes, 0);
+  let first = 0;
+  while (first < kept.length - 1 && (kept.length - first > policy.maxVersions || bytes > policy.maxBytes)) {
+    bytes -= kept[first].bytes;
+    dropped.push(kept[first].version);
+    first += 1;
+  }
+  return dropped.sort((a, b) => a - b);
+}

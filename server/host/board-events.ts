@@ -51,6 +51,12 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
   private readonly bursts = new Map<string, Burst>();
   private lockChangeCount = 0;
   relay: EventRelay | undefined;
+  /**
+   * Awaited when a burst settles, before `settled` is emitted: history records
+   * the settled state here, so that whoever `settled` wakes (long polls, MCP
+   * notifications) is given an ETag that is already a version. It must not throw.
+   */
+  settling: ((boardId: string) => Promise<void>) | undefined;
 
   constructor(
     private readonly debounceMs = NOTIFICATION_DEBOUNCE_MS,
@@ -79,10 +85,15 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     const delay = Math.max(0, Math.min(this.debounceMs, startedAt + this.maxWaitMs - now));
     const timer = setTimeout(() => {
       this.bursts.delete(boardId);
-      this.emit('settled', boardId);
+      void this.settle(boardId);
     }, delay);
     timer.unref();
     this.bursts.set(boardId, { timer, startedAt });
+  }
+
+  private async settle(boardId: string): Promise<void> {
+    await this.settling?.(boardId).catch(() => {});
+    this.emit('settled', boardId);
   }
 
   /** The board was erased here (`relayed`: on another instance). */

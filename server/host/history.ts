@@ -1,0 +1,172 @@
+/**
+ * Records a board's versions (docs/history.md). It listens to every change to
+ * learn who made a burst, and BoardEvents awaits it when a burst settles,
+ * before `settled` tells long polls and MCP subscribers: the ETag they get is
+ * then always a version. Only a burst holding a change made on this instance
+ * is recorded here; relayed changes are recorded by the instance that took
+ * them (and the store refuses a second version of one state).
+ */
+import * as Y from 'yjs';
+import { HISTORY_KEEP_ALL_MS, HISTORY_KEEP_DAILY_MS, HISTORY_KEEP_HOURLY_MS, HISTORY_MAX_AUTHORS, HISTORY_MAX_BYTES, HISTORY_MAX_VERSIONS } from '../../schema/index.js';
+import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
+import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../board/document-model.js';
+import { type RetentionPolicy, type VersionCounts, type VersionMeta, versionsToDrop } from '../board/history.js';
+import { etagOf } from '../board/snapshot.js';
+import type { BoardStore } from '../store/board-store.js';
+import { type BoardEvents, isRelayed } from './board-events.js';
+import type { DocumentHost } from './document-host.js';
+import { authorOf } from './op-feed.js';
+
+export const RETENTION: RetentionPolicy = {
+  keepAllMs: HISTORY_KEEP_ALL_MS,
+  keepHourlyMs: HISTORY_KEEP_HOURLY_MS,
+  keepDailyMs: HISTORY_KEEP_DAILY_MS,
+  maxVersions: HISTORY_MAX_VERSIONS,
+  maxBytes: HISTORY_MAX_BYTES,
+};
+
+/** Boards whose newest version's items are kept in memory, so that a version's change counts need no replay. */
+const ITEM_CACHE_BOARDS = 64;
+
+type Deps = {
+  store: BoardStore;
+  host: DocumentHost;
+  events: BoardEvents;
+  now: () => number;
+  /** Where a failed recording is reported (it is retried at the board's next settle). */
+  logError: (error: unknown, boardId: string) => void;
+};
+
+export class HistoryRecorder {
+  /** Per board, the author tags of this burst's local changes; a board is here only when it has some. */
+  private readonly bursts = new Map<string, Set<string>>();
+  /** Per board, the recording under way: recordings of one board run one after another. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly items = new Map<string, { version: number; items: ItemMaps }>();
+
+  constructor(private readonly deps: Deps) {
+    deps.events.on('change', this.onChange);
+    deps.events.on('erased', (boardId) => {
+      this.bursts.delete(boardId);
+      this.items.delete(boardId);
+    });
+    deps.events.settling = (boardId) => this.settle(boardId);
+  }
+
+  private readonly onChange = (boardId: string, origin: unknown) => {
+    if (isRelayed(origin)) return;
+    let authors = this.bursts.get(boardId);
+    if (!authors) this.bursts.set(boardId, (authors = new Set()));
+    const author = authorOf(origin, undefined);
+    if (author !== 'unknown') authors.add(author);
+  };
+
+  /**
+   * A burst of the board settled: records its state if the burst held a local
+   * change. Never throws: a failure is logged and the burst's authors wait for
+   * the next settle, whose recording then covers this state too.
+   */
+  async settle(boardId: string): Promise<void> {
+    const authors = this.takeBurst(boardId);
+    if (!authors) return;
+    try {
+      await this.record(boardId, authors);
+    } catch (error) {
+      this.deps.logError(error, boardId);
+      this.giveBack(boardId, authors);
+    }
+  }
+
+  /**
+   * Records the board's current state now, with the authors of the burst under
+   * way (restore calls it before and after its write). Resolves with the new
+   * version, or null when the newest version already holds this state.
+   */
+  async recordNow(boardId: string, restoredFrom?: number): Promise<VersionMeta | null> {
+    const authors = this.takeBurst(boardId) ?? new Set<string>();
+    try {
+      return await this.record(boardId, authors, restoredFrom);
+    } catch (error) {
+      this.giveBack(boardId, authors);
+      throw error;
+    }
+  }
+
+  private takeBurst(boardId: string): Set<string> | undefined {
+    const authors = this.bursts.get(boardId);
+    this.bursts.delete(boardId);
+    return authors;
+  }
+
+  private giveBack(boardId: string, authors: Set<string>): void {
+    const current = this.bursts.get(boardId);
+    this.bursts.set(boardId, new Set([...authors, ...(current ?? [])]));
+  }
+
+  private record(boardId: string, authors: Set<string>, restoredFrom?: number): Promise<VersionMeta | null> {
+    const previous = this.chains.get(boardId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => this.recordState(boardId, authors, restoredFrom));
+    this.chains.set(boardId, next);
+    const forget = () => {
+      if (this.chains.get(boardId) === next) this.chains.delete(boardId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async recordState(boardId: string, authors: Set<string>, restoredFrom: number | undefined): Promise<VersionMeta | null> {
+    const { store, host, now } = this.deps;
+    const record = await store.registry.get(boardId);
+    if (!record || record.deletedAt) return null;
+    const newest = await store.history.newest(boardId);
+    const state = await host.use(boardId, (doc) => {
+      const etag = etagOf(doc);
+      if (newest?.meta.etag === etag) return null;
+      const maps = boardMaps(doc);
+      const kinds = record.mode === 'todo' ? TODO_MAPS : DRAW_MAPS;
+      return {
+        etag,
+        update: Y.encodeStateAsUpdate(doc, newest?.stateVector),
+        stateVector: Y.encodeStateVector(doc),
+        items: itemMapsOf(doc),
+        counts: Object.fromEntries(kinds.map((kind) => [kind, maps[kind].size])) as VersionCounts,
+        blobs: [...new Set([...maps.images.values()].map((image) => image.blob))],
+      };
+    });
+    if (!state) return null;
+    const before = newest ? await this.itemsAt(boardId, newest.meta.version) : emptyItemMaps();
+    const meta = {
+      at: new Date(now()).toISOString(),
+      authors: [...authors].sort().slice(0, HISTORY_MAX_AUTHORS),
+      counts: state.counts,
+      changes: countChanges(before, state.items),
+      etag: state.etag,
+      mode: record.mode,
+      ...(restoredFrom !== undefined && { restoredFrom }),
+    };
+    const recorded = await store.history.record(boardId, meta, state.update, state.stateVector, state.blobs);
+    if (!recorded) return null;
+    this.remember(boardId, recorded.version, state.items);
+    await this.thin(boardId);
+    return recorded;
+  }
+
+  /** Drops what the retention policy no longer keeps (never the newest version). */
+  private async thin(boardId: string): Promise<void> {
+    const drop = versionsToDrop(await this.deps.store.history.all(boardId), this.deps.now(), RETENTION);
+    if (drop.length > 0) await this.deps.store.history.drop(boardId, drop);
+  }
+
+  private async itemsAt(boardId: string, version: number): Promise<ItemMaps> {
+    const cached = this.items.get(boardId);
+    if (cached?.version === version) return cached.items;
+    const state = await this.deps.store.history.stateAt(boardId, version);
+    return state ? itemMapsOfUpdate(state) : emptyItemMaps();
+  }
+
+  private remember(boardId: string, version: number, items: ItemMaps): void {
+    this.items.delete(boardId);
+    this.items.set(boardId, { version, items });
+    if (this.items.size > ITEM_CACHE_BOARDS) this.items.delete(this.items.keys().next().value!);
+  }
+}
