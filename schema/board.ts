@@ -1,5 +1,6 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
+import { EtagText } from './history.js';
 import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
@@ -102,4 +103,6 @@ export const VerifyKeyInput = z.object({ key: AccessKey });
 /** GET /wait query: `timeout_ms` as a query string, clamped like MCP wait_for_update. */
 export const WaitQuery = z.object({
   timeout_ms: z.coerce.number({ error: 'must be a number of milliseconds' }).optional().pipe(WaitTimeout),
+  /** An ETag the caller saw: when the board has moved past it, the wait answers at once. */
+  since_etag: EtagText.optional(),
 });

@@ -10,3 +10,4 @@ export * from './stored.js';
 export * from './ws.js';
 export * from './json-schema.js';
 export * from './collab.js';
+export * from './history.js';

@@ -40,11 +40,11 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
 
   app.get<BoardParams>('/api/boards/:boardId/wait', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
-    const { timeout_ms } = parse(WaitQuery, request.query);
+    const { timeout_ms, since_etag } = parse(WaitQuery, request.query);
     const gone = new AbortController();
     reply.raw.once('close', () => gone.abort()); // a client that hangs up stops waiting
     reply.header('Cache-Control', 'no-store');
-    return boards.wait(boardId, callerOf(request), timeout_ms, gone.signal);
+    return boards.wait(boardId, callerOf(request), timeout_ms, gone.signal, since_etag);
   });
 
   app.get<BoardParams>('/api/boards/:boardId/meta', async (request) =>

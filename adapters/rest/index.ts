@@ -8,6 +8,7 @@ import { discoveryRoutes, type Health } from './discovery.js';
 import { baseUrlOf, sendError } from '../kit/http-errors.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { admitAtTheEdge } from './http.js';
+import { historyRoutes } from './history.js';
 import { lockRoutes } from './locks.js';
 import { previewRoutes } from './preview.js';
 import { operationRoutes } from './operations.js';
@@ -56,5 +57,6 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   operationRoutes(app, boards);
   lockRoutes(app, boards);
   previewRoutes(app, boards);
+  historyRoutes(app, boards);
   discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health, mcp: options.mcp });
 }

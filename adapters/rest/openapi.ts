@@ -8,7 +8,7 @@ import {
   ColumnInput, ColumnWidthInput, CreateBoardInput, ImageInput, LaneInput, LinkInput, LockInput, McpToolOutputs, ModeInput,
   MoveInput, StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
   TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
-  DRAW_KINDS, MAX_BODY_BYTES,
+  DRAW_KINDS, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, MAX_BODY_BYTES,
 } from '../../schema/index.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 
@@ -29,6 +29,22 @@ const Created = z.object({
   imported: z.record(z.string(), z.number().int()).optional(),
   ids: z.record(z.string(), z.array(z.string())).optional(),
 });
+const VersionSummary = z.object({
+  version: z.number().int(),
+  at: z.string(),
+  authors: z.array(z.string()),
+  counts: z.record(z.string(), z.number().int()),
+  changes: z.object({ added: z.number().int(), updated: z.number().int(), removed: z.number().int() }),
+  restoredFrom: z.number().int().optional(),
+});
+const VersionPage = z.object({ boardId: z.string(), versions: z.array(VersionSummary), next: z.number().int().nullable() });
+const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
+const BoardChanges = z.object({
+  boardId: z.string(), from: z.number().int(), to: z.number().int().nullable(), etag: z.string(),
+  added: z.array(ChangedItem), updated: z.array(ChangedItem), removed: z.array(z.object({ kind: z.string(), id: z.string() })),
+});
+const Restored = z.object({ ok: z.literal(true), version: z.number().int(), restoredFrom: z.number().int(), etag: z.string() });
+const versionQuery = (description: string) => ({ type: 'integer', minimum: 1, description });
 const Wait = z.object({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable(), deleted: z.literal(true).optional() });
 
 const ERROR_SCHEMA: Schema = {
@@ -41,8 +57,9 @@ const ERRORS: Record<number, string> = {
   400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `board_not_locked`',
   401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
   403: '`invalid_key` (lock changes) or `invalid_import_token`',
-  404: '`board_not_found`, `item_not_found` or `route_not_found`',
+  404: '`board_not_found`, `item_not_found`, `version_not_found` or `route_not_found`',
   409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
+  410: '`history_gone`: the version or ETag a change list starts from is no longer stored; read the whole board again',
   413: '`quota_exceeded` {kind, detail} or `payload_too_large` (body over 5 MiB)',
   415: '`unsupported_media_type`: send JSON',
   429: '`rate_limited` {retryAfterSeconds}',
@@ -63,13 +80,19 @@ type Operation = {
 const BOARD_ERRORS = [400, 401, 404, 429];
 const WRITE_ERRORS = [400, 401, 404, 413, 415, 429];
 
+const PATH_PARAMS: Record<string, string> = {
+  boardId: 'the board id (a UUID)',
+  kind: 'texts, links, strokes (alias lines) or images',
+  version: 'a version number (GET /versions lists them)',
+};
+
 function operation(path: string, method: string, op: Operation): Schema {
   const parameters: Schema[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
-    schema: name === 'kind' ? { type: 'string', enum: [...DRAW_KINDS] } : { type: 'string' },
-    description: name === 'boardId' ? 'the board id (a UUID)' : name === 'kind' ? 'texts, links, strokes (alias lines) or images' : 'the item id',
+    schema: name === 'kind' ? { type: 'string', enum: [...DRAW_KINDS] } : name === 'version' ? { type: 'integer', minimum: 1 } : { type: 'string' },
+    description: PATH_PARAMS[name] ?? 'the item id',
   }));
   for (const [name, schema] of Object.entries(op.query ?? {})) {
     const { description, ...rest } = schema;
@@ -114,7 +137,12 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/meta`, 'get', { tag: 'boards', summary: 'Mode and lock of a board (what a client needs before it opens one)', ok: { description: 'meta', schema: json(z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), lockMode: z.enum(['write', 'all']).nullable(), createdAt: z.string() })) }, errors: [401, 404, 429] }],
   [`${boardPath}/images/{itemId}`, 'get', { tag: 'boards', summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)", ok: { description: 'the image bytes (304 when If-None-Match matches)', schema: { type: 'string', format: 'binary' }, contentType: 'image/*', headers: etagHeader }, errors: [401, 404, 429] }],
   [boardPath, 'delete', { tag: 'boards', summary: 'Erase a board (tombstone)', ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' }, since_etag: { type: 'string', description: 'an ETag the caller saw: answers at once when the board has moved past it' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions`, 'get', { tag: 'history', summary: 'Versions newest first, paged', query: { before: versionQuery('a version (exclusive): the `next` of the previous page'), limit: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT, description: 'versions per page' } }, ok: { description: '{boardId, versions, next}', schema: json(VersionPage) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions/{version}`, 'get', { tag: 'history', summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable', ok: { description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)', schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })), headers: etagHeader }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions/{version}/svg-preview`, 'get', { tag: 'history', summary: 'The schematic SVG preview of the board at a version; immutable', ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', ok: { description: 'the version the restore made', schema: json(Restored) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(BoardChanges) }, errors: [...BOARD_ERRORS, 410] }],
   ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
@@ -174,7 +202,7 @@ export function openApiDocument(baseUrl: string): Schema {
       description: `${SERVICE_INFO.description}. No accounts: the board id is the credential unless the board is locked. Request bodies are JSON of at most ${MAX_BODY_BYTES} bytes. Every public endpoint sends Access-Control-Allow-Origin: *.`,
     },
     servers: [{ url: baseUrl }],
-    tags: ['boards', 'snapshots', 'exports', 'draw', 'todo', 'locks', 'mcp', 'realtime', 'discovery', 'app'].map((name) => ({ name })),
+    tags: ['boards', 'snapshots', 'history', 'exports', 'draw', 'todo', 'locks', 'mcp', 'realtime', 'discovery', 'app'].map((name) => ({ name })),
     paths,
     components: { schemas: { Error: ERROR_SCHEMA }, responses },
   };

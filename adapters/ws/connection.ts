@@ -106,9 +106,20 @@ export class JsonChannelConnection {
   private pending: PendingBatch | null = null;
   private alive = true;
   private readonly heartbeat: NodeJS.Timeout;
+  /** A fresh snapshot on its way: ops that follow wait for it, so that order is kept. */
+  private resync: Promise<void> | null = null;
+  /**
+   * A change touching more than MAX_BATCH_OPS items (a restore, say) goes out
+   * as one fresh `snapshot` frame instead of a flood of `op` frames.
+   */
   private readonly onOps = (boardId: string, ops: BoardOp[], etag: string) => {
     if (boardId !== this.admission.boardId) return;
-    for (const op of ops) this.send({ type: 'op', ...op, etag });
+    const deliver = ops.length > MAX_BATCH_OPS ? () => this.sendSnapshot() : () => ops.forEach((op) => this.send({ type: 'op', ...op, etag }));
+    if (!this.resync && ops.length <= MAX_BATCH_OPS) return void deliver();
+    const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {
+      if (this.resync === turn) this.resync = null;
+    });
+    this.resync = turn;
   };
   private readonly onErased = (boardId: string) => {
     if (boardId !== this.admission.boardId) return;
@@ -152,8 +163,13 @@ export class JsonChannelConnection {
   async start(): Promise<void> {
     const { boardId, mode, lockMode, readOnly, caller } = this.admission;
     this.send({ type: 'hello', boardId, mode, lockMode, readOnly, author: caller.author });
+    await this.sendSnapshot();
+  }
+
+  /** Sends the board's whole state as a `snapshot` frame; a board that cannot be read any more closes the socket. */
+  private async sendSnapshot(): Promise<void> {
     try {
-      const { board, etag } = await this.deps.boards.fullSnapshot(boardId, caller);
+      const { board, etag } = await this.deps.boards.fullSnapshot(this.admission.boardId, this.admission.caller);
       this.send({ type: 'snapshot', board, etag });
     } catch (error) {
       this.sendError(error, undefined);

@@ -20,6 +20,7 @@ import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../../schema/index.js'
 import { Access, localCounter } from '../host/access.js';
 import { BoardEvents } from '../host/board-events.js';
 import { Boards } from '../host/boards.js';
+import { HistoryRecorder } from '../host/history.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { KeyBudget } from '../host/key-budget.js';
@@ -110,7 +111,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     maxDebounce: config.storeMaxDebounceMs,
   });
   const host = new DocumentHost(hocuspocus);
-  const boards = new Boards({ store, host, access, events, now });
+  // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
+  let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);
+  const recorder = new HistoryRecorder({ store, host, events, now, logError: (error, boardId) => logError(error, boardId) });
+  const boards = new Boards({ store, host, access, events, recorder, now });
   hocuspocus.configure({
     extensions: [
       ...(cluster ? [cluster.extension] : []),
@@ -148,6 +152,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
+  logError = (error, boardId) => app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
   // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.

@@ -54,6 +54,9 @@ export const errors = {
   boardDeleted: (deletedAt: string) =>
     new BoardError(404, 'board_deleted', `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`, { deleted_at: deletedAt }),
   itemNotFound: (kind: string, id: string) => new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
+  versionNotFound: (version: number) => new BoardError(404, 'version_not_found', `no version ${version} of this board (it does not exist or was thinned)`, { version }),
+  historyGone: (reason: string) =>
+    new BoardError(410, 'history_gone', `${reason}; read the whole board again (GET /json/{boardId})`, { reason }),
   routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),
   quotaExceeded: (kind: string, detail: string) =>
     new BoardError(413, 'quota_exceeded', `quota exceeded: ${detail}`, { kind, detail }),

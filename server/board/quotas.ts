@@ -84,6 +84,15 @@ export function quotasDocument(options: { rateLimits: boolean }) {
       maxBatchStatements: L.MAX_IMPORT_BATCH_STATEMENTS,
       maxBoundParametersPerStatement: L.MAX_IMPORT_BOUND_PARAMETERS,
     },
+    history: {
+      historyMaxVersions: L.HISTORY_MAX_VERSIONS,
+      historyMaxBytes: L.HISTORY_MAX_BYTES,
+      keepEveryVersionMs: L.HISTORY_KEEP_ALL_MS,
+      keepHourlyMs: L.HISTORY_KEEP_HOURLY_MS,
+      keepDailyMs: L.HISTORY_KEEP_DAILY_MS,
+      maxAuthorsPerVersion: L.HISTORY_MAX_AUTHORS,
+      page: { default: L.HISTORY_PAGE_DEFAULT, max: L.HISTORY_PAGE_MAX },
+    },
     request: { maxBodyBytes: L.MAX_BODY_BYTES },
     websocket: {
       maxJsonFrameBytes: L.MAX_WS_FRAME_BYTES,

@@ -17,6 +17,8 @@ import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
+import { BoardHistory } from './board-history.js';
+import type { HistoryRecorder } from './history.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';
@@ -43,13 +45,19 @@ type Deps = {
   host: DocumentHost;
   access: Access;
   events: BoardEvents;
+  recorder: HistoryRecorder;
   now: () => number;
 };
 
 export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean; etag: string | null; deleted?: true };
 
 export class Boards {
-  constructor(private readonly deps: Deps) {}
+  /** The board's versions, changes and restore (history.md), for every surface. */
+  readonly history: BoardHistory;
+
+  constructor(private readonly deps: Deps) {
+    this.history = new BoardHistory({ boards: this, store: deps.store, host: deps.host, recorder: deps.recorder });
+  }
 
   /** Counts a request against its board's rate limit; the REST edge calls it before reading a body. */
   admitRequest(boardId: string, caller: Caller): void {
@@ -63,8 +71,11 @@ export class Boards {
     return record;
   }
 
-  /** Admits a caller to a board: token tier and rate limit, existence, then the lock. */
-  private async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
+  /**
+   * Admits a caller to a board: token tier and rate limit, existence, then the
+   * lock. Public for the domain's siblings (board history) that read no document.
+   */
+  async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
     const record = await this.requireLive(boardId);
     this.deps.access.requireAccess(record, access, caller);
@@ -205,10 +216,16 @@ export class Boards {
   /**
    * The long poll: resolves after the board's next settled burst of edits, or
    * on timeout, with the ETag of the state then. A board erased meanwhile
-   * answers at once with `deleted: true`.
+   * answers at once with `deleted: true`. With `sinceEtag`, a board whose
+   * state is no longer that one answers at once.
    */
-  async wait(boardId: string, caller: Caller, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
+  async wait(boardId: string, caller: Caller, timeoutMs: number, signal?: AbortSignal, sinceEtag?: string): Promise<WaitResult> {
     await this.admit(boardId, caller, 'read');
+    if (sinceEtag !== undefined) {
+      // The board already moved past what the caller saw: nothing to wait for (an edit between two waits is not missed).
+      const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+      if (etag !== sinceEtag) return { boardId, updated: true, timedOut: false, etag };
+    }
     const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
     const record = await this.deps.store.registry.get(boardId);
     if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };

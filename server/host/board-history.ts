@@ -1,0 +1,150 @@
+/**
+ * A board's history as every surface reads it (../shared/spec/history.md):
+ * the version list, the board at a version, the changes since a version or
+ * ETag, and restore. Reads follow the lock rules of any read (public under a
+ * `write` lock, the key under an `all` lock); restore is a write.
+ */
+import * as Y from 'yjs';
+import type { BoardMode } from '../../schema/index.js';
+import { diffItems, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
+import { boardMaps, MAP_NAMES } from '../board/document-model.js';
+import { errors } from '../board/errors.js';
+import type { BoardChanges, VersionMeta, VersionSummary } from '../board/history.js';
+import { previewSvg } from '../board/preview.js';
+import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import type { BoardStore } from '../store/board-store.js';
+import type { Caller } from './access.js';
+import type { Boards } from './boards.js';
+import type { DocumentHost } from './document-host.js';
+import type { HistoryRecorder } from './history.js';
+
+type Deps = { boards: Boards; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
+
+export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null };
+
+/** The board at a version: the `/json` snapshot of that state, plus its number and time. */
+export type VersionSnapshot = { board: Record<string, unknown>; etag: string; version: number; at: string; lockMode: string | null };
+
+export type RestoreResult = { ok: true; version: number; restoredFrom: number; etag: string };
+
+/** What a listing shows of a stored version: its summary without the store's own fields. */
+export function summaryOf(meta: VersionMeta): VersionSummary {
+  const { etag: _etag, mode: _mode, bytes: _bytes, ...summary } = meta;
+  return summary;
+}
+
+export class BoardHistory {
+  constructor(private readonly deps: Deps) {}
+
+  /** `GET /versions`: newest first, below `before`; `next` is the `before` of the following page. */
+  async versions(boardId: string, caller: Caller, page: { before?: number; limit: number }): Promise<VersionPage> {
+    await this.deps.boards.admit(boardId, caller, 'read');
+    const metas = await this.deps.store.history.list(boardId, page.limit + 1, page.before);
+    const shown = metas.slice(0, page.limit);
+    const next = metas.length > page.limit ? shown[shown.length - 1].version : null;
+    return { boardId, versions: shown.map(summaryOf), next };
+  }
+
+  /** `GET /versions/{v}`: the `/json` snapshot at that version (404 version_not_found when not stored). */
+  async version(boardId: string, caller: Caller, version: number): Promise<VersionSnapshot> {
+    const record = await this.deps.boards.admit(boardId, caller, 'read');
+    const { meta, doc } = await this.stateAt(boardId, version);
+    try {
+      const board = {
+        boardId,
+        mode: meta.mode,
+        etag: meta.etag,
+        version: meta.version,
+        at: meta.at,
+        ...drawView(doc, () => null),
+        ...(meta.mode === 'todo' ? todoView(boardMaps(doc)) : {}),
+      };
+      return { board, etag: meta.etag, version: meta.version, at: meta.at, lockMode: record.lockMode };
+    } finally {
+      doc.destroy();
+    }
+  }
+
+  /** `GET /versions/{v}/svg-preview`: the schematic preview of the board at that version. */
+  async versionPreview(boardId: string, caller: Caller, version: number): Promise<{ svg: string; etag: string; lockMode: string | null }> {
+    const record = await this.deps.boards.admit(boardId, caller, 'read');
+    const { meta, doc } = await this.stateAt(boardId, version);
+    try {
+      return { svg: previewSvg(doc, meta.mode), etag: meta.etag, lockMode: record.lockMode };
+    } finally {
+      doc.destroy();
+    }
+  }
+
+  /**
+   * `GET /changes`: what changed from a version (or the newest version holding
+   * an ETag) to the current state. A starting point no longer stored is 410
+   * history_gone: the caller reads the whole board again.
+   */
+  async changes(boardId: string, caller: Caller, since: { since?: number; since_etag?: string }): Promise<BoardChanges> {
+    await this.deps.boards.admit(boardId, caller, 'read');
+    const { history } = this.deps.store;
+    const from = since.since !== undefined ? await history.get(boardId, since.since) : await history.findEtag(boardId, since.since_etag!);
+    if (!from) {
+      if (since.since === undefined) throw errors.historyGone('no stored version holds that ETag (it was thinned, or never settled)');
+      const newest = await history.newest(boardId);
+      if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
+      throw errors.historyGone(`version ${since.since} was thinned`);
+    }
+    const state = await history.stateAt(boardId, from.version);
+    if (!state) throw errors.historyGone(`version ${from.version} was thinned`);
+    const before = itemMapsOfUpdate(state);
+    const newest = await history.newest(boardId);
+    const { after, etag } = await this.deps.host.use(boardId, (doc) => ({ after: itemMapsOf(doc), etag: etagOf(doc) }));
+    const to = newest && newest.meta.etag === etag ? newest.meta.version : null;
+    return { boardId, from: from.version, to, etag, ...diffItems(before, after) };
+  }
+
+  /**
+   * `POST /versions/{v}/restore`: records the current state first (so nothing
+   * is lost), then makes the board equal to version `v` as one write by the
+   * caller (one Y transaction: live clients see one change), and records that
+   * as a version with `restoredFrom`. A version of the other mode switches the
+   * board's mode in the same store unit, as a mode switch does. Answers once
+   * the new version is durable. One request against the rate limit.
+   */
+  async restore(boardId: string, caller: Caller, version: number): Promise<RestoreResult> {
+    const { boards, store, recorder } = this.deps;
+    await boards.admit(boardId, caller, 'write');
+    const { meta, doc } = await this.stateAt(boardId, version);
+    try {
+      const target = boardMaps(doc);
+      // Image payloads the version references are kept from pruning while it is stored (referencedBlobs).
+      await store.blobs.load(boardId, [...target.images.values()].map((image) => image.blob));
+      await recorder.recordNow(boardId);
+      await boards.write(boardId, { ...caller, admitted: true }, (w) => {
+        for (const name of MAP_NAMES) {
+          const staged = w.maps[name];
+          const wanted = target[name] as Y.Map<unknown>;
+          for (const [key] of staged.entries()) if (!wanted.has(key)) staged.delete(key);
+          for (const [key, value] of wanted.entries()) {
+            if (JSON.stringify(staged.get(key)) !== JSON.stringify(value)) staged.set(key, value as never);
+          }
+        }
+        w.mode = meta.mode as BoardMode;
+        w.counts = {}; // every map changed under the write's feet: counts are taken afresh
+      });
+    } finally {
+      doc.destroy();
+    }
+    const recorded = (await recorder.recordNow(boardId, version)) ?? (await store.history.newest(boardId))?.meta;
+    if (!recorded) throw errors.internal();
+    return { ok: true, version: recorded.version, restoredFrom: version, etag: recorded.etag };
+  }
+
+  /** The board's state at a stored version, as a detached document (the caller destroys it). */
+  private async stateAt(boardId: string, version: number): Promise<{ meta: VersionMeta; doc: Y.Doc }> {
+    const { history } = this.deps.store;
+    const meta = await history.get(boardId, version);
+    const state = meta && (await history.stateAt(boardId, version));
+    if (!meta || !state) throw errors.versionNotFound(version);
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, state);
+    return { meta, doc };
+  }
+}
