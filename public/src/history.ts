@@ -188,6 +188,7 @@ export class HistoryPanel {
   private async select(version: VersionSummary): Promise<void> {
     this.selected = version;
     this.renderList();
+    this.viewer.replaceChildren(); // the previous version's picture goes: "Loading…" until this one's arrives
     this.renderViewer(version);
     this.viewer.hidden = false;
     this.viewer.querySelector<HTMLElement>('h2')!.focus();
@@ -202,7 +203,13 @@ export class HistoryPanel {
       this.dropPreview();
       this.previewUrl = url;
       // An <img> never runs what the SVG holds, whatever the board's content.
-      frame.replaceChildren(h('img', { src: url, alt: `The board at version ${version.version}: ${countsText(version.counts)}` }));
+      const picture = h('img', { src: url, alt: `The board at version ${version.version}: ${countsText(version.counts)}` });
+      // Fitted by default (a wide board is small on a phone); pressed, it is drawn at its own size and scrolls.
+      const zoom = h('button.picture', { type: 'button', 'aria-pressed': 'false', title: 'Zoom: actual size or fitted', onclick: () => {
+        const zoomed = frame.classList.toggle('zoomed');
+        zoom.setAttribute('aria-pressed', String(zoomed));
+      } }, picture);
+      frame.replaceChildren(zoom);
     } catch (error) {
       if (this.selected !== version) return;
       const gone = error instanceof ApiError && error.status === 404;

@@ -36,7 +36,7 @@ const newestVersion = (id: string, check: (version: Summary) => boolean, key?: s
 async function drawBoardWithHistory(options: { lock?: 'write' } = {}): Promise<{ id: string; key?: string; good: Summary }> {
   const created = await rest('POST', '/api/boards', options.lock ? { lock: options.lock } : {});
   const key: string | undefined = created.access_key;
-  for (const [index, content] of ['Alpha', 'Beta', 'Gamma'].entries()) await rest('POST', `/api/boards/${created.id}/texts`, { x: index * 200, y: 0, content, postit: true }, key);
+  for (const [index, content] of ['Alpha', 'Beta', 'Gamma'].entries()) await rest('POST', `/api/boards/${created.id}/texts`, { x: index * 500, y: 0, content, postit: true }, key);
   const good = await newestVersion(created.id, (version) => version.counts.texts === 3, key);
   return { id: created.id, key, good };
 }
@@ -120,6 +120,11 @@ describe('the History panel', () => {
     await page.waitForSelector('.version-view img');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: join(ARTIFACTS, 'history-phone-dark.png') });
+    // A wide board is small once fitted to a phone: pressed, the picture takes its own size and scrolls.
+    await page.click('.version-view .picture');
+    expect(await page.locator('.version-view .picture').getAttribute('aria-pressed')).toBe('true');
+    expect((await page.locator('.version-view img').boundingBox())!.width).toBeGreaterThan(390);
+    await page.screenshot({ path: join(ARTIFACTS, 'history-phone-zoomed.png') });
     // Escape goes back to the list, then closes the panel and gives the focus back to its button.
     await page.keyboard.press('Escape');
     await page.waitForSelector('.version-view', { state: 'hidden' });
@@ -195,6 +200,8 @@ describe('the History panel', () => {
     await page.fill('dialog input[aria-label=Name]', 'Added offline');
     await page.press('dialog input[aria-label=Name]', 'Enter');
     await page.waitForSelector('.task:has-text("Added offline")');
+    const names = async () => ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
+    expect(await names()).toEqual(['Also keep', 'Keep me']);
 
     // Meanwhile the board is wrecked and restored, from REST.
     for (const task of (await boardJson(t.server.url, id)).tasks) await rest('DELETE', `/api/boards/${id}/tasks/${task.id}`);
@@ -203,12 +210,15 @@ describe('the History panel', () => {
     expect(restored).toMatchObject({ ok: true, restoredFrom: good.version });
 
     await context.setOffline(false);
-    const names = async () => ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
     await until(async () => (await names()).includes('Added offline'), 15_000);
     expect(await names()).toEqual(['Added offline', 'Also keep', 'Keep me']);
     await page.waitForSelector('[data-testid=status]:text-is("Live")');
     await page.waitForSelector('.task:has-text("Keep me")');
     expect(await page.locator('.task').count()).toBe(3);
+    // The todo board's panel lists the restore.
+    await openHistory(page);
+    await page.waitForSelector(`.version[data-version="${restored.version}"]:has-text("Restored from v${good.version}")`);
+    await page.screenshot({ path: join(ARTIFACTS, 'history-todo.png') });
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
