@@ -60,8 +60,11 @@ const KEYS_FOR_OPEN_BOARDS = { right: 'abcd1234', legacy: 'abc123' } as const;
 // ---------------------------------------------------------------------------
 // Boards: a fresh one per cell, locked as the cell says, with items to act on.
 
-/** A draw board with a text, a stroke and an image; a todo board with two columns and a task; an empty draw board (mode switches need one). */
-type BoardKind = 'draw' | 'todo' | 'empty';
+/**
+ * A draw board with a text, a stroke and an image; a todo board with two columns and a task; an empty draw board (mode
+ * switches need one); a draw board whose content is already version 1 (history routes need one).
+ */
+type BoardKind = 'draw' | 'todo' | 'empty' | 'versioned';
 type Board = {
   id: string;
   /** The key the request presents (undefined: none). */
@@ -84,6 +87,7 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
     draw: { texts: [{ x: 0, y: 0, content: 'text' }], lines: [{ points: [0, 0, 9, 9] }], images: [{ x: 0, y: 0, width: 4, height: 4, dataUrl: PNG_1PX }] },
     todo: { columns: [{ title: 'A' }, { title: 'B' }], tasks: [{ columnIndex: 0, name: 'task' }] },
     empty: undefined,
+    versioned: { texts: [{ x: 0, y: 0, content: 'text' }] },
   }[kind];
   const res = await t.api.post('/api/boards', { mode: kind === 'todo' ? 'todo' : 'draw', content, ...(cell.mode !== 'none' && { lock: cell.mode }) });
   expect(res.status, res.text).toBe(200);
@@ -93,6 +97,8 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
     db.prepare('UPDATE boards SET key_hash = ? WHERE id = ?').run(hashKey(LEGACY_KEY), res.body.id);
     realKey = LEGACY_KEY;
   }
+  // What the settle of its creation would record, now rather than in three seconds.
+  if (kind === 'versioned') await t.server.server.events.settling!(res.body.id);
   const ids = res.body.ids ?? { texts: [], lines: [], images: [], columns: [], tasks: [] };
   return {
     id: res.body.id,
@@ -178,6 +184,11 @@ const REST: Record<string, RestSpec> = {
   // The key to verify travels in the body, not in X-Board-Key.
   'POST /api/boards/:boardId/verify-key': { class: 'rest-verify', board: 'draw', request: (b) => ({ path: `${on(b)}/verify-key`, body: b.presented === undefined ? {} : { key: b.presented } }) },
   'GET /svg-preview/:boardId': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `/svg-preview/${b.id}` }) },
+  'GET /api/boards/:boardId/versions': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions` }) },
+  'GET /api/boards/:boardId/versions/:version': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1` }) },
+  'GET /api/boards/:boardId/versions/:version/svg-preview': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1/svg-preview` }) },
+  'GET /api/boards/:boardId/changes': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/changes?since=1` }) },
+  'POST /api/boards/:boardId/versions/:version/restore': { class: 'rest-write', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1/restore` }) },
   'GET /healthz': { class: 'rest-public', request: () => ({ path: '/healthz' }) },
   'GET /quotas.json': { class: 'rest-public', request: () => ({ path: '/quotas.json' }) },
   'GET /llms.txt': { class: 'rest-public', request: () => ({ path: '/llms.txt' }) },
