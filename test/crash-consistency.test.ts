@@ -475,3 +475,39 @@ describe('crash consistency', () => {
     console.log(`crash consistency (seed ${SEED}): ${stats.acknowledged} items settled, ${stats.unknown} in flight at a kill, ${stats.pausedKills} kills after a settled burst`);
   }, 120_000);
 });
+
+describe('crash consistency of history', () => {
+  it('a listed version and a restore answered 200 survive kill -9', async () => {
+    const historyDir = await tempDataDir();
+    let server = await startChildServer(historyDir);
+    try {
+      let api = client(server.url);
+      const id = (await api.post('/api/boards', { mode: 'draw' })).body.id;
+      const settled = async (edit: () => Promise<unknown>) => {
+        const waiting = api.get(`/api/boards/${id}/wait?timeout_ms=20000`);
+        await edit();
+        expect((await waiting).body.updated).toBe(true);
+      };
+      await settled(() => api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'kept' }));
+      await settled(() => api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'vandal' }));
+      expect((await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version)).toEqual([2, 1]);
+      const restored = await api.post(`/api/boards/${id}/versions/1/restore`);
+      expect(restored.body).toMatchObject({ ok: true, version: 3, restoredFrom: 1 });
+      server.process.kill('SIGKILL');
+      await server.exited;
+
+      server = await startChildServer(historyDir);
+      api = client(server.url);
+      const versions = (await api.get(`/api/boards/${id}/versions`)).body.versions;
+      expect(versions.map((v: any) => [v.version, v.restoredFrom])).toEqual([[3, 1], [2, undefined], [1, undefined]]);
+      const json = (await api.get(`/json/${id}`)).body;
+      expect(json.etag).toBe(restored.body.etag);
+      expect(json.texts.map((x: any) => x.content)).toEqual(['kept']);
+      expect((await api.get(`/api/boards/${id}/versions/2`)).body.texts.map((x: any) => x.content).sort()).toEqual(['kept', 'vandal']);
+    } finally {
+      server.process.kill('SIGKILL');
+      await server.exited;
+      await rm(historyDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

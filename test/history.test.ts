@@ -219,6 +219,24 @@ describe('restore', () => {
     yjs.destroy();
   });
 
+  it('a version of the other mode switches the board back to that mode', async () => {
+    const id = await newBoard(t.api);
+    let text = '';
+    await settle(t.api, id, async () => (text = (await addText(t.api, id, 'drawn')).body.id));
+    await settle(t.api, id, async () => {
+      await t.api.del(`/api/boards/${id}/texts/${text}`);
+      expect((await t.api.post(`/api/boards/${id}/mode`, { mode: 'todo' })).status).toBe(200);
+    });
+    expect((await t.api.get(`/json/${id}`)).body.columns.length).toBeGreaterThan(0);
+    expect((await t.api.post(`/api/boards/${id}/versions/1/restore`)).status).toBe(200);
+    expect((await t.api.get(`/api/boards/${id}/meta`)).body.mode).toBe('draw');
+    const json = (await t.api.get(`/json/${id}`)).body;
+    expect(json).toMatchObject({ mode: 'draw', texts: [{ id: text, content: 'drawn' }] });
+    expect(json.columns).toBeUndefined();
+    const [newest] = (await t.api.get(`/api/boards/${id}/versions?limit=1`)).body.versions;
+    expect(newest).toMatchObject({ restoredFrom: 1, counts: { texts: 1, lines: 0, images: 0 } });
+  });
+
   it('erasing a board erases its history', async () => {
     const id = await newBoard(t.api);
     await settle(t.api, id, () => addText(t.api, id, 'x'));

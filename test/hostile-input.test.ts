@@ -135,12 +135,18 @@ const kindArb = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('columns', 'tasks', 'lanes', 'meta', '__proto__', 'constructor', 'hasOwnProperty', 'TEXTS') },
   { weight: 2, arbitrary: hostileSegment },
 );
+/** A version of a history path: some that exist (the fixtures' first settled burst), then hostile ones. */
+const versionArb = fc.oneof({ weight: 2, arbitrary: fc.constantFrom('1', '2', '0', '-1', '1.5', '1e3', '0x1', '99999999999999999999') }, { weight: 3, arbitrary: hostileSegment });
 /** Names the routes read (often repeated within one query, which makes an array of the value), and random ones. */
 const queryName = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('timeout_ms', 'board', 'download', 'template', 'seed', 'key', 'client', 'access_key', '__proto__', 'constructor') },
+  { weight: 2, arbitrary: fc.constantFrom('since', 'since_etag', 'before', 'limit') },
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
 );
-const queryValue = fc.oneof(fc.constantFrom('$draw', '$key', '1', '0', '-1', '1e999', 'NaN', '55001', '999', 'sprint', 'mermaid-mindmap', 'toString'), fc.string({ unit: 'binary', maxLength: 20 }));
+const queryValue = fc.oneof(
+  fc.constantFrom('$draw', '$key', '1', '0', '-1', '1e999', 'NaN', '55001', '999', 'sprint', 'mermaid-mindmap', 'toString', '1.5', '99999999999999999999', '101', '"abc"', 'W/"abc"'),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+);
 const queryArb = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   {
@@ -156,6 +162,7 @@ const queryArb = fc.oneof(
       '?timeout_ms=1e999', '?timeout_ms=NaN', '?timeout_ms=-1', '?timeout_ms=Infinity', '?timeout_ms=0x10', '?timeout_ms=1000&timeout_ms=2000',
       '?download=1', '?download=1&download=1', '?template=__proto__', '?seed=constructor', '?seed=mermaid-flowchart', '?template=sprint',
       '?client=__proto__', '?%6Bey=$key', '?__proto__[x]=1', '?constructor[prototype][x]=1',
+      '?since=1', '?since=1&since_etag=%22x%22', '?since=1&since=2', '?since_etag=', '?limit=101', '?limit=0', '?before=-1', '?before=1&limit=1',
     ),
   },
 );
@@ -182,7 +189,7 @@ function bodyArb(template: Record<string, unknown> | undefined): fc.Arbitrary<Bo
 function planArb(method: string, url: string): fc.Arbitrary<Plan> {
   const withBody = !['GET', 'HEAD'].includes(method);
   return fc.record({
-    params: fc.record({ boardId: boardIdArb, itemId: itemIdArb, kind: kindArb, wildcard: fc.array(hostileSegment, { maxLength: 3 }).map((s) => s.join('/')) }),
+    params: fc.record({ boardId: boardIdArb, itemId: itemIdArb, kind: kindArb, version: versionArb, wildcard: fc.array(hostileSegment, { maxLength: 3 }).map((s) => s.join('/')) }),
     query: queryArb,
     headers: headersArb,
     body: withBody ? bodyArb(BODY_TEMPLATES[`${method} ${url}`]) : fc.constant<Body>(undefined),
@@ -203,7 +210,7 @@ function credentialPlanArb(method: string, url: string): fc.Arbitrary<Plan> {
       .map((pairs) => '?' + pairs.map(([name, value]) => `${name}=${value}`).join('&')),
   );
   return fc.record({
-    params: fc.record({ boardId: fc.constantFrom('$locked', '$locked', '$draw', '$todo'), itemId: itemIdArb, kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images'), wildcard: fc.constant('') }),
+    params: fc.record({ boardId: fc.constantFrom('$locked', '$locked', '$draw', '$todo'), itemId: itemIdArb, kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images'), version: fc.constant('1'), wildcard: fc.constant('') }),
     query: keyQuery,
     headers: fc.record({
       contentType: fc.constant('application/json'),
