@@ -25,6 +25,16 @@ const TasksView = z.looseObject({
   colWidth: z.number(),
 });
 
+const VersionSummary = z.looseObject({
+  version: z.number().int(),
+  at: z.string(),
+  authors: z.array(z.string()),
+  counts: z.record(z.string(), z.number().int()),
+  changes: z.looseObject({ added: z.number().int(), updated: z.number().int(), removed: z.number().int() }),
+  restoredFrom: z.number().int().optional(),
+});
+const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
+
 export const McpToolOutputs = {
   create_board: BoardLink.extend({ access_key: z.string().optional() }),
   open_board: BoardLink.extend({ created: z.boolean(), locked: z.boolean(), lock_mode: z.enum(['write', 'all']).nullable() }),
@@ -57,4 +67,15 @@ export const McpToolOutputs = {
   query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
   export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
   list_tasks: TasksView,
+  list_versions: z.looseObject({ boardId: z.string(), versions: z.array(VersionSummary), next: z.number().int().nullable() }),
+  get_changes: z.looseObject({
+    boardId: z.string(),
+    from: z.number().int(),
+    to: z.number().int().nullable(),
+    etag: z.string(),
+    added: z.array(ChangedItem),
+    updated: z.array(ChangedItem),
+    removed: z.array(z.looseObject({ kind: z.string(), id: z.string() })),
+  }),
+  restore_version: z.looseObject({ ok: z.literal(true), version: z.number().int(), restoredFrom: z.number().int(), etag: z.string() }),
 } as const;

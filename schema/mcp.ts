@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { AccessKey, Author, BoardId, CardColor, ItemId } from './common.js';
 import { CreateBoardInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
+import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
 import { ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
-import { MAX_TASKS } from './limits.js';
+import { HISTORY_PAGE_DEFAULT, MAX_TASKS } from './limits.js';
 
 const BoardRef = {
   board_id: BoardId.describe('The board id (a UUID).'),
@@ -42,6 +43,33 @@ export const MutationArgs = {
   set_column_width: ColumnWidthInput,
 } as const;
 
+/**
+ * A history number as a tool argument: a JSON number, then the REST
+ * validator's own checks (whole, in range), so both surfaces refuse alike.
+ * The history schemas also take the digits of a query string, which a JSON
+ * argument has no need of; a tool advertises an integer.
+ */
+const asNumber = <T extends z.ZodType<number, number | string>>(schema: T) =>
+  // The cast narrows the schema's input to the number it is handed here (it takes number | string).
+  z.int({ error: 'must be a whole number' }).pipe(schema as unknown as z.ZodType<number, number>);
+
+/** The history tools' arguments (../shared/spec/history.md), on the schemas of the REST queries. */
+const HistoryArgs = {
+  list_versions: z.object({
+    before: asNumber(VersionNumber).optional().describe('A version number: list the versions older than it (the `next` of the previous page).'),
+    limit: asNumber(VersionsQuery.shape.limit.unwrap()).default(HISTORY_PAGE_DEFAULT).describe('Versions per page, 1 to 100 (default 50).'),
+  }),
+  // safeExtend keeps ChangesQuery's rule: exactly one of since and since_etag.
+  get_changes: ChangesQuery.safeExtend({
+    since: asNumber(VersionNumber).optional().describe('A version number: the changes since that version.'),
+    since_etag: EtagText.optional().describe('An ETag you saw (from get_board or wait_for_update): the changes since that state.'),
+  }),
+  restore_version: z.object({
+    version: asNumber(VersionNumber).describe('The version to bring back (from list_versions).'),
+    author: Author.optional(),
+  }),
+} as const;
+
 /** A board tool's arguments: the schema extended with board_id and access_key (extend keeps its refinements). */
 const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) => schema.extend(BoardRef);
 
@@ -59,7 +87,10 @@ export const McpToolArgs = {
   draw_stroke: onBoard(MutationArgs.draw_stroke),
   move: onBoard(MutationArgs.move),
   erase: onBoard(MutationArgs.erase),
-  wait_for_update: onBoard(z.object({ timeout_ms: WaitTimeout })),
+  wait_for_update: onBoard(z.object({
+    timeout_ms: WaitTimeout,
+    since_etag: EtagText.optional().describe('The ETag you last saw: when the board has already moved past it, returns at once.'),
+  })),
   set_board_mode: onBoard(ModeInput),
   create_column: onBoard(MutationArgs.create_column),
   update_column: onBoard(MutationArgs.update_column),
@@ -88,6 +119,9 @@ export const McpToolArgs = {
   })),
   export_tasks: onBoard(z.object({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }) })),
   list_tasks: z.object(BoardRef),
+  list_versions: onBoard(HistoryArgs.list_versions),
+  get_changes: HistoryArgs.get_changes.safeExtend(BoardRef),
+  restore_version: onBoard(HistoryArgs.restore_version),
 } as const;
 
 export type McpToolName = keyof typeof McpToolArgs;

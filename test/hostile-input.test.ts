@@ -366,6 +366,9 @@ const TOOL_TEMPLATES: Record<string, Record<string, unknown>> = {
   query_tasks: { board_id: '$todo', assignee: 'a', priority: 'H', done: false, overdue: true, due_before: '2030-01-01', due_after: '2000-01-01', color: 'red' },
   export_tasks: { board_id: '$todo', format: 'csv' },
   list_tasks: { board_id: '$todo' },
+  list_versions: { board_id: '$draw', before: 2, limit: 10 },
+  get_changes: { board_id: '$draw', since: 1 },
+  restore_version: { board_id: '$draw', version: 1, author: 'ai:fuzz' },
 };
 
 function argsArb(tool: string): fc.Arbitrary<unknown> {

@@ -247,6 +247,9 @@ const TOOLS: Record<string, McpSpec> = {
   query_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ done: false }) },
   export_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ format: 'markdown' }) },
   list_tasks: { class: 'mcp-read', board: 'todo' },
+  list_versions: { class: 'mcp-read', board: 'versioned', args: () => ({ limit: 10 }) },
+  get_changes: { class: 'mcp-read', board: 'versioned', args: () => ({ since: 1 }) },
+  restore_version: { class: 'mcp-write', board: 'versioned', args: () => ({ version: 1 }) },
 };
 
 type ResourceSpec = { class: Class; board: BoardKind; method: 'resources/read' | 'resources/subscribe'; template: string };
@@ -256,6 +259,7 @@ const RESOURCES: Record<string, ResourceSpec> = {
   'read svc://board/{id}/tasks.json': { class: 'mcp-read', board: 'todo', method: 'resources/read', template: 'svc://board/{id}/tasks.json' },
   'subscribe svc://board/{id}/state.json': { class: 'mcp-read', board: 'draw', method: 'resources/subscribe', template: 'svc://board/{id}/state.json' },
   'subscribe svc://board/{id}/tasks.json': { class: 'mcp-read', board: 'todo', method: 'resources/subscribe', template: 'svc://board/{id}/tasks.json' },
+  'read svc://board/{id}/versions/{version}/state.json': { class: 'mcp-read', board: 'versioned', method: 'resources/read', template: 'svc://board/{id}/versions/{version}/state.json' },
 };
 
 function mcpOutcome(answer: RpcAnswer, lockMode: Mode): string {
@@ -347,7 +351,7 @@ describe('the lock table', () => {
       const tools = (await mcp.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools.map((tool: { name: string }) => tool.name);
       expect([...tools].sort()).toEqual(Object.keys(TOOLS).sort());
       const templates: string[] = (await mcp.send({ jsonrpc: '2.0', id: 2, method: 'resources/templates/list' })).body.result.resourceTemplates.map((r: { uriTemplate: string }) => r.uriTemplate);
-      const subscribable = templates.filter((uri) => SUBSCRIBABLE.has(uri.split('/').pop() as never));
+      const subscribable = templates.filter((uri) => SUBSCRIBABLE.has(uri.replace('svc://board/{id}/', '') as never));
       expect(Object.keys(RESOURCES).sort()).toEqual([...templates.map((uri) => `read ${uri}`), ...subscribable.map((uri) => `subscribe ${uri}`)].sort());
     } finally {
       await mcp.close();
@@ -405,7 +409,7 @@ describe('the lock matrix', () => {
         const session = await open(board);
         // Without a header, a session uses the key that opened the board in an earlier call.
         if (channel === 'argument' && board.presented !== undefined) await session.call('get_board', { board_id: board.id, access_key: board.presented });
-        const uri = spec.template.replace('{id}', board.id);
+        const uri = spec.template.replace('{id}', board.id).replace('{version}', '1'); // a versioned board's content is version 1
         const answer = await session.send({ jsonrpc: '2.0', id: `r-${name}`, method: spec.method, params: { uri } });
         matrix.set(`MCP resource: ${name} (${channel})`, spec.class, index, mcpOutcome(answer, cell.mode));
         if (channel === 'header') await session.close();

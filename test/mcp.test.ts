@@ -18,6 +18,7 @@ const EXPECTED_TOOLS = [
   'create_board', 'open_board', 'get_board', 'get_preview', 'add_text', 'add_link', 'add_image', 'draw_stroke', 'move', 'erase',
   'wait_for_update', 'set_board_mode', 'create_column', 'update_column', 'delete_column', 'create_task', 'update_task', 'move_task',
   'delete_task', 'set_lane', 'set_column_width', 'create_tasks', 'query_tasks', 'export_tasks', 'list_tasks',
+  'list_versions', 'get_changes', 'restore_version',
 ];
 
 
@@ -375,7 +376,9 @@ describe('locked boards', () => {
 describe('resources', () => {
   it('lists the templates and reads state.json, tasks.json and preview.svg', async () => {
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['svc://board/{id}/state.json', 'svc://board/{id}/preview.svg', 'svc://board/{id}/tasks.json']);
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual([
+      'svc://board/{id}/state.json', 'svc://board/{id}/preview.svg', 'svc://board/{id}/tasks.json', 'svc://board/{id}/versions/{version}/state.json',
+    ]);
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
     const state = await mcp.client.readResource({ uri: `svc://board/${board_id}/state.json` });
     expect(JSON.parse((state.contents[0] as any).text)).toMatchObject({ boardId: board_id, mode: 'todo' });

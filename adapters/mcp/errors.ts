@@ -1,7 +1,8 @@
 /**
- * The one mapper from BoardError to the MCP wire. Rejections a model can act on
- * (bad arguments, wrong mode, a missing item) become tool results with
- * `isError`; the spec's protocol errors become JSON-RPC errors with `data`:
+ * The one mapper from BoardError to the MCP wire. Rejections a model can act
+ * on (bad arguments, wrong mode, a missing item or version, thinned history)
+ * become tool results with `isError`; the spec's protocol errors become
+ * JSON-RPC errors with `data`:
  * -32000 for rate limits, quotas and the body cap, -32001 for a lock, and
  * invalid params for an unknown board or a board id that is not a UUID.
  */
@@ -50,10 +51,17 @@ export function toMcpError(boardError: BoardError): RpcError {
   return new RpcError(MCP_SERVER_ERROR, boardError.message, data);
 }
 
+/**
+ * Errors a model should read and act on in its next call: an item or version
+ * that is not there, or history thinned past its starting point (it reads the
+ * whole board instead).
+ */
+const ACTIONABLE: ReadonlySet<string> = new Set(['item_not_found', 'version_not_found', 'history_gone']);
+
 /** True for errors a model should read and correct in its next call. */
 function isToolError(boardError: BoardError): boolean {
   if (boardError.code === 'invalid_board_id') return false; // a board id that is not a UUID is invalid params, like an unknown one
-  return boardError.status === 400 || boardError.code === 'item_not_found';
+  return boardError.status === 400 || ACTIONABLE.has(boardError.code);
 }
 
 /** A tool call that failed: a readable `isError` result, or a thrown JSON-RPC error. */

@@ -1,18 +1,20 @@
 /**
  * The board resources: `svc://board/{id}/state.json` (the snapshot without
- * image payloads), `svc://board/{id}/preview.svg` and `svc://board/{id}/tasks.json`
- * (`{mode, columns, tasks, lanes, colWidth}`). state.json and tasks.json are
- * subscribable.
+ * image payloads), `svc://board/{id}/preview.svg`, `svc://board/{id}/tasks.json`
+ * (`{mode, columns, tasks, lanes, colWidth}`) and
+ * `svc://board/{id}/versions/{version}/state.json` (the snapshot at a stored
+ * version, history.md). state.json and tasks.json are subscribable; a
+ * version never changes, so there is nothing to hear of it.
  */
 import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { isUuid } from '../../schema/index.js';
+import { isUuid, VersionNumber } from '../../schema/index.js';
 import type { Caller } from '../../server/host/access.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { previewSvg } from '../../server/board/preview.js';
 import { jsonSnapshot, tasksView } from '../../server/board/snapshot.js';
 
-export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json';
+export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);
 
 export const stateUri = (boardId: string) => `svc://board/${boardId}/state.json`;
@@ -39,20 +41,40 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     description: '{mode, columns, tasks, lanes, colWidth} of the board. Subscribable.',
     mimeType: 'application/json',
   },
+  {
+    uriTemplate: 'svc://board/{id}/versions/{version}/state.json',
+    name: 'board-version-state',
+    title: 'Board snapshot at a version',
+    description: 'The board snapshot as it was at a version (see list_versions), plus version and at; image payloads elided. A version never changes.',
+    mimeType: 'application/json',
+  },
 ];
 
-const URI = /^svc:\/\/board\/([^/]+)\/(state\.json|preview\.svg|tasks\.json)$/;
+/** The templates with one resource per board (resources/list names them for every board the session used). */
+export const PER_BOARD_TEMPLATES = RESOURCE_TEMPLATES.filter((template) => !template.uriTemplate.includes('{version}'));
+
+const URI = /^svc:\/\/board\/([^/]+)\/(?:(state\.json|preview\.svg|tasks\.json)|versions\/([^/]*)\/state\.json)$/;
 
 /** Splits a board resource URI, or throws invalid params. */
-export function parseUri(uri: string): { boardId: string; name: ResourceName } {
+export function parseUri(uri: string): { boardId: string; name: ResourceName; version?: number } {
   const match = URI.exec(uri);
-  if (!match) throw errors.invalidPayload('uri', 'must be svc://board/{id}/state.json, preview.svg or tasks.json');
+  if (!match) throw errors.invalidPayload('uri', 'must be svc://board/{id}/state.json, preview.svg, tasks.json or versions/{version}/state.json');
   if (!isUuid(match[1])) throw errors.boardNotFound();
-  return { boardId: match[1].toLowerCase(), name: match[2] as ResourceName };
+  const boardId = match[1].toLowerCase();
+  if (match[2] !== undefined) return { boardId, name: match[2] as ResourceName };
+  // The version is checked as REST checks its path segment: the same validator, the same refusals.
+  const version = VersionNumber.safeParse(match[3]);
+  if (!version.success) throw errors.invalidPayload('version', version.error.issues[0].message);
+  return { boardId, name: 'versions/{version}/state.json', version: version.data };
 }
 
 export async function readResource(boards: Boards, uri: string, caller: Caller): Promise<ReadResourceResult> {
-  const { boardId, name } = parseUri(uri);
+  const { boardId, name, version } = parseUri(uri);
+  if (version !== undefined) {
+    // A history read: the lock rules of any read (history.md), applied by Boards.history.
+    const { board } = await boards.history.version(boardId, caller, version);
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(board) }] };
+  }
   return boards.read(boardId, caller, (doc, record) => {
     switch (name) {
       case 'state.json':
@@ -61,6 +83,8 @@ export async function readResource(boards: Boards, uri: string, caller: Caller):
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(tasksView(doc, record.mode)) }] };
       case 'preview.svg':
         return { contents: [{ uri, mimeType: 'image/svg+xml', text: previewSvg(doc, record.mode) }] };
+      case 'versions/{version}/state.json':
+        throw new Error('unreachable: a version is read from the history above');
     }
   });
 }

@@ -15,7 +15,7 @@ import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { resourceFailure, RpcError, toolFailure } from './errors.js';
-import { parseUri, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
+import { parseUri, PER_BOARD_TEMPLATES, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
 import { StrictParamsServer } from './server.js';
 import { TOOL_LIST } from './tool-list.js';
 import { TOOLS } from './tools.js';
@@ -24,7 +24,8 @@ const INSTRUCTIONS = [
   'Shared boards with no accounts: whoever has a board id can read and write it, unless it is locked.',
   'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).',
   'Start with create_board or open_board (a board URL or id), read with get_board or get_preview, then edit with the add_*/draw_stroke/move/erase or column/task tools.',
-  'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits.',
+  'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits; then get_changes with since_etag tells what changed.',
+  'Every settled burst of edits is a version: list_versions, svc://board/{id}/versions/{version}/state.json and restore_version bring a board back.',
 ].join(' ');
 
 
@@ -106,7 +107,7 @@ export class McpSession {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
     server.setRequestHandler(ListResourcesRequestSchema, () => ({
       resources: [...this.boardsSeen].flatMap((boardId) =>
-        RESOURCE_TEMPLATES.map((template) => ({
+        PER_BOARD_TEMPLATES.map((template) => ({
           uri: template.uriTemplate.replace('{id}', boardId),
           name: `${template.name}-${boardId}`,
           title: template.title,

@@ -65,7 +65,7 @@ export const TOOL_TEXT: { [N in McpToolName]: ToolText } = {
   },
   wait_for_update: {
     title: 'Wait for the next edit',
-    description: `Long poll: returns {updated: true} about 3 seconds after the next burst of edits to the board settles (from anyone, on any surface), or {timedOut: true} after timeout_ms (clamped to 1000..55000, default 25000). etag identifies the board state then. ${LOCKED}`,
+    description: `Long poll: returns {updated: true} about 3 seconds after the next burst of edits to the board settles (from anyone, on any surface), or {timedOut: true} after timeout_ms (clamped to 1000..55000, default 25000). etag identifies the board state then. Pass since_etag = the etag you last saw: if the board already moved past it, it returns at once, so an edit made between two waits is never missed. Then call get_changes with that same since_etag to learn what changed, rather than re-reading the board. ${LOCKED}`,
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   set_board_mode: {
@@ -137,5 +137,20 @@ export const TOOL_TEXT: { [N in McpToolName]: ToolText } = {
     title: 'List columns and tasks',
     description: `{mode, columns, tasks, lanes, colWidth} of a board, in board order (empty lists on a draw board). ${LOCKED}`,
     annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  list_versions: {
+    title: 'List versions',
+    description: `The board's history, newest first: {version, at, authors, counts, changes: {added, updated, removed}, restoredFrom?} per version. A version is recorded when a burst of edits settles (about 3 s) and before every restore; old versions are thinned (all of the last day, then hourly for a week, then daily for 30 days). Pages of limit (1 to 100, default 50); pass next as before for the following page (null: none). A board locked "all" needs access_key.`,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  get_changes: {
+    title: 'What changed since',
+    description: `What changed from a point to the board's current state: {from, to, etag, added, updated, removed}, items as get_board gives them. Give since_etag (the etag you last saw, from wait_for_update or get_board) or since (a version number), not both. The usual loop: wait_for_update with since_etag, then get_changes with that since_etag, and keep the etag it returns for the next round. history_gone: the starting point was thinned; read the board with get_board. A board locked "all" needs access_key.`,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  restore_version: {
+    title: 'Restore a version',
+    description: `Makes the board equal to a version from list_versions, as one new edit that everyone on the board sees live. Nothing is lost: the state before the restore is recorded as a version first, and the restore itself becomes a version with restoredFrom. Answers {ok, version, restoredFrom, etag}. ${LOCKED}`,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
 };

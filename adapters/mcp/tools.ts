@@ -46,24 +46,43 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
     case 'view':
       return remember(await context.boards.read(args.board_id, caller, (doc, record) => operation.view(doc, record, args as never)));
     case 'host':
-      return runHostRead(operation.name, args, context);
+      return runHostOperation(operation.name, args, context);
   }
 }
 
-/** The reads the host answers itself (see HostOp). */
-async function runHostRead(name: McpToolName, args: BoardArgs, context: ToolContext): Promise<object> {
-  if (name === 'wait_for_update') {
-    // A long poll remembers no key: it opens nothing the session reads later.
-    const { timeout_ms } = args as z.output<(typeof McpToolArgs)['wait_for_update']>;
-    return context.boards.wait(args.board_id, callerFor(context, args), timeout_ms, context.signal);
+type ArgsFor<N extends McpToolName> = z.output<(typeof McpToolArgs)[N]>;
+
+/** The operations the host answers itself (see HostOp); each host method applies the row's lock rule. */
+async function runHostOperation(name: McpToolName, args: BoardArgs, context: ToolContext): Promise<object> {
+  const { boards } = context;
+  const caller = callerFor(context, args);
+  const remember = <T>(result: T) => {
+    context.rememberKey(args.board_id, args.access_key ?? context.request.key);
+    return result as object;
+  };
+  switch (name) {
+    case 'wait_for_update': {
+      // A long poll remembers no key: it opens nothing the session reads later.
+      const { timeout_ms, since_etag } = args as ArgsFor<'wait_for_update'>;
+      return boards.wait(args.board_id, caller, timeout_ms, context.signal, since_etag);
+    }
+    case 'query_tasks': {
+      const { board_id, access_key: _key, ...query } = args as ArgsFor<'query_tasks'>;
+      return remember(await boards.queryTasks(board_id, caller, query));
+    }
+    case 'list_versions': {
+      const { before, limit } = args as ArgsFor<'list_versions'>;
+      return remember(await boards.history.versions(args.board_id, caller, { before, limit }));
+    }
+    case 'get_changes': {
+      const { since, since_etag } = args as ArgsFor<'get_changes'>;
+      return remember(await boards.history.changes(args.board_id, caller, since !== undefined ? { since } : { since_etag }));
+    }
+    case 'restore_version':
+      return remember(await boards.history.restore(args.board_id, caller, (args as ArgsFor<'restore_version'>).version));
+    default:
+      throw new Error(`no host operation named ${name}`);
   }
-  if (name === 'query_tasks') {
-    const { board_id, access_key, ...query } = args as z.output<(typeof McpToolArgs)['query_tasks']>;
-    const result = await context.boards.queryTasks(board_id, callerFor(context, args), query);
-    context.rememberKey(board_id, access_key ?? context.request.key);
-    return result;
-  }
-  throw new Error(`no host read named ${name}`);
 }
 
 /** The tools that act on no existing board. */

@@ -48,7 +48,7 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources \`svc://board/{id}/state.json\`, \`preview.svg\`, \`tasks.json\` (subscribable).
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed.
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 - History: \`GET ${baseUrl}/api/boards/<boardId>/versions\` lists versions (one per settled burst of edits), \`/versions/<version>\` is the board then, \`/changes?since_etag=<etag>\` (or \`since=<version>\`) what changed since, and \`POST /versions/<version>/restore\` brings a version back (the state before it stays a version). Follow \`wait?since_etag=<etag>\` with \`changes\` to miss no edit.
 

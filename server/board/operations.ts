@@ -5,6 +5,9 @@
  * plain write, its method and path. The surfaces register from this table, so
  * a new operation is written once here and every surface has it.
  *
+ * Lock rules: a mutation needs write access, a view read access; a host row
+ * names its own (`access`), which the host checks where it answers it.
+ *
  * Not here: create_board and open_board (they act on no existing board, and
  * count as board creations), and REST's representation routes (/json with its
  * ETag, /svg-preview, tasks.csv, /wait), which answer the same views in
@@ -52,10 +55,13 @@ export type MutationOp<N extends McpToolName, R> = Common<N> & { kind: 'mutation
 /** Reads the board's document: refused without read access. */
 export type ViewOp<N extends McpToolName, R> = Common<N> & { kind: 'view'; access: 'read'; view: (doc: Y.Doc, record: BoardRecord, args: ArgsOf<N>) => R };
 /**
- * A read the host answers itself (Boards.wait, Boards.queryTasks): it needs
- * what the document does not hold, the board events or the host's clock.
+ * An operation the host answers itself (Boards.wait, Boards.queryTasks,
+ * Boards.history): it needs what the document does not hold, the board
+ * events, the host's clock or the stored versions. `access` is its lock rule:
+ * a read (public under a `write` lock) or a write (restore_version: the key
+ * under any lock), checked by the host method that answers it.
  */
-export type HostOp<N extends McpToolName> = Common<N> & { kind: 'host'; access: 'read' };
+export type HostOp<N extends McpToolName> = Common<N> & { kind: 'host'; access: 'read' | 'write' };
 
 const common = <N extends McpToolName>(name: N, rest: readonly RestRoute[]): Common<N> => ({ name, args: McpToolArgs[name], result: McpToolOutputs[name], rate: 'board', rest });
 
@@ -73,7 +79,7 @@ const view = <N extends McpToolName, R>(name: N, read: (doc: Y.Doc, record: Boar
   view: read,
 });
 
-const hostRead = <N extends McpToolName>(name: N): HostOp<N> => ({ ...common(name, []), kind: 'host', access: 'read' });
+const host = <N extends McpToolName>(name: N, access: 'read' | 'write'): HostOp<N> => ({ ...common(name, []), kind: 'host', access });
 
 const post = (path: string, body: z.ZodType): RestRoute => ({ method: 'POST', path, body });
 const del = (path: string): RestRoute => ({ method: 'DELETE', path });
@@ -97,7 +103,7 @@ export const OPERATIONS = {
   draw_stroke: mutation('draw_stroke', (w, args) => strokeResult(upsertStroke(w, args)), [post('/strokes', StrokeInput), post('/lines', StrokeInput)]),
   move: mutation('move', (w, args) => moveItem(w, args.kind ?? kindOf(w, args.id), args.id, args), [post('/:kind/:itemId/move', MoveInput)]),
   erase: mutation('erase', (w, args) => eraseItem(w, args.kind ?? kindOf(w, args.id), args.id), [del('/:kind/:itemId')]),
-  wait_for_update: hostRead('wait_for_update'),
+  wait_for_update: host('wait_for_update', 'read'),
   set_board_mode: mutation('set_board_mode', (w, args) => switchMode(w, args), [post('/mode', ModeInput)]),
   // REST's POST /columns and /tasks upsert (an id in the body updates), as create_column and create_task do for an existing id.
   create_column: mutation('create_column', (w, args) => upsertColumn(w, args), [post('/columns', ColumnInput)]),
@@ -114,12 +120,16 @@ export const OPERATIONS = {
     const tasks = args.tasks.map((task) => upsertTask(w, { ...task, author: task.author ?? args.author }));
     return { ok: true as const, tasks, ids: tasks.map((task) => task.id) };
   }),
-  query_tasks: hostRead('query_tasks'),
+  query_tasks: host('query_tasks', 'read'),
   export_tasks: view('export_tasks', (doc, record, args) => ({
     format: args.format,
     content: args.format === 'csv' ? tasksCsv(doc, record.mode) : tasksMarkdown(doc, record.mode, record.id),
   })),
   list_tasks: view('list_tasks', (doc, record) => tasksView(doc, record.mode)),
+  // History (history.md): REST has these as routes of their own (GET /versions, /changes, POST /versions/{v}/restore).
+  list_versions: host('list_versions', 'read'),
+  get_changes: host('get_changes', 'read'),
+  restore_version: host('restore_version', 'write'),
 };
 
 export type OperationName = keyof typeof OPERATIONS;
