@@ -33,12 +33,12 @@ export async function boardJson(baseUrl: string, id: string, key?: string): Prom
 }
 
 /** Polls until `check` passes (a browser, a server and a network are involved). */
-export async function until<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<T> {
+export async function until<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const value = await check();
-      if (value !== undefined && value !== false && value !== null) return value;
+      if (value !== undefined && value !== false && value !== null) return value as Exclude<T, undefined | null | false>;
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
