@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BATCH_OPS } from '../schema/index.js';
-import { client, type Client } from './helpers/http.js';
+import { client, type Client, PNG_1PX } from './helpers/http.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, type TestServer, useServer } from './helpers/server.js';
 
@@ -235,6 +235,18 @@ describe('restore', () => {
     expect(json.columns).toBeUndefined();
     const [newest] = (await t.api.get(`/api/boards/${id}/versions?limit=1`)).body.versions;
     expect(newest).toMatchObject({ restoredFrom: 1, counts: { texts: 1, lines: 0, images: 0 } });
+  });
+
+  it("a restored image has its payload: stored versions keep their images' payloads from pruning", async () => {
+    const id = await newBoard(t.api);
+    let image = '';
+    await settle(t.api, id, async () => (image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).body.id));
+    await settle(t.api, id, () => t.api.del(`/api/boards/${id}/images/${image}`)); // stored and pruned meanwhile (2 s debounce)
+    expect((await t.api.get(`/api/boards/${id}/images/${image}`)).status).toBe(404);
+    expect((await t.api.post(`/api/boards/${id}/versions/1/restore`)).status).toBe(200);
+    const payload = await t.api.get(`/api/boards/${id}/images/${image}`);
+    expect(payload.status).toBe(200);
+    expect(payload.headers.get('content-type')).toBe('image/png');
   });
 
   it('erasing a board erases its history', async () => {
