@@ -5,7 +5,7 @@
  * `write` lock, the key under an `all` lock); restore is a write.
  */
 import * as Y from 'yjs';
-import type { BoardMode } from '../../schema/index.js';
+import type { LockMode } from '../../schema/index.js';
 import { diffItems, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
 import { boardMaps, MAP_NAMES } from '../board/document-model.js';
 import { errors } from '../board/errors.js';
@@ -23,7 +23,7 @@ type Deps = { boards: Boards; store: BoardStore; host: DocumentHost; recorder: H
 export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null };
 
 /** The board at a version: the `/json` snapshot of that state, plus its number and time. */
-export type VersionSnapshot = { board: Record<string, unknown>; etag: string; version: number; at: string; lockMode: string | null };
+export type VersionSnapshot = { board: Record<string, unknown>; etag: string; version: number; at: string; lockMode: LockMode | null };
 
 export type RestoreResult = { ok: true; version: number; restoredFrom: number; etag: string };
 
@@ -66,7 +66,7 @@ export class BoardHistory {
   }
 
   /** `GET /versions/{v}/svg-preview`: the schematic preview of the board at that version. */
-  async versionPreview(boardId: string, caller: Caller, version: number): Promise<{ svg: string; etag: string; lockMode: string | null }> {
+  async versionPreview(boardId: string, caller: Caller, version: number): Promise<{ svg: string; etag: string; lockMode: LockMode | null }> {
     const record = await this.deps.boards.admit(boardId, caller, 'read');
     const { meta, doc } = await this.stateAt(boardId, version);
     try {
@@ -126,7 +126,7 @@ export class BoardHistory {
             if (JSON.stringify(staged.get(key)) !== JSON.stringify(value)) staged.set(key, value as never);
           }
         }
-        w.mode = meta.mode as BoardMode;
+        w.mode = meta.mode;
         w.counts = {}; // every map changed under the write's feet: counts are taken afresh
       });
     } finally {
