@@ -13,12 +13,23 @@ import type { BoardChanges, VersionMeta, VersionSummary } from '../board/history
 import { previewSvg } from '../board/preview.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import type { BoardStore } from '../store/board-store.js';
+import type { BoardWrite } from '../board/board-write.js';
+import type { BoardRecord } from '../board/record.js';
 import type { Caller } from './access.js';
-import type { Boards } from './boards.js';
 import type { DocumentHost } from './document-host.js';
 import type { HistoryRecorder } from './history.js';
 
-type Deps = { boards: Boards; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
+/**
+ * What history needs of the Boards service that owns it: admission and one
+ * write. Named here rather than imported, so boards.ts and this file do not
+ * import each other.
+ */
+type BoardAccess = {
+  admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord>;
+  write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T>;
+};
+
+type Deps = { boards: BoardAccess; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
 
 export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null };
 
