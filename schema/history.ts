@@ -6,6 +6,7 @@
  * more digits than a safe integer holds, a repeated parameter) is refused.
  */
 import { z } from 'zod';
+import { Author } from './common.js';
 import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from './limits.js';
 
 const integer = (min: number, max: number) =>
@@ -45,3 +46,6 @@ export type ChangesQuery = z.infer<typeof ChangesQuery>;
 
 /** The `{version}` of a history path. */
 export const VersionParams = z.object({ version: VersionNumber });
+
+/** POST /versions/{v}/restore: an optional body naming who restores (a browser sends its `user:<uuid>`), as every write may. */
+export const RestoreBody = z.object({ author: Author.optional() });

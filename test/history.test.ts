@@ -163,6 +163,22 @@ describe('restore', () => {
     expect((await t.api.get(`/api/boards/${id}/versions`)).body.versions).toHaveLength(4);
   });
 
+  // The browser restores over REST: without a body the version would name "ai:rest", not the person.
+  it('a restore may name its author in the body (the browser sends its user tag); a bad one is 400 and restores nothing', async () => {
+    const id = await newBoard(t.api);
+    await settle(t.api, id, () => addText(t.api, id, 'first'));
+    await settle(t.api, id, () => addText(t.api, id, 'second'));
+    const before = (await t.api.get(`/json/${id}`)).body.etag;
+    const refused = await t.api.post(`/api/boards/${id}/versions/1/restore`, { author: 'not an author!' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_payload', field: 'author' });
+    expect((await t.api.get(`/json/${id}`)).body.etag).toBe(before);
+    const person = 'user:0b7c4a62-3f1e-4d2a-9c55-1f2e3d4c5b6a';
+    expect((await t.api.post(`/api/boards/${id}/versions/1/restore`, { author: person })).status).toBe(200);
+    const [newest] = (await t.api.get(`/api/boards/${id}/versions`)).body.versions;
+    expect(newest).toMatchObject({ restoredFrom: 1, authors: [person] });
+  });
+
   it('a Yjs client and a /ws client converge on a restore', async () => {
     const id = await newBoard(t.api);
     await settle(t.api, id, () => addText(t.api, id, 'original'));

@@ -4,7 +4,7 @@
  * ETag, and restore. Queries and path numbers are parsed with schema/history.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ChangesQuery, VersionParams, VersionsQuery } from '../../schema/index.js';
+import { ChangesQuery, RestoreBody, VersionParams, VersionsQuery } from '../../schema/index.js';
 import { errors } from '../../server/board/errors.js';
 import type { Boards } from '../../server/host/boards.js';
 import { callerOf } from '../kit/caller.js';
@@ -56,6 +56,7 @@ export function historyRoutes(app: FastifyInstance, boards: Boards): void {
 
   app.post<VersionRoute>('/api/boards/:boardId/versions/:version/restore', async (request) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
-    return boards.history.restore(boardId, callerOf(request), versionOf(request.params));
+    const { author } = parse(RestoreBody, request.body);
+    return boards.history.restore(boardId, { ...callerOf(request), author }, versionOf(request.params));
   });
 }

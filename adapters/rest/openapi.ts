@@ -8,7 +8,7 @@ import {
   ColumnInput, ColumnWidthInput, CreateBoardInput, ImageInput, LaneInput, LinkInput, LockInput, McpToolOutputs, ModeInput,
   MoveInput, StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
   TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
-  DRAW_KINDS, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, MAX_BODY_BYTES,
+  DRAW_KINDS, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, MAX_BODY_BYTES, RestoreBody,
 } from '../../schema/index.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 
@@ -141,7 +141,7 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/versions`, 'get', { tag: 'history', summary: 'Versions newest first, paged', query: { before: versionQuery('a version (exclusive): the `next` of the previous page'), limit: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT, description: 'versions per page' } }, ok: { description: '{boardId, versions, next}', schema: json(VersionPage) }, errors: BOARD_ERRORS }],
   [`${boardPath}/versions/{version}`, 'get', { tag: 'history', summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable', ok: { description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)', schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })), headers: etagHeader }, errors: BOARD_ERRORS }],
   [`${boardPath}/versions/{version}/svg-preview`, 'get', { tag: 'history', summary: 'The schematic SVG preview of the board at a version; immutable', ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', ok: { description: 'the version the restore made', schema: json(Restored) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', body: RestoreBody, ok: { description: 'the version the restore made', schema: json(Restored) }, errors: BOARD_ERRORS }],
   [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(BoardChanges) }, errors: [...BOARD_ERRORS, 410] }],
   ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],

@@ -8,7 +8,7 @@
  * (docs/browser-app.md says why the preview rather than the board's own renderers).
  */
 import type { VersionCounts, VersionSummary } from '../../server/board/history.js';
-import { api, ApiError, keys } from './api.js';
+import { api, ApiError, authorTag, keys } from './api.js';
 import { authorName } from './names.js';
 import { dialog, h, toast } from './ui.js';
 
@@ -258,7 +258,7 @@ export class HistoryPanel {
     ], [{ label: 'Cancel', value: 'cancel' }, { label: 'Restore', value: 'ok', primary: true }]);
     if (answer !== 'ok') return;
     try {
-      const result = await api<RestoreResult>('POST', `/api/boards/${this.boardId}/versions/${version.version}/restore`, undefined, this.boardId);
+      const result = await api<RestoreResult>('POST', `/api/boards/${this.boardId}/versions/${version.version}/restore`, { author: authorTag() }, this.boardId);
       toast(`Restored version ${result.restoredFrom}.`);
       this.unselect();
       await this.load(true);
