@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { machine } from './lib/report.js';
 import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
+import { historyScenario } from './scenarios/history.js';
 import { importScenario } from './scenarios/import.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
@@ -27,6 +28,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['mcp', mcpScenario],
   ['browser', browserScenario],
   ['scale-out', scaleOutScenario],
+  ['history', historyScenario],
 ];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 

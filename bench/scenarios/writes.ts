@@ -31,7 +31,8 @@ export async function prepare(url: string, boards: number): Promise<{ path: stri
 const wholeMs = (value: number) => (value === 0 ? '< 1' : ms(value));
 const latencyRatio = (ours: number, baseline: number) => (baseline === 0 ? 'n/a (baseline < 1 ms)' : ratio(ours, baseline));
 
-export async function load(url: string, targets: { path: string; id: string }[], seconds: number): Promise<Load> {
+/** `pick` chooses the target of each request from its sequence number (default: round robin). */
+export async function load(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Load> {
   let next = 0;
   const result = await autocannon({
     url,
@@ -41,7 +42,7 @@ export async function load(url: string, targets: { path: string; id: string }[],
       {
         method: 'POST',
         setupRequest: (request) => {
-          const target = targets[next++ % targets.length];
+          const target = targets[pick(next++)];
           return { ...request, path: target.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: target.id, x: next % 500, y: 10, content: `an edited note, revision ${next}` }) };
         },
       },

@@ -114,6 +114,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
   let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);
   const recorder = new HistoryRecorder({ store, host, events, now, logError: (error, boardId) => logError(error, boardId) });
+  if (!config.history) events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
   const boards = new Boards({ store, host, access, events, recorder, now });
   hocuspocus.configure({
     extensions: [
@@ -155,6 +156,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   logError = (error, boardId) => app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
+  if (!config.history) app.log.warn('HISTORY=off: settled bursts record no versions (benchmarks only)');
   // Every route, as registered: the OpenAPI coverage test and the lock bypass matrix read it.
   const routes: { method: string; url: string }[] = [];
   app.addHook('onRoute', (route) => {

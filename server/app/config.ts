@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_IP),
   // "1" skips the journal: for measuring its cost in benchmarks ONLY; acknowledged writes can then be lost.
   UNSAFE_NO_JOURNAL: z.enum(['0', '1']).default('0'),
+  // "off" records no versions when bursts settle: for measuring history's write-path cost in benchmarks ONLY.
+  HISTORY: z.enum(['on', 'off']).default('on'),
   // Slow clients: the headers, and the whole request, must arrive within these.
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(HEADERS_TIMEOUT_MS),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(REQUEST_TIMEOUT_MS),
@@ -61,6 +63,8 @@ export type Config = Readonly<{
   mcpSessionIdleMs: number;
   headersTimeoutMs: number;
   journal: boolean;
+  /** Versions are recorded as bursts settle (off only for benchmarks). */
+  history: boolean;
   maxSocketsPerIp: number;
   maxConnectionsPerIp: number;
   requestTimeoutMs: number;
@@ -99,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     journal: e.UNSAFE_NO_JOURNAL === '0',
+    history: e.HISTORY === 'on',
     maxSocketsPerIp: e.MAX_SOCKETS_PER_IP,
     maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
