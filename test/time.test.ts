@@ -89,6 +89,25 @@ describe('tombstones', () => {
     expect((await api.get(`/json/${id}`)).status).toBe(404);
   });
 
+  // Issue 18: a version's view is cached (versions never change); the reused id is a new board with a new history.
+  it('a reused id never serves the erased board\'s versions, not even a view read and cached before the erase', async () => {
+    now += 60_000;
+    const { id } = (await api.post('/api/boards', {})).body;
+    expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'old life' })).status).toBe(200);
+    await api.get(`/api/boards/${id}/wait?timeout_ms=10000`); // the burst settles: it is a version
+    const [old] = (await api.get(`/api/boards/${id}/versions`)).body.versions;
+    const read = await api.get(`/api/boards/${id}/versions/${old.version}`);
+    expect(read.status).toBe(200);
+    expect(read.body.texts.map((text: { content: string }) => text.content)).toEqual(['old life']);
+    expect((await api.get(`/api/boards/${id}/versions/${old.version}/svg-preview`)).status).toBe(200);
+    expect((await api.del(`/api/boards/${id}`)).status).toBe(200);
+    now += 31 * DAY_MS;
+    expect(await mcp.call('open_board', { board: id })).toMatchObject({ board_id: id, created: true });
+    expect((await api.get(`/api/boards/${id}/versions/${old.version}`)).status).toBe(404);
+    expect((await api.get(`/api/boards/${id}/versions/${old.version}/svg-preview`)).status).toBe(404);
+    expect((await api.get(`/api/boards/${id}/versions`)).body.versions).toEqual([]);
+  });
+
   it('MCP open_board reuses an expired id: an empty, unlocked board, in memory, in storage and after a restart', async () => {
     now += 60_000;
     const { id, access_key } = (await api.post('/api/boards', { lock: 'write' })).body;

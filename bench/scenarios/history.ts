@@ -141,6 +141,14 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     const json = summarize(await sample(runs, 5, () => get(`/json/${id}`)));
     const list = summarize(await sample(runs, 5, () => get(`/api/boards/${id}/versions`)));
     const slowRuns = quick ? 15 : runs; // each of these builds a 1.3 MiB board afresh
+    // A version read for the first time is built from the store; later reads of it come from the server's view cache.
+    const coldReads: number[] = [];
+    for (let i = 1; i <= Math.min(slowRuns, newest - 2); i++) {
+      const t0 = performance.now();
+      await get(`/api/boards/${id}/versions/${newest - i}`);
+      coldReads.push(performance.now() - t0);
+    }
+    const snapshotCold = summarize(coldReads);
     const snapshotNewest = summarize(await sample(slowRuns, 2, () => get(`/api/boards/${id}/versions/${newest}`)));
     const snapshotFirst = summarize(await sample(slowRuns, 2, () => get(`/api/boards/${id}/versions/1`)));
     const size = (await get(`/api/boards/${id}/versions/${newest}`)).body.length;
@@ -148,9 +156,11 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     const restore = summarize(restores);
     rows.push(
       { measure: 'version list `GET /versions` p50', ours: ms(list.p50), baseline: ms(json.p50), ratio: ratio(list.p50, json.p50), note: `50 newest of ${newest} versions; target < 5 ms` },
-      { measure: `version snapshot \`GET /versions/${newest}\` (newest) p50`, ours: ms(snapshotNewest.p50), baseline: ms(json.p50), ratio: ratio(snapshotNewest.p50, json.p50), note: `board at its quotas (${kib(size)}), replays ${newest} stored updates; target < 50 ms` },
-      { measure: 'version snapshot (newest) p99', ours: ms(snapshotNewest.p99), baseline: ms(json.p99), ratio: ratio(snapshotNewest.p99, json.p99) },
-      { measure: '`GET /versions/1` (the oldest) p50', ours: ms(snapshotFirst.p50), baseline: ms(json.p50), ratio: ratio(snapshotFirst.p50, json.p50), note: 'one stored update, no replay' },
+      { measure: `version snapshot \`GET /versions/${newest}\` (newest), read again, p50`, ours: ms(snapshotNewest.p50), baseline: ms(json.p50), ratio: ratio(snapshotNewest.p50, json.p50), note: `board at its quotas (${kib(size)}); after its first read a version is served from the view cache (versions never change); target < 50 ms` },
+      { measure: 'version snapshot (newest), read again, p99', ours: ms(snapshotNewest.p99), baseline: ms(json.p99), ratio: ratio(snapshotNewest.p99, json.p99) },
+      { measure: 'version snapshot, first read of a version, p50', ours: ms(snapshotCold.p50), baseline: ms(json.p50), ratio: ratio(snapshotCold.p50, json.p50), note: `${coldReads.length} versions each read once: replays up to ${newest} stored updates and builds the view` },
+      { measure: 'version snapshot, first read, p99', ours: ms(snapshotCold.p99), baseline: ms(json.p99), ratio: ratio(snapshotCold.p99, json.p99) },
+      { measure: '`GET /versions/1` (the oldest), read again, p50', ours: ms(snapshotFirst.p50), baseline: ms(json.p50), ratio: ratio(snapshotFirst.p50, json.p50), note: 'one stored update, no replay' },
       { measure: 'restore `POST /versions/1/restore` of the full board p50', ours: ms(restore.p50), baseline: ms(write.p50), ratio: ratio(restore.p50, write.p50), note: `records the state before and after; ${rounds} restores; target < 200 ms` },
       { measure: 'restore p99', ours: ms(restore.p99), baseline: ms(write.p99), ratio: ratio(restore.p99, write.p99) },
     );

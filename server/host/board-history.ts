@@ -4,6 +4,7 @@
  * ETag, and restore. Reads follow the lock rules of any read (public under a
  * `write` lock, the key under an `all` lock); restore is a write.
  */
+import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
 import type { LockMode } from '../../schema/index.js';
 import { diffItems, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
@@ -44,7 +45,13 @@ export function summaryOf(meta: VersionMeta): VersionSummary {
   return summary;
 }
 
+/** Views of versions one instance keeps, by an estimate of their memory (a view is a few times its state's bytes). */
+const VIEW_CACHE_BYTES = 64 * 1024 * 1024;
+const VIEW_BYTES_PER_STATE_BYTE = 4;
+
 export class BoardHistory {
+  private readonly views = new LRUCache<string, object>({ max: 64, maxSize: VIEW_CACHE_BYTES });
+
   constructor(private readonly deps: Deps) {}
 
   /** `GET /versions`: newest first, below `before`; `next` is the `before` of the following page. */
@@ -59,29 +66,41 @@ export class BoardHistory {
   /** `GET /versions/{v}`: the `/json` snapshot at that version (404 version_not_found when not stored). */
   async version(boardId: string, caller: Caller, version: number): Promise<VersionSnapshot> {
     const record = await this.deps.boards.admit(boardId, caller, 'read');
-    const { meta, doc } = await this.stateAt(boardId, version);
-    try {
-      const board = {
-        boardId,
-        mode: meta.mode,
-        etag: meta.etag,
-        version: meta.version,
-        at: meta.at,
-        ...drawView(doc, () => null),
-        ...(meta.mode === 'todo' ? todoView(boardMaps(doc)) : {}),
-      };
-      return { board, etag: meta.etag, version: meta.version, at: meta.at, lockMode: record.lockMode };
-    } finally {
-      doc.destroy();
-    }
+    const { meta, value: board } = await this.viewAt(record, version, 'json', (meta, doc) => ({
+      boardId,
+      mode: meta.mode,
+      etag: meta.etag,
+      version: meta.version,
+      at: meta.at,
+      ...drawView(doc, () => null),
+      ...(meta.mode === 'todo' ? todoView(boardMaps(doc)) : {}),
+    }));
+    return { board, etag: meta.etag, version: meta.version, at: meta.at, lockMode: record.lockMode };
   }
 
   /** `GET /versions/{v}/svg-preview`: the schematic preview of the board at that version. */
   async versionPreview(boardId: string, caller: Caller, version: number): Promise<{ svg: string; etag: string; lockMode: LockMode | null }> {
     const record = await this.deps.boards.admit(boardId, caller, 'read');
-    const { meta, doc } = await this.stateAt(boardId, version);
+    const { meta, value: svg } = await this.viewAt(record, version, 'svg', (meta, doc) => previewSvg(doc, meta.mode));
+    return { svg, etag: meta.etag, lockMode: record.lockMode };
+  }
+
+  /**
+   * A view of the board at a version, built once: a version never changes, so
+   * later reads of it (the History panel, an agent reading it again) are served
+   * from a bounded per-instance cache instead of replaying the store. The key
+   * holds the board's creation time, so a revived board never sees the views of
+   * the erased one.
+   */
+  private async viewAt<T extends object | string>(record: BoardRecord, version: number, kind: 'json' | 'svg', build: (meta: VersionMeta, doc: Y.Doc) => T): Promise<{ meta: VersionMeta; value: T }> {
+    const key = `${record.id} ${record.createdAt} ${version} ${kind}`;
+    const cached = this.views.get(key) as { meta: VersionMeta; value: T } | undefined;
+    if (cached) return cached;
+    const { meta, doc, bytes } = await this.stateAt(record.id, version);
     try {
-      return { svg: previewSvg(doc, meta.mode), etag: meta.etag, lockMode: record.lockMode };
+      const entry = { meta, value: build(meta, doc) };
+      this.views.set(key, entry, { size: Math.max(1, bytes * VIEW_BYTES_PER_STATE_BYTE) });
+      return entry;
     } finally {
       doc.destroy();
     }
@@ -149,13 +168,13 @@ export class BoardHistory {
   }
 
   /** The board's state at a stored version, as a detached document (the caller destroys it). */
-  private async stateAt(boardId: string, version: number): Promise<{ meta: VersionMeta; doc: Y.Doc }> {
+  private async stateAt(boardId: string, version: number): Promise<{ meta: VersionMeta; doc: Y.Doc; bytes: number }> {
     const { history } = this.deps.store;
     const meta = await history.get(boardId, version);
     const state = meta && (await history.stateAt(boardId, version));
     if (!meta || !state) throw errors.versionNotFound(version);
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
-    return { meta, doc };
+    return { meta, doc, bytes: state.byteLength };
   }
 }
