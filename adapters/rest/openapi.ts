@@ -29,21 +29,7 @@ const Created = z.object({
   imported: z.record(z.string(), z.number().int()).optional(),
   ids: z.record(z.string(), z.array(z.string())).optional(),
 });
-const VersionSummary = z.object({
-  version: z.number().int(),
-  at: z.string(),
-  authors: z.array(z.string()),
-  counts: z.record(z.string(), z.number().int()),
-  changes: z.object({ added: z.number().int(), updated: z.number().int(), removed: z.number().int() }),
-  restoredFrom: z.number().int().optional(),
-});
-const VersionPage = z.object({ boardId: z.string(), versions: z.array(VersionSummary), next: z.number().int().nullable() });
-const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
-const BoardChanges = z.object({
-  boardId: z.string(), from: z.number().int(), to: z.number().int().nullable(), etag: z.string(),
-  added: z.array(ChangedItem), updated: z.array(ChangedItem), removed: z.array(z.object({ kind: z.string(), id: z.string() })),
-});
-const Restored = z.object({ ok: z.literal(true), version: z.number().int(), restoredFrom: z.number().int(), etag: z.string() });
+// The history answers are the same on REST and MCP: one schema, from schema/mcp-output.ts.
 const versionQuery = (description: string) => ({ type: 'integer', minimum: 1, description });
 const Wait = z.object({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable(), deleted: z.literal(true).optional() });
 
@@ -138,11 +124,11 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/images/{itemId}`, 'get', { tag: 'boards', summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)", ok: { description: 'the image bytes (304 when If-None-Match matches)', schema: { type: 'string', format: 'binary' }, contentType: 'image/*', headers: etagHeader }, errors: [401, 404, 429] }],
   [boardPath, 'delete', { tag: 'boards', summary: 'Erase a board (tombstone)', ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) }, errors: BOARD_ERRORS }],
   [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' }, since_etag: { type: 'string', description: 'an ETag the caller saw: answers at once when the board has moved past it' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions`, 'get', { tag: 'history', summary: 'Versions newest first, paged', query: { before: versionQuery('a version (exclusive): the `next` of the previous page'), limit: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT, description: 'versions per page' } }, ok: { description: '{boardId, versions, next}', schema: json(VersionPage) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/versions`, 'get', { tag: 'history', summary: 'Versions newest first, paged', query: { before: versionQuery('a version (exclusive): the `next` of the previous page'), limit: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT, description: 'versions per page' } }, ok: { description: '{boardId, versions, next}', schema: json(McpToolOutputs.list_versions) }, errors: BOARD_ERRORS }],
   [`${boardPath}/versions/{version}`, 'get', { tag: 'history', summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable', ok: { description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)', schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })), headers: etagHeader }, errors: BOARD_ERRORS }],
   [`${boardPath}/versions/{version}/svg-preview`, 'get', { tag: 'history', summary: 'The schematic SVG preview of the board at a version; immutable', ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', body: RestoreBody, ok: { description: 'the version the restore made', schema: json(Restored) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(BoardChanges) }, errors: [...BOARD_ERRORS, 410] }],
+  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', body: RestoreBody, ok: { description: 'the version the restore made', schema: json(McpToolOutputs.restore_version) }, errors: BOARD_ERRORS }],
+  [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) }, errors: [...BOARD_ERRORS, 410] }],
   ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
