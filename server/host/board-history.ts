@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
 import type { LockMode } from '../../schema/index.js';
-import { diffItems, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
+import { diffItems, itemMapsOf } from '../board/changes.js';
 import { boardMaps, MAP_NAMES } from '../board/document-model.js';
 import { errors } from '../board/errors.js';
 import type { BoardChanges, VersionMeta, VersionSummary } from '../board/history.js';
@@ -121,9 +121,8 @@ export class BoardHistory {
       if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
       throw errors.historyGone(`version ${since.since} was thinned`);
     }
-    const state = await history.stateAt(boardId, from.version);
-    if (!state) throw errors.historyGone(`version ${from.version} was thinned`);
-    const before = itemMapsOfUpdate(state);
+    const before = await this.deps.recorder.itemsAt(boardId, from.version);
+    if (!before) throw errors.historyGone(`version ${from.version} was thinned`);
     const newest = await history.newest(boardId);
     const { after, etag } = await this.deps.host.use(boardId, (doc) => ({ after: itemMapsOf(doc), etag: etagOf(doc) }));
     const to = newest && newest.meta.etag === etag ? newest.meta.version : null;

@@ -6,6 +6,7 @@
  * is recorded here; relayed changes are recorded by the instance that took
  * them (and the store refuses a second version of one state).
  */
+import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
 import { HISTORY_KEEP_ALL_MS, HISTORY_KEEP_DAILY_MS, HISTORY_KEEP_HOURLY_MS, HISTORY_MAX_AUTHORS, HISTORY_MAX_BYTES, HISTORY_MAX_VERSIONS } from '../../schema/index.js';
 import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
@@ -42,7 +43,7 @@ export class HistoryRecorder {
   private readonly bursts = new Map<string, Set<string>>();
   /** Per board, the recording under way: recordings of one board run one after another. */
   private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly items = new Map<string, { version: number; items: ItemMaps }>();
+  private readonly items = new LRUCache<string, { version: number; items: ItemMaps }>({ max: ITEM_CACHE_BOARDS });
 
   constructor(private readonly deps: Deps) {
     deps.events.on('change', this.onChange);
@@ -134,7 +135,7 @@ export class HistoryRecorder {
       };
     });
     if (!state) return null;
-    const before = newest ? await this.itemsAt(boardId, newest.meta.version) : emptyItemMaps();
+    const before = (newest && (await this.itemsAt(boardId, newest.meta.version))) ?? emptyItemMaps();
     const meta = {
       at: new Date(now()).toISOString(),
       authors: [...authors].sort().slice(0, HISTORY_MAX_AUTHORS),
@@ -157,16 +158,20 @@ export class HistoryRecorder {
     if (drop.length > 0) await this.deps.store.history.drop(boardId, drop);
   }
 
-  private async itemsAt(boardId: string, version: number): Promise<ItemMaps> {
+  /**
+   * The items of the board at a stored version, or null when it is not stored.
+   * The newest version's items of recently recorded boards are in memory, so
+   * the usual case (changes since the version an agent last waited for) needs
+   * no replay of the stored history.
+   */
+  async itemsAt(boardId: string, version: number): Promise<ItemMaps | null> {
     const cached = this.items.get(boardId);
     if (cached?.version === version) return cached.items;
     const state = await this.deps.store.history.stateAt(boardId, version);
-    return state ? itemMapsOfUpdate(state) : emptyItemMaps();
+    return state && itemMapsOfUpdate(state);
   }
 
   private remember(boardId: string, version: number, items: ItemMaps): void {
-    this.items.delete(boardId);
     this.items.set(boardId, { version, items });
-    if (this.items.size > ITEM_CACHE_BOARDS) this.items.delete(this.items.keys().next().value!);
   }
 }
