@@ -195,6 +195,7 @@ const REST: Record<string, RestSpec> = {
   'GET /.well-known/mcp.json': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp.json' }) },
   'GET /.well-known/mcp/server-card': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp/server-card' }) },
   'GET /openapi.json': { class: 'rest-public', request: () => ({ path: '/openapi.json' }) },
+  'GET /mcp/icons/:name': { class: 'rest-public', request: () => ({ path: '/mcp/icons/board.svg' }) },
   'GET /*': { class: 'rest-public', request: () => ({ path: '/' }) },
   // Measured below, each by its own protocol.
   'GET /collab': { class: 'yjs' },

@@ -357,12 +357,19 @@ describe('locked boards', () => {
     const board = await mcp.call('create_board', { lock: 'all' });
     expect(board.access_key).toMatch(/^[a-z0-9]{8}$/);
     expect(board).not.toHaveProperty('embed_url');
-    const error = await rpcError(mcp.call('get_board', { board_id: board.board_id }));
+    // The session that created the board remembers its key (issue 19); another agent's session does not have it.
+    expect(await mcp.call('get_board', { board_id: board.board_id })).toMatchObject({ boardId: board.board_id });
+    const stranger = await connectMcp(t.server.url);
+    const error = await rpcError(stranger.call('get_board', { board_id: board.board_id }));
     expect(error).toMatchObject({ code: -32001, data: { code: 'board_locked', lockMode: 'all' } });
-    const wrong = await rpcError(mcp.call('add_text', { board_id: board.board_id, access_key: 'zzzzzzzz', x: 0, y: 0, content: 'x' }));
+    expect(error.message).toContain('call again with access_key');
+    const wrong = await rpcError(stranger.call('add_text', { board_id: board.board_id, access_key: 'zzzzzzzz', x: 0, y: 0, content: 'x' }));
     expect(wrong.code).toBe(-32001);
 
-    expect(await mcp.call('add_text', { board_id: board.board_id, access_key: board.access_key, x: 0, y: 0, content: 'by argument' })).toMatchObject({ content: 'by argument' });
+    expect(await stranger.call('add_text', { board_id: board.board_id, access_key: board.access_key, x: 0, y: 0, content: 'by argument' })).toMatchObject({ content: 'by argument' });
+    // Given once, the key is remembered for the rest of the session.
+    expect((await stranger.call('list_tasks', { board_id: board.board_id })).mode).toBe('draw');
+    await stranger.close();
     const withHeader = await connectMcp(t.server.url, { 'X-Board-Key': board.access_key });
     try {
       expect(await withHeader.call('add_text', { board_id: board.board_id, x: 0, y: 0, content: 'by header' })).toMatchObject({ content: 'by header' });

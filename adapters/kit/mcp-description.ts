@@ -4,7 +4,7 @@
  * value: the MCP adapter builds it, the composition root hands it to the
  * discovery documents, so neither adapter imports the other.
  */
-import type { ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 
 export type McpDescription = {
   tools: Tool[];

@@ -4,7 +4,7 @@
  * the raw request as `auth` (the SDK's channel for it), and tool handlers get
  * it back as `extra.authInfo`.
  */
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Caller } from '../../server/host/access.js';
 
 export type RequestContext = { ip: string; key?: string; importToken?: string; baseUrl: string };

@@ -1,24 +1,33 @@
 /**
- * The one mapper from BoardError to the MCP wire. Rejections a model can act
- * on (bad arguments, wrong mode, a missing item or version, thinned history)
- * become tool results with `isError`; the spec's protocol errors become
- * JSON-RPC errors with `data`:
- * -32000 for rate limits, quotas and the body cap, -32001 for a lock, and
- * invalid params for an unknown board or a board id that is not a UUID.
+ * The one mapper from BoardError to the MCP wire, for both eras.
+ *
+ * A refused tool call on the 2026-07-28 revision is always a tool result with
+ * `isError: true`: `structuredContent` holds the machine `code` (and the
+ * error's details, such as `retryAfterSeconds`), and the text says in one
+ * sentence what to do next. A model reads results, not JSON-RPC errors.
+ *
+ * The 2025 revisions keep the contract's mapping (interface.md, "MCP
+ * mapping"): a lock is JSON-RPC error -32001, a rate limit, a quota or the
+ * body cap -32000, an unknown board invalid params, each with `data.code`;
+ * bad arguments and a missing item are `isError` results there too. Their
+ * messages carry the same next step.
+ *
+ * Protocol faults (a malformed request, an unknown tool or method, the body
+ * cap, a resource read) are JSON-RPC errors on both.
  */
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { type BoardError, errors, knownError } from '../../server/board/errors.js';
+import { BoardError, errors, knownError } from '../../server/board/errors.js';
+
+export type Era = 'modern' | 'legacy';
 
 export const MCP_SERVER_ERROR = -32000;
 export const MCP_BOARD_LOCKED = -32001;
 export const JSON_RPC_PARSE_ERROR = -32700;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
 
-/**
- * A JSON-RPC error as the SDK sends it (code, message, data). Not McpError,
- * whose message already carries an "MCP error <code>:" prefix that clients add
- * again.
- */
+/** A JSON-RPC error as the SDK sends it (code, message, data). */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
@@ -28,10 +37,11 @@ export class RpcError extends Error {
     super(message);
   }
 }
+
 function asBoardError(error: unknown): BoardError {
   const known = knownError(error);
   if (known) return known;
-  if (error instanceof McpError || error instanceof RpcError) throw error;
+  if (error instanceof RpcError) throw error;
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     return errors.invalidPayload(issue.path.map(String).join('.'), issue.message);
@@ -39,41 +49,92 @@ function asBoardError(error: unknown): BoardError {
   return errors.internal();
 }
 
-/** A JSON-RPC error for errors that are the protocol's business. */
+/**
+ * What an agent should do next, in one sentence, by error code. Keys are
+ * always named as tool arguments: an agent cannot set HTTP headers.
+ */
+function nextStep(error: BoardError): string {
+  const details = error.details as Record<string, unknown>;
+  switch (error.code) {
+    case 'board_not_found':
+      return 'No board has this id: call create_board for a new board, or open_board with the board URL you were given.';
+    case 'board_deleted':
+      return 'This board was erased: call create_board for a new one.';
+    case 'invalid_board_id':
+      return 'board_id must be the board UUID that create_board or open_board returned.';
+    case 'board_locked':
+      return `The board is locked (${String(details.lockMode)}): call again with access_key set to its key.`;
+    case 'invalid_key':
+      return 'The access_key is wrong: pass the key given when the board was locked.';
+    case 'rate_limited':
+      return `Too many calls: retry in ${String(details.retryAfterSeconds)} s.`;
+    case 'quota_exceeded':
+      return 'The board is full for this kind of item: erase some items, or use another board.';
+    case 'payload_too_large':
+      return 'The request is too large: send less (at most 5 MiB), for example in several calls.';
+    case 'item_not_found':
+      return 'No item has this id: call get_board to see the current ids.';
+    case 'version_not_found':
+      return 'No such version: call list_versions to see the versions kept.';
+    case 'history_gone':
+      return 'The history no longer reaches back that far: call get_board for the whole board.';
+    case 'wrong_mode':
+      return 'This tool does not fit the board kind: use the draw tools on a draw board and the column/task tools on a todo board, or set_board_mode on an empty board.';
+    case 'board_not_empty':
+      return 'Only an empty board changes kind: create_board makes a new one of the kind you need.';
+    case 'storage_unavailable':
+      return 'Nothing was changed: retry in a few seconds.';
+    case 'internal_error':
+      return 'Nothing was changed: retry, and report it if it repeats.';
+    default:
+      return 'Correct the arguments and call again.';
+  }
+}
+
+/** Codes whose own message speaks of HTTP headers, which an agent cannot set: their next step says it all. */
+const HEADER_MESSAGES: ReadonlySet<string> = new Set(['board_locked', 'invalid_key']);
+
+/** The error's message followed by its next step. */
+export const actionableMessage = (error: BoardError) => (HEADER_MESSAGES.has(error.code) ? nextStep(error) : `${error.message}. ${nextStep(error)}`);
+
+/** A JSON-RPC error for errors that are the protocol's business (and, on the 2025 revisions, the contract's mapping). */
 export function toMcpError(boardError: BoardError): RpcError {
   const data = { code: boardError.code, ...boardError.details };
-  if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, boardError.message, data);
+  const message = actionableMessage(boardError);
+  if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, message, data);
   if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted' || boardError.code === 'invalid_board_id') {
-    return new RpcError(ErrorCode.InvalidParams, boardError.message, data);
+    return new RpcError(INVALID_PARAMS, message, data);
   }
-  if (boardError.status === 500) return new RpcError(ErrorCode.InternalError, boardError.message, data);
+  if (boardError.status === 500) return new RpcError(INTERNAL_ERROR, boardError.message, data);
   if (boardError.code === 'invalid_json') return new RpcError(JSON_RPC_PARSE_ERROR, boardError.message, data);
-  return new RpcError(MCP_SERVER_ERROR, boardError.message, data);
+  return new RpcError(MCP_SERVER_ERROR, message, data);
 }
 
 /**
- * Errors a model should read and act on in its next call: an item or version
- * that is not there, or history thinned past its starting point (it reads the
- * whole board instead).
+ * Errors a 2025 session gets as `isError` results: ones the contract does not
+ * map to a JSON-RPC error (bad arguments, a missing item or version, thinned
+ * history).
  */
-const ACTIONABLE: ReadonlySet<string> = new Set(['item_not_found', 'version_not_found', 'history_gone']);
+const LEGACY_RESULTS: ReadonlySet<string> = new Set(['item_not_found', 'version_not_found', 'history_gone']);
 
-/** True for errors a model should read and correct in its next call. */
-function isToolError(boardError: BoardError): boolean {
-  if (boardError.code === 'invalid_board_id') return false; // a board id that is not a UUID is invalid params, like an unknown one
-  return boardError.status === 400 || ACTIONABLE.has(boardError.code);
+function isLegacyResult(boardError: BoardError): boolean {
+  if (boardError.code === 'invalid_board_id') return false;
+  return boardError.status === 400 || LEGACY_RESULTS.has(boardError.code);
 }
 
-/** A tool call that failed: a readable `isError` result, or a thrown JSON-RPC error. */
-export function toolFailure(error: unknown): CallToolResult {
+/** A tool call that failed: an `isError` result, or on the 2025 revisions a thrown JSON-RPC error where the contract says so. */
+export function toolFailure(error: unknown, era: Era): CallToolResult {
   const boardError = asBoardError(error);
-  if (!isToolError(boardError)) throw toMcpError(boardError);
-  return { content: [{ type: 'text', text: JSON.stringify(boardError.toBody()) }], isError: true };
+  if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
+  const body = boardError.toBody();
+  const message = boardError.status === 500 ? boardError.message : actionableMessage(boardError);
+  const structured = { ...body, error: message };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
 /** A resource request that failed: always a JSON-RPC error. */
 export function resourceFailure(error: unknown): never {
   const boardError = asBoardError(error);
-  if (isToolError(boardError)) throw new RpcError(ErrorCode.InvalidParams, boardError.message, { code: boardError.code, ...boardError.details });
+  if (isLegacyResult(boardError)) throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), { code: boardError.code, ...boardError.details });
   throw toMcpError(boardError);
 }

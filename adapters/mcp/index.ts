@@ -1,105 +1,45 @@
 /**
- * The MCP endpoint at /mcp (Streamable HTTP): POST carries JSON-RPC, GET holds
- * a session's notification stream, DELETE ends the session. Sessions live in
- * memory and expire when idle. Board changes reach subscribed sessions as one
- * `notifications/resources/updated` per settled burst.
+ * The MCP endpoint at /mcp (Streamable HTTP), both eras on one URL. Each
+ * request is routed as the 2026-07-28 versioning rules say (the SDK's own
+ * classifier): a request that claims the per-request `_meta` envelope goes to
+ * the stateless 2026-07-28 path (modern.ts), anything else (initialize, a
+ * session's requests, its GET stream and DELETE) to the 2025 sessions
+ * (legacy.ts). Both eras share the body cap, the Host check and the handlers.
  */
 import type { IncomingMessage } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BoardEvents } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { toBoardError } from '../kit/http-errors.js';
-import { toAuthInfo } from './context.js';
 import { rpcIdOf, parseMcpBodies } from './body.js';
-import { toMcpError } from './errors.js';
-import { McpSession } from './session.js';
+import { toAuthInfo } from './context.js';
+import { RpcError, toMcpError } from './errors.js';
+import { hostAllowed, type AllowedHosts } from './hosts.js';
+import { TOOL_ICON_SVGS } from './icons.js';
+import type { McpSession, McpSessions } from './legacy.js';
+import type { ModernMcp } from './modern.js';
 
-export type McpOptions = { baseUrl: (request: FastifyRequest) => string; sessionIdleMs: number };
+export { McpSessions } from './legacy.js';
+export { ModernMcp } from './modern.js';
 
-/** How often idle sessions are looked for. */
-const SESSION_SWEEP_INTERVAL_MS = 60_000;
+export type McpOptions = { baseUrl: (request: FastifyRequest) => string; allowedHosts: AllowedHosts };
 
 /** A JSON-RPC error answered by the endpoint itself, with the request's id when it can be read. */
 function jsonRpcError(request: FastifyRequest, reply: FastifyReply, status: number, error: { code: number; message: string; data?: unknown }) {
   return reply.status(status).type('application/json').send({ jsonrpc: '2.0', error, id: rpcIdOf(request) });
 }
 
-export class McpSessions {
-  private readonly sessions = new Map<string, McpSession>();
-  private readonly subscribers = new Map<string, Set<McpSession>>();
-  private readonly sweeper: NodeJS.Timeout;
-
-  constructor(
-    private readonly boards: Boards,
-    events: BoardEvents,
-    private readonly idleMs: number,
-  ) {
-    const notify = (boardId: string) => {
-      for (const session of this.subscribers.get(boardId) ?? []) void session.notifyChanged(boardId).catch(() => {});
-    };
-    events.on('settled', notify);
-    events.on('erased', notify);
-    this.sweeper = setInterval(() => this.sweep(), SESSION_SWEEP_INTERVAL_MS).unref();
-  }
-
-  get size(): number {
-    return this.sessions.size;
-  }
-
-  get(id: string): McpSession | undefined {
-    return this.sessions.get(id);
-  }
-
-  /** A new session; it is kept once its initialize succeeds. */
-  create(): McpSession {
-    const session = new McpSession(
-      this.boards,
-      {
-        subscribed: (s, boardId) => {
-          const set = this.subscribers.get(boardId) ?? new Set();
-          set.add(s);
-          this.subscribers.set(boardId, set);
-        },
-        unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
-        closed: (s) => {
-          if (s.id) this.sessions.delete(s.id);
-          for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
-        },
-      },
-      (s) => this.sessions.set(s.id!, s),
-    );
-    void session.server.connect(session.transport);
-    return session;
-  }
-
-  private dropSubscriber(session: McpSession, boardId: string): void {
-    const set = this.subscribers.get(boardId);
-    set?.delete(session);
-    if (set?.size === 0) this.subscribers.delete(boardId);
-  }
-
-  /** Closes sessions with no request and no open stream for longer than the idle limit. */
-  sweep(now = Date.now()): void {
-    for (const session of this.sessions.values()) {
-      if (session.openStreams === 0 && now - session.lastSeen > this.idleMs) void session.close();
-    }
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    await Promise.all([...this.sessions.values()].map((session) => session.close()));
-  }
-}
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /**
  * Registers /mcp in its own Fastify scope, whose errors (body cap, bad JSON)
  * are answered as JSON-RPC errors, carrying the request's id wherever it can
  * be read (a body over the cap included: see body.ts).
  */
-export async function registerMcp(app: FastifyInstance, sessions: McpSessions, options: McpOptions): Promise<void> {
+export async function registerMcp(app: FastifyInstance, eras: { sessions: McpSessions; modern: ModernMcp }, options: McpOptions): Promise<void> {
   await app.register(async (scope) => {
     parseMcpBodies(scope);
     scope.setErrorHandler((error, request, reply) => {
@@ -110,40 +50,74 @@ export async function registerMcp(app: FastifyInstance, sessions: McpSessions, o
       if (boardError.code === 'payload_too_large') reply.header('connection', 'close');
       return jsonRpcError(request, reply, boardError.status, { code: rpc.code, message: rpc.message, data: rpc.data });
     });
-    mcpRoutes(scope, sessions, options);
+    // DNS rebinding: a page on another name that resolves to this server must not reach /mcp (docs/mcp.md, "Host check").
+    scope.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith('/mcp') || hostAllowed(request.headers.host, options.allowedHosts)) return;
+      return jsonRpcError(request, reply, 403, { code: -32000, message: `Forbidden: this server does not answer MCP for the host ${JSON.stringify(request.headers.host ?? '')}; use its public URL`, data: { code: 'host_not_allowed' } });
+    });
+    mcpRoutes(scope, eras, options);
   });
 }
 
-function mcpRoutes(app: FastifyInstance, sessions: McpSessions, options: McpOptions): void {
-  /** Hands the request to the session's transport, outside Fastify's reply (which cannot stream SSE). */
-  const handOver = async (session: McpSession, request: FastifyRequest, reply: FastifyReply) => {
-    session.lastSeen = Date.now();
+function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSessions; modern: ModernMcp }, options: McpOptions): void {
+  /** The request as the SDK's handlers see it: its context rides on `auth`, the SDK's channel for it. */
+  const rawWithContext = (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
     const raw = request.raw as IncomingMessage & { auth?: AuthInfo };
     raw.auth = toAuthInfo({ ip: caller.ip, key: caller.key, importToken: caller.importToken, baseUrl: options.baseUrl(request) });
     reply.hijack();
     // Headers set through Fastify (CORS) are lost after hijack() unless copied onto the raw response.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-    await session.transport.handleRequest(raw, reply.raw, request.body);
+    return raw;
   };
+
+  const toSession = (session: McpSession, request: FastifyRequest, reply: FastifyReply) => session.handle(rawWithContext(request, reply), reply.raw, request.body);
 
   const sessionOf = (request: FastifyRequest) => {
-    const id = request.headers['mcp-session-id'];
-    return typeof id === 'string' ? { id, session: sessions.get(id) } : { id: undefined, session: undefined };
+    const id = header(request, 'mcp-session-id');
+    return { id, session: id === undefined ? undefined : sessions.get(id) };
   };
+  const sessionGone = (request: FastifyRequest, reply: FastifyReply) =>
+    jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
 
   app.post('/mcp', async (request, reply) => {
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: header(request, 'mcp-protocol-version'),
+      mcpMethodHeader: header(request, 'mcp-method'),
+      mcpNameHeader: header(request, 'mcp-name'),
+      body: request.body,
+    });
+    if (route.kind !== 'legacy') {
+      // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
+      let body = request.body;
+      try {
+        if (route.kind === 'modern') body = await modern.checkListen(body, toAuthInfo({ ...callerOf(request), baseUrl: options.baseUrl(request) }));
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });
+      }
+      return modern.serve(rawWithContext(request, reply), reply.raw, body);
+    }
     const { id, session } = sessionOf(request);
-    if (id !== undefined && !session) return jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
-    if (session) return handOver(session, request, reply);
-    if (!isInitializeRequest(request.body)) return jsonRpcError(request, reply, 400, { code: -32000, message: 'Bad Request: send initialize first, then the Mcp-Session-Id header it returns' });
-    return handOver(sessions.create(), request, reply);
+    if (id !== undefined && !session) return sessionGone(request, reply);
+    if (session) return toSession(session, request, reply);
+    if (!isInitializeRequest(request.body)) {
+      return jsonRpcError(request, reply, 400, {
+        code: -32000,
+        message: 'Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak 2026-07-28 (server/discover, then a _meta envelope on every request)',
+      });
+    }
+    return toSession(await sessions.create(options.baseUrl(request)), request, reply);
   });
 
   const withSession = async (request: FastifyRequest, reply: FastifyReply, stream: boolean) => {
     const { id, session } = sessionOf(request);
-    if (!id) return jsonRpcError(request, reply, 400, { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' });
-    if (!session) return jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
+    if (!id) {
+      // 2026-07-28 has no GET stream and no session to end (subscriptions/listen replaces the stream).
+      return jsonRpcError(request, reply, 405, { code: -32000, message: 'Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on 2026-07-28 use subscriptions/listen' });
+    }
+    if (!session) return sessionGone(request, reply);
     if (stream) {
       session.openStreams += 1;
       reply.raw.once('close', () => {
@@ -151,9 +125,15 @@ function mcpRoutes(app: FastifyInstance, sessions: McpSessions, options: McpOpti
         session.lastSeen = Date.now();
       });
     }
-    return handOver(session, request, reply);
+    return toSession(session, request, reply);
   };
 
   app.get('/mcp', (request, reply) => withSession(request, reply, true));
   app.delete('/mcp', (request, reply) => withSession(request, reply, false));
+
+  app.get<{ Params: { name: string } }>('/mcp/icons/:name', (request, reply) => {
+    const name = request.params.name.replace(/\.svg$/, '');
+    if (!Object.hasOwn(TOOL_ICON_SVGS, name)) return reply.callNotFound();
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(TOOL_ICON_SVGS[name as keyof typeof TOOL_ICON_SVGS]);
+  });
 }

@@ -6,7 +6,7 @@
  * version, history.md). state.json and tasks.json are subscribable; a
  * version never changes, so there is nothing to hear of it.
  */
-import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, ResourceLink, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import { isUuid, VersionNumber } from '../../schema/index.js';
 import type { Caller } from '../../server/host/access.js';
 import type { Boards } from '../../server/host/boards.js';
@@ -18,6 +18,7 @@ export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versio
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);
 
 export const stateUri = (boardId: string) => `svc://board/${boardId}/state.json`;
+export const tasksUri = (boardId: string) => `svc://board/${boardId}/tasks.json`;
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
@@ -52,6 +53,18 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
 
 /** The templates with one resource per board (resources/list names them for every board the session used). */
 export const PER_BOARD_TEMPLATES = RESOURCE_TEMPLATES.filter((template) => !template.uriTemplate.includes('{version}'));
+
+/** A board's resources as resource_link blocks (a tool result's content) or, without `type`, as resources/list entries. */
+export function boardResourceLinks(boardId: string, templates: readonly ResourceTemplate[]): ResourceLink[] {
+  return templates.map((template) => ({
+    type: 'resource_link',
+    uri: template.uriTemplate.replace('{id}', boardId),
+    name: `${template.name}-${boardId}`,
+    title: template.title,
+    description: template.description,
+    mimeType: template.mimeType,
+  }));
+}
 
 const URI = /^svc:\/\/board\/([^/]+)\/(?:(state\.json|preview\.svg|tasks\.json)|versions\/([^/]*)\/state\.json)$/;
 

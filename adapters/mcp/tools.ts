@@ -11,7 +11,9 @@ import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { type AnyOperation, isOperation, OPERATIONS } from '../../server/board/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
-import { stateUri } from './resources.js';
+import type { AgentMemory } from './memory.js';
+import { previewImage } from './preview-image.js';
+import { boardResourceLinks, PER_BOARD_TEMPLATES, stateUri } from './resources.js';
 import { TOOL_TEXT, type ToolText } from './tool-text.js';
 
 /** What a handler may use besides its arguments. */
@@ -19,9 +21,8 @@ export type ToolContext = {
   boards: Boards;
   request: RequestContext;
   signal: AbortSignal;
-  /** Remembers a key that opened a board, for this session's resource reads and subscriptions. */
-  rememberKey(boardId: string, key: string | undefined): void;
-  subscribe(uri: string): void;
+  /** What this agent's calls leave for its next ones: the keys that opened boards (a session), its subscriptions. */
+  memory: AgentMemory;
 };
 
 type ToolDefinition<N extends McpToolName> = ToolText & {
@@ -30,21 +31,29 @@ type ToolDefinition<N extends McpToolName> = ToolText & {
 
 type BoardArgs = { board_id: string; access_key?: string; author?: string };
 
-/** The caller for a board tool: its access_key argument or the header, and the author argument. */
-const callerFor = (context: ToolContext, args: { access_key?: string; author?: string }) => mcpCaller(context.request, args.access_key, args.author);
+/** The caller for a board tool: its access_key argument, else the header, else the key this agent gave before for the board. */
+const callerFor = (context: ToolContext, args: BoardArgs) =>
+  mcpCaller(context.request, context.memory.keyFor(args.board_id, args.access_key ?? context.request.key), args.author);
+
+/** The key a call used, remembered (by a session) once the call succeeds. */
+const keyUsed = (context: ToolContext, args: BoardArgs) => context.memory.keyFor(args.board_id, args.access_key ?? context.request.key);
 
 /** Runs a row of the operation table for a tool call, under its lock rule, remembering the key that opened the board. */
 async function runOperation(operation: AnyOperation, args: BoardArgs, context: ToolContext): Promise<object> {
   const caller = callerFor(context, args);
   const remember = <T>(result: T) => {
-    context.rememberKey(args.board_id, args.access_key ?? context.request.key);
+    context.memory.used(args.board_id, keyUsed(context, args));
     return result as object;
   };
   switch (operation.kind) {
     case 'mutation':
       return remember(await context.boards.write(args.board_id, caller, (w) => operation.mutate(w, args as never)));
-    case 'view':
-      return remember(await context.boards.read(args.board_id, caller, (doc, record) => operation.view(doc, record, args as never)));
+    case 'view': {
+      const result = await context.boards.read(args.board_id, caller, (doc, record) => operation.view(doc, record, args as never));
+      // A picture for vision models beside the SVG's text.
+      if (operation.name === 'get_preview') return remember({ ...(result as { svg: string }), blocks: [await previewImage(result as { svg: string })] });
+      return remember(result);
+    }
     case 'host':
       return runHostOperation(operation.name, args, context);
   }
@@ -57,7 +66,7 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
   const { boards } = context;
   const caller = callerFor(context, args);
   const remember = <T>(result: T) => {
-    context.rememberKey(args.board_id, args.access_key ?? context.request.key);
+    context.memory.used(args.board_id, keyUsed(context, args));
     return result as object;
   };
   switch (name) {
@@ -90,6 +99,7 @@ const BOARD_ENTRIES: { [N in 'create_board' | 'open_board']: ToolDefinition<N>['
   async create_board(args, context) {
     const created = await context.boards.create({ ...args, mode: args.mode ?? 'draw' }, mcpCaller(context.request, undefined, args.author));
     const base = context.request.baseUrl;
+    context.memory.used(created.id, created.access_key);
     return {
       board_id: created.id,
       url: boardUrl(base, created.id),
@@ -97,15 +107,17 @@ const BOARD_ENTRIES: { [N in 'create_board' | 'open_board']: ToolDefinition<N>['
       mode: created.mode,
       ...(created.access_key && { access_key: created.access_key }),
       ...(created.imported && { imported: created.imported, ids: created.ids }),
+      blocks: boardResourceLinks(created.id, PER_BOARD_TEMPLATES),
     };
   },
   async open_board(args, context) {
     const match = UUID_IN_TEXT.exec(args.board);
     if (!match) throw errors.invalidPayload('board', 'holds no board id (a UUID)');
     const boardId = match[0].toLowerCase();
-    const { record, created } = await context.boards.open(boardId, mcpCaller(context.request, args.access_key));
-    context.rememberKey(boardId, args.access_key ?? context.request.key);
-    context.subscribe(stateUri(boardId));
+    const key = context.memory.keyFor(boardId, args.access_key ?? context.request.key);
+    const { record, created } = await context.boards.open(boardId, mcpCaller(context.request, key));
+    context.memory.used(boardId, key);
+    context.memory.subscribe?.(stateUri(boardId));
     const base = context.request.baseUrl;
     return {
       board_id: boardId,
@@ -115,6 +127,7 @@ const BOARD_ENTRIES: { [N in 'create_board' | 'open_board']: ToolDefinition<N>['
       created,
       locked: record.lockMode !== null,
       lock_mode: record.lockMode,
+      blocks: boardResourceLinks(boardId, PER_BOARD_TEMPLATES),
     };
   },
 };

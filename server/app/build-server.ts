@@ -9,7 +9,8 @@ import fastifyWebsocket from '@fastify/websocket';
 import { Hocuspocus } from '@hocuspocus/server';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { registerMcp, McpSessions } from '../../adapters/mcp/index.js';
+import { registerMcp, McpSessions, ModernMcp } from '../../adapters/mcp/index.js';
+import { allowedHosts } from '../../adapters/mcp/hosts.js';
 import { MCP_DESCRIPTION } from '../../adapters/mcp/tool-list.js';
 import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../../adapters/kit/http-errors.js';
 import { registerRest } from '../../adapters/rest/index.js';
@@ -179,7 +180,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const sockets = socketCounter(config.maxSocketsPerIp);
   registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)));
   registerJsonChannel(app, { boards, events, access, sockets });
-  await registerMcp(app, mcpSessions, { baseUrl: baseUrlOf(config.publicUrl), sessionIdleMs: config.mcpSessionIdleMs });
+  const modernMcp = new ModernMcp(boards, events);
+  await registerMcp(app, { sessions: mcpSessions, modern: modernMcp }, { baseUrl: baseUrlOf(config.publicUrl), allowedHosts: allowedHosts(config.publicUrl, config.allowedHosts) });
   // The built browser app; unknown paths fall through to the JSON 404.
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: true });
 
@@ -190,7 +192,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       events.close(); // long polls among them answer now instead of holding shutdown
-      await mcpSessions.close(); // and MCP notification streams end
+      await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
       await host.flushAll();
       await cluster?.close();

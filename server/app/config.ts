@@ -16,6 +16,8 @@ const EnvSchema = z.object({
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
   IMPORT_TOKEN: z.string().min(1).optional(),
+  // Host names /mcp answers besides PUBLIC_URL's, localhost and IP addresses (DNS-rebinding check); "*" answers any.
+  ALLOWED_HOSTS: z.string().optional(),
   // Trust X-Forwarded-For from a reverse proxy: "true", a hop count, or a comma-separated list of proxy addresses.
   TRUST_PROXY: z.string().optional(),
   // "off" switches every rate limit off: for benchmarks and trusted deployments only.
@@ -55,6 +57,8 @@ export type Config = Readonly<{
   dataDir: string;
   publicUrl: string | undefined;
   importToken: string | undefined;
+  /** Host names /mcp answers besides PUBLIC_URL's, localhost and IP addresses. */
+  allowedHosts: readonly string[];
   trustProxy: boolean | number | string[];
   rateLimits: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -95,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(e.DATA_DIR),
     publicUrl: e.PUBLIC_URL,
     importToken: e.IMPORT_TOKEN,
+    allowedHosts: (e.ALLOWED_HOSTS ?? '').split(',').map((name) => name.trim()).filter(Boolean),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: e.RATE_LIMITS === 'on',
     logLevel: e.LOG_LEVEL,

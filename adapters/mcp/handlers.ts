@@ -1,0 +1,156 @@
+/**
+ * The board service's MCP surface, written once for both protocol eras: the
+ * request handlers every SDK Server instance gets, whether it serves one
+ * 2026-07-28 request (modern.ts) or a 2025 session (legacy.ts). What differs
+ * between the eras is passed in: what the agent's memory holds (a session
+ * remembers keys and boards; a stateless request only what it carries) and
+ * how a refused tool call is answered (errors.ts).
+ */
+import { Server, type CallToolResult, type CompleteResult, type ContentBlock, type Tool } from '@modelcontextprotocol/server';
+import { McpToolArgs, type McpToolName } from '../../schema/index.js';
+import type { Boards } from '../../server/host/boards.js';
+import { errors, fromZodIssues } from '../../server/board/errors.js';
+import { SERVICE_INFO } from '../../server/host/service-info.js';
+import { contextOf, mcpCaller } from './context.js';
+import { type Era, resourceFailure, RpcError, toolFailure, INVALID_PARAMS } from './errors.js';
+import { serverIcons, toolIcons } from './icons.js';
+import type { AgentMemory } from './memory.js';
+import { boardResourceLinks, parseUri, PER_BOARD_TEMPLATES, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
+import { TOOL_LIST } from './tool-list.js';
+import { TOOLS } from './tools.js';
+
+export const INSTRUCTIONS = [
+  'Shared boards with no accounts: whoever has a board id can read and write it, unless it is locked.',
+  'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).',
+  'Start with create_board or open_board (a board URL or id), read with get_board or get_preview (an SVG and a PNG picture), then edit with the add_*/draw_stroke/move/erase or column/task tools.',
+  'A locked board needs its key: pass it as access_key; in a session the key is remembered for that board after the first call that gives it.',
+  'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits; then get_changes with since_etag tells what changed.',
+  'Every settled burst of edits is a version: list_versions, svc://board/{id}/versions/{version}/state.json and restore_version bring a board back.',
+  'A refused call answers isError with a code and what to do next.',
+].join(' ');
+
+/** The protocol revisions /mcp serves: the current one statelessly, the 2025 ones in sessions. */
+export const MODERN_REVISION = '2026-07-28';
+export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+
+/** A server instance for one era, with the board handlers on it. */
+export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): Server {
+  const server = new Server(
+    { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version, websiteUrl: baseUrl || undefined, icons: serverIcons(baseUrl) },
+    {
+      supportedProtocolVersions: era === 'modern' ? [MODERN_REVISION, ...LEGACY_REVISIONS] : [...LEGACY_REVISIONS],
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: true, listChanged: false },
+        completions: {},
+        ...(era === 'legacy' && { logging: {} }),
+      },
+      instructions: INSTRUCTIONS,
+      // The tool list and templates change only with a release; a resource read is this caller's view of a live board.
+      cacheHints: {
+        'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+        'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+        'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+        'resources/list': { ttlMs: 0, cacheScope: 'private' },
+        'resources/read': { ttlMs: 0, cacheScope: 'private' },
+      },
+    },
+  );
+  registerTools(server, boards, memory, era, baseUrl);
+  registerResources(server, boards, memory);
+  registerCompletions(server, memory);
+  return server;
+}
+
+/** tools/list with the icons of the base URL it is served at (one list per base URL, built once). */
+const toolLists = new Map<string, Tool[]>();
+function toolList(baseUrl: string): Tool[] {
+  let list = toolLists.get(baseUrl);
+  if (!list) {
+    list = TOOL_LIST.map((tool) => ({ ...tool, icons: toolIcons(tool.name as McpToolName, baseUrl) }));
+    if (toolLists.size < 16) toolLists.set(baseUrl, list); // a handful of public names at most; never grows with clients
+  }
+  return list;
+}
+
+function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): void {
+  server.setRequestHandler('tools/list', () => ({ tools: toolList(baseUrl) }));
+
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const name = request.params.name as McpToolName;
+    if (!Object.hasOwn(TOOLS, name)) throw new RpcError(INVALID_PARAMS, `unknown tool ${request.params.name}: tools/list names the tools`);
+    const parsed = McpToolArgs[name].safeParse(request.params.arguments ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      // A board id that is not a UUID names no board.
+      if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id')) return toolFailure(errors.invalidBoardId(), era);
+      return toolFailure(fromZodIssues(parsed.error.issues), era);
+    }
+    const context = contextOf(ctx.http?.authInfo);
+    try {
+      const result = await TOOLS[name].run(parsed.data as never, { boards, request: context, signal: ctx.mcpReq.signal, memory });
+      return toolResult(result);
+    } catch (error) {
+      return toolFailure(error, era);
+    }
+  });
+}
+
+/** A tool's answer: its JSON as text and as structuredContent, plus the blocks a model reads best (links, pictures). */
+function toolResult(result: object & { blocks?: ContentBlock[] }): CallToolResult {
+  const { blocks = [], ...structured } = result;
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }, ...blocks],
+    structuredContent: structured as Record<string, unknown>,
+  };
+}
+
+function registerResources(server: Server, boards: Boards, memory: AgentMemory): void {
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler('resources/list', () => ({
+    resources: [...memory.boards()].flatMap((boardId) => boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ type: _type, ...resource }) => resource)),
+  }));
+
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    try {
+      const context = contextOf(ctx.http?.authInfo);
+      const { boardId } = parseUri(request.params.uri);
+      return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
+    } catch (error) {
+      return resourceFailure(error);
+    }
+  });
+
+  const { subscribe, unsubscribe } = memory;
+  if (!subscribe || !unsubscribe) return; // 2026-07-28 subscribes with subscriptions/listen (modern.ts)
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+    try {
+      const context = contextOf(ctx.http?.authInfo);
+      const { boardId, name } = parseUri(request.params.uri);
+      if (!SUBSCRIBABLE.has(name)) throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; subscribe to state.json or tasks.json`);
+      // Only a reader of the board may hear of its changes.
+      const key = memory.keyFor(boardId, context.key);
+      await boards.read(boardId, mcpCaller(context, key), () => null);
+      memory.used(boardId, key);
+      subscribe.call(memory, request.params.uri);
+      return {};
+    } catch (error) {
+      return resourceFailure(error);
+    }
+  });
+  server.setRequestHandler('resources/unsubscribe', (request) => {
+    unsubscribe.call(memory, request.params.uri);
+    return {};
+  });
+}
+
+/** Board ids this agent used complete a template's {id}; nothing else is offered (a board id is a credential). */
+function registerCompletions(server: Server, memory: AgentMemory): void {
+  server.setRequestHandler('completion/complete', (request): CompleteResult => {
+    const { ref, argument } = request.params;
+    const values =
+      ref.type === 'ref/resource' && argument.name === 'id' && RESOURCE_TEMPLATES.some((template) => template.uriTemplate === ref.uri)
+        ? [...memory.boards()].filter((boardId) => boardId.startsWith(argument.value.toLowerCase()))
+        : [];
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The 2025 revisions (2025-03-26, 2025-06-18, 2025-11-25): `initialize`
+ * opens a session named by `Mcp-Session-Id`; the session holds the keys an
+ * agent gave, its subscriptions and its GET notification stream. Sessions
+ * live in this instance's memory and expire when idle, so a deployment of
+ * several instances routes /mcp by client address (docs/deploy.md). Board
+ * changes reach subscribed sessions as one `notifications/resources/updated`
+ * per settled burst.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+import type { BoardEvents } from '../../server/host/board-events.js';
+import type { Boards } from '../../server/host/boards.js';
+import { boardServer } from './handlers.js';
+import { SessionMemory } from './memory.js';
+import { parseUri } from './resources.js';
+
+/** How often idle sessions are looked for. */
+const SESSION_SWEEP_INTERVAL_MS = 60_000;
+
+/** One 2025 session: its SDK server and transport, and its memory. */
+export class McpSession {
+  readonly server: Server;
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly memory: SessionMemory;
+  lastSeen = Date.now();
+  openStreams = 0;
+
+  constructor(boards: Boards, baseUrl: string, hooks: { subscribed(s: McpSession, boardId: string): void; unsubscribed(s: McpSession, boardId: string): void; closed(s: McpSession): void; initialized(s: McpSession): void }) {
+    this.memory = new SessionMemory({ subscribed: (boardId) => hooks.subscribed(this, boardId), unsubscribed: (boardId) => hooks.unsubscribed(this, boardId) });
+    this.transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      enableJsonResponse: true, // answers are plain JSON; notifications use the GET stream
+      onsessioninitialized: () => hooks.initialized(this),
+    });
+    this.transport.onclose = () => hooks.closed(this);
+    this.server = boardServer(boards, this.memory, 'legacy', baseUrl);
+  }
+
+  get id(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  /** Sends `notifications/resources/updated` for this session's subscriptions to a board. */
+  async notifyChanged(boardId: string): Promise<void> {
+    for (const uri of this.memory.subscriptions) {
+      if (parseUri(uri).boardId === boardId) await this.server.sendResourceUpdated({ uri });
+    }
+  }
+
+  handle(request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown): Promise<void> {
+    this.lastSeen = Date.now();
+    return this.transport.handleRequest(request, response, body);
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+}
+
+export class McpSessions {
+  private readonly sessions = new Map<string, McpSession>();
+  private readonly subscribers = new Map<string, Set<McpSession>>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly boards: Boards,
+    events: BoardEvents,
+    private readonly idleMs: number,
+  ) {
+    const notify = (boardId: string) => {
+      for (const session of this.subscribers.get(boardId) ?? []) void session.notifyChanged(boardId).catch(() => {});
+    };
+    events.on('settled', notify);
+    events.on('erased', notify);
+    this.sweeper = setInterval(() => this.sweep(), SESSION_SWEEP_INTERVAL_MS).unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): McpSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** A new session; it is kept once its initialize succeeds. */
+  async create(baseUrl: string): Promise<McpSession> {
+    const session = new McpSession(this.boards, baseUrl, {
+      subscribed: (s, boardId) => {
+        const set = this.subscribers.get(boardId) ?? new Set();
+        set.add(s);
+        this.subscribers.set(boardId, set);
+      },
+      unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
+      closed: (s) => {
+        if (s.id) this.sessions.delete(s.id);
+        for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
+      },
+      initialized: (s) => this.sessions.set(s.id!, s),
+    });
+    await session.server.connect(session.transport);
+    return session;
+  }
+
+  private dropSubscriber(session: McpSession, boardId: string): void {
+    const set = this.subscribers.get(boardId);
+    set?.delete(session);
+    if (set?.size === 0) this.subscribers.delete(boardId);
+  }
+
+  /** Closes sessions with no request and no open stream for longer than the idle limit. */
+  sweep(now = Date.now()): void {
+    for (const session of this.sessions.values()) {
+      if (session.openStreams === 0 && now - session.lastSeen > this.idleMs) void session.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.values()].map((session) => session.close()));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The 2026-07-28 revision, served statelessly by the SDK's own entry
+ * (`createMcpHandler`): every request carries its `_meta` envelope and is
+ * answered by a fresh server instance, so any instance answers any request
+ * and no routing is sticky. `server/discover`, the envelope and header
+ * validation, cache hints and the removed methods' answers are the SDK's.
+ *
+ * Ours: the instance a request gets (handlers.ts, with a memory that lasts
+ * the request), the event bus `subscriptions/listen` streams hear (fed by
+ * BoardEvents, which hears edits made on every instance over Redis), and the
+ * read check a listen for a board's resources passes first (the SDK's router
+ * honours any URI it is given; a locked board's changes are for its readers).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, InMemoryServerEventBus, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { BoardEvents } from '../../server/host/board-events.js';
+import type { Boards } from '../../server/host/boards.js';
+import { contextOf, mcpCaller } from './context.js';
+import { boardServer } from './handlers.js';
+import { RequestMemory } from './memory.js';
+import { INVALID_PARAMS, RpcError, toMcpError } from './errors.js';
+import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
+import { knownError } from '../../server/board/errors.js';
+
+export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown) => Promise<void>;
+
+export class ModernMcp {
+  private readonly handler: McpHttpHandler;
+  readonly serve: NodeMcpHandler;
+
+  constructor(
+    private readonly boards: Boards,
+    events: BoardEvents,
+  ) {
+    const bus = new InMemoryServerEventBus();
+    this.handler = createMcpHandler(
+      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl),
+      { legacy: 'reject', bus },
+    );
+    const changed = (boardId: string) => {
+      bus.publish({ kind: 'resource_updated', uri: stateUri(boardId) });
+      bus.publish({ kind: 'resource_updated', uri: tasksUri(boardId) });
+    };
+    events.on('settled', changed);
+    events.on('erased', changed);
+    const node = toNodeHandler(this.handler);
+    this.serve = (request, response, body) => node(request, response, body);
+  }
+
+  /**
+   * The board URIs a `subscriptions/listen` asks for, checked as
+   * `resources/subscribe` checks them: subscribable names of boards the
+   * caller may read (with the X-Board-Key header). Throws the JSON-RPC error
+   * to answer; returns the body with the URIs in their canonical form.
+   */
+  async checkListen(body: unknown, auth: AuthInfo): Promise<unknown> {
+    const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    const uris = message?.params?.notifications?.resourceSubscriptions;
+    if (message?.method !== 'subscriptions/listen' || !Array.isArray(uris)) return body;
+    const context = contextOf(auth);
+    const canonical: string[] = [];
+    for (const uri of uris) {
+      if (typeof uri !== 'string') throw new RpcError(INVALID_PARAMS, 'resourceSubscriptions must hold resource URIs');
+      try {
+        const { boardId, name } = parseUri(uri);
+        if (!SUBSCRIBABLE.has(name)) throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; listen to state.json or tasks.json`);
+        await this.boards.read(boardId, mcpCaller(context, context.key), () => null);
+        canonical.push(name === 'state.json' ? stateUri(boardId) : tasksUri(boardId));
+      } catch (error) {
+        const boardError = knownError(error);
+        if (!boardError) throw error;
+        if (boardError.code === 'board_locked') throw new RpcError(-32001, `${uri}: the board is locked; send its key in the X-Board-Key header of the listen request`, { code: boardError.code, ...boardError.details });
+        throw toMcpError(boardError);
+      }
+    }
+    const params = message.params!;
+    return { ...message, params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: canonical } } };
+  }
+
+  close(): Promise<void> {
+    return this.handler.close();
+  }
+}
