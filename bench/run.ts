@@ -15,6 +15,7 @@ import { importScenario } from './scenarios/import.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
+import { toolListScenario } from './scenarios/tool-list.js';
 import { scaleOutScenario } from './scenarios/scale-out.js';
 import { writesScenario } from './scenarios/writes.js';
 
@@ -29,6 +30,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['browser', browserScenario],
   ['scale-out', scaleOutScenario],
   ['history', historyScenario],
+  ['tool-list', toolListScenario],
 ];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 

@@ -4,13 +4,17 @@ import { EtagText } from './history.js';
 import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
-import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import { advertise } from './json-schema.js';
+import { MAX_IMPORT_ITEMS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
 /** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
-export const WaitTimeout = z
-  .number({ error: 'must be a number of milliseconds' })
-  .optional()
-  .transform((ms) => Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS))));
+export const WaitTimeout = advertise(
+  z
+    .number({ error: 'must be a number of milliseconds' })
+    .optional()
+    .transform((ms) => Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS)))),
+  { type: 'number', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS },
+).describe('ms, clamped');
 
 /**
  * Import items. Every array is validated item by item so that an error can name
@@ -84,12 +88,28 @@ export const ImportContent = strictObject(
 );
 export type ImportContent = z.infer<typeof ImportContent>;
 
+/** What create_board advertises of `content`: its arrays, each item as the tool that adds one takes it. */
+const items = (description: string) => ({ type: 'array', items: { type: 'object' }, description });
+const ADVERTISED_CONTENT = {
+  type: 'object',
+  properties: {
+    texts: items('add_text or add_link args'),
+    lines: items('draw_stroke args'),
+    images: items('add_image args'),
+    columns: items('create_column args'),
+    tasks: items('create_task args, columnIndex'),
+    lanes: items('set_lane args'),
+    colWidth: { type: 'number', description: 'Column width' },
+  },
+  // No additionalProperties: false, though other keys are refused: a /json snapshot's boardId, mode and etag are let through.
+};
+
 /** POST /api/boards and MCP create_board; unknown keys are refused, as in content. */
 export const CreateBoardInput = strictObject({
   mode: BoardMode.optional(),
   template: Template.optional(),
-  content: z.unknown().optional(),
-  autolayout: z.boolean({ error: 'must be a boolean' }).optional(),
+  content: advertise(z.unknown(), ADVERTISED_CONTENT).optional().describe('Items to import'),
+  autolayout: z.boolean({ error: 'must be a boolean' }).optional().describe('Place items lacking x, y'),
   lock: LockMode.optional(),
   author: Author.optional(),
 });

@@ -1,5 +1,6 @@
 /** Field schemas shared by every resource: ids, authors, coordinates, colours. */
 import { z } from 'zod';
+import { advertise } from './json-schema.js';
 import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
 
 /** The board-id pattern, the one place it is written: a UUID of any version, either case. */
@@ -18,13 +19,15 @@ export function isUuid(value: unknown): value is string {
 export const BoardId = z
   .string()
   .regex(UUID_PATTERN, { error: 'must be a UUID' })
-  .transform((id) => id.toLowerCase());
+  .transform((id) => id.toLowerCase())
+  .describe('Board');
 
 /** An item id as a client may name it; ids the server mints are UUIDs. */
 export const ItemId = z
   .string()
   .min(1, { error: 'must not be empty' })
-  .max(MAX_ITEM_ID_CHARS, { error: `must be at most ${MAX_ITEM_ID_CHARS} characters` });
+  .max(MAX_ITEM_ID_CHARS, { error: `must be at most ${MAX_ITEM_ID_CHARS} characters` })
+  .describe('Item id');
 
 export const AUTHOR_PATTERN = /^[A-Za-z0-9:_.-]+$/;
 
@@ -33,7 +36,8 @@ export const Author = z
   .string()
   .min(1, { error: 'must not be empty' })
   .max(MAX_AUTHOR_CHARS, { error: `must be at most ${MAX_AUTHOR_CHARS} characters` })
-  .regex(AUTHOR_PATTERN, { error: 'may hold only letters, digits, colon, underscore, hyphen and period' });
+  .regex(AUTHOR_PATTERN, { error: 'may hold only letters, digits, colon, underscore, hyphen and period' })
+  .describe('Author');
 
 /** A position on the infinite canvas. */
 export const Coordinate = z
@@ -64,37 +68,43 @@ export function toInkColor(value: unknown): InkColor {
   return INK_COLOR_SET.has(name) ? (name as InkColor) : 'auto';
 }
 
-/** Stroke colour: never rejected; unknown values (hex too) silently become `auto`. */
-export const StrokeColor = z.unknown().transform(toInkColor);
+/** Stroke colour: never rejected; unknown values (hex too) silently become `auto`. Advertised as the ink names. */
+export const StrokeColor = advertise(z.unknown().transform(toInkColor), { type: 'string', enum: [...INK_COLORS] })
+  .describe('Other values: auto');
 
 /** Text colour: like strokes, but `''` or null clears the colour (theme ink); null in the output means "clear". */
-export const TextColor = z
-  .unknown()
-  .transform((value) => (value === '' || value === null ? null : toInkColor(value)));
+export const TextColor = advertise(
+  z.unknown().transform((value) => (value === '' || value === null ? null : toInkColor(value))),
+  { type: 'string', enum: [...INK_COLORS, ''] },
+).describe('"" clears');
 
 /** Colours of kanban columns and tasks; `''` or null clears (null in the output means "clear"). */
 export const CARD_COLORS = ['red', 'blue', 'green'] as const;
-export const CardColor = z
-  .union([z.enum(CARD_COLORS), z.literal(''), z.null()], { error: `must be one of ${CARD_COLORS.join(', ')} or empty` })
-  .transform((value) => (value ? value : null));
+export const CardColor = advertise(
+  z
+    .union([z.enum(CARD_COLORS), z.literal(''), z.null()], { error: `must be one of ${CARD_COLORS.join(', ')} or empty` })
+    .transform((value) => (value ? value : null)),
+  { type: 'string', enum: [...CARD_COLORS, ''] },
+).describe('"" clears');
 
 export const BOARD_MODES = ['draw', 'todo'] as const;
-export const BoardMode = z.enum(BOARD_MODES, { error: 'must be "draw" or "todo"' });
+export const BoardMode = z.enum(BOARD_MODES, { error: 'must be "draw" or "todo"' }).describe('draw: canvas, todo: kanban');
 export type BoardMode = z.infer<typeof BoardMode>;
 
 export const TEMPLATES = ['kanban', 'sprint', 'bugs'] as const;
-export const Template = z.enum(TEMPLATES, { error: 'must be "kanban", "sprint" or "bugs"' });
+export const Template = z.enum(TEMPLATES, { error: 'must be "kanban", "sprint" or "bugs"' }).describe('Todo columns');
 export type Template = z.infer<typeof Template>;
 
 export const LOCK_MODES = ['write', 'all'] as const;
-export const LockMode = z.enum(LOCK_MODES, { error: 'must be "write" or "all"' });
+export const LockMode = z.enum(LOCK_MODES, { error: 'must be "write" or "all"' }).describe('Key to write, or all');
 export type LockMode = z.infer<typeof LockMode>;
 
 /** An access key: 8 chars of [a-z0-9], or a 6-char legacy key; any case, normalised to lower case. */
 export const AccessKey = z
   .string()
   .regex(/^(?:[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8})$/, { error: 'must be 6 or 8 characters of a-z and 0-9' })
-  .transform((key) => key.toLowerCase());
+  .transform((key) => key.toLowerCase())
+  .describe('Key');
 
 /** Levenshtein distance of two short strings (object keys). */
 function editDistance(a: string, b: string): number {
@@ -129,14 +139,25 @@ export function unknownKeyReason(key: string, known: readonly string[], aliases:
     : `unknown key ${JSON.stringify(key)}: did you mean ${JSON.stringify(meant)}?`;
 }
 
+/** The error of an object that refuses unknown keys: each key with the one it most likely meant. */
+const unknownKeyError = (known: readonly string[], aliases: Record<string, string>) => (issue: z.core.$ZodRawIssue) =>
+  issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ') : undefined;
+
 /**
  * An object that refuses keys it does not know, naming the one a client most
  * likely meant, where a silently ignored key would lose what the client sent
  * (an import's `strokes` instead of `lines` imported nothing).
  */
 export function strictObject<S extends z.ZodRawShape>(shape: S, aliases: Record<string, string> = {}) {
-  const known = Object.keys(shape);
-  return z.strictObject(shape, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ') : undefined),
-  });
+  return z.strictObject(shape, { error: unknownKeyError(Object.keys(shape), aliases) });
+}
+
+/**
+ * The same object schema, refusing unknown keys as strictObject does, with its
+ * refinements kept (an MCP tool's `colour` is refused naming `color`, where a
+ * REST body or a frame ignores it: snapshot items sent back carry keys such
+ * as `last_updated`, docs/choices.md).
+ */
+export function refuseUnknownKeys<S extends z.ZodObject>(schema: S, aliases: Record<string, string> = {}): S {
+  return schema.clone({ ...schema._zod.def, catchall: z.never(), error: unknownKeyError(Object.keys(schema.shape), aliases) }) as S;
 }

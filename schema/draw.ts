@@ -1,6 +1,7 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
 import { Author, Coordinate, ItemId, StrokeColor, TextColor } from './common.js';
+import { advertise } from './json-schema.js';
 import {
   MAX_COORDINATE, MAX_IMAGE_SIDE_PX, MAX_STROKE_POINTS, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MAX_URL_CHARS,
   MIN_TEXT_WIDTH_PX,
@@ -48,25 +49,34 @@ export function normalizePoints(input: unknown): Point[] | string {
 }
 
 /** Stroke points in any of the three accepted forms, normalised to nested pairs. */
-export const Points = z.unknown().transform((input, ctx): Point[] => {
-  const result = normalizePoints(input);
-  if (typeof result === 'string') {
-    ctx.issues.push({ code: 'custom', message: result, input });
-    return z.NEVER;
-  }
-  return result;
-});
+export const Points = advertise(
+  z.unknown().transform((input, ctx): Point[] => {
+    const result = normalizePoints(input);
+    if (typeof result === 'string') {
+      ctx.issues.push({ code: 'custom', message: result, input });
+      return z.NEVER;
+    }
+    return result;
+  }),
+  {
+    anyOf: [
+      { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, minItems: 1, maxItems: MAX_STROKE_POINTS },
+      { type: 'array', items: { type: 'number' }, minItems: 2 },
+      { type: 'string' },
+    ],
+  },
+).describe('[[x,y],...], [x1,y1,...] or JSON text');
 
 /** One end of a stroke tied to a text or image; the point follows when that node moves. */
 export const Anchor = z.object({
-  kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }),
-  id: ItemId,
-  dx: z.number(),
-  dy: z.number(),
-});
+  kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }).describe('Node kind'),
+  id: ItemId.describe('Node id'),
+  dx: z.number().describe('x offset'),
+  dy: z.number().describe('y offset'),
+}).describe('Tie to a node');
 export type Anchor = z.infer<typeof Anchor>;
 
-export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() });
+export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() }).describe('Ends tied to nodes');
 export type Anchors = z.infer<typeof Anchors>;
 
 /**
@@ -78,21 +88,28 @@ export type Anchors = z.infer<typeof Anchors>;
 export const notPostitAndDiagram = (text: { postit?: boolean; diagram?: boolean }) => !(text.postit === true && text.diagram === true);
 export const POSTIT_AND_DIAGRAM = { error: 'a text cannot be both a post-it and a diagram frame', path: ['diagram'] };
 
+/** The `id` of an upsert: the item to update; without it one is created. */
+const UpsertId = ItemId.optional().describe('To update');
+/** The top-left corner of an item, in canvas pixels. */
+const Left = Coordinate.describe('Left, px');
+const Top = Coordinate.describe('Top, px');
+
 /** POST /texts and MCP add_text: create, or update when `id` names an existing text. */
 export const TextInput = z
   .object({
-    id: ItemId.optional(),
-    x: Coordinate,
-    y: Coordinate,
-    content: z.string({ error: 'must be a string' }),
+    id: UpsertId,
+    x: Left,
+    y: Top,
+    content: z.string({ error: 'must be a string' }).describe('Markup text'),
     color: TextColor.optional(),
     width: z
       .number({ error: 'must be a number' })
       .min(MIN_TEXT_WIDTH_PX, { error: `must be at least ${MIN_TEXT_WIDTH_PX}` })
       .max(MAX_TEXT_WIDTH_PX, { error: `must be at most ${MAX_TEXT_WIDTH_PX}` })
-      .optional(),
-    postit: z.boolean({ error: 'must be a boolean' }).optional(),
-    diagram: z.boolean({ error: 'must be a boolean' }).optional(),
+      .optional()
+      .describe('px; omit to auto-fit'),
+    postit: z.boolean({ error: 'must be a boolean' }).optional().describe('Sticky note'),
+    diagram: z.boolean({ error: 'must be a boolean' }).optional().describe('Framed box'),
     author: Author.optional(),
   })
   .refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
@@ -100,7 +117,7 @@ export type TextInput = z.infer<typeof TextInput>;
 
 /** POST /strokes and MCP draw_stroke. Width is fixed; colour never rejected. */
 export const StrokeInput = z.object({
-  id: ItemId.optional(),
+  id: UpsertId,
   points: Points,
   color: StrokeColor.optional(),
   anchors: Anchors.optional(),
@@ -176,13 +193,13 @@ const ImageSide = z
 
 /** POST /images and MCP add_image. */
 export const ImageInput = z.object({
-  id: ItemId.optional(),
-  x: Coordinate,
-  y: Coordinate,
-  width: ImageSide,
-  height: ImageSide,
-  dataUrl: ImageDataUrl,
-  thumbDataUrl: ThumbDataUrl.optional(),
+  id: UpsertId,
+  x: Left,
+  y: Top,
+  width: ImageSide.describe('px'),
+  height: ImageSide.describe('px'),
+  dataUrl: ImageDataUrl.describe('Base64 data URL'),
+  thumbDataUrl: ThumbDataUrl.optional().describe('Small PNG data URL'),
   author: Author.optional(),
 });
 export type ImageInput = z.infer<typeof ImageInput>;
@@ -205,16 +222,16 @@ export const LinkUrl = z
 
 /** POST /links and MCP add_link. */
 export const LinkInput = z.object({
-  id: ItemId.optional(),
-  x: Coordinate,
-  y: Coordinate,
-  url: LinkUrl,
+  id: UpsertId,
+  x: Left,
+  y: Top,
+  url: LinkUrl.describe('http(s) URL'),
   author: Author.optional(),
 });
 export type LinkInput = z.infer<typeof LinkInput>;
 
 /** POST /{kind}/{itemId}/move */
-export const MoveInput = z.object({ x: Coordinate, y: Coordinate });
+export const MoveInput = z.object({ x: Left, y: Top });
 export type MoveInput = z.infer<typeof MoveInput>;
 
 /** Item kinds as they appear in move and erase paths. `lines` is an alias of `strokes`. */
@@ -231,4 +248,5 @@ const isDrawKind = (kind: string): kind is DrawKind => (DRAW_KINDS as readonly s
 export const DrawKind = z
   .string({ error: `must be one of ${DRAW_KINDS.join(', ')}` })
   .refine(isDrawKind, { error: `must be one of ${DRAW_KINDS.join(', ')}`, params: { code: 'unknown_kind', allowed: DRAW_KINDS } })
-  .meta({ enum: [...DRAW_KINDS] });
+  .meta({ enum: [...DRAW_KINDS] })
+  .describe('Optional');

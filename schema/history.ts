@@ -26,7 +26,8 @@ export const EtagText = z
   .min(1)
   .max(128, { error: 'is not an ETag of this service' })
   .regex(/^(W\/)?"?[A-Za-z0-9_-]+"?$/, { error: 'is not an ETag of this service' })
-  .transform((etag) => `"${etag.replace(/^W\//, '').replace(/"/g, '')}"`);
+  .transform((etag) => `"${etag.replace(/^W\//, '').replace(/"/g, '')}"`)
+  .describe('ETag you last saw');
 
 /** GET /versions: `before` (exclusive) and `limit`. */
 export const VersionsQuery = z.object({

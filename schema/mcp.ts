@@ -4,16 +4,18 @@
  * the WebSocket frames (named like these tools) validate the same way.
  */
 import { z } from 'zod';
-import { AccessKey, Author, BoardId, CardColor, ItemId } from './common.js';
+import { AccessKey, Author, BoardId, CardColor, ItemId, refuseUnknownKeys } from './common.js';
 import { CreateBoardInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
-import { ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
+import { ColumnId, ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
+import { advertise } from './json-schema.js';
 import { HISTORY_PAGE_DEFAULT, MAX_TASKS } from './limits.js';
 
+/** Every board tool's first arguments; what a key is and when it is needed, the server's instructions say once. */
 const BoardRef = {
-  board_id: BoardId.describe('The board id (a UUID).'),
-  access_key: AccessKey.optional().describe('The access key of a locked board (or send the X-Board-Key header).'),
+  board_id: BoardId,
+  access_key: AccessKey.optional(),
 };
 
 const ColumnPatch = ColumnInput.omit({ id: true }).partial();
@@ -35,7 +37,7 @@ export const MutationArgs = {
   create_column: ColumnInput.omit({ id: true }),
   update_column: ColumnPatch.safeExtend({ id: ItemId }),
   delete_column: z.object({ id: ItemId }),
-  create_task: TaskInput.omit({ id: true }).safeExtend({ column_id: ItemId }),
+  create_task: TaskInput.omit({ id: true }).safeExtend({ column_id: ColumnId }),
   update_task: TaskPatch.safeExtend({ id: ItemId }),
   move_task: TaskMoveInput.safeExtend({ id: ItemId }),
   delete_task: z.object({ id: ItemId }),
@@ -56,31 +58,38 @@ const asNumber = <T extends z.ZodType<number, number | string>>(schema: T) =>
 /** The history tools' arguments (../shared/spec/history.md), on the schemas of the REST queries. */
 const HistoryArgs = {
   list_versions: z.object({
-    before: asNumber(VersionNumber).optional().describe('A version number: list the versions older than it (the `next` of the previous page).'),
-    limit: asNumber(VersionsQuery.shape.limit.unwrap()).default(HISTORY_PAGE_DEFAULT).describe('Versions per page, 1 to 100 (default 50).'),
+    before: asNumber(VersionNumber).optional().describe('Page: next'),
+    limit: asNumber(VersionsQuery.shape.limit.unwrap()).default(HISTORY_PAGE_DEFAULT).describe('Versions per page'),
   }),
   // safeExtend keeps ChangesQuery's rule: exactly one of since and since_etag.
   get_changes: ChangesQuery.safeExtend({
-    since: asNumber(VersionNumber).optional().describe('A version number: the changes since that version.'),
-    since_etag: EtagText.optional().describe('An ETag you saw (from get_board or wait_for_update): the changes since that state.'),
+    since: asNumber(VersionNumber).optional().describe('Version'),
+    since_etag: EtagText.optional(),
   }),
   restore_version: z.object({
-    version: asNumber(VersionNumber).describe('The version to bring back (from list_versions).'),
+    version: asNumber(VersionNumber).describe('Version to bring back'),
     author: Author.optional(),
   }),
 } as const;
 
-/** A board tool's arguments: the schema extended with board_id and access_key (extend keeps its refinements). */
-const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) => schema.extend(BoardRef);
+/**
+ * A board tool's arguments: the schema extended with board_id and access_key
+ * (extend keeps its refinements), refusing unknown keys. A REST body or a
+ * frame with a stray key is still taken (docs/choices.md: snapshot items sent
+ * back carry more); a tool call's `colour` is refused naming `color`, since
+ * an agent reads the refusal and corrects its call.
+ */
+const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) =>
+  refuseUnknownKeys(schema.extend(BoardRef));
 
 export const McpToolArgs = {
   create_board: CreateBoardInput,
-  open_board: z.object({
-    board: z.string({ error: 'must be a string' }).min(1).describe('A board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or a bare board id.'),
+  open_board: refuseUnknownKeys(z.object({
+    board: z.string({ error: 'must be a string' }).min(1).describe('Board URL or id'),
     access_key: BoardRef.access_key,
-  }),
-  get_board: z.object(BoardRef),
-  get_preview: z.object(BoardRef),
+  })),
+  get_board: onBoard(z.object({})),
+  get_preview: onBoard(z.object({})),
   add_text: onBoard(MutationArgs.add_text),
   add_link: onBoard(MutationArgs.add_link),
   add_image: onBoard(MutationArgs.add_image),
@@ -89,7 +98,7 @@ export const McpToolArgs = {
   erase: onBoard(MutationArgs.erase),
   wait_for_update: onBoard(z.object({
     timeout_ms: WaitTimeout,
-    since_etag: EtagText.optional().describe('The ETag you last saw: when the board has already moved past it, returns at once.'),
+    since_etag: EtagText.optional(),
   })),
   set_board_mode: onBoard(ModeInput),
   create_column: onBoard(MutationArgs.create_column),
@@ -103,24 +112,26 @@ export const McpToolArgs = {
   set_column_width: onBoard(MutationArgs.set_column_width),
   create_tasks: onBoard(z.object({
     tasks: z
-      .array(MutationArgs.create_task)
+      // Advertised by reference to create_task, listed just before it: its fields again cost 850 bytes of tools/list.
+      .array(advertise(refuseUnknownKeys(MutationArgs.create_task), { type: 'object', required: ['column_id', 'name'] }).describe('create_task args'))
       .min(1, { error: 'must hold at least one task' })
-      .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` }),
+      .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` })
+      .describe('Tasks to create'),
     author: Author.optional(),
   })),
   query_tasks: onBoard(z.object({
-    assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Matched case-insensitively and exactly, spaces around it ignored.'),
+    assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),
     priority: Priority.optional(),
-    done: z.boolean().optional(),
-    overdue: z.boolean().optional().describe('Only tasks due before today that are not done.'),
-    due_before: DueDate.optional(),
-    due_after: DueDate.optional(),
+    done: z.boolean().optional().describe('Done'),
+    overdue: z.boolean().optional().describe('Late, not done'),
+    due_before: DueDate.optional().describe('Due before this day'),
+    due_after: DueDate.optional().describe('Due after this day'),
     color: CardColor.optional(),
   })),
-  export_tasks: onBoard(z.object({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }) })),
-  list_tasks: z.object(BoardRef),
+  export_tasks: onBoard(z.object({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format') })),
+  list_tasks: onBoard(z.object({})),
   list_versions: onBoard(HistoryArgs.list_versions),
-  get_changes: HistoryArgs.get_changes.safeExtend(BoardRef),
+  get_changes: refuseUnknownKeys(HistoryArgs.get_changes.safeExtend(BoardRef)),
   restore_version: onBoard(HistoryArgs.restore_version),
 } as const;
 

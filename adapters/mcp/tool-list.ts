@@ -1,20 +1,57 @@
-/** The tools/list answer, computed once: the MCP endpoint serves it, and the server card through MCP_DESCRIPTION. */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+/**
+ * The tools/list answer, computed once: the MCP endpoint serves it, and the
+ * server card through MCP_DESCRIPTION. An agent reads it whole before its
+ * first call, so it is kept under 5 000 tokens (test/mcp-tool-list.test.ts):
+ * every argument typed and described, the limits a model needs said once in
+ * the tool's description, the rest checked by the server when a call comes.
+ */
+import type { Tool } from '@modelcontextprotocol/server';
 import { McpToolArgs, McpToolOutputs, type McpToolName, toJsonSchema } from '../../schema/index.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { TOOLS } from './tools.js';
 
-const jsonSchemaOf = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output') => toJsonSchema(schema, io) as Tool['inputSchema'];
+/**
+ * Validation detail the server applies that a model does not need to be told
+ * (an id's 128 characters, the author tag's character class, a coordinate's
+ * ±10^9): left out of the advertised schema, not out of the check. So is
+ * `additionalProperties: false` (800 bytes over the list): an unknown
+ * argument is refused all the same, naming the one meant.
+ */
+const UNADVERTISED = new Set(['pattern', 'minLength', 'maxLength', 'additionalProperties']);
+const isFarBound = (key: string, value: unknown) => (key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= 1e9;
 
-/** The schemas come from schema/, so they match what the handlers parse. */
+/** An enum says its type: `"type": "string"` beside one adds nothing. */
+const isTypeOfEnum = (key: string, node: object) => key === 'type' && Array.isArray((node as { enum?: unknown }).enum);
+
+function advertised(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(advertised);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, child]) => !(UNADVERTISED.has(key) && typeof child !== 'object') && !isFarBound(key, child) && !isTypeOfEnum(key, value))
+      .map(([key, child]) => [key, advertised(child)]),
+  );
+}
+
+/**
+ * The tools whose answer is small and steers the next call: its schema is
+ * listed. The others' answers are described in their descriptions; their
+ * schemas (McpToolOutputs) stay the contract of the handlers and of OpenAPI.
+ */
+const LISTED_OUTPUTS: ReadonlySet<McpToolName> = new Set([]);
+
+/**
+ * The schemas come from schema/, so they match what the handlers parse. No
+ * `title`: a display name for people, 700 bytes a model reads for nothing;
+ * the names say it (TOOL_TEXT keeps the titles for the documents people read).
+ */
 export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name) => ({
   name,
-  title: TOOLS[name].title,
   description: TOOLS[name].description,
-  inputSchema: jsonSchemaOf(McpToolArgs[name], 'input'),
-  outputSchema: jsonSchemaOf(McpToolOutputs[name], 'output'),
-  annotations: { title: TOOLS[name].title, ...TOOLS[name].annotations },
+  inputSchema: advertised(toJsonSchema(McpToolArgs[name], 'input')) as Tool['inputSchema'],
+  ...(LISTED_OUTPUTS.has(name) && { outputSchema: advertised(toJsonSchema(McpToolOutputs[name], 'output')) as Tool['outputSchema'] }),
+  annotations: TOOLS[name].annotations,
 }));
 
 /** The protocol versions /mcp negotiates. */

@@ -1,0 +1,39 @@
+/**
+ * The size of tools/list over a real MCP session (issue 19): what an agent
+ * reads before its first call. Tokens are counted approximately, as
+ * ceil(bytes / 3.5) of the answer's JSON (no tokenizer is a dependency of
+ * the project), against the 5 000-token budget.
+ */
+import { rm } from 'node:fs/promises';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { connectMcp } from '../../test/helpers/mcp.js';
+import { spawnReady } from '../lib/processes.js';
+import type { Section } from '../lib/report.js';
+
+const TOKEN_BUDGET = 5_000;
+const BYTES_PER_TOKEN = 3.5;
+
+export async function toolListScenario(_quick: boolean): Promise<Section> {
+  const dir = await tempDataDir();
+  const server = await spawnReady('server/app/main.ts', testEnv(dir));
+  try {
+    const mcp = await connectMcp(server.url);
+    const { tools } = await mcp.client.listTools();
+    await mcp.close();
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    const tokens = Math.ceil(bytes / BYTES_PER_TOKEN);
+    return {
+      title: 'MCP tools/list size',
+      baseline: `the ${TOKEN_BUDGET}-token budget of issue 19 (no same-run baseline: the list before the change is not served by this build).`,
+      rows: [
+        { measure: 'tools', ours: String(tools.length), baseline: '', ratio: '' },
+        { measure: 'bytes (JSON of {tools})', ours: String(bytes), baseline: String(TOKEN_BUDGET * BYTES_PER_TOKEN), ratio: `${((bytes / (TOKEN_BUDGET * BYTES_PER_TOKEN)) * 100).toFixed(0)}% of budget` },
+        { measure: `tokens (approx., bytes / ${BYTES_PER_TOKEN})`, ours: String(tokens), baseline: String(TOKEN_BUDGET), ratio: `${((tokens / TOKEN_BUDGET) * 100).toFixed(0)}% of budget` },
+      ],
+      notes: ['One tools/list over a real session (the SDK client, Streamable HTTP), as an agent reads it, icons included.'],
+    };
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * tools/list is built for agents (issue 19): an agent reads it whole before
+ * its first call, so it stays within 5 000 tokens, counted approximately as
+ * ceil(bytes / 3.5) of its JSON (no tokenizer is a dependency of the
+ * project); every argument, nested ones too, is typed and described; and a
+ * misspelt argument is refused naming the one meant.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp } from './helpers/mcp.js';
+import { useServer } from './helpers/server.js';
+
+const t = useServer();
+let mcp: Awaited<ReturnType<typeof connectMcp>>;
+let tools: { name: string; description?: string; inputSchema: Record<string, any> }[];
+
+const TOKEN_BUDGET = 5_000;
+const BYTES_PER_TOKEN = 3.5;
+
+beforeAll(async () => {
+  mcp = await connectMcp(t.server.url);
+  tools = (await mcp.client.listTools()).tools as typeof tools;
+});
+afterAll(() => mcp.close());
+
+/** Every property of a schema, recursively (objects, array items, anyOf branches), with its path. */
+function* propertiesOf(schema: Record<string, any>, path: string): Generator<[string, Record<string, any>]> {
+  for (const [name, property] of Object.entries<Record<string, any>>(schema.properties ?? {})) {
+    yield [`${path}.${name}`, property];
+    yield* propertiesOf(property, `${path}.${name}`);
+  }
+  if (schema.items) yield* propertiesOf(schema.items, `${path}[]`);
+  for (const branch of schema.anyOf ?? []) yield* propertiesOf(branch, path);
+}
+
+const isTyped = (schema: Record<string, any>): boolean =>
+  schema.type !== undefined || Array.isArray(schema.enum) || 'const' in schema || (Array.isArray(schema.anyOf) && schema.anyOf.every(isTyped));
+
+const property = (tool: string, path: string) => {
+  let schema: Record<string, any> = tools.find((candidate) => candidate.name === tool)!.inputSchema;
+  for (const name of path.split('.')) schema = schema.properties[name];
+  return schema;
+};
+
+describe('tools/list', () => {
+  it(`fits in ${TOKEN_BUDGET} tokens (approximately: ceil(bytes / ${BYTES_PER_TOKEN}) of its JSON)`, () => {
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    expect(Math.ceil(bytes / BYTES_PER_TOKEN)).toBeLessThanOrEqual(TOKEN_BUDGET);
+  });
+
+  it('types and describes every argument, nested ones too', () => {
+    const untyped: string[] = [];
+    const undescribed: string[] = [];
+    for (const tool of tools) {
+      for (const [path, schema] of propertiesOf(tool.inputSchema, tool.name)) {
+        if (!isTyped(schema)) untyped.push(path);
+        if (typeof schema.description !== 'string' || schema.description === '') undescribed.push(path);
+      }
+    }
+    expect(untyped).toEqual([]);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('gives closed sets as enums', () => {
+    expect(property('add_text', 'color').enum).toEqual(expect.arrayContaining(['auto', 'red', 'lavender']));
+    expect(property('draw_stroke', 'color').enum).toContain('lavender');
+    expect(property('create_task', 'color').enum).toEqual(expect.arrayContaining(['red', 'blue', 'green']));
+    expect(property('create_task', 'priority').enum).toEqual(expect.arrayContaining(['H', 'M', 'L']));
+    expect(property('query_tasks', 'priority').enum).toEqual(expect.arrayContaining(['H', 'M', 'L']));
+    expect(property('create_board', 'mode').enum).toEqual(['draw', 'todo']);
+    expect(property('set_board_mode', 'mode').enum).toEqual(['draw', 'todo']);
+    expect(property('create_board', 'template').enum).toEqual(['kanban', 'sprint', 'bugs']);
+    expect(property('create_board', 'lock').enum).toEqual(['write', 'all']);
+    expect(property('move', 'kind').enum).toEqual(expect.arrayContaining(['texts', 'strokes', 'images']));
+    expect(property('draw_stroke', 'anchors.start.kind').enum).toEqual(['text', 'image']);
+    expect(property('export_tasks', 'format').enum).toEqual(['csv', 'markdown']);
+  });
+
+  it('gives points, content, dates and timeout_ms real schemas', () => {
+    const points = property('draw_stroke', 'points');
+    expect(points.anyOf.map((branch: { type: string }) => branch.type)).toEqual(['array', 'array', 'string']);
+    const content = property('create_board', 'content');
+    expect(content.type).toBe('object');
+    for (const key of ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']) expect(content.properties[key].type, key).toBe('array');
+    expect(property('create_task', 'due_date').format).toBe('date');
+    expect(property('update_task', 'due_date').format).toBe('date');
+    expect(property('query_tasks', 'due_before').format).toBe('date');
+    expect(property('query_tasks', 'due_after').format).toBe('date');
+    expect(property('wait_for_update', 'timeout_ms')).toMatchObject({ type: 'number', minimum: 1_000, maximum: 55_000, default: 25_000 });
+  });
+
+  it('says a board id is a UUID by format, not by a pattern repeated in every tool', () => {
+    const json = JSON.stringify({ tools });
+    expect(json).not.toContain('[0-9a-f]{8}');
+    for (const tool of tools.filter((candidate) => candidate.inputSchema.properties?.board_id)) {
+      expect(tool.inputSchema.properties.board_id, tool.name).toMatchObject({ type: 'string', format: 'uuid' });
+    }
+  });
+});
+
+describe('an unknown argument', () => {
+  it('is refused naming the one meant: colour → color', async () => {
+    const { board_id } = await mcp.call('create_board', {});
+    let answer: string;
+    try {
+      answer = JSON.stringify(await mcp.raw('add_text', { board_id, x: 0, y: 0, content: 'hi', colour: 'red' }));
+    } catch (error) {
+      // A JSON-RPC error rather than an isError result: the message is the same.
+      answer = JSON.stringify({ message: (error as Error).message, data: (error as { data?: unknown }).data });
+    }
+    expect(answer).toContain('did you mean \\"color\\"?');
+    expect(answer).toContain('colour');
+  });
+
+  it('is refused on every board tool, not only create_board', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'todo' });
+    const result = await mcp.raw('list_tasks', { board_id, bord: 1 }).catch((error: Error) => ({ isError: true, content: [{ text: error.message }] }));
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).toContain('unknown key \\"bord\\"');
+  });
+});
