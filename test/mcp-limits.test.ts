@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
-import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let now = Date.parse('2026-03-01T00:00:00Z');
@@ -31,6 +31,22 @@ describe('MCP shares the REST limits', () => {
     expect(rest.status).toBe(429);
     now += 10_000;
     expect(await mcp.call('get_board', { board_id })).toMatchObject({ boardId: board_id });
+  });
+
+  it('on 2026-07-28 the same limit is an isError result with rate_limited, retryAfterSeconds and when to retry', async () => {
+    now += 60_000;
+    const modern = await connectModernMcp(server.url);
+    try {
+      const { board_id } = await modern.call('create_board', {});
+      for (let i = 0; i < RATE_BOARD_STANDARD; i++) await modern.call('get_board', { board_id });
+      const refused = await modern.raw('add_text', { board_id, x: 0, y: 0, content: 'over' });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
+      expect(refused.structuredContent.error).toContain('retry in 10 s');
+      now += 10_000;
+    } finally {
+      await modern.close();
+    }
   });
 
   it('board creation: create_board and open_board of an unknown id share the per-IP limit with REST', async () => {

@@ -132,9 +132,10 @@ export function toolFailure(error: unknown, era: Era): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
-/** A resource request that failed: always a JSON-RPC error. */
-export function resourceFailure(error: unknown): never {
+/** A resource request that failed: always a JSON-RPC error, naming the URI asked for (SEP-2164). */
+export function resourceFailure(error: unknown, uri: string): never {
   const boardError = asBoardError(error);
-  if (isLegacyResult(boardError)) throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), { code: boardError.code, ...boardError.details });
-  throw toMcpError(boardError);
+  if (isLegacyResult(boardError)) throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), { code: boardError.code, ...boardError.details, uri });
+  const rpc = toMcpError(boardError);
+  throw new RpcError(rpc.code, rpc.message, { ...rpc.data, uri });
 }

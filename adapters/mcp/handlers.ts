@@ -116,7 +116,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory):
       const { boardId } = parseUri(request.params.uri);
       return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
     } catch (error) {
-      return resourceFailure(error);
+      return resourceFailure(error, request.params.uri);
     }
   });
 
@@ -134,7 +134,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory):
       subscribe.call(memory, request.params.uri);
       return {};
     } catch (error) {
-      return resourceFailure(error);
+      return resourceFailure(error, request.params.uri);
     }
   });
   server.setRequestHandler('resources/unsubscribe', (request) => {
