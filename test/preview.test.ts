@@ -18,6 +18,9 @@ const HOSTILE = [
   'nul\u0000bell\u0007esc\u001b',
   'lone \ud800 surrogate',
   '</svg><svg onload="alert(1)">',
+  '**<b onclick="x">bold</b>** `<img src=x onerror=alert(1)>` [a](javascript:alert(1)) _</text><script>_',
+  '```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B["</svg><svg onload=alert(1)>"]\n  B -->|"&lt;x&gt; \'"| C{{"]]><!--"}}\n```',
+  '```mermaid\nsequenceDiagram\n  participant A as <script>\n  A->>B: </text><foreignObject onload="x">\n```',
 ];
 
 function parse(svg: string) {
@@ -29,8 +32,8 @@ function parse(svg: string) {
 /** The item groups of the preview (and each stroke's polyline), with their class. */
 function groups(svg: any): any[] {
   const all = [svg.g ?? []].flat();
-  const strokes = all.find((g) => g.class === 'strokes');
-  return [...all.filter((g) => g.class !== 'strokes'), ...[strokes?.polyline ?? []].flat()];
+  const strokes = all.filter((g) => g.class.startsWith('strokes'));
+  return [...all.filter((g) => !g.class.startsWith('strokes')), ...strokes.flatMap((g) => [g.polyline ?? []].flat())];
 }
 
 async function preview(id: string, headers: Record<string, string> = {}) {
@@ -58,8 +61,9 @@ describe('GET /svg-preview/{id}', () => {
     expect(minY + height).toBeGreaterThanOrEqual(628);
     expect(res.text).toContain('☐ open');
     expect(res.text).toContain('☑ done');
-    expect(res.text).not.toContain('fourth line hidden');
-    expect(res.text).toContain('Mermaid: sequenceDiagram');
+    expect(res.text).toContain('fourth line hidden');
+    expect(res.text).toMatch(/<svg class="mermaid"[^>]*>[\s\S]*<text[^>]*>hi<\/text>/);
+    expect(res.text).not.toContain('A-&gt;&gt;B');
     expect(res.text).toContain('docs.example.org');
     expect(res.text).not.toContain('a/b?c=d');
     expect(res.text).toContain(`href="${PNG_1PX}"`);
@@ -68,7 +72,7 @@ describe('GET /svg-preview/{id}', () => {
     const polyline = groups(svg).find((g) => g.class.startsWith('stroke'));
     expect(polyline.points.split(' ').length).toBeLessThanOrEqual(48);
     expect(polyline.stroke).toBe('#00897b');
-    expect(res.text.length).toBeLessThan(10_000);
+    expect(res.text.length).toBeLessThan(20_000);
   });
 
   it('draws a todo board: lanes, columns and task cards with done state and priority', async () => {

@@ -1,20 +1,31 @@
 /**
  * The schematic SVG preview of a board: a few kB that show its layout at a
- * glance (texts as boxes with their first lines, strokes as simplified
- * polylines, images as their thumbnails, links as pills, kanban columns and
- * cards). AI-authored items get a purple border. Every user string is escaped.
+ * glance (texts as boxes with their Markdown laid out and wrapped, post-its
+ * yellow, Mermaid diagrams drawn, strokes as simplified polylines, images as
+ * their thumbnails, links as pills, kanban columns and cards). AI-authored
+ * items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
 import { INK_HEX, type BoardMode, type Point } from '../../schema/index.js';
 import { estimateTextBox } from './autolayout.js';
 import { boardMaps, isLink, type ImageItem, type LinkItem, type StrokeItem, type TextItem } from './document-model.js';
+import { BODY_FONT_PX, lineHeight, markdownLines, type Run } from './preview-markdown.js';
+import { drawMermaid, placeDiagram } from './preview-mermaid.js';
 import { memoized, todoView } from './snapshot.js';
 
 const CARD_HEX: Record<string, string> = { red: '#ffcdd2', blue: '#bbdefb', green: '#c8e6c9' };
 const AI_BORDER = '#8e24aa';
 const POSTIT_FILL = '#fff59d';
-const MAX_LINES_PER_TEXT = 3;
-const MAX_CHARS_PER_LINE = 48;
+/** Lines a text shows: at most 40, and 2500 shared by all texts (a board of 500 shows 5 each), so the preview stays bounded. */
+const MAX_LINES_PER_TEXT = 40;
+const MIN_LINES_PER_TEXT = 3;
+const TEXT_LINE_BUDGET = 2_500;
+/** Mermaid diagrams drawn per preview and the bytes they may take; the rest show their source. */
+const MAX_DRAWN_DIAGRAMS = 24;
+const DIAGRAM_BYTES_BUDGET = 250_000;
+const MAX_DIAGRAM_HEIGHT_PX = 900;
+/** Layout time one preview may spend on diagrams not yet cached; later ones show their source until a later preview. */
+const DIAGRAM_LAYOUT_BUDGET_MS = 1_500;
 const MAX_POINTS_PER_STROKE = 48;
 const MIN_POINTS_PER_STROKE = 4;
 /** Points shared by all strokes: a board of 2000 strokes draws each with about 8, so the preview stays bounded. */
@@ -39,24 +50,9 @@ function truncate(text: string, max: number): string {
 
 const MERMAID = /^\s*```mermaid[^\n]*\n([\s\S]*?)\n?```\s*$/;
 
-/** The lines a text box shows: a Mermaid block names its diagram type; task checkboxes become ☐ and ☑. */
-export function textLines(content: string): string[] {
-  const mermaid = MERMAID.exec(content);
-  if (mermaid) {
-    const kind = mermaid[1].split('\n').map((line) => line.trim()).find(Boolean)?.split(/\s+/)[0] ?? 'diagram';
-    return [`Mermaid: ${kind}`];
-  }
-  return content
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .slice(0, MAX_LINES_PER_TEXT)
-    .map((line) =>
-      truncate(
-        line.replace(/^(?:[-*]\s+)?\[(?:x|X)\]\s*/, '☑ ').replace(/^(?:[-*]\s+)?\[\s?\]\s*/, '☐ ').replace(/^#+\s*/, ''),
-        MAX_CHARS_PER_LINE,
-      ),
-    );
+/** The Mermaid source of a text that is one fenced `mermaid` block. */
+export function mermaidSource(content: string): string | undefined {
+  return MERMAID.exec(content)?.[1];
 }
 
 /** Ramer-Douglas-Peucker, then an even pick if still more than `maxPoints`: thousands of points stay a few dozen. */
@@ -116,17 +112,88 @@ function hostname(url: string): string {
   }
 }
 
-function drawText(text: TextItem, bounds: Bounds): string {
-  const { width, height: estimated } = estimateTextBox(text);
-  const lines = textLines(text.content);
-  const height = Math.min(estimated, 24 + lines.length * 18);
+const TEXT_PAD_PX = 8;
+const AI_WIDTH = 2;
+
+/** The frame of a text item: post-its yellow with a shadow as in the app, diagram frames dark, AI authors purple. */
+function textFrame(text: TextItem, width: number, height: number, framed: boolean): string {
+  const ai = isAi(text.author);
+  const stroke = ai ? AI_BORDER : framed ? '#455a64' : text.postit ? 'none' : '#9e9e9e';
+  const strokeWidth = ai || framed ? AI_WIDTH : 1;
+  // The post-it's shadow is an offset rect, not a blur filter: a filter per item is slow to rasterise.
+  const shadow = text.postit ? `<rect x="${n(text.x + 2)}" y="${n(text.y + 3)}" width="${n(width)}" height="${n(height)}" rx="2" fill="#000000" fill-opacity="0.18"/>` : '';
+  return `${shadow}<rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${text.postit ? POSTIT_FILL : '#ffffff'}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`;
+}
+
+function runMarkup(run: Run): string {
+  const attributes = [
+    run.bold ? ' font-weight="bold"' : '',
+    run.italic ? ' font-style="italic"' : '',
+    run.code ? ' font-family="DejaVu Sans Mono, monospace"' : '',
+    run.strike ? ' text-decoration="line-through"' : run.link ? ' text-decoration="underline"' : '',
+    run.link ? ' fill="#1565c0"' : run.code ? ' fill="#37474f"' : '',
+  ].join('');
+  return attributes ? `<tspan${attributes}>${xml(run.text)}</tspan>` : xml(run.text);
+}
+
+/** A text's Markdown as wrapped lines inside its box; returns the markup and the height used. */
+function drawMarkdown(text: TextItem, width: number, maxLines: number): { markup: string; height: number } {
+  const { lines, cut } = markdownLines(text.content, width - 2 * TEXT_PAD_PX, maxLines);
+  if (cut && lines.length) {
+    const last = lines.at(-1)!;
+    if (last.gap || last.rule) lines[lines.length - 1] = { runs: [{ text: '…' }], size: BODY_FONT_PX, indent: 0 };
+    else last.runs.push({ text: ' …' });
+  }
+  const parts: string[] = [];
+  let y = text.y + TEXT_PAD_PX;
+  for (const line of lines) {
+    const height = lineHeight(line);
+    const x = text.x + TEXT_PAD_PX + line.indent;
+    if (line.rule) parts.push(`<line x1="${n(x)}" y1="${n(y + height / 2)}" x2="${n(text.x + width - TEXT_PAD_PX)}" y2="${n(y + height / 2)}" stroke="#bdbdbd"/>`);
+    if (line.code) parts.push(`<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="${n(width - 2 * TEXT_PAD_PX)}" height="${n(height)}" fill="#eceff1"/>`);
+    if (line.quote) parts.push(`<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="3" height="${n(height)}" fill="#bdbdbd"/>`);
+    if (line.runs.length) {
+      const size = line.size === BODY_FONT_PX ? '' : ` font-size="${line.size}"`;
+      parts.push(`<text x="${n(x)}" y="${n(y + line.size)}"${size}${line.quote ? ' fill="#616161"' : ''}>${line.runs.map(runMarkup).join('')}</text>`);
+    }
+    y += height;
+  }
+  return { markup: parts.join(''), height: Math.max(32, y - text.y + TEXT_PAD_PX) };
+}
+
+/** A Mermaid text: the diagram drawn and scaled into the box, or its source in a framed monospace box. */
+function drawDiagram(text: TextItem, source: string, width: number, budget: DiagramBudget): { markup: string; height: number } {
+  const started = performance.now();
+  const affordable = budget.drawn < MAX_DRAWN_DIAGRAMS && budget.bytes < DIAGRAM_BYTES_BUDGET && budget.ms < DIAGRAM_LAYOUT_BUDGET_MS;
+  const diagram = affordable ? drawMermaid(source, xml) : undefined;
+  budget.ms += performance.now() - started;
+  if (diagram) {
+    budget.drawn++;
+    budget.bytes += diagram.body.length;
+    const inner = width - 2 * TEXT_PAD_PX;
+    const scale = Math.min(inner / diagram.width, MAX_DIAGRAM_HEIGHT_PX / diagram.height, 1.5);
+    const [w, h] = [diagram.width * scale, diagram.height * scale];
+    const x = text.x + TEXT_PAD_PX + (inner - w) / 2;
+    const markup = `<svg class="mermaid" x="${n(x)}" y="${n(text.y + TEXT_PAD_PX)}" width="${n(w)}" height="${n(h)}" viewBox="0 0 ${n(diagram.width)} ${n(diagram.height)}">${placeDiagram(diagram, `d${budget.drawn}-`)}</svg>`;
+    return { markup, height: h + 2 * TEXT_PAD_PX };
+  }
+  // Not drawn (a type the renderer lacks, a syntax error, past the budget): the source, framed, in monospace.
+  const kind = source.split('\n').map((line) => line.trim()).find(Boolean)?.split(/\s+/)[0] ?? 'diagram';
+  const fenced = `**Mermaid: ${kind.replace(/[*_`~[\]]/g, '')}** (not drawn)\n\`\`\`\n${source}\n\`\`\``;
+  return drawMarkdown({ ...text, content: fenced }, width, 12);
+}
+
+type DiagramBudget = { drawn: number; bytes: number; ms: number };
+
+function drawText(text: TextItem, bounds: Bounds, maxLines: number, budget: DiagramBudget): string {
+  const source = mermaidSource(text.content);
+  const width = source === undefined ? (text.width ?? estimateTextBox(text).width) : estimateTextBox(text).width;
+  const { markup, height } = source === undefined ? drawMarkdown(text, width, maxLines) : drawDiagram(text, source, width, budget);
   bounds.add({ x: text.x, y: text.y, width, height });
-  const fill = text.postit ? POSTIT_FILL : '#ffffff';
-  const stroke = isAi(text.author) ? AI_BORDER : text.diagram ? '#455a64' : '#9e9e9e';
-  const strokeWidth = isAi(text.author) || text.diagram ? 2 : 1;
   const color = INK_HEX[text.color ?? 'auto'];
-  const tspans = lines.map((line, i) => `<tspan x="${n(text.x + 8)}" y="${n(text.y + 20 + i * 18)}">${xml(line)}</tspan>`).join('');
-  return `<g class="text${text.postit ? ' postit' : ''}${text.diagram ? ' diagram' : ''}${isAi(text.author) ? ' ai' : ''}"><rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${fill}" stroke="${stroke}" stroke-width="${strokeWidth}"/><text fill="${color}">${tspans}</text></g>`;
+  const framed = !!text.diagram || source !== undefined;
+  const classes = `text${text.postit ? ' postit' : ''}${framed ? ' diagram' : ''}${isAi(text.author) ? ' ai' : ''}`;
+  return `<g class="${classes}" fill="${color}">${textFrame(text, width, height, framed)}${markup}</g>`;
 }
 
 function drawLink(link: LinkItem, bounds: Bounds): string {
@@ -151,10 +218,8 @@ function drawStroke(stroke: StrokeItem, bounds: Bounds, tolerance: number, maxPo
   const points = simplify(stroke.points, tolerance, maxPoints);
   for (const [x, y] of points) bounds.add({ x, y, width: 0, height: 0 });
   const color = INK_HEX[stroke.color] ?? INK_HEX.auto;
-  const ai = isAi(stroke.author);
   const path = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
-  // An AI stroke's border is a purple glow (one shared filter), not a second polyline.
-  return `<polyline class="stroke${ai ? ' ai' : ''}" points="${path}" stroke="${color}"${ai ? ' filter="url(#ai-border)"' : ''}/>`;
+  return `<polyline class="stroke${isAi(stroke.author) ? ' ai' : ''}" points="${path}" stroke="${color}"/>`;
 }
 
 function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
@@ -162,15 +227,23 @@ function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
   const bounds = new Bounds();
   const parts: string[] = [];
   for (const image of maps.images.values()) parts.push(drawImage(image, bounds));
-  for (const node of maps.texts.values()) parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds));
+  const maxLines = Math.max(MIN_LINES_PER_TEXT, Math.min(MAX_LINES_PER_TEXT, Math.floor(TEXT_LINE_BUDGET / Math.max(1, maps.texts.size))));
+  const budget: DiagramBudget = { drawn: 0, bytes: 0, ms: 0 };
+  for (const node of maps.texts.values()) parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds, maxLines, budget));
   const placed = bounds.viewBox();
   const tolerance = Math.max(1, Math.max(placed.width, placed.height) / 400);
   const strokes = [...maps.lines.values()];
   const maxPoints = Math.max(MIN_POINTS_PER_STROKE, Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))));
-  // What every stroke shares is said once, on their group: 2000 strokes stay small.
-  parts.push('<g class="strokes" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">');
-  for (const stroke of strokes) parts.push(drawStroke(stroke, bounds, tolerance, maxPoints));
-  parts.push('</g>');
+  // What every stroke shares is said once, on their group: 2000 strokes stay small. AI strokes have their
+  // own group with the purple glow: one filter for all of them (a filter per stroke costs a rasteriser
+  // a pass per stroke, seconds for 2000).
+  for (const ai of [false, true]) {
+    const group = strokes.filter((stroke) => isAi(stroke.author) === ai);
+    if (!group.length) continue;
+    parts.push(`<g class="strokes${ai ? ' ai' : ''}" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"${ai ? ' filter="url(#ai-border)"' : ''}>`);
+    for (const stroke of group) parts.push(drawStroke(stroke, bounds, tolerance, maxPoints));
+    parts.push('</g>');
+  }
   return { body: parts.join(''), bounds };
 }
 
@@ -221,5 +294,7 @@ export function previewSvg(doc: Y.Doc, mode: BoardMode): string {
 export function renderPreview(doc: Y.Doc, mode: BoardMode): string {
   const { body, bounds } = mode === 'todo' ? drawKanban(doc) : drawBoard(doc);
   const box = bounds.viewBox();
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(Math.min(box.width, 1600))}" font-family="system-ui, sans-serif" font-size="14"><title>${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><defs><filter id="ai-border" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="0" stdDeviation="1.5" flood-color="${AI_BORDER}"/></filter></defs><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${body}</svg>\n`;
+  // Both sizes: a browser derives a missing height from the viewBox, but resvg (the PNG) does not.
+  const width = Math.min(box.width, 1600);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(width)}" height="${n((width * box.height) / box.width)}" font-family="system-ui, sans-serif" font-size="14"><title>${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><defs><filter id="ai-border" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="0" stdDeviation="1.5" flood-color="${AI_BORDER}"/></filter></defs><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${body}</svg>\n`;
 }

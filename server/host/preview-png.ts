@@ -1,0 +1,106 @@
+/**
+ * The board preview as a PNG, for vision models (issue 19): the schematic SVG
+ * of `server/board/preview.ts` rasterised by resvg (Rust, through its
+ * prebuilt napi package; no browser, no system library). Text is drawn with
+ * the DejaVu fonts shipped in the `dejavu-fonts-ttf` package and system fonts
+ * are never loaded, so the picture is the same on every machine. Rendering
+ * runs off the event loop (`renderAsync`), and a board state is rendered once:
+ * the preview SVG is cached per board state, and the PNG per SVG.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { LRUCache } from 'lru-cache';
+
+/** Widest and tallest picture, in px: what vision models take in without downscaling much. */
+export const PREVIEW_PNG_MAX_WIDTH_PX = 1200;
+export const PREVIEW_PNG_MAX_HEIGHT_PX = 2400;
+/** Small boards are drawn larger than 1:1 up to this zoom, so their text stays crisp. */
+const MAX_ZOOM = 2;
+const CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans-BoldOblique.ttf', 'DejaVuSansMono.ttf', 'DejaVuSansMono-Bold.ttf'].map((file) => join(fontDir, file));
+const FONT: ResvgRenderOptions['font'] = {
+  loadSystemFonts: false,
+  fontFiles: FONT_FILES,
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+  serifFamily: 'DejaVu Sans',
+  monospaceFamily: 'DejaVu Sans Mono',
+  defaultFontSize: 14,
+};
+
+export type PreviewPngOptions = {
+  /** Widest picture in px (default 1200). */
+  maxWidth?: number;
+  /** Tallest picture in px (default 2400). */
+  maxHeight?: number;
+  /** Fill behind the drawing (default white). */
+  background?: string;
+};
+
+/** The drawing's size in user units, from the root `<svg>`'s viewBox (the preview always writes one). */
+function declaredSize(svg: string): { width: number; height: number } | undefined {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
+  const [, , width, height] = (/\bviewBox="([^"]*)"/.exec(root)?.[1] ?? '').split(/[\s,]+/).map(Number);
+  return width > 0 && height > 0 ? { width, height } : undefined;
+}
+
+/** The width that fits the picture in the bounds, aspect kept, without growing it more than `MAX_ZOOM`. */
+function fit(svg: string, options: PreviewPngOptions): { fitTo: ResvgRenderOptions['fitTo']; zoom: number } {
+  const maxWidth = options.maxWidth ?? PREVIEW_PNG_MAX_WIDTH_PX;
+  const maxHeight = options.maxHeight ?? PREVIEW_PNG_MAX_HEIGHT_PX;
+  const size = declaredSize(svg);
+  if (!size) return { fitTo: { mode: 'width', value: maxWidth }, zoom: 1 };
+  const zoom = Math.min(MAX_ZOOM, maxWidth / size.width, maxHeight / size.height);
+  // A width, not a zoom: resvg zooms the root's declared `width` (the preview caps it at 1600), not the viewBox.
+  return { fitTo: { mode: 'width', value: Math.max(1, Math.round(size.width * zoom)) }, zoom };
+}
+
+/** Text drawn smaller than this many px is unreadable: it is drawn as grey bars instead (and shaping 3000 lines costs seconds). */
+const MIN_READABLE_TEXT_PX = 5;
+const TEXT_ELEMENT = /<text\b([^>]*)>([\s\S]*?)<\/text>/g;
+
+/**
+ * Replaces every `<text>` by a grey bar of about its length ("greeking"), for
+ * a picture so reduced that no glyph could be read. Relies on the preview's
+ * own markup: user text is escaped, so `<` inside a text element only opens a
+ * `<tspan>`, and text elements never nest.
+ */
+function greeked(svg: string): string {
+  return svg.replace(TEXT_ELEMENT, (_, attributes: string, inner: string) => {
+    const number = (name: string, fallback: number) => Number(new RegExp(`\\b${name}="(-?[\\d.]+)"`).exec(attributes)?.[1] ?? fallback);
+    const size = number('font-size', 14);
+    const chars = [...inner.replace(/<[^>]*>/g, '').replace(/&[^;]+;/g, '_')].length;
+    if (!chars) return '';
+    const width = chars * size * 0.55;
+    const anchor = /text-anchor="middle"/.test(attributes) ? width / 2 : 0;
+    return `<rect x="${number('x', 0) - anchor}" y="${number('y', 0) - size * 0.7}" width="${width}" height="${size * 0.6}" fill="#9e9e9e"/>`;
+  });
+}
+
+const cache = new LRUCache<string, Uint8Array>({ maxSize: CACHE_MAX_BYTES, sizeCalculation: (png) => png.byteLength });
+
+/**
+ * Renders an SVG (the board preview) to PNG bytes, at most 1200 × 2400 px by
+ * default with the aspect kept, on a white background. The same SVG with the
+ * same options is rendered once (LRU, 32 MB of PNGs): the preview SVG is
+ * itself cached per board state, so this is the per-etag fast path.
+ */
+export async function renderPreviewPng(svg: string, options: PreviewPngOptions = {}): Promise<Uint8Array> {
+  const key = `${options.maxWidth ?? ''}|${options.maxHeight ?? ''}|${options.background ?? ''}|${svg}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const { fitTo, zoom } = fit(svg, options);
+  const drawn = 14 * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
+  const image = await renderAsync(drawn, { fitTo, background: options.background ?? '#ffffff', font: FONT, logLevel: 'off' });
+  const png = new Uint8Array(image.asPng());
+  cache.set(key, png);
+  return png;
+}
+
+/** What `get_preview` answers, as a PNG: the bytes and their MIME type for an MCP image block. */
+export async function previewPng(preview: { svg: string }, options?: PreviewPngOptions): Promise<{ mimeType: 'image/png'; png: Uint8Array }> {
+  return { mimeType: 'image/png', png: await renderPreviewPng(preview.svg, options) };
+}
