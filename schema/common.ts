@@ -20,7 +20,7 @@ export const BoardId = z
   .string()
   .regex(UUID_PATTERN, { error: 'must be a UUID' })
   .transform((id) => id.toLowerCase())
-  .describe('Board');
+  .describe('Board UUID');
 
 /** An item id as a client may name it; ids the server mints are UUIDs. */
 export const ItemId = z

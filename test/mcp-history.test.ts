@@ -45,7 +45,9 @@ describe('tools/list', () => {
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.list_versions.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get_changes.annotations).toMatchObject({ readOnlyHint: true });
-    expect(byName.restore_version.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    // Hints at their protocol defaults (readOnly false, destructive true, idempotent false) are left out of the list.
+    const restore = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...byName.restore_version.annotations };
+    expect(restore).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(byName.restore_version.inputSchema.required).toEqual(expect.arrayContaining(['board_id', 'version']));
     expect((byName.restore_version.inputSchema.properties as any).version.type).toBe('integer');
     expect(byName.wait_for_update.inputSchema.properties).toHaveProperty('since_etag');

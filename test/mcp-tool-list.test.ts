@@ -1,10 +1,11 @@
 /**
  * tools/list is built for agents (issue 19): an agent reads it whole before
- * its first call, so it stays within 5 000 tokens, counted approximately as
- * ceil(bytes / 3.5) of its JSON (no tokenizer is a dependency of the
- * project); every argument, nested ones too, is typed and described; and a
+ * its first call, so it stays within 5 000 tokens, counted by a real
+ * tokenizer (o200k_base; Anthropic's is not published), icons included;
+ * every argument, nested ones too, is typed and described; and a
  * misspelt argument is refused naming the one meant.
  */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
@@ -42,9 +43,12 @@ const property = (tool: string, path: string) => {
 };
 
 describe('tools/list', () => {
-  it(`fits in ${TOKEN_BUDGET} tokens (approximately: ceil(bytes / ${BYTES_PER_TOKEN}) of its JSON)`, () => {
-    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-    expect(Math.ceil(bytes / BYTES_PER_TOKEN)).toBeLessThanOrEqual(TOKEN_BUDGET);
+  it(`fits in ${TOKEN_BUDGET} tokens, as a tokenizer counts them, and in ${BYTES_PER_TOKEN * TOKEN_BUDGET * 1.1} bytes`, () => {
+    const json = JSON.stringify({ tools });
+    expect(countTokens(json)).toBeLessThanOrEqual(TOKEN_BUDGET);
+    // The approximate count (bytes / 3.5) stays within 10% of the budget too: a guard against growth a tokenizer would forgive.
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(BYTES_PER_TOKEN * TOKEN_BUDGET * 1.1);
+    expect(tools.every((tool: any) => tool.icons?.[0]?.src.endsWith('.svg'))).toBe(true);
   });
 
   it('types and describes every argument, nested ones too', () => {
@@ -88,11 +92,11 @@ describe('tools/list', () => {
     expect(property('wait_for_update', 'timeout_ms')).toMatchObject({ type: 'number', minimum: 1_000, maximum: 55_000, default: 25_000 });
   });
 
-  it('says a board id is a UUID by format, not by a pattern repeated in every tool', () => {
+  it('says a board id is a UUID in words, not by a pattern (or a format) repeated in every tool', () => {
     const json = JSON.stringify({ tools });
     expect(json).not.toContain('[0-9a-f]{8}');
     for (const tool of tools.filter((candidate) => candidate.inputSchema.properties?.board_id)) {
-      expect(tool.inputSchema.properties.board_id, tool.name).toMatchObject({ type: 'string', format: 'uuid' });
+      expect(tool.inputSchema.properties.board_id, tool.name).toEqual({ type: 'string', description: 'Board UUID' });
     }
   });
 });

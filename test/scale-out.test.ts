@@ -15,7 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
-import { connectMcp } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
@@ -243,6 +243,54 @@ describe.skipIf(!available)('two instances, one board', () => {
     expect(viaMcp).toMatchObject({ updated: true, timedOut: false, etag });
     await eventually(() => expect(mcp.updates).toContain(uri), 8_000);
     await mcp.close();
+  });
+
+  it('a 2026-07-28 client needs no sticky routing: its requests alternate between A and B, and a listen stream on B hears an edit made on A', async () => {
+    const { a, b } = t.cluster;
+    // Every request goes to the other instance than the one before (a round-robin balancer).
+    let turn = 0;
+    const roundRobin: typeof fetch = (input, init) => {
+      const target = new URL(String(input instanceof Request ? input.url : input));
+      const instance = new URL(turn++ % 2 === 0 ? a.url : b.url);
+      target.host = instance.host;
+      return fetch(target, init);
+    };
+    const agent = await connectModernMcp(a.url, { fetch: roundRobin });
+    try {
+      const { board_id, access_key } = await agent.call('create_board', { lock: 'write' });
+      await agent.call('add_text', { board_id, access_key, x: 0, y: 0, content: 'one' });
+      await agent.call('add_text', { board_id, access_key, x: 0, y: 40, content: 'two' });
+      expect((await agent.call('get_board', { board_id })).texts).toHaveLength(2);
+      expect(turn).toBeGreaterThanOrEqual(4);
+      // Stateless: no instance remembers the key between requests.
+      expect((await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' })).structuredContent).toMatchObject({ code: 'board_locked' });
+
+      const listener = await connectModernMcp(b.url);
+      const uri = `svc://board/${board_id}/state.json`;
+      const subscription = await listener.modern.listen({ resourceSubscriptions: [uri] });
+      expect((await client(a.url).post(`/api/boards/${board_id}/texts`, { x: 0, y: 120, content: 'on A' }, { 'x-board-key': access_key })).status).toBe(200);
+      await eventually(() => expect(listener.updates).toContain(uri), 10_000);
+      await subscription.close();
+      await listener.close();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a 2025 session lives on the instance that opened it: another instance answers 404 "initialize again" (docs/deploy.md routes /mcp by client address)', async () => {
+    const { a, b } = t.cluster;
+    const session = await connectMcp(a.url);
+    try {
+      const res = await fetch(`${b.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ id: 3, error: { code: -32001, message: expect.stringContaining('initialize') } });
+    } finally {
+      await session.close();
+    }
   });
 
   it('history: one version per settled burst whichever instance took the edits; a restore on B reaches a Yjs client on A', async () => {

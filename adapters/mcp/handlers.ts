@@ -33,9 +33,48 @@ export const INSTRUCTIONS = [
 export const MODERN_REVISION = '2026-07-28';
 export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
+/** The first problem of a failed parse, as `path: message`. */
+function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || 'request'}: ${issue.message}` : 'malformed request';
+}
+
+/** The issues of the SDK's failed request parse, which it throws as an Error whose message is their JSON. */
+function parseIssues(error: unknown): { path: PropertyKey[]; message: string }[] | undefined {
+  if (!(error instanceof Error) || !error.message.startsWith('[')) return undefined;
+  try {
+    const issues: unknown = JSON.parse(error.message);
+    return Array.isArray(issues) && issues.every((issue) => Array.isArray(issue?.path) && typeof issue?.message === 'string') ? issues : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The SDK's Server, except that a request its method's schema refuses
+ * (`resources/read` with a numeric `uri`, `resources/unsubscribe` without
+ * params) is answered -32602 Invalid params: the SDK lets the parse error
+ * through as -32603 Internal error, a client's mistake reported as the
+ * server's fault.
+ */
+class BoardServer extends Server {
+  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        const issues = typeof (error as { code?: unknown }).code === 'number' ? undefined : parseIssues(error);
+        if (issues) throw new RpcError(INVALID_PARAMS, `invalid ${method} request: ${firstIssue({ issues })}`);
+        throw error;
+      }
+    };
+  }
+}
+
 /** A server instance for one era, with the board handlers on it. */
 export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): Server {
-  const server = new Server(
+  const server = new BoardServer(
     { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version, websiteUrl: baseUrl || undefined, icons: serverIcons(baseUrl) },
     {
       supportedProtocolVersions: era === 'modern' ? [MODERN_REVISION, ...LEGACY_REVISIONS] : [...LEGACY_REVISIONS],

@@ -30,7 +30,8 @@ const TOOL_ICON: { [N in McpToolName]: ToolIconName } = {
   list_versions: 'history', get_changes: 'history', restore_version: 'history',
 };
 
-/** A tool's icon, served by this instance at its public base URL. */
-export const toolIcons = (name: McpToolName, baseUrl: string): Icon[] => [
-  { src: `${baseUrl}/mcp/icons/${TOOL_ICON[name]}.svg`, mimeType: 'image/svg+xml', sizes: ['any'] },
-];
+/**
+ * A tool's icon, served by this instance at its public base URL. Only `src`:
+ * tools/list is read whole by every agent, and `.svg` already says the type.
+ */
+export const toolIcons = (name: McpToolName, baseUrl: string): Icon[] => [{ src: `${baseUrl}/mcp/icons/${TOOL_ICON[name]}.svg` }];

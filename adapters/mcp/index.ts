@@ -88,11 +88,15 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
       mcpNameHeader: header(request, 'mcp-name'),
       body: request.body,
     });
-    if (route.kind !== 'legacy') {
+    if (route.kind === 'reject') {
+      // The classifier's own answer to a body that is no JSON-RPC message, or a malformed envelope or header.
+      return jsonRpcError(request, reply, route.httpStatus, { code: route.code, message: route.message, ...(route.data !== undefined && { data: route.data }) });
+    }
+    if (route.kind === 'modern') {
       // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
       let body = request.body;
       try {
-        if (route.kind === 'modern') body = await modern.checkListen(body, toAuthInfo({ ...callerOf(request), baseUrl: options.baseUrl(request) }));
+        body = await modern.checkListen(body, toAuthInfo({ ...callerOf(request), baseUrl: options.baseUrl(request) }));
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });

@@ -21,6 +21,9 @@ import { TOOLS } from './tools.js';
 const UNADVERTISED = new Set(['pattern', 'minLength', 'maxLength', 'additionalProperties']);
 const isFarBound = (key: string, value: unknown) => (key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= 1e9;
 
+/** A board id's `format: "uuid"` costs 750 bytes over the list; its description says it is a UUID. */
+const isUuidFormat = (key: string, value: unknown) => key === 'format' && value === 'uuid';
+
 /** An enum says its type: `"type": "string"` beside one adds nothing. */
 const isTypeOfEnum = (key: string, node: object) => key === 'type' && Array.isArray((node as { enum?: unknown }).enum);
 
@@ -29,7 +32,7 @@ function advertised(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key, child]) => !(UNADVERTISED.has(key) && typeof child !== 'object') && !isFarBound(key, child) && !isTypeOfEnum(key, value))
+      .filter(([key, child]) => !(UNADVERTISED.has(key) && typeof child !== 'object') && !isFarBound(key, child) && !isUuidFormat(key, child) && !isTypeOfEnum(key, value))
       .map(([key, child]) => [key, advertised(child)]),
   );
 }

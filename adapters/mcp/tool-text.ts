@@ -45,7 +45,7 @@ export const TOOL_TEXT: { [N in McpToolName]: ToolText } = {
   },
   get_preview: {
     title: 'Preview a board',
-    description: 'An SVG sketch of the board.',
+    description: 'The board as an SVG sketch and a PNG picture.',
     annotations: READ,
   },
   add_text: {
