@@ -30,6 +30,16 @@ describe('GET /llms.txt', () => {
     expect(res.text).toContain('2000 strokes');
   });
 
+  it('tells a client of either era how to connect, and a model to pass a key as access_key', async () => {
+    const { text } = await t.api.get('/llms.txt');
+    for (const version of ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26']) expect(text).toContain(version);
+    expect(text).toContain('server/discover');
+    expect(text).toContain('subscriptions/listen');
+    expect(text).toContain('initialize');
+    expect(text).toContain('Mcp-Session-Id');
+    expect(text).toMatch(/a model passes it as the MCP tool argument `access_key`/);
+  });
+
   it('uses PUBLIC_URL when it is set', async () => {
     const other = await startServer({ PUBLIC_URL: 'https://boards.example.org' });
     try {
@@ -53,13 +63,22 @@ describe('MCP server card', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       title: expect.any(String),
       description: expect.any(String),
-      remotes: [{ type: 'streamable-http', url: `${t.server.url}/mcp`, supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'] }],
-      capabilities: { tools: expect.any(Object), resources: { subscribe: true } },
+      protocolVersion: '2026-07-28',
+      remotes: [{ type: 'streamable-http', url: `${t.server.url}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
+      capabilities: { tools: expect.any(Object), resources: { subscribe: true }, completions: {} },
+      connection: [
+        { protocolVersions: ['2026-07-28'], stateless: true, description: expect.stringContaining('server/discover') },
+        { protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'], stateless: false, description: expect.stringContaining('initialize') },
+      ],
     });
+    // A model cannot set headers: the card tells it to pass the key as an argument.
+    expect(card.body.authentication.description).toMatch(/a model passes it as the access_key argument/);
     const mcp = await connectMcp(t.server.url);
     try {
       const { tools } = await mcp.client.listTools();
+      // Icons included: tools/list gives each tool an icon URL at the server's base URL.
       expect(card.body.tools).toEqual(JSON.parse(JSON.stringify(tools)));
+      expect(card.body.tools[0].icons).toEqual([{ src: `${t.server.url}/mcp/icons/board.svg` }]);
       const version = mcp.client.getServerVersion();
       expect(version).toMatchObject({ name: card.body.name, version: card.body.version });
     } finally {

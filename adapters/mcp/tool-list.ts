@@ -58,7 +58,7 @@ export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name
 }));
 
 /** The protocol versions /mcp negotiates. */
-export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** What the discovery documents say of /mcp: handed to them by the composition root. */
 export const MCP_DESCRIPTION: McpDescription = { tools: TOOL_LIST, resourceTemplates: RESOURCE_TEMPLATES, protocolVersions: MCP_PROTOCOL_VERSIONS };

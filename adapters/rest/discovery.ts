@@ -3,6 +3,7 @@
  * /llms.txt, the MCP server card and /openapi.json. Absolute URLs use
  * PUBLIC_URL, else the request's own origin.
  */
+import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
 import { quotasDocument } from '../../server/board/quotas.js';
@@ -17,21 +18,50 @@ function sendDocument(reply: FastifyReply, type: string, body: string) {
   return reply.type(`${type}; charset=utf-8`).header('Cache-Control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`).send(body);
 }
 
-/** The MCP server card: who the server is, where /mcp is, what it can do, and its tools exactly as tools/list gives them. */
+/**
+ * The description's tools with their icon paths (relative to the service)
+ * made absolute at a base URL, as tools/list served there gives them.
+ */
+function toolsAt(baseUrl: string, tools: readonly Tool[]): Tool[] {
+  return tools.map((tool) => (tool.icons ? { ...tool, icons: tool.icons.map((icon) => ({ ...icon, src: icon.src.startsWith('/') ? `${baseUrl}${icon.src}` : icon.src })) } : tool));
+}
+
+/** The sentence on keys both documents give: a model passes arguments, only a program sets headers. */
+const KEYS =
+  'No accounts. A locked board needs its key: a model passes it as the access_key argument of the tool call (a 2025 session then remembers it for that board); the X-Board-Key header is for client programs (and for a 2026-07-28 subscriptions/listen on a locked board).';
+
+/**
+ * The MCP server card: who the server is, where /mcp is, how each protocol
+ * era connects to it, what it can do, and its tools exactly as tools/list
+ * gives them.
+ */
 export function serverCard(baseUrl: string, mcp: McpDescription) {
+  const [current, ...sessions] = mcp.protocolVersions;
   return {
     name: SERVICE_INFO.name,
     title: SERVICE_INFO.title,
     version: SERVICE_INFO.version,
     description: SERVICE_INFO.description,
     serverInfo: { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
-    protocolVersion: mcp.protocolVersions[0],
+    protocolVersion: current,
     remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...mcp.protocolVersions] }],
     transport: { type: 'streamable-http', endpoint: `${baseUrl}/mcp` },
-    authentication: { required: false, description: 'No accounts. A locked board takes its access key as the access_key tool argument or the X-Board-Key header.' },
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+    connection: [
+      {
+        protocolVersions: [current],
+        stateless: true,
+        description: 'Call server/discover, then send the _meta envelope (io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities) on every request, with the MCP-Protocol-Version and Mcp-Method headers (and Mcp-Name for the tool or resource named). No session: any instance answers any request. subscriptions/listen {notifications: {resourceSubscriptions: [...]}} holds a stream of notifications/resources/updated.',
+      },
+      {
+        protocolVersions: sessions,
+        stateless: false,
+        description: 'Call initialize, then send its Mcp-Session-Id header on every request. GET /mcp holds the notification stream, resources/subscribe chooses what it carries, DELETE /mcp ends the session.',
+      },
+    ],
+    authentication: { required: false, description: KEYS },
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} },
     documentationUrl: `${baseUrl}/llms.txt`,
-    tools: mcp.tools,
+    tools: toolsAt(baseUrl, mcp.tools),
     resourceTemplates: mcp.resourceTemplates,
   };
 }
@@ -43,12 +73,12 @@ export function llmsTxt(baseUrl: string, mcp: McpDescription): string {
 
 > Shared boards with no accounts. A board is a \`draw\` board (an infinite canvas of texts, post-its, Mermaid diagrams, strokes, images and links) or a \`todo\` board (a kanban of columns, lanes and tasks). People in a browser, AI agents over MCP and scripts over REST edit the same board and see each other's changes live.
 
-Whoever knows a board id can read and write it, unless the board is locked with an access key (send it as \`X-Board-Key\`, or MCP \`access_key\`). A person opens a board at \`${baseUrl}/#<boardId>\`; a read-only embed is \`${baseUrl}/?embed=1#<boardId>\`. Items written by agents carry an author tag starting with \`ai:\`.
+Whoever knows a board id can read and write it, unless the board is locked with an access key: a model passes it as the MCP tool argument \`access_key\`; a program sends the \`X-Board-Key\` header. A person opens a board at \`${baseUrl}/#<boardId>\`; a read-only embed is \`${baseUrl}/?embed=1#<boardId>\`. Items written by agents carry an author tag starting with \`ai:\`.
 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed.
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${mcp.protocolVersions.map((version) => `\`${version}\``).join(', ')}. A ${mcp.protocolVersions[0]} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). On ${mcp.protocolVersions[0]} a refused tool call answers \`isError\` with a \`code\` and the next step. After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed.
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 - History: \`GET ${baseUrl}/api/boards/<boardId>/versions\` lists versions (one per settled burst of edits), \`/versions/<version>\` is the board then, \`/changes?since_etag=<etag>\` (or \`since=<version>\`) what changed since, and \`POST /versions/<version>/restore\` brings a version back (the state before it stays a version). Follow \`wait?since_etag=<etag>\` with \`changes\` to miss no edit.
 
