@@ -1,10 +1,11 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
 import { EtagText } from './history.js';
-import { AccessKey, Author, BoardMode, Coordinate, ItemId, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
+import { AccessKey, Author, BoardMode, Coordinate, dropping, ItemId, itemObject, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
 import { advertise } from './json-schema.js';
+import { SNAPSHOT_KEYS } from './stored.js';
 import { MAX_IMPORT_ITEMS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
 /** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
@@ -19,9 +20,11 @@ export const WaitTimeout = advertise(
 /**
  * Import items. Every array is validated item by item so that an error can name
  * its kind and index; ids are always minted by the server, `sourceId` lets
- * stroke anchors refer to texts and images of the same request.
+ * stroke anchors refer to texts and images of the same request. An item's
+ * keys are those it takes and those a snapshot shows of its kind (an `id`,
+ * `last_updated`; dropped), so a snapshot imports back; any other is refused.
  */
-export const ImportText = z.object({
+export const ImportText = itemObject({
   sourceId: ItemId.optional(),
   kind: z.enum(['text', 'link']).optional(),
   x: Coordinate.optional(),
@@ -33,27 +36,27 @@ export const ImportText = z.object({
   postit: TextInput.shape.postit,
   diagram: TextInput.shape.diagram,
   author: Author.optional(),
-}).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
-export const ImportLine = z.object({
+}, [...SNAPSHOT_KEYS.text, ...SNAPSHOT_KEYS.link]).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
+export const ImportLine = itemObject({
   points: Points,
   color: StrokeColor.optional(),
   anchors: Anchors.optional(),
   author: Author.optional(),
-});
-export const ImportImage = ImageInput.omit({ id: true, x: true, y: true }).extend({
+}, SNAPSHOT_KEYS.stroke);
+export const ImportImage = dropping(ImageInput.omit({ id: true, x: true, y: true }).extend({
   sourceId: ItemId.optional(),
   x: Coordinate.optional(),
   y: Coordinate.optional(),
-});
-export const ImportColumn = ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() });
-export const ImportTask = TaskInput.omit({ id: true, column_id: true }).extend({
+}), 'id');
+export const ImportColumn = dropping(ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() }), 'id');
+export const ImportTask = dropping(TaskInput.omit({ id: true, column_id: true }).extend({
   columnIndex: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' }),
-});
-export const ImportLane = z.object({
+}), 'id', 'column_id');
+export const ImportLane = itemObject({
   lane: LaneIndex,
   title: LaneTitle,
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.lane);
 
 export const IMPORT_ITEM_SCHEMAS = {
   texts: ImportText,

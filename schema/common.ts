@@ -1,6 +1,6 @@
 /** Field schemas shared by every resource: ids, authors, coordinates, colours. */
 import { z } from 'zod';
-import { advertise } from './json-schema.js';
+import { advertise, unadvertised } from './json-schema.js';
 import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
 
 /** The board-id pattern, the one place it is written: a UUID of any version, either case. */
@@ -139,6 +139,23 @@ export function unknownKeyReason(key: string, known: readonly string[], aliases:
     : `unknown key ${JSON.stringify(key)}: did you mean ${JSON.stringify(meant)}?`;
 }
 
+/**
+ * A key an item's write schema takes and drops: one a snapshot shows of that
+ * kind of item but no write reads (`last_updated`, a stroke's `width`), so
+ * that a snapshot item sent back is accepted. Its value is not read, not
+ * passed on (undefined) and not advertised.
+ */
+export const Dropped = unadvertised(z.unknown().transform(() => undefined).optional());
+
+function isDropped(schema: z.core.$ZodType): boolean {
+  return schema === Dropped || (schema instanceof z.ZodOptional && isDropped(schema.unwrap()));
+}
+
+/** The keys of a shape a client writes: those not merely taken and dropped; refusals suggest only these. */
+export function inputKeys(shape: z.ZodRawShape): string[] {
+  return Object.keys(shape).filter((key) => !isDropped(shape[key]));
+}
+
 /** The error of an object that refuses unknown keys: each key with the one it most likely meant. */
 const unknownKeyError = (known: readonly string[], aliases: Record<string, string>) => (issue: z.core.$ZodRawIssue) =>
   issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ') : undefined;
@@ -146,18 +163,39 @@ const unknownKeyError = (known: readonly string[], aliases: Record<string, strin
 /**
  * An object that refuses keys it does not know, naming the one a client most
  * likely meant, where a silently ignored key would lose what the client sent
- * (an import's `strokes` instead of `lines` imported nothing).
+ * (an import's `strokes` instead of `lines` imported nothing; a `colour`
+ * left the text black).
  */
 export function strictObject<S extends z.ZodRawShape>(shape: S, aliases: Record<string, string> = {}) {
-  return z.strictObject(shape, { error: unknownKeyError(Object.keys(shape), aliases) });
+  return z.strictObject(shape, { error: unknownKeyError(inputKeys(shape), aliases) });
 }
 
 /**
- * The same object schema, refusing unknown keys as strictObject does, with its
- * refinements kept (an MCP tool's `colour` is refused naming `color`, where a
- * REST body or a frame ignores it: snapshot items sent back carry keys such
- * as `last_updated`, docs/choices.md).
+ * The write schema of an item, the one rule of every surface (REST bodies,
+ * MCP arguments, /ws frames and batch ops, import items): its input keys, the
+ * keys a snapshot shows of that kind of item (`snapshotKeys`, from
+ * stored.ts; taken and dropped, so a snapshot item sent back still works),
+ * and nothing else: `colour` is refused naming `color`.
+ */
+export function itemObject<S extends z.ZodRawShape>(shape: S, snapshotKeys: readonly string[]) {
+  const dropped = Object.fromEntries(snapshotKeys.filter((key) => !Object.hasOwn(shape, key)).map((key) => [key, Dropped]));
+  // Typed as its input keys: the dropped ones come out undefined, and no write reads them.
+  return strictObject({ ...shape, ...dropped }) as unknown as z.ZodObject<S, z.core.$strict>;
+}
+
+/**
+ * The same object schema, refusing unknown keys as strictObject does (its
+ * known keys those of its shape now, after an extend or omit), with its
+ * refinements kept: an MCP tool's arguments add board_id and access_key.
  */
 export function refuseUnknownKeys<S extends z.ZodObject>(schema: S, aliases: Record<string, string> = {}): S {
-  return schema.clone({ ...schema._zod.def, catchall: z.never(), error: unknownKeyError(Object.keys(schema.shape), aliases) }) as S;
+  return schema.clone({ ...schema._zod.def, catchall: z.never(), error: unknownKeyError(inputKeys(schema.shape), aliases) }) as S;
+}
+
+/**
+ * An item schema whose `keys` are taken and dropped rather than read: an id
+ * a create does not take (a snapshot item carries one), refused otherwise.
+ */
+export function dropping<S extends z.ZodObject>(schema: S, ...keys: string[]) {
+  return refuseUnknownKeys(schema.safeExtend(Object.fromEntries(keys.map((key) => [key, Dropped]))) as S);
 }

@@ -1,83 +1,11 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
-import { Author, Coordinate, ItemId, StrokeColor, TextColor } from './common.js';
-import { advertise } from './json-schema.js';
-import {
-  MAX_COORDINATE, MAX_IMAGE_SIDE_PX, MAX_STROKE_POINTS, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MAX_URL_CHARS,
-  MIN_TEXT_WIDTH_PX,
-} from './limits.js';
+import { Author, Coordinate, ItemId, itemObject, strictObject, StrokeColor, TextColor } from './common.js';
+import { Anchors, IMAGE_MIME_TYPES, LinkUrl, Points } from './item-fields.js';
+import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_TEXT_WIDTH_PX } from './limits.js';
+import { SNAPSHOT_KEYS } from './stored.js';
 
-export type Point = [number, number];
-
-function isCanvasNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_COORDINATE;
-}
-
-/**
- * Normalises stroke points: nested `[[x,y],...]`, flat `[x1,y1,...]`, or a JSON
- * string of either, to nested pairs. Returns a reason string when it cannot.
- */
-export function normalizePoints(input: unknown): Point[] | string {
-  if (input === undefined) return 'is required';
-  let value = input;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return 'is a string but not JSON';
-    }
-  }
-  if (!Array.isArray(value)) return 'must be an array of [x, y] pairs, a flat [x1, y1, ...] array, or a JSON string of either';
-  if (value.length === 0) return 'must hold at least one point';
-  if (Array.isArray(value[0])) {
-    if (value.length > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
-    // Already nested: checked in place and kept, not copied (a full board holds 100000 coordinates).
-    for (const pair of value) {
-      if (!Array.isArray(pair) || pair.length !== 2) return 'nested points must each be [x, y]';
-      if (!isCanvasNumber(pair[0]) || !isCanvasNumber(pair[1])) return 'every coordinate must be a finite number within the canvas';
-    }
-    return value as Point[];
-  }
-  if (value.length % 2 !== 0) return 'a flat points array needs an even number of values';
-  if (value.length / 2 > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
-  const points: Point[] = [];
-  for (let i = 0; i < value.length; i += 2) {
-    if (!isCanvasNumber(value[i]) || !isCanvasNumber(value[i + 1])) return 'every coordinate must be a finite number within the canvas';
-    points.push([value[i], value[i + 1]]);
-  }
-  return points;
-}
-
-/** Stroke points in any of the three accepted forms, normalised to nested pairs. */
-export const Points = advertise(
-  z.unknown().transform((input, ctx): Point[] => {
-    const result = normalizePoints(input);
-    if (typeof result === 'string') {
-      ctx.issues.push({ code: 'custom', message: result, input });
-      return z.NEVER;
-    }
-    return result;
-  }),
-  {
-    anyOf: [
-      { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, minItems: 1, maxItems: MAX_STROKE_POINTS },
-      { type: 'array', items: { type: 'number' }, minItems: 2 },
-      { type: 'string' },
-    ],
-  },
-).describe('[[x,y],...], [x1,y1,...] or JSON text');
-
-/** One end of a stroke tied to a text or image; the point follows when that node moves. */
-export const Anchor = z.object({
-  kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }).describe('Node kind'),
-  id: ItemId.describe('Node id'),
-  dx: z.number().describe('x offset'),
-  dy: z.number().describe('y offset'),
-}).describe('Tie to a node');
-export type Anchor = z.infer<typeof Anchor>;
-
-export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() }).describe('Ends tied to nodes');
-export type Anchors = z.infer<typeof Anchors>;
+export { Anchor, Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints, type Point, Points } from './item-fields.js';
 
 /**
  * The cross-field rule of texts: not both a post-it and a diagram frame. A
@@ -95,8 +23,7 @@ const Left = Coordinate.describe('Left, px');
 const Top = Coordinate.describe('Top, px');
 
 /** POST /texts and MCP add_text: create, or update when `id` names an existing text. */
-export const TextInput = z
-  .object({
+export const TextInput = itemObject({
     id: UpsertId,
     x: Left,
     y: Top,
@@ -111,21 +38,20 @@ export const TextInput = z
     postit: z.boolean({ error: 'must be a boolean' }).optional().describe('Sticky note'),
     diagram: z.boolean({ error: 'must be a boolean' }).optional().describe('Framed box'),
     author: Author.optional(),
-  })
+  }, SNAPSHOT_KEYS.text)
   .refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export type TextInput = z.infer<typeof TextInput>;
 
 /** POST /strokes and MCP draw_stroke. Width is fixed; colour never rejected. */
-export const StrokeInput = z.object({
+export const StrokeInput = itemObject({
   id: UpsertId,
   points: Points,
   color: StrokeColor.optional(),
   anchors: Anchors.optional(),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.stroke);
 export type StrokeInput = z.infer<typeof StrokeInput>;
 
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'] as const;
 export const THUMBNAIL_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const DATA_URL_PATTERN = /^data:(image\/(?:png|jpeg|gif|webp|svg\+xml));base64,([A-Za-z0-9+/]*={0,2})$/;
 
@@ -192,7 +118,7 @@ const ImageSide = z
   .max(MAX_IMAGE_SIDE_PX, { error: `must be at most ${MAX_IMAGE_SIDE_PX}` });
 
 /** POST /images and MCP add_image. */
-export const ImageInput = z.object({
+export const ImageInput = itemObject({
   id: UpsertId,
   x: Left,
   y: Top,
@@ -201,37 +127,21 @@ export const ImageInput = z.object({
   dataUrl: ImageDataUrl.describe('Base64 data URL'),
   thumbDataUrl: ThumbDataUrl.optional().describe('Small PNG data URL'),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.image);
 export type ImageInput = z.infer<typeof ImageInput>;
 
-/** An http(s) URL, as links carry. */
-export const LinkUrl = z
-  .string({ error: 'must be a string' })
-  .max(MAX_URL_CHARS, { error: `must be at most ${MAX_URL_CHARS} characters` })
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an absolute http or https URL' },
-  );
-
 /** POST /links and MCP add_link. */
-export const LinkInput = z.object({
+export const LinkInput = itemObject({
   id: UpsertId,
   x: Left,
   y: Top,
   url: LinkUrl.describe('http(s) URL'),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.link);
 export type LinkInput = z.infer<typeof LinkInput>;
 
-/** POST /{kind}/{itemId}/move */
-export const MoveInput = z.object({ x: Left, y: Top });
+/** POST /{kind}/{itemId}/move: a position, not an item, so only its own keys. */
+export const MoveInput = strictObject({ x: Left, y: Top });
 export type MoveInput = z.infer<typeof MoveInput>;
 
 /** Item kinds as they appear in move and erase paths. `lines` is an alias of `strokes`. */

@@ -23,10 +23,23 @@ export function advertise<T extends z.ZodType>(schema: T, jsonSchema: JsonSchema
   return schema.meta({ [ADVERTISED]: jsonSchema });
 }
 
+/** The metadata key of a schema left out of what is advertised (a key taken and dropped, common.ts). */
+const UNADVERTISED = 'x-unadvertised';
+
+/** A schema that is accepted but not advertised: the object property it is drops out of the JSON Schema. */
+export function unadvertised<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ [UNADVERTISED]: true });
+}
+
 const UUID_PATTERNS = new Set([
   '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
   '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$',
 ]);
+
+/** An object's properties without those marked `unadvertised`. */
+function advertisedProperties(properties: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(properties).filter(([, child]) => !(child as JsonSchema | null)?.[UNADVERTISED]));
+}
 
 /** One node, then its children: the rewrites described at the top of this file. */
 function tidy(value: unknown): unknown {
@@ -38,6 +51,7 @@ function tidy(value: unknown): unknown {
   for (const [key, child] of Object.entries(node)) {
     if (key === 'pattern' && typeof child === 'string' && UUID_PATTERNS.has(child)) out.format = 'uuid';
     else if ((key === 'minimum' || key === 'maximum') && node.type === 'integer' && Math.abs(child as number) === Number.MAX_SAFE_INTEGER) continue;
+    else if (key === 'properties' && child !== null && typeof child === 'object') out.properties = tidy(advertisedProperties(child as JsonSchema));
     else if (key === 'additionalProperties' && child !== null && typeof child === 'object' && Object.keys(child).length === 0) continue;
     else out[key] = tidy(child);
   }

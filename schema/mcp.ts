@@ -4,7 +4,7 @@
  * the WebSocket frames (named like these tools) validate the same way.
  */
 import { z } from 'zod';
-import { AccessKey, Author, BoardId, CardColor, ItemId, refuseUnknownKeys } from './common.js';
+import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
 import { CreateBoardInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
@@ -25,7 +25,9 @@ const TaskPatch = TaskInput.omit({ id: true }).partial();
  * The arguments of the mutations MCP tools and JSON frames share, without
  * board_id and access_key. Each is a whole schema of its own, extended rather
  * than rebuilt from `.shape`, so that its refinements (cross-field rules such
- * as a text's postit/diagram) run on every surface.
+ * as a text's postit/diagram) run on every surface, and its rule on keys
+ * (schema/common.ts itemObject): the keys of the item and of its snapshot,
+ * nothing else. A create takes a snapshot item's `id` and drops it.
  */
 export const MutationArgs = {
   add_text: TextInput,
@@ -33,14 +35,14 @@ export const MutationArgs = {
   add_image: ImageInput,
   draw_stroke: StrokeInput,
   move: MoveInput.safeExtend({ id: ItemId, kind: DrawKind.optional() }),
-  erase: z.object({ id: ItemId, kind: DrawKind.optional() }),
-  create_column: ColumnInput.omit({ id: true }),
+  erase: strictObject({ id: ItemId, kind: DrawKind.optional() }),
+  create_column: dropping(ColumnInput.omit({ id: true }), 'id'),
   update_column: ColumnPatch.safeExtend({ id: ItemId }),
-  delete_column: z.object({ id: ItemId }),
-  create_task: TaskInput.omit({ id: true }).safeExtend({ column_id: ColumnId }),
+  delete_column: strictObject({ id: ItemId }),
+  create_task: dropping(TaskInput.omit({ id: true }).safeExtend({ column_id: ColumnId }), 'id'),
   update_task: TaskPatch.safeExtend({ id: ItemId }),
   move_task: TaskMoveInput.safeExtend({ id: ItemId }),
-  delete_task: z.object({ id: ItemId }),
+  delete_task: strictObject({ id: ItemId }),
   set_lane: LaneInput,
   set_column_width: ColumnWidthInput,
 } as const;
@@ -74,10 +76,9 @@ const HistoryArgs = {
 
 /**
  * A board tool's arguments: the schema extended with board_id and access_key
- * (extend keeps its refinements), refusing unknown keys. A REST body or a
- * frame with a stray key is still taken (docs/choices.md: snapshot items sent
- * back carry more); a tool call's `colour` is refused naming `color`, since
- * an agent reads the refusal and corrects its call.
+ * (extend keeps its refinements), refusing unknown keys as the REST body and
+ * the frame of the same write do (`colour` is refused naming `color`), the
+ * known keys now with board_id and access_key among them.
  */
 const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) =>
   refuseUnknownKeys(schema.extend(BoardRef));

@@ -5,13 +5,12 @@
  */
 import { z } from 'zod';
 import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
-import { Anchors, IMAGE_MIME_TYPES, LinkUrl, normalizePoints } from './draw.js';
+import { Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
 import {
   MAX_AUTHOR_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_COORDINATE, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MAX_LANE_TITLE_CHARS,
   MAX_LANES, MAX_TASK_CONTENT_CHARS, MAX_TASK_DESCRIPTION_CHARS, MAX_TASK_NAME_CHARS, MAX_ASSIGNEE_CHARS, MAX_TEXT_CHARS,
   MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX, MIN_TEXT_WIDTH_PX, STROKE_WIDTH_PX,
 } from './limits.js';
-import { isIsoDate } from './todo.js';
 
 const Coord = z.number().min(-MAX_COORDINATE).max(MAX_COORDINATE);
 const Stamp = {
@@ -83,3 +82,19 @@ export const StoredLane = z.strictObject({ lane: z.number().int().min(0).max(MAX
 
 export const StoredColWidth = z.number().min(MIN_COLUMN_WIDTH_PX).max(MAX_COLUMN_WIDTH_PX);
 export const StoredMode = z.enum(BOARD_MODES);
+
+/**
+ * The keys a snapshot (`GET /json/:id`, get_board, server/board/snapshot.ts)
+ * shows of each kind of item: its stored keys, except that an image's `blob`
+ * is shown as `dataUrl` (snapshot.ts, publicImage). The write schemas take
+ * these and drop what they do not read, so a snapshot item sent back works.
+ */
+export const SNAPSHOT_KEYS = {
+  text: Object.keys(StoredText.shape),
+  link: Object.keys(StoredLink.shape),
+  stroke: Object.keys(StoredStroke.shape),
+  image: [...Object.keys(StoredImage.shape).filter((key) => key !== 'blob'), 'dataUrl'],
+  column: Object.keys(StoredColumn.shape),
+  task: Object.keys(StoredTask.shape),
+  lane: Object.keys(StoredLane.shape),
+} as const satisfies Record<string, readonly string[]>;

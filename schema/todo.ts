@@ -1,7 +1,9 @@
 /** Request bodies of todo boards: mode, column width, lanes, columns, tasks. */
 import { z } from 'zod';
-import { Author, BoardMode, CardColor, ItemId, Template } from './common.js';
+import { Author, BoardMode, CardColor, ItemId, itemObject, strictObject, Template } from './common.js';
+import { isIsoDate } from './item-fields.js';
 import { advertise } from './json-schema.js';
+import { SNAPSHOT_KEYS } from './stored.js';
 import {
   MAX_ASSIGNEE_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_LANE_TITLE_CHARS, MAX_LANES, MAX_TASK_DESCRIPTION_CHARS,
   MAX_TASK_NAME_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX,
@@ -13,11 +15,11 @@ export function clampColumnWidth(width: number): number {
 }
 
 /** POST /mode and MCP set_board_mode. */
-export const ModeInput = z.object({ mode: BoardMode, template: Template.optional() });
+export const ModeInput = strictObject({ mode: BoardMode, template: Template.optional() });
 export type ModeInput = z.infer<typeof ModeInput>;
 
 /** POST /column-width and MCP set_column_width; out-of-range values are clamped. */
-export const ColumnWidthInput = z.object({
+export const ColumnWidthInput = strictObject({
   width: z.number({ error: 'must be a finite number' }).transform(clampColumnWidth).describe(`px, clamped to ${MIN_COLUMN_WIDTH_PX}..${MAX_COLUMN_WIDTH_PX}`),
 });
 export type ColumnWidthInput = z.infer<typeof ColumnWidthInput>;
@@ -42,42 +44,26 @@ export const trimmedName = (max: number) =>
 export const LaneTitle = trimmedName(MAX_LANE_TITLE_CHARS).describe('Lane name; "" clears');
 
 /** POST /lanes and MCP set_lane; an empty or omitted title clears the name. */
-export const LaneInput = z.object({
+export const LaneInput = itemObject({
   lane: LaneIndex,
   title: LaneTitle.optional(),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.lane);
 export type LaneInput = z.infer<typeof LaneInput>;
 
 const ColumnTitle = trimmedName(MAX_COLUMN_TITLE_CHARS).describe('Column title');
 const Sort = z.number({ error: 'must be a finite number' }).describe('Order');
 
 /** POST /columns, MCP create_column and update_column. */
-export const ColumnInput = z.object({
+export const ColumnInput = itemObject({
   id: ItemId.optional().describe('To update'),
   title: ColumnTitle,
   sort: Sort,
   lane: LaneIndex.optional(),
   color: CardColor.optional(),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.column);
 export type ColumnInput = z.infer<typeof ColumnInput>;
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})?$/;
-
-/** True for an ISO 8601 calendar date or date-time that names a real day and time. */
-export function isIsoDate(value: string): boolean {
-  const match = ISO_DATE.exec(value) ?? ISO_DATE_TIME.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
-  if (match[4] !== undefined) {
-    if (Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) return false;
-  }
-  return true;
-}
 
 export const DueDate = advertise(
   z.string({ error: 'must be a string' }).refine(isIsoDate, { error: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' }),
@@ -124,7 +110,7 @@ const TaskFields = {
 export const ColumnId = ItemId.describe('Column id');
 
 /** POST /tasks, MCP create_task and update_task: `column_id` is required on create (checked by the domain). */
-export const TaskInput = z.object({
+export const TaskInput = itemObject({
   id: ItemId.optional().describe('To update'),
   column_id: ColumnId.optional(),
   name: TaskFields.name,
@@ -137,10 +123,10 @@ export const TaskInput = z.object({
   color: TaskFields.color.optional(),
   content: TaskFields.content.optional(),
   author: Author.optional(),
-});
+}, SNAPSHOT_KEYS.task);
 export type TaskInput = z.infer<typeof TaskInput>;
 
 /** POST /tasks/{id}/move and MCP move_task. */
-export const TaskMoveInput = z.object({ column_id: ColumnId, sort: Sort });
+export const TaskMoveInput = strictObject({ column_id: ColumnId, sort: Sort });
 export type TaskMoveInput = z.infer<typeof TaskMoveInput>;
 

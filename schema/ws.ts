@@ -5,7 +5,7 @@
  * connection is bound to one board and its key).
  */
 import { z } from 'zod';
-import { BoardMode, ItemId, LockMode } from './common.js';
+import { BoardMode, ItemId, LockMode, strictObject } from './common.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
 import { MutationArgs } from './mcp.js';
 
@@ -29,7 +29,7 @@ export const MUTATION_FRAMES = {
   delete_task: MutationArgs.delete_task,
   set_column_width: MutationArgs.set_column_width,
   lane_upsert: MutationArgs.set_lane,
-  recolor: z.object({
+  recolor: strictObject({
     ids: z.array(ItemId).min(1, { error: 'must name at least one item' }).max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
     color: z.string({ error: 'must be a colour name' }),
   }),

@@ -9,6 +9,7 @@ import { DrawKind } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { type AnyOperation, OPERATIONS, type RestRoute } from '../../server/board/operations.js';
 import { callerOf } from '../kit/caller.js';
+import { fromZodIssues } from '../../server/board/errors.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
 
 type Params = Record<string, string>;
@@ -28,7 +29,21 @@ function pathArgs(params: Params): { id?: string; kind?: DrawKind } {
 }
 
 /**
- * One route of a mutation: the board id, then the body, then the path (every
+ * The body and the path as one set of arguments, checked in the order MCP
+ * and frames check them (where the path's id and kind are arguments): the
+ * body's fields, then the path, then the body's unknown keys (zod names
+ * those after every field).
+ */
+function argsOf(route: RestRoute, request: { body: unknown; params: Params }): object {
+  if (!route.body) return pathArgs(request.params);
+  const body = route.body.safeParse(request.body ?? {}, { reportInput: true });
+  if (body.success) return { ...(body.data as object), ...pathArgs(request.params) };
+  if (body.error.issues[0].code === 'unrecognized_keys') pathArgs(request.params); // throws first if the path is wrong
+  throw fromZodIssues(body.error.issues);
+}
+
+/**
+ * One route of a mutation: the board id, then the body and the path (every
  * input is checked before the board is), then one write.
  */
 function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOperation & { kind: 'mutation' }, route: RestRoute): void {
@@ -37,8 +52,7 @@ function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOpera
     url: `${BOARD_PATH}${route.path}`,
     handler: async (request) => {
       const boardId = boardIdParam(request.params.boardId, operation.access);
-      const body = route.body ? (parse(route.body, request.body) as object) : {};
-      const args = { ...body, ...pathArgs(request.params) };
+      const args = argsOf(route, request);
       return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
     },
   });

@@ -39,7 +39,10 @@ export function etagOf(doc: Y.Doc): string {
   return entry.etag;
 }
 
-/** An image as snapshots show it: the payload reference is internal. */
+/**
+ * An image as snapshots show it: the payload reference is internal. Writes
+ * take these keys back (schema/stored.ts SNAPSHOT_KEYS.image lists them).
+ */
 export type PublicImage = Omit<ImageItem, 'blob'> & { dataUrl: string | null };
 
 function publicImage(image: ImageItem, dataUrl: string | null): PublicImage {
