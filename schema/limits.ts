@@ -123,3 +123,6 @@ export const HISTORY_KEEP_DAILY_MS = 2_592_000_000; // then the last of each day
 export const HISTORY_MAX_AUTHORS = 20; // authors listed in a version's summary
 export const HISTORY_PAGE_DEFAULT = 50;
 export const HISTORY_PAGE_MAX = 100;
+
+/** Open MCP `subscriptions/listen` streams one client address may hold on an instance (the SDK caps an instance at 1024). */
+export const MAX_LISTENS_PER_IP = 16;

@@ -98,7 +98,8 @@ describe('CORS', () => {
       const methods = res.headers.get('access-control-allow-methods')!.split(/,\s*/);
       expect(methods.sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'POST']);
       const headers = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
-      expect(headers.sort()).toEqual(['content-type', 'if-none-match', 'mcp-session-id', 'x-board-key']);
+      // The contract's four, and the headers an MCP client in a browser sends (issue 19).
+      expect(headers.sort()).toEqual(['content-type', 'if-none-match', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-protocol-version', 'mcp-session-id', 'x-board-key']);
       expect(headers).not.toContain('x-import-token');
     }
   });

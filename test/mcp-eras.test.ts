@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TEXT_NODES } from '../schema/index.js';
+import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
 import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 import { eventually } from './helpers/realtime.js';
@@ -106,6 +107,20 @@ describe('2026-07-28, stateless', () => {
     } finally {
       await keyed.close();
     }
+  });
+
+  it(`one client holds at most ${MAX_LISTENS_PER_IP} listen streams; closing one frees its place`, async () => {
+    const { board_id } = await modern.call('create_board', {});
+    const uri = `svc://board/${board_id}/tasks.json`;
+    const open = [];
+    for (let i = 0; i < MAX_LISTENS_PER_IP; i++) open.push(await modern.modern.listen({ resourceSubscriptions: [uri] }));
+    await expect(modern.modern.listen({ resourceSubscriptions: [uri] })).rejects.toMatchObject({ code: -32000 });
+    await open.pop()!.close();
+    await eventually(async () => {
+      const again = await modern.modern.listen({ resourceSubscriptions: [uri] });
+      open.push(again);
+    });
+    await Promise.all(open.map((subscription) => subscription.close()));
   });
 
   it('GET and DELETE without a session are 405: the 2026 revision has no stream to hold and no session to end', async () => {

@@ -6,17 +6,17 @@
  * remembers keys and boards; a stateless request only what it carries) and
  * how a refused tool call is answered (errors.ts).
  */
-import { Server, type CallToolResult, type CompleteResult, type ContentBlock, type Tool } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type CompleteResult, type ContentBlock } from '@modelcontextprotocol/server';
 import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import { type Era, resourceFailure, RpcError, toolFailure, INVALID_PARAMS } from './errors.js';
-import { serverIcons, toolIcons } from './icons.js';
+import { serverIcons } from './icons.js';
 import type { AgentMemory } from './memory.js';
 import { boardResourceLinks, parseUri, PER_BOARD_TEMPLATES, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
-import { TOOL_LIST } from './tool-list.js';
+import { toolListAt } from './tool-list.js';
 import { TOOLS } from './tools.js';
 
 export const INSTRUCTIONS = [
@@ -101,19 +101,8 @@ export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseU
   return server;
 }
 
-/** tools/list with the icons of the base URL it is served at (one list per base URL, built once). */
-const toolLists = new Map<string, Tool[]>();
-function toolList(baseUrl: string): Tool[] {
-  let list = toolLists.get(baseUrl);
-  if (!list) {
-    list = TOOL_LIST.map((tool) => ({ ...tool, icons: toolIcons(tool.name as McpToolName, baseUrl) }));
-    if (toolLists.size < 16) toolLists.set(baseUrl, list); // a handful of public names at most; never grows with clients
-  }
-  return list;
-}
-
 function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): void {
-  server.setRequestHandler('tools/list', () => ({ tools: toolList(baseUrl) }));
+  server.setRequestHandler('tools/list', () => ({ tools: toolListAt(baseUrl) }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const name = request.params.name as McpToolName;

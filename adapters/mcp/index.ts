@@ -95,12 +95,16 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     if (route.kind === 'modern') {
       // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
       let body = request.body;
+      let release: (() => void) | undefined;
       try {
-        body = await modern.checkListen(body, toAuthInfo({ ...callerOf(request), baseUrl: options.baseUrl(request) }));
+        const caller = callerOf(request);
+        body = await modern.checkListen(body, toAuthInfo({ ...caller, baseUrl: options.baseUrl(request) }));
+        release = modern.admitListen(body, caller.ip);
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });
       }
+      if (release) reply.raw.once('close', release);
       return modern.serve(rawWithContext(request, reply), reply.raw, body);
     }
     const { id, session } = sessionOf(request);

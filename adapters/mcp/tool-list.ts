@@ -9,6 +9,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import { McpToolArgs, McpToolOutputs, type McpToolName, toJsonSchema } from '../../schema/index.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
+import { withIcons } from './tool-icons-list.js';
 import { TOOLS } from './tools.js';
 
 /**
@@ -57,8 +58,11 @@ export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name
   annotations: TOOLS[name].annotations,
 }));
 
+/** tools/list as served at a base URL: the tools with their icons there. */
+export const toolListAt = withIcons(TOOL_LIST);
+
 /** The protocol versions /mcp negotiates. */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** What the discovery documents say of /mcp: handed to them by the composition root. */
-export const MCP_DESCRIPTION: McpDescription = { tools: TOOL_LIST, resourceTemplates: RESOURCE_TEMPLATES, protocolVersions: MCP_PROTOCOL_VERSIONS };
+export const MCP_DESCRIPTION: McpDescription = { tools: toolListAt(''), resourceTemplates: RESOURCE_TEMPLATES, protocolVersions: MCP_PROTOCOL_VERSIONS };

@@ -14,7 +14,8 @@ import { previewRoutes } from './preview.js';
 import { operationRoutes } from './operations.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key'];
+// The contract's four, and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
 
