@@ -23,6 +23,7 @@ import { INVALID_PARAMS, RpcError, toMcpError } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
 import { knownError } from '../../server/board/errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
+import { OpenCounter } from '../socket-limits.js';
 
 export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown) => Promise<void>;
 
@@ -80,7 +81,7 @@ export class ModernMcp {
   }
 
   /** Open listen streams by client address: one client cannot take the instance's 1024. */
-  private readonly listens = new Map<string, number>();
+  private readonly listens = new OpenCounter(MAX_LISTENS_PER_IP);
 
   /**
    * Counts a listen stream of a client address in, or throws the JSON-RPC
@@ -89,19 +90,11 @@ export class ModernMcp {
    */
   admitListen(body: unknown, ip: string): (() => void) | undefined {
     if ((body as { method?: unknown })?.method !== 'subscriptions/listen') return undefined;
-    const open = this.listens.get(ip) ?? 0;
-    if (open >= MAX_LISTENS_PER_IP) {
+    const release = this.listens.take(ip);
+    if (!release) {
       throw new RpcError(-32000, `at most ${MAX_LISTENS_PER_IP} open subscriptions/listen streams per client: close one (or listen to several URIs on one stream) first`, { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP });
     }
-    this.listens.set(ip, open + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.listens.get(ip) ?? 1) - 1;
-      if (left <= 0) this.listens.delete(ip);
-      else this.listens.set(ip, left);
-    };
+    return release;
   }
 
   close(): Promise<void> {
