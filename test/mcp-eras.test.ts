@@ -74,14 +74,14 @@ describe('2026-07-28, stateless', () => {
     const unknown = await modern.raw('get_board', { board_id: '6f1d7a52-8f0e-4c8e-9d0c-3a4b5c6d7e8f' });
     expect(unknown.isError).toBe(true);
     expect(unknown.structuredContent).toMatchObject({ code: 'board_not_found' });
-    expect(unknown.structuredContent.error).toMatch(/create_board|open_board/);
+    expect(unknown.structuredContent.next).toMatch(/create_board|open_board/);
 
     const locked = await modern.call('create_board', { lock: 'write' });
     const refused = await modern.raw('add_text', { board_id: locked.board_id, x: 0, y: 0, content: 'x' });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ code: 'board_locked', lockMode: 'write' });
-    expect(refused.structuredContent.error).toContain('access_key');
-    expect(refused.structuredContent.error).not.toMatch(/header/i); // a model cannot set one
+    expect(refused.structuredContent.next).toContain('access_key');
+    expect(refused.structuredContent.error + refused.structuredContent.next).not.toMatch(/header/i); // a model cannot set one
     // Stateless: the key travels with each request that needs it.
     expect(await modern.call('add_text', { board_id: locked.board_id, access_key: locked.access_key, x: 0, y: 0, content: 'ok' })).toMatchObject({ content: 'ok' });
     expect((await modern.raw('add_text', { board_id: locked.board_id, x: 0, y: 0, content: 'again' })).isError).toBe(true);

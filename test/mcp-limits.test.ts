@@ -42,7 +42,7 @@ describe('MCP shares the REST limits', () => {
       const refused = await modern.raw('add_text', { board_id, x: 0, y: 0, content: 'over' });
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
-      expect(refused.structuredContent.error).toContain('retry in 10 s');
+      expect(refused.structuredContent.next).toContain('retry in 10 s');
       now += 10_000;
     } finally {
       await modern.close();

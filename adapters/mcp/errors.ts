@@ -2,9 +2,10 @@
  * The one mapper from BoardError to the MCP wire, for both eras.
  *
  * A refused tool call on the 2026-07-28 revision is always a tool result with
- * `isError: true`: `structuredContent` holds the machine `code` (and the
- * error's details, such as `retryAfterSeconds`), and the text says in one
- * sentence what to do next. A model reads results, not JSON-RPC errors.
+ * `isError: true`: `structuredContent` is the REST error body (`error`,
+ * the machine `code` and details such as `retryAfterSeconds`) plus `next`,
+ * one sentence saying what to do next. A model reads results, not JSON-RPC
+ * errors.
  *
  * The 2025 revisions keep the contract's mapping (interface.md, "MCP
  * mapping"): a lock is JSON-RPC error -32001, a rate limit, a quota or the
@@ -126,9 +127,9 @@ function isLegacyResult(boardError: BoardError): boolean {
 export function toolFailure(error: unknown, era: Era): CallToolResult {
   const boardError = asBoardError(error);
   if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
+  // The REST body (the same words and fields on every surface) and the next step; a lock's words never name a header.
   const body = boardError.toBody();
-  const message = boardError.status === 500 ? boardError.message : actionableMessage(boardError);
-  const structured = { ...body, error: message };
+  const structured = { ...body, ...(HEADER_MESSAGES.has(boardError.code) && { error: nextStep(boardError) }), next: nextStep(boardError) };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
