@@ -399,7 +399,9 @@ describe('the lock matrix', () => {
       for (const [tool, spec] of Object.entries(TOOLS)) {
         const board = spec.board ? await makeBoard(spec.board, cell) : undefined;
         const session = await open(board);
-        const args = { ...(board && { board_id: board.id }), ...spec.args?.(board!), ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }) };
+        // open_board names its board by `board` and takes no board_id (an unknown argument is refused).
+        const own = spec.args?.(board!) ?? {};
+        const args = { ...(board && !('board' in own) && { board_id: board.id }), ...own, ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }) };
         const before = board && (await stateOf(board));
         const outcome = mcpOutcome(await session.call(tool, args), cell.mode);
         matrix.set(`MCP tool: ${tool} (${channel})`, spec.class, index, await unchangedIfRefused(outcome, board, before));

@@ -73,9 +73,15 @@ describe.concurrent('resources/updated notifications', () => {
   it('preview.svg is not subscribable; a locked board needs its key to subscribe', async () => {
     const { board_id, access_key } = await mcp.call('create_board', { lock: 'all' });
     await expect(mcp.client.subscribeResource({ uri: `svc://board/${board_id}/preview.svg` })).rejects.toMatchObject({ code: -32602 });
-    await expect(mcp.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` })).rejects.toMatchObject({ code: -32001 });
-    await mcp.call('get_board', { board_id, access_key }); // the session now holds the key
-    await mcp.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` });
+    // The creating session holds the key it was given (issue 19); another agent's does not.
+    const stranger = await connectMcp(t.server.url);
+    try {
+      await expect(stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` })).rejects.toMatchObject({ code: -32001 });
+      await stranger.call('get_board', { board_id, access_key }); // the session now holds the key
+      await stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` });
+    } finally {
+      await stranger.close();
+    }
   });
 });
 
