@@ -44,8 +44,11 @@ export function thumbnail(image: HTMLImageElement): string | undefined {
   return undefined;
 }
 
-/** Uploads an image file so that its top-left is at (x, y); refuses files over the limit with a clear message. */
-export async function uploadImage(boardId: string, file: Blob, x: number, y: number): Promise<boolean> {
+/**
+ * Uploads an image file so that its top-left is at (x, y), at `size` if given (a copied image keeps its own),
+ * else at its natural size up to 480 px; refuses files over the limit with a clear message.
+ */
+export async function uploadImage(boardId: string, file: Blob, x: number, y: number, size?: { width: number; height: number }): Promise<boolean> {
   const dataUrl = await readAsDataUrl(file);
   const parsed = parseImageDataUrl(dataUrl);
   if (!parsed) {
@@ -68,8 +71,8 @@ export async function uploadImage(boardId: string, file: Blob, x: number, y: num
   const body = {
     x: Math.round(x),
     y: Math.round(y),
-    width: Math.max(1, Math.round((image.naturalWidth || 200) * scale)),
-    height: Math.max(1, Math.round((image.naturalHeight || 200) * scale)),
+    width: size?.width ?? Math.max(1, Math.round((image.naturalWidth || 200) * scale)),
+    height: size?.height ?? Math.max(1, Math.round((image.naturalHeight || 200) * scale)),
     dataUrl,
     thumbDataUrl: thumbnail(image),
   };

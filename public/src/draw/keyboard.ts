@@ -3,53 +3,31 @@
  * document, so that keys work without first clicking the canvas; keys meant for
  * a text field or an open dialog are left to it.
  */
-import { upsertLink, upsertText } from '../../../server/board/draw.js';
 import { isTyping } from '../ui.js';
+import { bindClipboard, duplicateSelection } from './clipboard.js';
 import type { DrawContext } from './context.js';
-import { uploadImages } from './images.js';
-import { asUrl } from './markup.js';
+import { bindExport } from './export.js';
 import { TOOLS } from './toolbar.js';
-import { round } from './view.js';
 
 /** How far an arrow key pans, in screen pixels. */
 const ARROW_PAN_PX = 60;
 
-/** Binds keydown, keyup and paste on the document; returns what unbinds them. */
+/** Binds keydown and keyup on the document, and the clipboard (clipboard.ts) and export (export.ts); returns what unbinds them. */
 export function bindKeyboard(ctx: DrawContext): () => void {
-  const onPaste = (event: ClipboardEvent) => paste(ctx, event);
+  const unbindClipboard = bindClipboard(ctx);
+  const unbindExport = bindExport(ctx);
   const onKey = (event: KeyboardEvent) => key(ctx, event);
   const onKeyUp = (event: KeyboardEvent) => {
     if (event.key === ' ') ctx.input.spaceDown = false;
   };
-  document.addEventListener('paste', onPaste);
   document.addEventListener('keydown', onKey);
   document.addEventListener('keyup', onKeyUp);
   return () => {
-    document.removeEventListener('paste', onPaste);
+    unbindClipboard();
+    unbindExport();
     document.removeEventListener('keydown', onKey);
     document.removeEventListener('keyup', onKeyUp);
   };
-}
-
-/** Pasted images are uploaded, a pasted URL becomes a link and other text a text, at the centre of the view. */
-function paste(ctx: DrawContext, event: ClipboardEvent): void {
-  if (!ctx.editable() || ctx.editing.editor || isTyping(event.target)) return;
-  const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
-  const at = ctx.view.centre();
-  if (files.length) {
-    event.preventDefault();
-    uploadImages(ctx.session.boardId, files, at);
-    return;
-  }
-  const text = event.clipboardData?.getData('text/plain') ?? '';
-  const url = asUrl(text);
-  if (url) {
-    event.preventDefault();
-    ctx.session.write((w) => upsertLink(w, { x: round(at.x), y: round(at.y), url }));
-  } else if (text.trim()) {
-    event.preventDefault();
-    ctx.session.write((w) => upsertText(w, { x: round(at.x), y: round(at.y), content: text }));
-  }
 }
 
 /** Viewing keys work on every board; the ones that change it only where the person may edit. */
@@ -81,6 +59,10 @@ function key(ctx: DrawContext, event: KeyboardEvent): void {
   if (mod && event.key.toLowerCase() === 'y') {
     event.preventDefault();
     return void session.undo.redo();
+  }
+  if (mod && event.key.toLowerCase() === 'd') {
+    event.preventDefault(); // not the browser's bookmark
+    return duplicateSelection(ctx);
   }
   if (mod) return;
   if (event.key === 'Delete' || event.key === 'Backspace') return editing.deleteSelection();

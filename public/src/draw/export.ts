@@ -1,0 +1,152 @@
+/**
+ * Saving the board as a picture a person can keep: PNG or SVG of the whole
+ * board or of the selection, drawn from the canvas's own DOM by
+ * `modern-screenshot` (so rendered Markdown, drawn Mermaid and images look as
+ * they do on screen), and printing (or saving as PDF) through the browser's
+ * print dialogue, on one page the size of the board.
+ */
+import { h, toast } from '../ui.js';
+import { unionBox } from './clipboard.js';
+import type { DrawContext } from './context.js';
+import { diagramsDrawn } from './mermaid.js';
+import type { Box } from './view.js';
+
+/** Space around the items in an export or a print, in world pixels. */
+export const EXPORT_MARGIN_PX = 24;
+/** A print page is at most this long on its longer side (CSS px, about 1.3 m): a bigger board is scaled down to it. */
+const MAX_PRINT_SIDE_PX = 5000;
+
+export type ExportFormat = 'png' | 'svg';
+
+/** Adds the Export menu to the toolbar and follows the print dialogue; returns what undoes both. */
+export function bindExport(ctx: DrawContext): () => void {
+  const menu = exportMenu(ctx);
+  ctx.toolbar.element.append(menu);
+  const style = h('style', { 'data-print': '' });
+  const beforePrint = () => {
+    const frame = framed(ctx, null);
+    if (!frame) return;
+    const scale = Math.min(1, MAX_PRINT_SIDE_PX / Math.max(frame.width, frame.height));
+    // The page is the board's size, so "Save as PDF" keeps the whole board on one page; a printer scales it to its paper.
+    style.textContent = `@page { size: ${Math.ceil(frame.width * scale)}px ${Math.ceil(frame.height * scale)}px; margin: 0; }`;
+    document.head.append(style);
+    world(ctx).style.setProperty('--print-transform', `scale(${scale}) translate(${-frame.x}px, ${-frame.y}px)`);
+  };
+  const afterPrint = () => {
+    style.remove();
+    world(ctx).style.removeProperty('--print-transform');
+  };
+  addEventListener('beforeprint', beforePrint);
+  addEventListener('afterprint', afterPrint);
+  return () => {
+    menu.remove();
+    removeEventListener('beforeprint', beforePrint);
+    removeEventListener('afterprint', afterPrint);
+  };
+}
+
+/** The world layer: the transformed container the items are positioned in. */
+const world = (ctx: DrawContext) => ctx.layer.items.parentElement as HTMLElement;
+
+/** The box to draw, in world coordinates: the items' (or only `ids`') bounding box plus the margin; null when there are none. */
+function framed(ctx: DrawContext, ids: ReadonlySet<string> | null): Box | null {
+  const boxes: Box[] = [];
+  for (const [id, element] of ctx.layer.elements) {
+    const box = (!ids || ids.has(id)) && ctx.layer.boxOf(element);
+    if (box) boxes.push(box);
+  }
+  const box = unionBox(boxes);
+  if (!box) return null;
+  const m = EXPORT_MARGIN_PX;
+  return { x: Math.floor(box.x - m), y: Math.floor(box.y - m), width: Math.ceil(box.width + 2 * m), height: Math.ceil(box.height + 2 * m) };
+}
+
+/**
+ * Draws the board (or the items `ids` names) as a PNG or SVG file. The world
+ * layer is drawn untransformed, shifted so the frame's top-left is the
+ * picture's, whatever the person's pan and zoom; other people's cursors, the
+ * selection's outline and items outside `ids` are left out.
+ */
+export async function exportBlob(ctx: DrawContext, format: ExportFormat, ids: ReadonlySet<string> | null): Promise<{ blob: Blob; frame: Box } | null> {
+  await diagramsDrawn();
+  const frame = framed(ctx, ids);
+  if (!frame) return null;
+  const layer = world(ctx);
+  const options = {
+    width: frame.width,
+    height: frame.height,
+    scale: format === 'png' ? Math.max(1, devicePixelRatio) : 1,
+    backgroundColor: getComputedStyle(document.body).backgroundColor,
+    style: { transform: `translate(${-frame.x}px, ${-frame.y}px)`, left: '0', top: '0' },
+    filter: (node: Node) => {
+      if (!(node instanceof Element)) return true;
+      if (node.classList.contains('cursors') || node.classList.contains('editor')) return false;
+      const id = (node as HTMLElement).dataset?.id;
+      return !ids || !id || ids.has(id);
+    },
+    onCloneNode: (clone: Node) => {
+      // The stroke layer is a 1 px SVG that lets its strokes overflow; the copied styles lose that.
+      const strokes = (clone as Element).querySelector?.<SVGElement>('svg.strokes');
+      if (strokes) strokes.style.overflow = 'visible';
+    },
+  };
+  // A checkbox's ticked state is not an attribute, so a copy of the DOM would lose it.
+  for (const box of layer.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) box.toggleAttribute('checked', box.checked);
+  const { domToBlob, domToForeignObjectSvg } = await import('modern-screenshot'); // loaded on the first export only
+  ctx.viewport.classList.add('exporting'); // no selection outlines in the picture
+  try {
+    if (format === 'png') return { blob: await domToBlob(layer, { ...options, type: 'image/png' }), frame };
+    // The DOM itself in a foreignObject, so texts stay text and the diagrams vector; modern-screenshot's
+    // domToSvg would wrap a rasterised PNG instead.
+    const svg = new XMLSerializer().serializeToString(await domToForeignObjectSvg(layer, options));
+    return { blob: new Blob([svg], { type: 'image/svg+xml' }), frame };
+  } finally {
+    ctx.viewport.classList.remove('exporting');
+  }
+}
+
+/** The file name of an export: the board's short id, and whether it is only the selection. */
+export function exportName(boardId: string, format: ExportFormat, selection: boolean): string {
+  return `board-${boardId.slice(0, 8)}${selection ? '-selection' : ''}.${format}`;
+}
+
+/** Exports and downloads; the selection when `selection` (and something is selected), else the whole board. */
+export async function download(ctx: DrawContext, format: ExportFormat, selection: boolean): Promise<void> {
+  const ids = selection && ctx.layer.selection.size ? new Set(ctx.layer.selection) : null;
+  let result: Awaited<ReturnType<typeof exportBlob>>;
+  try {
+    result = await exportBlob(ctx, format, ids);
+  } catch (error) {
+    return toast(`The board could not be drawn as ${format.toUpperCase()}: ${(error as Error).message}`, 'error', 7000);
+  }
+  if (!result) return toast('There is nothing on the board to export yet.', 'info');
+  const url = URL.createObjectURL(result.blob);
+  h('a', { href: url, download: exportName(ctx.session.boardId, format, ids !== null) }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
+function exportMenu(ctx: DrawContext): HTMLElement {
+  const item = (label: string, run: () => void, selection = false) =>
+    h('button', { type: 'button', 'data-export': label, 'data-needs-selection': selection ? '' : undefined, onclick: () => {
+      menu.open = false;
+      run();
+    } }, label);
+  const list = h('div.export-list', {},
+    item('PNG of the board', () => void download(ctx, 'png', false)),
+    item('SVG of the board', () => void download(ctx, 'svg', false)),
+    item('PNG of the selection', () => void download(ctx, 'png', true), true),
+    item('SVG of the selection', () => void download(ctx, 'svg', true), true),
+    item('Print or save as PDF…', () => print()),
+  );
+  const menu = h('details.export-menu', {
+    ontoggle: () => {
+      for (const button of list.querySelectorAll<HTMLButtonElement>('[data-needs-selection]')) button.disabled = ctx.layer.selection.size === 0;
+      // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
+      list.style.left = '0';
+      const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+      if (overflow > 0) list.style.left = `${-overflow}px`;
+    },
+  }, h('summary', { title: 'Save the board as PNG, SVG or PDF' }, 'Export'), list) as HTMLDetailsElement;
+  return menu;
+}

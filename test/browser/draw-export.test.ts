@@ -1,0 +1,171 @@
+/**
+ * Issue 20, export and print on draw boards: the Export menu downloads a PNG
+ * and an SVG framing the items (not the viewport), of the whole board or the
+ * selection, named after the board; the print stylesheet shows the board alone.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, until, useChromium } from '../helpers/pages.js';
+import { useServer } from '../helpers/server.js';
+
+const t = useServer();
+const chrome = useChromium();
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const MERMAID = '```mermaid\nflowchart LR\n  Start --> Ship\n```';
+const CONTENT = {
+  texts: [
+    { x: -300, y: -120, content: '# Plan\n- **bold** step\n- [x] done' },
+    { x: 900, y: 500, content: 'Far corner', postit: true },
+    { x: 200, y: 200, content: MERMAID },
+  ],
+  lines: [{ points: [[-250, 300], [0, 400], [300, 350]], color: 'red' }],
+  images: [{ x: 600, y: -100, width: 80, height: 80, dataUrl: PNG_1PX }],
+};
+/** The margin the export leaves around the items, in world pixels (export.ts EXPORT_MARGIN_PX). */
+const MARGIN_PX = 24;
+
+async function openBoard(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}): Promise<{ id: string; context: BrowserContext; page: Page; errors: string[] }> {
+  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: CONTENT }) });
+  const { id } = (await response.json()) as { id: string };
+  const context = await chrome.browser.newContext({ viewport: options.viewport ?? DESKTOP, colorScheme: options.dark ? 'dark' : 'light', acceptDownloads: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${t.server.url}/#${id}`);
+  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live');
+  await page.waitForSelector('.item.mermaid svg', { timeout: 15_000 });
+  return { id, context, page, errors };
+}
+
+/** The items' bounding box in world coordinates, measured from the DOM (`only` limits it to some ids). */
+function contentBox(page: Page, only?: string[]): Promise<{ width: number; height: number }> {
+  return page.evaluate((ids) => {
+    const viewport = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
+    const m = new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform);
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const element of document.querySelectorAll<HTMLElement>('.world [data-id]')) {
+      if (ids && !ids.includes(element.dataset.id!)) continue;
+      const r = element.getBoundingClientRect();
+      const [x0, y0] = [(r.left - viewport.left - m.e) / m.a, (r.top - viewport.top - m.f) / m.a];
+      [minX, minY, maxX, maxY] = [Math.min(minX, x0), Math.min(minY, y0), Math.max(maxX, x0 + r.width / m.a), Math.max(maxY, y0 + r.height / m.a)];
+    }
+    return { width: maxX - minX, height: maxY - minY };
+  }, only);
+}
+
+async function exportFile(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
+  await page.click('.export-menu > summary');
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.click(`[data-export="${label}"]`)]);
+  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+}
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect(bytes.subarray(12, 16).toString('ascii')).toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+describe('draw export and print (issue 20)', () => {
+  it('Export PNG frames every item (not the viewport), named after the board', async () => {
+    const { id, page, context, errors } = await openBoard();
+    await page.mouse.wheel(0, 0);
+    await page.keyboard.press('+'); // a zoom and pan of the view must not change the picture
+    await page.keyboard.press('ArrowLeft');
+    const box = await contentBox(page);
+    const { name, bytes } = await exportFile(page, 'PNG of the board');
+    expect(name).toBe(`board-${id.slice(0, 8)}.png`);
+    writeFileSync(join(ARTIFACTS, 'draw-export.png'), bytes);
+    const size = pngSize(bytes);
+    expect(Math.abs(size.width - (box.width + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
+    expect(Math.abs(size.height - (box.height + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
+    await page.screenshot({ path: join(ARTIFACTS, 'draw-export-menu.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('Export SVG is a valid SVG holding the texts, the drawn diagram and the image', async () => {
+    const { id, page, context, errors } = await openBoard();
+    const { name, bytes } = await exportFile(page, 'SVG of the board');
+    expect(name).toBe(`board-${id.slice(0, 8)}.svg`);
+    const svg = bytes.toString('utf8');
+    writeFileSync(join(ARTIFACTS, 'draw-export.svg'), svg);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.localName,
+        width: Number(doc.documentElement.getAttribute('width')),
+        text: doc.documentElement.textContent ?? '',
+        diagram: doc.querySelectorAll('svg svg').length,
+        images: [...doc.querySelectorAll('img')].map((img) => img.getAttribute('src')?.slice(0, 22)),
+      };
+    }, svg);
+    expect(parsed.error).toBeNull();
+    expect(parsed.root).toBe('svg');
+    expect(parsed.text).toContain('Plan');
+    expect(parsed.text).toContain('bold');
+    expect(parsed.text).toContain('Far corner');
+    expect(parsed.diagram).toBeGreaterThan(0); // Mermaid's own SVG, drawn
+    expect(parsed.images).toContain('data:image/png;base64,'); // the image is inlined, not a link to the server
+    const box = await contentBox(page);
+    expect(Math.abs(parsed.width - (box.width + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('Export of the selection frames only the selected items', async () => {
+    const { page, context, errors } = await openBoard();
+    const postit = page.locator('.item.postit');
+    await postit.click();
+    const only = [(await postit.getAttribute('data-id'))!];
+    const box = await contentBox(page, only);
+    const { name, bytes } = await exportFile(page, 'PNG of the selection');
+    expect(name).toMatch(/-selection\.png$/);
+    const size = pngSize(bytes);
+    expect(Math.abs(size.width - (box.width + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
+    expect(Math.abs(size.height - (box.height + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the print stylesheet hides the bar and the toolbar and shows the board alone', async () => {
+    const { page, context } = await openBoard({ dark: true });
+    await page.evaluate(() => dispatchEvent(new Event('beforeprint'))); // what the print dialogue sends first
+    await page.emulateMedia({ media: 'print' });
+    const plan = (await page.locator('.item.text:has-text("Plan")').boundingBox())!;
+    expect(plan.x).toBeGreaterThanOrEqual(0); // the board's top-left item is on the page, whatever the view was
+    expect(plan.y).toBeGreaterThanOrEqual(0);
+    expect(plan.x).toBeLessThanOrEqual(30);
+    const display = await page.evaluate(() => ({
+      toolbar: getComputedStyle(document.querySelector('.toolbar')!).display,
+      bar: getComputedStyle(document.querySelector('.bar')!).display,
+      viewport: getComputedStyle(document.querySelector('.viewport')!).display,
+      background: getComputedStyle(document.body).backgroundColor,
+    }));
+    expect(display).toEqual({ toolbar: 'none', bar: 'none', viewport: 'block', background: 'rgb(255, 255, 255)' });
+    await page.screenshot({ path: join(ARTIFACTS, 'draw-print.png') });
+    await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.evaluate(() => document.querySelector<HTMLElement>('.world')!.style.getPropertyValue('--print-transform'))).toBe('');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.toolbar')!).display)).not.toBe('none');
+    await context.close();
+  });
+
+  it('screenshots of the Export menu: desktop and phone, light and dark', async () => {
+    for (const [viewport, dark, name] of [[DESKTOP, false, 'desktop-light'], [DESKTOP, true, 'desktop-dark'], [PHONE, false, 'phone-light'], [PHONE, true, 'phone-dark']] as const) {
+      const { page, context } = await openBoard({ viewport, dark });
+      await page.click('.export-menu > summary');
+      await page.screenshot({ path: join(ARTIFACTS, `draw-export-${name}.png`) });
+      const list = (await page.locator('.export-list').boundingBox())!;
+      expect(list.x).toBeGreaterThanOrEqual(0);
+      expect(list.x + list.width).toBeLessThanOrEqual(viewport.width);
+      await context.close();
+    }
+  });
+});
