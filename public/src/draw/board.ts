@@ -17,6 +17,7 @@ import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
 import { Toolbar } from './toolbar.js';
+import { Handles } from './transform.js';
 import { CanvasView } from './view.js';
 
 /** A draw board's whole interface, for a session; `embed` shows it read-only without a toolbar. */
@@ -25,6 +26,9 @@ export class DrawBoard {
   private readonly view: CanvasView;
   private readonly toolbar: Toolbar;
   private readonly cleanup: (() => void)[] = [];
+  /** The one line of what to do, on an empty board that the person may edit. */
+  private readonly hint: HTMLElement;
+  private readonly layer: ItemLayer;
 
   constructor(
     private readonly session: BoardSession,
@@ -33,10 +37,19 @@ export class DrawBoard {
     const editable = () => this.editable;
     const layer: ItemLayer = new ItemLayer(session, editable, (id, line) => editing.toggleLine(id, line));
     const cursors = new Cursors(session);
-    const world = h('div.world', {}, layer.items, cursors.element);
+    const handles = new Handles(layer, editable);
+    const world = h('div.world', {}, layer.items, handles.element, cursors.element);
     world.prepend(layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
-    const viewport = h('div.viewport', { tabindex: 0, 'aria-label': 'Canvas', 'data-testid': 'canvas' }, world, rubber);
+    const hint = h('p.canvas-hint', { hidden: true, 'data-testid': 'canvas-hint' }, matchMedia('(pointer: coarse)').matches ? 'Double-tap to write, Pen to draw' : 'Double-click to write, P to draw, A for arrows, or paste or drop an image');
+    const viewport = h('div.viewport', { tabindex: 0, 'aria-label': 'Canvas', 'data-testid': 'canvas' }, world, rubber, hint);
+    this.hint = hint;
+    this.layer = layer;
+    layer.selection.onChange(() => handles.update());
+    layer.onChange((id) => {
+      if (layer.selection.has(id)) handles.update();
+      this.refreshHint();
+    });
     const view = new CanvasView(viewport, world, () => layer.boxes());
     const toolbar: Toolbar = new Toolbar(viewport, {
       colorPicked: (color) => editing.recolorSelection(color),
@@ -53,7 +66,7 @@ export class DrawBoard {
     this.toolbar = toolbar;
     this.element = h('div.draw', {}, toolbar.element, viewport);
 
-    const context: DrawContext = { session, viewport, rubber, view, layer, toolbar, editing, cursors, editable, input: { spaceDown: false, hovered: null } };
+    const context: DrawContext = { session, viewport, rubber, view, layer, handles, toolbar, editing, cursors, editable, input: { spaceDown: false, hovered: null } };
     bindPointer(context);
     this.cleanup.push(bindKeyboard(context), layer.follow(), cursors.follow());
     this.session.onChange(() => this.refreshMode());
@@ -67,6 +80,11 @@ export class DrawBoard {
   private refreshMode(): void {
     this.toolbar.element.hidden = !this.editable;
     this.element.classList.toggle('readonly', !this.editable);
+    this.refreshHint();
+  }
+
+  private refreshHint(): void {
+    this.hint.hidden = !this.editable || this.layer.elements.size > 0;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Cursors } from './cursors.js';
 import type { Editing } from './editing.js';
 import type { ItemLayer } from './items.js';
 import type { Toolbar } from './toolbar.js';
+import type { Handles } from './transform.js';
 import type { CanvasView } from './view.js';
 
 /** What the pointer and keyboard handlers read and drive; built once per board. */
@@ -15,6 +16,8 @@ export type DrawContext = {
   rubber: HTMLElement;
   view: CanvasView;
   layer: ItemLayer;
+  /** The resize handle of the selected item. */
+  handles: Handles;
   toolbar: Toolbar;
   editing: Editing;
   cursors: Cursors;

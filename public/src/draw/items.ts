@@ -27,6 +27,9 @@ export class ItemLayer {
   /** Every drawn item's element by id. */
   readonly elements = new Map<string, HTMLElement | SVGElement>();
   readonly selection = new Selection(this.elements);
+  /** What each element was last drawn from, so a change of position alone only moves it (a live drag writes every frame). */
+  private readonly drawn = new Map<string, string>();
+  private readonly listeners = new Set<(id: string) => void>();
 
   /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
   constructor(
@@ -62,8 +65,18 @@ export class ItemLayer {
     };
   }
 
+  /** Hears of every item drawn, redrawn or dropped, by id (the hint of an empty board and the resize handle follow them). */
+  onChange(listener: (id: string) => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(id: string): void {
+    for (const listener of this.listeners) listener(id);
+  }
+
   /** Redraws an item from the document, e.g. to put it back after a drag moved its element. */
   rerender(id: string): void {
+    this.drawn.delete(id);
     const kind = this.kindOf(id);
     if (kind === 'texts' || kind === 'links') this.renderNode(id);
     else if (kind === 'images') this.renderPicture(id);
@@ -110,7 +123,27 @@ export class ItemLayer {
   private drop(id: string): void {
     this.elements.get(id)?.remove();
     this.elements.delete(id);
+    this.drawn.delete(id);
     this.selection.forget(id);
+    this.changed(id);
+  }
+
+  /**
+   * Whether `item` differs from what its element shows in more than its place
+   * and time; if not, the element is only moved. Redrawing a text rebuilds its
+   * rendered Markdown, too much for every frame of a drag of many items.
+   */
+  private needsDrawing(element: HTMLElement | undefined, item: { id: string; x: number; y: number; last_updated: string }): boolean {
+    const { x, y, last_updated, ...rest } = item;
+    const key = JSON.stringify(rest);
+    if (element && this.drawn.get(item.id) === key) {
+      element.style.left = `${x}px`;
+      element.style.top = `${y}px`;
+      this.changed(item.id);
+      return false;
+    }
+    this.drawn.set(item.id, key);
+    return true;
   }
 
   /** The element of an HTML item, created at the top (`append`) or bottom (`prepend`) of the stack when new. */
@@ -127,10 +160,12 @@ export class ItemLayer {
   private renderNode(id: string): void {
     const node = this.maps().texts.get(id);
     if (!node) return this.drop(id);
+    if (!this.needsDrawing(this.elements.get(id) as HTMLElement | undefined, node)) return;
     const element = this.itemElement(id, 'append');
     if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
     else renderText(element, node as never, this.editable() ? (line) => this.onToggle(id, line) : undefined);
     element.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
   }
 
   private renderPicture(id: string): void {
@@ -139,17 +174,19 @@ export class ItemLayer {
     const element = this.itemElement(id, 'prepend'); // images lie under texts
     renderImage(element, image, this.session.boardId);
     element.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
   }
 
   private renderLine(id: string): void {
     const stroke = this.maps().lines.get(id);
     if (!stroke) return this.drop(id);
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
-    const line = renderStroke(existing ?? null, stroke);
+    const line = renderStroke(existing ?? null, stroke, this.strokes);
     if (!existing) {
       this.strokes.append(line);
       this.elements.set(id, line);
     }
     line.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
   }
 }

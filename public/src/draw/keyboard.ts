@@ -6,6 +6,7 @@
 import { isTyping } from '../ui.js';
 import { bindClipboard, duplicateSelection } from './clipboard.js';
 import type { DrawContext } from './context.js';
+import { nudgeSelection } from './pointer.js';
 import { bindExport } from './export.js';
 import { TOOLS } from './toolbar.js';
 
@@ -44,6 +45,12 @@ function key(ctx: DrawContext, event: KeyboardEvent): void {
   if (arrows[event.key] && !selection.size) {
     event.preventDefault();
     return view.panBy(...arrows[event.key]);
+  }
+  if (arrows[event.key] && ctx.editable() && !mod) {
+    // With a selection, arrow keys nudge it instead: 1 px, or 10 px with Shift (tldraw, Excalidraw).
+    event.preventDefault();
+    const [dx, dy] = arrows[event.key].map((pan) => -Math.sign(pan) * (event.shiftKey ? 10 : 1));
+    return nudgeSelection(ctx, dx, dy);
   }
   if (mod && event.key.toLowerCase() === 'a') {
     // Select all means every item on the canvas, never the text of the page around it.

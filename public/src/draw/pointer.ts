@@ -1,16 +1,21 @@
 /**
  * Pointer input of the draw canvas: a press starts one gesture (pan, pinch,
- * move, rubber-band select, pen stroke, or opening an editor), moves update it
- * on screen only, and the release writes its result to the document once.
- * Also the wheel (pan, and zoom with Ctrl/⌘) and dropped image files.
+ * move, resize, rubber-band select, pen stroke, arrow, eraser, or opening an
+ * editor). A move or resize writes as it goes (once a frame, one undo step), so
+ * the people watching see it live; the others write their result once, on
+ * release. Also the wheel (pan, and zoom with Ctrl/⌘) and dropped image files.
  */
 import type { Point } from '../../../schema/index.js';
-import { moveItem, upsertStroke } from '../../../server/board/draw.js';
+import type { BoardWrite } from '../../../server/board/board-write.js';
+import { eraseItem, moveItem, upsertStroke } from '../../../server/board/draw.js';
+import { arrowStroke, ERASER_RADIUS_PX, type Node, nodeAt, strokesCrossed } from './arrows.js';
 import type { DrawContext } from './context.js';
 import { cancelPressDefaults, DoublePress, wheelZoomFactor } from './gestures.js';
 import { uploadImages } from './images.js';
+import { LiveWrite } from './live.js';
 import { inkCss, strokePath, svgElement } from './render.js';
 import type { Tool } from './toolbar.js';
+import { type Resize, resizeWrite } from './transform.js';
 import { round, type World } from './view.js';
 
 type Screen = { x: number; y: number };
@@ -22,8 +27,11 @@ type Screen = { x: number; y: number };
  */
 type Gesture =
   | { type: 'pan'; last: Screen }
-  | { type: 'move'; start: World; origins: Map<string, World>; moved: boolean }
+  | { type: 'move'; start: World; origins: Map<string, World>; live: LiveWrite | null }
+  | { type: 'resize'; resize: Resize; live: LiveWrite }
   | { type: 'pen'; points: Point[]; line: SVGPolylineElement }
+  | { type: 'arrow'; from: Node | null; start: World; line: SVGPolylineElement }
+  | { type: 'erase'; last: World; ids: Set<string> }
   | { type: 'rubber'; start: Screen; add: boolean }
   | { type: 'pinch'; distance: number }
   | { type: 'open'; at: World; id: string | null; tool: Tool };
@@ -41,6 +49,7 @@ export function bindPointer(ctx: DrawContext): void {
     vp.focus({ preventScroll: true });
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.size === 2) {
+      if (gesture) abandon(ctx, gesture);
       const [a, b] = [...pointers.values()];
       gesture = { type: 'pinch', distance: Math.hypot(a.x - b.x, a.y - b.y) };
       return;
@@ -97,34 +106,88 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const double = editable && tool === 'select' && event.button === 0 && !spaceDown && doublePress.press(event, id);
   if (double && (!id || layer.kindOf(id) === 'texts')) return { type: 'open', at: world, id, tool: 'text' };
   ctx.viewport.setPointerCapture(event.pointerId);
-  const onEmpty = tool === 'select' && !id && !event.shiftKey;
-  if (!editable || spaceDown || event.button === 1 || onEmpty) {
-    if (onEmpty) layer.selection.select([]);
+  // A finger on empty canvas pans, as in a phone's maps: a long press or the selection box are for a mouse or pen.
+  const touchOnEmpty = tool === 'select' && !id && event.pointerType === 'touch';
+  if (!editable || spaceDown || event.button === 1 || tool === 'hand' || touchOnEmpty) {
+    if (touchOnEmpty) layer.selection.select([]);
     return { type: 'pan', last: { x: event.clientX, y: event.clientY } };
   }
-  if (tool === 'pen') {
+  const resize = (event.target as Element | null)?.closest?.('[data-handle]') ? ctx.handles.target() : null;
+  const resized = resize && layer.elements.get(resize.id);
+  const box = resized && layer.boxOf(resized);
+  if (resize && box) return { type: 'resize', resize: { ...resize, start: world, box }, live: new LiveWrite(ctx.session) };
+  if (tool === 'pen' || tool === 'arrow') {
     const line = svgElement('polyline');
     line.setAttribute('class', 'stroke drawing');
     line.style.stroke = inkCss(toolbar.color);
     layer.strokes.append(line);
-    return { type: 'pen', points: [[round(world.x), round(world.y)]], line };
+    const at: Point = [round(world.x), round(world.y)];
+    if (tool === 'arrow') return { type: 'arrow', from: nodeAt(layer, id), start: world, line };
+    return { type: 'pen', points: [at], line };
+  }
+  if (tool === 'eraser') {
+    const gesture: Gesture = { type: 'erase', last: world, ids: new Set() };
+    erase(ctx, gesture, world);
+    return gesture;
   }
   if (tool !== 'select') return { type: 'open', at: world, id: null, tool };
-  if (!id) return { type: 'rubber', start: { x: event.clientX, y: event.clientY }, add: true };
+  if (!id) {
+    // A plain drag on empty canvas draws a selection box (tldraw, Excalidraw); Shift adds to the selection.
+    if (!event.shiftKey) layer.selection.select([]);
+    return { type: 'rubber', start: { x: event.clientX, y: event.clientY }, add: event.shiftKey };
+  }
   if (event.shiftKey) {
     layer.selection.select([id], true);
     return null;
   }
   if (!layer.selection.has(id)) layer.selection.select([id]);
-  const origins = new Map<string, World>();
-  for (const selected of layer.selection) {
-    const box = layer.boxOf(layer.elements.get(selected)!);
-    if (box) origins.set(selected, { x: box.x, y: box.y });
-  }
-  return { type: 'move', start: world, origins, moved: false };
+  return { type: 'move', start: world, origins: originsOf(ctx), live: null };
 }
 
-/** Shows a gesture's progress: nothing reaches the document before the release. */
+/**
+ * The write that puts every moved item at its origin plus (dx, dy). Strokes
+ * come last: a selected stroke anchored to a selected text is first pulled
+ * along by the text, then set where the drag puts it.
+ */
+function moveWrite(ctx: DrawContext, origins: Map<string, World>, dx: number, dy: number): (w: BoardWrite) => void {
+  const { layer } = ctx;
+  const order = [...origins].sort(([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'));
+  return (w) => {
+    for (const [id, origin] of order) {
+      const kind = layer.kindOf(id);
+      if (kind) moveItem(w, kind, id, { x: round(origin.x + dx), y: round(origin.y + dy) });
+    }
+  };
+}
+
+/** Moves the selection by (dx, dy) world pixels in one write: the arrow keys' nudge. */
+export function nudgeSelection(ctx: DrawContext, dx: number, dy: number): void {
+  const origins = originsOf(ctx);
+  if (origins.size) ctx.session.write(moveWrite(ctx, origins, dx, dy));
+}
+
+/** Where each selected item's box starts now. */
+function originsOf(ctx: DrawContext): Map<string, World> {
+  const { layer } = ctx;
+  const origins = new Map<string, World>();
+  for (const id of layer.selection) {
+    const element = layer.elements.get(id);
+    const box = element && layer.boxOf(element);
+    if (box) origins.set(id, { x: box.x, y: box.y });
+  }
+  return origins;
+}
+
+/** Marks the strokes the eraser passes over on its way to `world`; they go on release. */
+function erase(ctx: DrawContext, gesture: Extract<Gesture, { type: 'erase' }>, world: World): void {
+  for (const id of strokesCrossed(ctx.layer, gesture.last, world, ERASER_RADIUS_PX / ctx.view.scale)) {
+    gesture.ids.add(id);
+    ctx.layer.elements.get(id)?.classList.add('erasing');
+  }
+  gesture.last = world;
+}
+
+/** Shows a gesture's progress; a move or resize also writes it, once a frame. */
 function update(ctx: DrawContext, gesture: Gesture, event: PointerEvent, world: World, pointers: Map<number, Screen>): void {
   const { view } = ctx;
   if (gesture.type === 'pinch' && pointers.size === 2) {
@@ -143,14 +206,15 @@ function update(ctx: DrawContext, gesture: Gesture, event: PointerEvent, world: 
     }
   } else if (gesture.type === 'move') {
     const [dx, dy] = [world.x - gesture.start.x, world.y - gesture.start.y];
-    gesture.moved ||= Math.hypot(dx, dy) * view.scale > 3;
-    for (const [id, origin] of gesture.origins) {
-      const element = ctx.layer.elements.get(id);
-      if (element instanceof HTMLElement) {
-        element.style.left = `${origin.x + dx}px`;
-        element.style.top = `${origin.y + dy}px`;
-      } else if (element) element.setAttribute('transform', `translate(${dx} ${dy})`);
-    }
+    if (!gesture.live && Math.hypot(dx, dy) * view.scale > 3) gesture.live = new LiveWrite(ctx.session);
+    gesture.live?.set(moveWrite(ctx, gesture.origins, dx, dy));
+  } else if (gesture.type === 'resize') {
+    const write = resizeWrite(ctx.layer, gesture.resize, world, event.shiftKey);
+    if (write) gesture.live.set(write);
+  } else if (gesture.type === 'arrow') {
+    gesture.line.setAttribute('points', strokePath([[gesture.start.x, gesture.start.y], [world.x, world.y]]));
+  } else if (gesture.type === 'erase') {
+    erase(ctx, gesture, world);
   } else if (gesture.type === 'rubber') {
     const rect = ctx.viewport.getBoundingClientRect();
     const [x1, y1, x2, y2] = [gesture.start.x, gesture.start.y, event.clientX, event.clientY];
@@ -172,18 +236,26 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
     const { points } = gesture;
     ctx.session.write((w) => upsertStroke(w, { points, color: ctx.toolbar.color }));
   } else if (gesture.type === 'move') {
-    for (const id of gesture.origins.keys()) (layer.elements.get(id) as SVGElement | undefined)?.removeAttribute?.('transform');
-    if (!gesture.moved) return;
+    if (!gesture.live) return;
     const world = view.toWorld(event.clientX, event.clientY);
-    const [dx, dy] = [world.x - gesture.start.x, world.y - gesture.start.y];
-    const { origins } = gesture;
-    ctx.session.write((w) => {
-      for (const [id, origin] of origins) {
-        const kind = layer.kindOf(id);
-        if (kind) moveItem(w, kind, id, { x: round(origin.x + dx), y: round(origin.y + dy) });
-      }
-    });
-    for (const id of origins.keys()) layer.rerender(id);
+    gesture.live.end(event.type === 'pointerup' ? moveWrite(ctx, gesture.origins, world.x - gesture.start.x, world.y - gesture.start.y) : undefined);
+  } else if (gesture.type === 'resize') {
+    const write = event.type === 'pointerup' ? resizeWrite(layer, gesture.resize, view.toWorld(event.clientX, event.clientY), event.shiftKey) : null;
+    gesture.live.end(write ?? undefined);
+  } else if (gesture.type === 'arrow') {
+    gesture.line.remove();
+    if (event.type !== 'pointerup') return;
+    const end = view.toWorld(event.clientX, event.clientY);
+    const to = nodeAt(layer, layer.itemAt(document.elementFromPoint(event.clientX, event.clientY)));
+    const tooShort = Math.hypot(end.x - gesture.start.x, end.y - gesture.start.y) * view.scale < 4;
+    if (tooShort && (!to || to.id === gesture.from?.id)) return; // a click is no arrow
+    const arrow = arrowStroke(gesture.from, gesture.start, to, end);
+    ctx.session.write((w) => upsertStroke(w, { ...arrow, color: ctx.toolbar.color }));
+  } else if (gesture.type === 'erase') {
+    for (const id of gesture.ids) layer.elements.get(id)?.classList.remove('erasing');
+    const ids = [...gesture.ids].filter((id) => layer.kindOf(id) === 'strokes');
+    // One write for the whole gesture, so one undo brings every erased stroke back.
+    if (event.type === 'pointerup' && ids.length) ctx.session.write((w) => ids.forEach((id) => eraseItem(w, 'strokes', id)));
   } else if (gesture.type === 'rubber') {
     ctx.rubber.hidden = true;
     const a = view.toWorld(gesture.start.x, gesture.start.y);
@@ -195,4 +267,12 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
     }).map(([id]) => id);
     layer.selection.select(inside, gesture.add);
   }
+}
+
+/** Ends a gesture that a second finger replaced with a pinch: what it showed goes, what it wrote stays one undo step. */
+function abandon(ctx: DrawContext, gesture: Gesture): void {
+  if (gesture.type === 'move' || gesture.type === 'resize') gesture.live?.end();
+  else if (gesture.type === 'pen' || gesture.type === 'arrow') gesture.line.remove();
+  else if (gesture.type === 'rubber') ctx.rubber.hidden = true;
+  else if (gesture.type === 'erase') for (const id of gesture.ids) ctx.layer.elements.get(id)?.classList.remove('erasing');
 }

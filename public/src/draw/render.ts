@@ -30,6 +30,7 @@ export function renderText(element: HTMLElement, text: TextItem, onToggle?: (lin
   element.classList.toggle('postit', text.postit === true);
   element.classList.toggle('diagram', text.diagram === true);
   element.style.width = text.width ? `${text.width}px` : '';
+  element.style.maxWidth = text.width ? 'none' : ''; // a width set by a resize beats the stylesheet's auto-fit cap
   element.style.color = inkCss(text.color);
   const mermaid = MERMAID_ONLY.exec(text.content);
   if (mermaid) {
@@ -106,14 +107,37 @@ export function strokePath(points: [number, number][]): string {
   return points.map(([x, y]) => `${x},${y}`).join(' ');
 }
 
-export function renderStroke(element: SVGPolylineElement | null, stroke: StrokeItem): SVGPolylineElement {
+/**
+ * A stroke; one whose end is anchored to an item is drawn as an arrow, with a
+ * head from `layer`'s markers. The document has no "arrow" kind: a stroke tied
+ * to an item at its end is how the arrow tool, REST and MCP all say "points at
+ * this" (docs/browser-app.md).
+ */
+export function renderStroke(element: SVGPolylineElement | null, stroke: StrokeItem, layer: SVGSVGElement): SVGPolylineElement {
   const line = element ?? (document.createElementNS(SVG, 'polyline') as SVGPolylineElement);
   line.setAttribute('points', strokePath(stroke.points));
   line.setAttribute('class', `stroke${isAi(stroke.author) ? ' ai' : ''}`);
   line.style.stroke = inkCss(stroke.color);
+  if (stroke.anchors?.end) line.setAttribute('marker-end', `url(#${arrowhead(layer, stroke.color)})`);
+  else line.removeAttribute('marker-end');
   line.dataset.id = stroke.id;
   line.dataset.kind = 'strokes';
   return line;
+}
+
+/** The id of the arrowhead marker of an ink colour in `layer`, made on first use (a marker takes its colour from where it is defined, not from the line). */
+function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
+  const id = `arrowhead-${color ?? 'auto'}`;
+  if (layer.querySelector(`#${id}`)) return id;
+  const defs = layer.querySelector('defs') ?? layer.insertBefore(svgElement('defs'), layer.firstChild);
+  const marker = svgElement('marker');
+  for (const [name, value] of Object.entries({ id, viewBox: '0 0 10 10', refX: '8', refY: '5', markerWidth: '4', markerHeight: '4', orient: 'auto-start-reverse' })) marker.setAttribute(name, value);
+  const head = svgElement('path');
+  head.setAttribute('d', 'M0,0 L10,5 L0,10 z');
+  head.style.fill = inkCss(color);
+  marker.append(head);
+  defs.append(marker);
+  return id;
 }
 
 export function svgElement<K extends keyof SVGElementTagNameMap>(name: K): SVGElementTagNameMap[K] {

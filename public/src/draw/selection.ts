@@ -6,6 +6,7 @@
  */
 export class Selection implements Iterable<string> {
   private readonly ids = new Set<string>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly elements: ReadonlyMap<string, Element>) {}
 
@@ -21,6 +22,11 @@ export class Selection implements Iterable<string> {
     return this.ids[Symbol.iterator]();
   }
 
+  /** Hears of every change of the selection (the resize handle follows it). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
   /** Selects `ids` in place of the selection; with `add`, toggles each of them in or out of it instead (Shift). */
   select(ids: string[], add = false): void {
     if (!add) this.ids.clear();
@@ -29,10 +35,12 @@ export class Selection implements Iterable<string> {
       else this.ids.add(id);
     }
     for (const [id, element] of this.elements) element.classList.toggle('selected', this.ids.has(id));
+    for (const listener of this.listeners) listener();
   }
 
   /** Forgets an item that has left the board; its element has gone with it, so no class needs updating. */
   forget(id: string): void {
-    this.ids.delete(id);
+    if (!this.ids.delete(id)) return;
+    for (const listener of this.listeners) listener();
   }
 }

@@ -3,15 +3,18 @@ import { INK_COLORS, INK_HEX, type InkColor } from '../../../schema/index.js';
 import { h } from '../ui.js';
 
 /** What a press on the canvas does. */
-export type Tool = 'select' | 'text' | 'postit' | 'diagram' | 'pen' | 'link';
+export type Tool = 'select' | 'hand' | 'text' | 'postit' | 'diagram' | 'pen' | 'arrow' | 'eraser' | 'link';
 
 /** The tools in toolbar order, with the key that picks each. */
 export const TOOLS: { tool: Tool; label: string; key: string }[] = [
   { tool: 'select', label: 'Select', key: 'v' },
+  { tool: 'hand', label: 'Hand', key: 'h' },
   { tool: 'text', label: 'Text', key: 't' },
   { tool: 'postit', label: 'Post-it', key: 'n' },
   { tool: 'diagram', label: 'Frame', key: 'f' },
   { tool: 'pen', label: 'Pen', key: 'p' },
+  { tool: 'arrow', label: 'Arrow', key: 'a' },
+  { tool: 'eraser', label: 'Eraser', key: 'e' },
   { tool: 'link', label: 'Link', key: 'l' },
 ];
 
