@@ -130,7 +130,8 @@ describe('draw clipboard (issue 20)', () => {
   it('Ctrl+D duplicates the selection 16 px down and right; a stroke copied without its texts loses its anchors', async () => {
     const { id, context, page, errors, before } = await sampleBoard();
     const beta = before.texts.find((text: any) => text.content === 'Beta');
-    await page.locator(`[data-id="${beta.id}"]`).click();
+    const betaBox = (await page.locator(`[data-id="${beta.id}"]`).boundingBox())!;
+    await page.mouse.click(betaBox.x + betaBox.width / 2, betaBox.y + betaBox.height / 2);
     await page.keyboard.press('Control+d');
     const copy = await until(async () => (await boardJson(t.server.url, id)).texts.find((text: any) => text.content === 'Beta' && text.id !== beta.id));
     expect([copy.x - beta.x, copy.y - beta.y]).toEqual([16, 16]);
@@ -195,6 +196,31 @@ describe('draw clipboard (issue 20)', () => {
     const text = await until(async () => (await boardJson(t.server.url, id)).texts[0]);
     expect(text.content).toBe('Pasted from elsewhere\n- with a list');
     expect(text.x).toBeCloseTo(pointer.x, 0);
+    expect(errors, errors.join('\n')).toEqual([]);
+    await context.close();
+  });
+
+  it('pasting an image file uploads an image and pasting a URL makes a link, both at the pointer', async () => {
+    const id = await createBoard();
+    const context = await clipboardContext();
+    const { page, errors } = await open(context, id);
+    await page.mouse.move(500, 350);
+    const pointer = await toWorld(page, 500, 350);
+    await page.evaluate(async (dataUrl) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([await (await fetch(dataUrl)).blob()], 'pixel.png', { type: 'image/png' }));
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer }));
+    }, PNG_1PX);
+    const image = await until(async () => (await boardJson(t.server.url, id)).images[0]);
+    expect(image.x).toBeCloseTo(pointer.x, 0);
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.setData('text/plain', 'https://example.org/pasted');
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer }));
+    });
+    const link = await until(async () => (await boardJson(t.server.url, id)).texts.find((text: any) => text.kind === 'link'));
+    expect(link).toMatchObject({ url: 'https://example.org/pasted' });
+    expect(link.x).toBeCloseTo(pointer.x, 0);
     expect(errors, errors.join('\n')).toEqual([]);
     await context.close();
   });
