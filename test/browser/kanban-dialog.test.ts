@@ -132,10 +132,11 @@ describe('undo keys on todo boards', () => {
     await page.click('[data-testid=kanban]', { position: { x: 600, y: 500 } }); // focus leaves the button, as a person's click on the board does
     await page.keyboard.press('Control+z');
     await until(async () => (await columns()) === 1);
-    expect(await page.locator('.column').count()).toBe(1);
+    // The board renders on the next animation frame, which a loaded machine can deliver after the server has the edit.
+    await until(async () => (await page.locator('.column').count()) === 1);
     await page.keyboard.press('Control+Shift+z');
     await until(async () => (await columns()) === 2);
-    expect(await page.locator('.column').count()).toBe(2);
+    await until(async () => (await page.locator('.column').count()) === 2);
 
     const title = page.locator('.column-title').first();
     await title.fill('Typing');

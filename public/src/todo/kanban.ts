@@ -1,15 +1,18 @@
 /**
  * The todo board: columns in rows (lanes), task cards dragged within and
- * across columns, a task editor, and the shared column width. Every change is a
- * domain mutation on the shared document (BoardSession.write).
+ * across columns or moved with Alt+arrows, quick entry, a filter bar, a card
+ * editor, and the shared column width. Every change is a domain mutation on
+ * the shared document (BoardSession.write).
  */
-import { CARD_COLORS, MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX, TaskInput } from '../../../schema/index.js';
+import { MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX, TaskInput } from '../../../schema/index.js';
 import type { ColumnItem, TaskItem } from '../../../server/board/document-model.js';
 import { todoView } from '../../../server/board/todo-view.js';
 import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/board/todo.js';
 import { boardMaps } from '../../../server/board/document-model.js';
 import type { BoardSession } from '../session.js';
 import { dialog, h, isTyping } from '../ui.js';
+import { type CardDraft, checklistOf, colourSwatches, editCard } from './card-editor.js';
+import { isOverdue, TaskFilter, todayUtc } from './filter.js';
 
 const isAi = (author: string) => author.startsWith('ai:');
 
@@ -21,8 +24,17 @@ function between(before: number | undefined, after: number | undefined): number 
   return (before + after) / 2;
 }
 
+/** Where Alt+arrow takes a card: the key's direction. */
+const MOVE_KEYS: Record<string, [column: number, row: number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
 export class KanbanBoard {
   readonly element: HTMLElement;
+  /** The rows of columns: the only part a render replaces, so the toolbar's and filter's fields keep focus. */
+  private readonly lanesElement = h('div.lanes');
+  private readonly toolbarElement = h('div.kanban-toolbar');
+  private readonly filter = new TaskFilter(() => this.render());
+  /** The card to focus after the next render (a keyboard move re-renders it elsewhere). */
+  private focusCard: string | null = null;
   private frame = 0;
   private readonly cleanup: (() => void)[] = [];
 
@@ -30,15 +42,16 @@ export class KanbanBoard {
     private readonly session: BoardSession,
     private readonly options: { embed: boolean },
   ) {
-    this.element = h('div.kanban', { 'data-testid': 'kanban' });
+    this.element = h('div.kanban', { 'data-testid': 'kanban' }, this.toolbarElement, this.filter.element, this.lanesElement);
     const maps = boardMaps(session.doc);
     const schedule = () => {
       cancelAnimationFrame(this.frame);
       this.frame = requestAnimationFrame(() => {
-        // Rendering replaces every element: a title being typed (while someone else edits the
-        // board) would lose its text and focus, so the render waits until the field is left.
+        // Rendering replaces every card and column: a title being typed (while someone else edits the
+        // board) would lose its text and focus, so the render waits until the field is left. The quick
+        // entry field is the exception: it is put back, with its text and focus, after the render.
         const typing = document.activeElement;
-        if (typing instanceof HTMLInputElement && typing.type === 'text' && this.element.contains(typing)) {
+        if (typing instanceof HTMLInputElement && typing.type === 'text' && this.lanesElement.contains(typing) && !typing.classList.contains('quick-add')) {
           typing.addEventListener('blur', schedule, { once: true });
           return;
         }
@@ -77,72 +90,131 @@ export class KanbanBoard {
     if (!lanes.length) lanes.push(0);
     this.element.style.setProperty('--col-width', `${view.colWidth}px`);
     this.element.classList.toggle('readonly', !this.editable);
-    const toolbar = this.editable
-      ? h('div.kanban-toolbar', {},
-          h('label', {}, 'Column width ', h('input', { type: 'range', min: MIN_COLUMN_WIDTH_PX, max: MAX_COLUMN_WIDTH_PX, value: view.colWidth, 'aria-label': 'Column width', onchange: (event: Event) => this.session.write((w) => setColumnWidth(w, Number((event.target as HTMLInputElement).value))) })),
-          h('button', { type: 'button', onclick: () => this.session.undo.undo(), title: 'Undo (Ctrl+Z)' }, 'Undo'),
-          h('button', { type: 'button', onclick: () => this.session.undo.redo(), title: 'Redo (Ctrl+Shift+Z)' }, 'Redo'),
-          lanes.length < MAX_LANES ? h('button', { type: 'button', onclick: () => this.addColumn(Math.max(...lanes) + 1) }, 'New row') : null,
-          h('a', { href: `/api/boards/${this.session.boardId}/tasks.csv?download=1`, download: '' }, 'Export CSV'),
-          h('a', { href: `/api/boards/${this.session.boardId}/tasks.md?download=1`, download: '' }, 'Export Markdown'),
-        )
+    this.toolbarElement.hidden = !this.editable;
+    if (this.editable) {
+      this.toolbarElement.replaceChildren(
+        h('label.column-width', {}, 'Column width ', h('input', { type: 'range', min: MIN_COLUMN_WIDTH_PX, max: MAX_COLUMN_WIDTH_PX, value: view.colWidth, 'aria-label': 'Column width', onchange: (event: Event) => this.session.write((w) => setColumnWidth(w, Number((event.target as HTMLInputElement).value))) })),
+        h('button', { type: 'button', onclick: () => this.session.undo.undo(), title: 'Undo (Ctrl+Z)' }, 'Undo'),
+        h('button', { type: 'button', onclick: () => this.session.undo.redo(), title: 'Redo (Ctrl+Shift+Z)' }, 'Redo'),
+        ...(lanes.length < MAX_LANES ? [h('button', { type: 'button', onclick: () => this.addColumn(Math.max(...lanes) + 1) }, 'New row')] : []),
+        h('a', { href: `/api/boards/${this.session.boardId}/tasks.csv?download=1`, download: '' }, 'Export CSV'),
+        h('a', { href: `/api/boards/${this.session.boardId}/tasks.md?download=1`, download: '' }, 'Export Markdown'),
+      );
+    }
+    this.filter.element.hidden = this.options.embed; // an embed is the board and nothing else
+    this.filter.setAssignees(view.tasks);
+    const shown = new Set(this.filter.apply(view.tasks).map((task) => task.id));
+    // The quick entry field being typed in comes back after the render, with its text and caret.
+    const active = document.activeElement;
+    const quick = active instanceof HTMLInputElement && active.classList.contains('quick-add') && this.lanesElement.contains(active)
+      ? { column: active.dataset.columnId, value: active.value, caret: active.selectionStart }
       : null;
-    this.element.replaceChildren(
-      ...(toolbar ? [toolbar] : []),
-      ...lanes.map((lane) => this.renderLane(lane, titles.get(lane), view.columns.filter((column) => column.lane === lane), view.tasks)),
+    // A focused card keeps focus across renders (someone else's edit re-renders it too), and a moved one follows its card.
+    if (active instanceof HTMLElement && active.classList.contains('task') && this.lanesElement.contains(active)) this.focusCard ??= active.dataset.id ?? null;
+    const scrolls = [...this.lanesElement.querySelectorAll<HTMLElement>('.columns')].map((strip) => strip.scrollLeft);
+    this.lanesElement.replaceChildren(
+      ...lanes.map((lane) => this.renderLane(lane, titles.get(lane), view.columns.filter((column) => column.lane === lane), view.tasks, shown)),
     );
+    this.lanesElement.querySelectorAll<HTMLElement>('.columns').forEach((strip, index) => (strip.scrollLeft = scrolls[index] ?? 0));
+    if (quick) {
+      const field = this.lanesElement.querySelector<HTMLInputElement>(`.quick-add[data-column-id="${CSS.escape(quick.column ?? '')}"]`);
+      if (field) {
+        field.value = quick.value;
+        field.focus();
+        field.setSelectionRange(quick.caret, quick.caret);
+      }
+    }
+    if (this.focusCard) {
+      this.lanesElement.querySelector<HTMLElement>(`.task[data-id="${CSS.escape(this.focusCard)}"]`)?.focus();
+      this.focusCard = null;
+    }
   }
 
-  private renderLane(lane: number, title: string | undefined, columns: ColumnItem[], tasks: TaskItem[]): HTMLElement {
+  private renderLane(lane: number, title: string | undefined, columns: ColumnItem[], tasks: TaskItem[], shown: Set<string>): HTMLElement {
     const heading = this.editable
       ? h('input.lane-title', { value: title ?? '', placeholder: `Row ${lane + 1}`, 'aria-label': `Title of row ${lane + 1}`, onchange: (event: Event) => this.session.write((w) => setLane(w, { lane, title: (event.target as HTMLInputElement).value })) })
       : h('h2.lane-title', {}, title ?? `Row ${lane + 1}`);
+    // "+ Column" sits in the row's header, not after the last column: it stays on screen however far the columns run.
     return h('section.lane', { 'data-lane': lane },
-      heading,
+      h('div.lane-head', {}, heading, this.editable ? h('button.add-column', { type: 'button', onclick: () => this.addColumn(lane) }, '+ Column') : null),
       h('div.columns', {},
-        ...columns.map((column) => this.renderColumn(column, tasks.filter((task) => task.column_id === column.id))),
-        this.editable ? h('button.add-column', { type: 'button', onclick: () => this.addColumn(lane) }, '+ Column') : null,
+        ...columns.map((column) => this.renderColumn(column, tasks.filter((task) => task.column_id === column.id), shown)),
       ),
     );
   }
 
-  private renderColumn(column: ColumnItem, tasks: TaskItem[]): HTMLElement {
-    const list = h('div.tasks', { 'data-column-id': column.id }, ...tasks.map((task) => this.renderTask(task)));
+  private renderColumn(column: ColumnItem, tasks: TaskItem[], shown: Set<string>): HTMLElement {
+    const visible = tasks.filter((task) => shown.has(task.id));
+    const list = h('div.tasks', { 'data-column-id': column.id }, ...visible.map((task) => this.renderTask(task)));
     if (this.editable) this.dropZone(list, column.id, tasks);
+    const count = h('span.count', { title: visible.length === tasks.length ? 'tasks' : 'tasks shown of all' }, visible.length === tasks.length ? `${tasks.length}` : `${visible.length}/${tasks.length}`);
     const header = this.editable
       ? h('header', {},
           h('input.column-title', { value: column.title, 'aria-label': 'Column title', onchange: (event: Event) => this.session.write((w) => patchColumn(w, column.id, { title: (event.target as HTMLInputElement).value })) }),
-          h('select.column-color', { 'aria-label': 'Column colour', onchange: (event: Event) => this.session.write((w) => patchColumn(w, column.id, { color: ((event.target as HTMLSelectElement).value || null) as never })) },
-            h('option', { value: '' }, 'No colour'), ...CARD_COLORS.map((color) => h('option', { value: color, selected: column.color === color }, color))),
+          count,
           h('button.icon', { type: 'button', title: 'Delete the column and its tasks', 'aria-label': `Delete column ${column.title}`, onclick: () => this.removeColumn(column, tasks.length) }, '×'),
         )
-      : h('header', {}, h('h3', {}, column.title));
-    header.insertBefore(h('span.count', { title: 'tasks' }, `${tasks.length}`), header.children[1] ?? null);
-    return h(`div.column${column.color ? `.c-${column.color}` : ''}${isAi(column.author) ? '.ai' : ''}`, { 'data-column-id': column.id },
+      : h('header', {}, h('h3', {}, column.title), count);
+    const colours = this.editable
+      ? colourSwatches(column.color, `Colour of column ${column.title}`, (color) => this.session.write((w) => patchColumn(w, column.id, { color: color as never })))
+      : null;
+    return h(`div.column${column.color ? `.c-${column.color}` : ''}${isAi(column.author) ? '.ai' : ''}`, { 'data-column-id': column.id, 'data-id': column.id },
       header,
+      colours,
       list,
-      this.editable ? h('button.add-task', { type: 'button', onclick: () => this.addTask(column.id) }, '+ Task') : null,
+      this.editable ? this.quickAdd(column) : null,
     );
   }
 
+  /** Trello's "Add a card": Enter adds the typed title at the column's end and leaves the field empty and focused for the next. */
+  private quickAdd(column: ColumnItem): HTMLElement {
+    const field = h('input.quick-add', { type: 'text', maxlength: 500, placeholder: 'Add a card…', 'aria-label': `Add a card to ${column.title}`, 'data-column-id': column.id, enterkeyhint: 'enter' });
+    field.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') field.blur();
+      if (event.key !== 'Enter' || event.isComposing) return;
+      event.preventDefault();
+      const name = TaskInput.shape.name.safeParse(field.value);
+      if (!name.success || !name.data) return;
+      field.value = '';
+      this.session.write((w) => upsertTask(w, { column_id: column.id, name: name.data, done: false }));
+    });
+    return h('div.add-card', {}, field, h('button.add-task', { type: 'button', title: 'A card with every field', onclick: () => this.addTask(column.id) }, '+ Task'));
+  }
+
   private renderTask(task: TaskItem): HTMLElement {
+    const overdue = isOverdue(task, todayUtc());
+    const checklist = checklistOf(task.description);
     const badges = [
       task.priority ? h(`span.badge.p-${task.priority}`, { title: 'priority' }, task.priority) : null,
-      task.due_date ? h(`span.badge.due${!task.done && task.due_date.slice(0, 10) < new Date().toISOString().slice(0, 10) ? '.overdue' : ''}`, { title: 'due' }, task.due_date.slice(0, 10)) : null,
+      task.due_date ? h(`span.badge.due${overdue ? '.overdue' : ''}`, { title: overdue ? 'overdue' : 'due' }, overdue ? `⚠ ${task.due_date.slice(0, 10)}` : task.due_date.slice(0, 10)) : null,
       task.assignee ? h('span.badge.who', { title: 'assignee' }, task.assignee) : null,
+      checklist ? h(`span.badge.checklist${checklist[0] === checklist[1] ? '.complete' : ''}`, { title: 'checklist' }, `☑ ${checklist[0]}/${checklist[1]}`) : null,
     ];
     const done = h('input', { type: 'checkbox', checked: task.done, disabled: !this.editable, 'aria-label': `Done: ${task.name}`, onclick: (event: Event) => {
       event.stopPropagation();
       this.session.write((w) => patchTask(w, task.id, { done: (event.target as HTMLInputElement).checked }));
     } });
-    const card = h(`div.task${task.done ? '.done' : ''}${task.color ? `.c-${task.color}` : ''}${isAi(task.author) ? '.ai' : ''}`, {
+    const described = [task.name || 'Untitled', task.done ? 'done' : '', task.priority ? `priority ${task.priority}` : '', task.due_date ? `${overdue ? 'overdue, ' : ''}due ${task.due_date.slice(0, 10)}` : '', task.assignee ? `assigned to ${task.assignee}` : '', task.color ? `label ${task.color}` : '']
+      .filter(Boolean).join(', ');
+    const card = h(`div.task${task.done ? '.done' : ''}${task.color ? `.c-${task.color}` : ''}${overdue ? '.overdue' : ''}${isAi(task.author) ? '.ai' : ''}`, {
       'data-task-id': task.id,
+      'data-id': task.id,
       draggable: this.editable ? 'true' : undefined,
       tabindex: 0,
-      title: `by ${task.author}`,
+      role: 'group',
+      'aria-label': described,
+      'aria-roledescription': 'card',
+      'aria-keyshortcuts': this.editable ? 'Enter Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown' : undefined,
+      title: `by ${task.author}${this.editable ? ' · Enter edits, Alt+arrows move' : ''}`,
       onclick: () => this.editable && this.editTask(task),
       onkeydown: (event: KeyboardEvent) => {
-        if (event.key !== 'Enter' || event.target !== card || !this.editable) return;
+        if (event.target !== card || !this.editable) return;
+        if (event.altKey && MOVE_KEYS[event.key]) {
+          event.preventDefault();
+          this.moveByKey(task, ...MOVE_KEYS[event.key]);
+          return;
+        }
+        if (event.key !== 'Enter') return;
         // Otherwise this Enter goes on to the dialog's name field, which has focus by then, and submits it.
         event.preventDefault();
         void this.editTask(task);
@@ -157,6 +229,38 @@ export class KanbanBoard {
     return card;
   }
 
+  /**
+   * Alt+Left/Right takes the card to the neighbouring column of its row, at the
+   * same place among the cards shown; Alt+Up/Down swaps it with the card shown
+   * above or below. The same domain move a drop makes (moveTask).
+   */
+  private moveByKey(task: TaskItem, columnStep: number, rowStep: number): void {
+    const view = todoView(boardMaps(this.session.doc));
+    const shown = new Set(this.filter.apply(view.tasks).map((t) => t.id));
+    const from = view.columns.find((column) => column.id === task.column_id);
+    if (!from) return;
+    const row = view.columns.filter((column) => column.lane === from.lane);
+    const target = row[row.indexOf(from) + columnStep];
+    if (!target) return;
+    const others = view.tasks.filter((t) => t.column_id === target.id && t.id !== task.id);
+    const visible = others.filter((t) => shown.has(t.id));
+    let index: number; // the place among the visible cards of the target column
+    if (columnStep) {
+      const sameColumn = view.tasks.filter((t) => t.column_id === from.id && shown.has(t.id));
+      index = Math.min(sameColumn.findIndex((t) => t.id === task.id), visible.length);
+    } else {
+      const here = view.tasks.filter((t) => t.column_id === from.id && shown.has(t.id)).findIndex((t) => t.id === task.id);
+      index = here + rowStep;
+      if (index < 0 || index > visible.length) return;
+    }
+    // Between the visible neighbours, and next to them in the full column (hidden cards keep their places).
+    const next = visible[index];
+    const nextAt = next ? others.indexOf(next) : others.length;
+    const sort = between(others[nextAt - 1]?.sort, next?.sort);
+    this.focusCard = task.id;
+    this.session.write((w) => moveTask(w, task.id, { column_id: target.id, sort }));
+  }
+
   /** Dropping a card puts it between the cards above and below the pointer. */
   private dropZone(list: HTMLElement, columnId: string, tasks: TaskItem[]): void {
     const indexAt = (clientY: number) => {
@@ -165,7 +269,7 @@ export class KanbanBoard {
         const rect = card.getBoundingClientRect();
         return clientY < rect.top + rect.height / 2;
       });
-      return index === -1 ? cards.length : index;
+      return { next: cards[index]?.dataset.id, at: index === -1 ? cards.length : index };
     };
     list.addEventListener('dragover', (event) => {
       event.preventDefault();
@@ -177,9 +281,11 @@ export class KanbanBoard {
       list.classList.remove('over');
       const id = event.dataTransfer?.getData('text/task-id');
       if (!id) return;
+      // With a filter on, the cards shown are some of the column's: the drop goes just before the card under the pointer.
       const others = tasks.filter((task) => task.id !== id);
-      const index = indexAt(event.clientY);
-      const sort = between(others[index - 1]?.sort, others[index]?.sort);
+      const { next } = indexAt(event.clientY);
+      const nextAt = next === undefined ? others.length : others.findIndex((task) => task.id === next);
+      const sort = between(others[nextAt - 1]?.sort, others[nextAt]?.sort);
       this.session.write((w) => moveTask(w, id, { column_id: columnId, sort }));
     });
   }
@@ -203,37 +309,14 @@ export class KanbanBoard {
     void this.editTask({ column_id: columnId, name: 'New task', done: false });
   }
 
-  private async editTask(task: Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<TaskItem>): Promise<void> {
-    const name = h('input', { name: 'name', value: task.name, maxlength: 500, 'aria-label': 'Name' });
-    const description = h('textarea', { name: 'description', rows: 4, 'aria-label': 'Description' });
-    description.value = task.description ?? '';
-    const due = h('input', { type: 'date', value: task.due_date?.slice(0, 10) ?? '', 'aria-label': 'Due date' });
-    const priority = h('select', { 'aria-label': 'Priority' }, h('option', { value: '' }, 'None'), ...['H', 'M', 'L'].map((p) => h('option', { value: p, selected: task.priority === p }, { H: 'High', M: 'Medium', L: 'Low' }[p]!)));
-    const assignee = h('input', { value: task.assignee ?? '', maxlength: 200, 'aria-label': 'Assignee' });
-    const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
-    const color = h('select', { 'aria-label': 'Colour' }, h('option', { value: '' }, 'None'), ...CARD_COLORS.map((c) => h('option', { value: c, selected: task.color === c }, c)));
-    const row = (label: string, field: HTMLElement) => h('label.field', {}, h('span', {}, label), field);
+  private async editTask(task: CardDraft): Promise<void> {
     const id = task.id;
-    const asked = dialog(id ? 'Task' : 'New task', [row('Name', name), row('Description', description), row('Due', due), row('Priority', priority), row('Assignee', assignee), row('Colour', color), h('label.choice', {}, done, ' Done')], [
-      ...(id ? [{ label: 'Delete', value: 'delete', confirm: { title: 'Delete this task?', text: `"${task.name || 'Untitled'}" will be deleted.`, yes: 'Delete the task' } }] : []),
-      { label: 'Cancel', value: 'cancel' },
-      { label: id ? 'Save' : 'Add', value: 'save', primary: true },
-    ]);
-    if (!id) name.select(); // the draft's name is there to be typed over
-    const answer = await asked;
+    const answer = await editCard(task, (description) => {
+      if (id) this.session.write((w) => patchTask(w, id, { description }));
+    });
     if (answer === 'delete' && id) this.session.write((w) => deleteTask(w, id));
-    if (answer !== 'save') return;
-    const fields = {
-      // The same schema as every surface: names and assignees are trimmed here as on REST and MCP.
-      name: TaskInput.shape.name.parse(name.value),
-      description: description.value,
-      due_date: (due.value || null) as never, // null clears it (the patch keeps what is undefined)
-      priority: (priority.value || null) as never,
-      assignee: TaskInput.shape.assignee.parse(assignee.value),
-      done: done.checked,
-      color: (color.value || null) as never,
-    };
-    this.session.write((w) => (id ? patchTask(w, id, fields) : upsertTask(w, { ...fields, column_id: task.column_id })));
+    if (!answer || answer === 'delete') return;
+    this.session.write((w) => (id ? patchTask(w, id, answer) : upsertTask(w, { ...answer, column_id: task.column_id })));
   }
 
   destroy(): void {
