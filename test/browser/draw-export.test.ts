@@ -151,6 +151,14 @@ describe('draw export and print (issue 20)', () => {
     expect(display).toEqual({ toolbar: 'none', bar: 'none', viewport: 'block', background: 'rgb(255, 255, 255)' });
     await page.screenshot({ path: join(ARTIFACTS, 'draw-print.png') });
     await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+    // A real print (the PDF Chromium makes for "Save as PDF"): one page, the board's size, not A4.
+    await page.emulateMedia({ media: 'screen' });
+    const pdf = (await page.pdf({ preferCSSPageSize: true, printBackground: true })).toString('latin1');
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    const board = await contentBox(page);
+    writeFileSync(join(ARTIFACTS, 'draw-print.pdf'), pdf, 'latin1');
+    expect(boxes).toHaveLength(1);
+    expect(Math.abs(boxes[0][0] - (board.width + 2 * MARGIN_PX) * 0.75)).toBeLessThanOrEqual(4);
     await page.emulateMedia({ media: 'screen' });
     expect(await page.evaluate(() => document.querySelector<HTMLElement>('.world')!.style.getPropertyValue('--print-transform'))).toBe('');
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.toolbar')!).display)).not.toBe('none');
