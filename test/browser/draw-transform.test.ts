@@ -32,6 +32,7 @@ async function open(id: string, options: { phone?: boolean; dark?: boolean; item
     colorScheme: options.dark ? 'dark' : 'light',
   });
   const page = await context.newPage();
+  page.setDefaultTimeout(10_000); // a step that hangs fails by its own name, before the test's 30 s
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${t.server.url}/#${id}`);
@@ -92,6 +93,39 @@ describe('draw selection and transform (issue 20)', () => {
     const now = await centre(page, '.handle');
     await drag(page, now, { x: now.x - 2000, y: now.y });
     await until(async () => (await boardJson(t.server.url, id)).texts.find((x: any) => x.id === item.id).width === 160);
+    // A double click on the handle is no double click on empty canvas: no editor, no new text.
+    await page.mouse.dblclick((await centre(page, '.handle')).x, (await centre(page, '.handle')).y);
+    await page.waitForTimeout(300);
+    expect(await page.locator('textarea.editor').count()).toBe(0);
+    expect((await boardJson(t.server.url, id)).texts).toHaveLength(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('on a phone a finger drags the handle to resize, and one finger on empty canvas pans', async () => {
+    const id = await makeBoard({ texts: [{ x: 20, y: 20, content: 'narrow' }] });
+    const { page, context, errors } = await open(id, { phone: true, items: 1 });
+    await page.touchscreen.tap(...Object.values(await centre(page, '.item.text')) as [number, number]);
+    await page.locator('.handle').waitFor();
+    const scale = await scaleOf(page);
+    const cdp = await context.newCDPSession(page);
+    /** One finger pressed at `from`, moved to `to` in steps, and lifted (Playwright's touchscreen only taps). */
+    const swipe = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+      for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 6, y: from.y + ((to.y - from.y) * i) / 6 }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    };
+    const before = (await page.locator('.item.text').boundingBox())!.width;
+    const at = await centre(page, '.handle');
+    await swipe(at, { x: at.x + 120, y: at.y });
+    const widened = await until(async () => (await boardJson(t.server.url, id)).texts[0].width);
+    expect(widened).toBeCloseTo((before + 120) / scale, -1);
+    await shot(page, 'draw-resize-phone.png');
+
+    const { etag } = await boardJson(t.server.url, id);
+    const view = await worldTransform(page);
+    await swipe({ x: 200, y: 700 }, { x: 150, y: 600 });
+    await expectPanOnly(page, id, view, etag);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -303,8 +337,9 @@ describe('draw selection and transform (issue 20)', () => {
       await hint.waitFor();
       expect(await hint.textContent()).toMatch(options.phone ? /Double-tap to write/ : /Double-click to write/);
       await shot(page, `draw-empty-hint-${name}.png`);
-      await fetch(`${t.server.url}/api/boards/${id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 10, y: 10, content: 'first' }) });
-      await hint.waitFor({ state: 'hidden' });
+      const added = await fetch(`${t.server.url}/api/boards/${id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 10, y: 10, content: 'first' }) });
+      expect(added.ok, await added.text()).toBe(true);
+      await hint.waitFor({ state: 'hidden', timeout: 3_000 });
       await context.close();
     }
   });

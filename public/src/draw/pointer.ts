@@ -103,16 +103,17 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const editable = ctx.editable();
   const spaceDown = ctx.input.spaceDown;
   // A double click or tap edits a text, or on empty canvas starts a new one (as tldraw and Excalidraw do).
-  const double = editable && tool === 'select' && event.button === 0 && !spaceDown && doublePress.press(event, id);
+  const onHandle = !!(event.target as Element | null)?.closest?.('[data-handle]');
+  const double = editable && tool === 'select' && event.button === 0 && !spaceDown && !onHandle && doublePress.press(event, id);
   if (double && (!id || layer.kindOf(id) === 'texts')) return { type: 'open', at: world, id, tool: 'text' };
   ctx.viewport.setPointerCapture(event.pointerId);
   // A finger on empty canvas pans, as in a phone's maps: a long press or the selection box are for a mouse or pen.
-  const touchOnEmpty = tool === 'select' && !id && event.pointerType === 'touch';
+  const touchOnEmpty = tool === 'select' && !id && !onHandle && event.pointerType === 'touch';
   if (!editable || spaceDown || event.button === 1 || tool === 'hand' || touchOnEmpty) {
     if (touchOnEmpty) layer.selection.select([]);
     return { type: 'pan', last: { x: event.clientX, y: event.clientY } };
   }
-  const resize = (event.target as Element | null)?.closest?.('[data-handle]') ? ctx.handles.target() : null;
+  const resize = onHandle ? ctx.handles.target() : null;
   const resized = resize && layer.elements.get(resize.id);
   const box = resized && layer.boxOf(resized);
   if (resize && box) return { type: 'resize', resize: { ...resize, start: world, box }, live: new LiveWrite(ctx.session) };
