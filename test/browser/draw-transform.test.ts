@@ -176,6 +176,29 @@ describe('draw selection and transform (issue 20)', () => {
     await context.close();
   });
 
+  it('dragging one item of a multi-selection moves them all, as one undo step', async () => {
+    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'first' }, { x: 300, y: 100, content: 'second' }], lines: [{ points: [[100, 300], [300, 320]] }] });
+    const { page, context } = await open(id, { items: 3 });
+    await page.keyboard.press('Control+a');
+    expect(await page.locator('.selected').count()).toBe(3);
+    const scale = await scaleOf(page);
+    const from = await centre(page, '.item.text:has-text("second")');
+    await drag(page, from, { x: from.x + 50 * scale, y: from.y + 30 * scale });
+    const moved = await until(async () => {
+      const board = await boardJson(t.server.url, id);
+      return board.texts.every((x: any) => x.y !== 100) && board;
+    });
+    const positions = moved.texts.map((x: any) => [x.x, x.y]).sort((a: number[], b: number[]) => a[0] - b[0]);
+    expect(positions[0][0]).toBeCloseTo(150, 0);
+    expect(positions[1][0]).toBeCloseTo(350, 0);
+    expect(positions[0][1]).toBeCloseTo(130, 0);
+    expect(moved.lines[0].points[0][0]).toBeCloseTo(150, 0);
+    await page.keyboard.press('Control+z');
+    await until(async () => (await boardJson(t.server.url, id)).texts.every((x: any) => x.y === 100));
+    expect((await boardJson(t.server.url, id)).lines[0].points[0]).toEqual([100, 300]);
+    await context.close();
+  });
+
   it('arrow keys nudge the selection by 1 px, Shift by 10 px; with nothing selected they pan and store nothing', async () => {
     const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'nudge me' }] });
     const { page, context } = await open(id, { items: 1 });
