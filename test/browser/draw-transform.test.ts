@@ -365,7 +365,7 @@ describe('draw selection and transform (issue 20)', () => {
       await hint.waitFor({ state: 'hidden', timeout: 3_000 });
       await context.close();
     }
-  });
+  }, 60_000); // four browser contexts, one after another
 
   it('screenshots of a selected text and image with their handles, light and dark, desktop and phone', async () => {
     const id = await makeBoard({ texts: [{ x: 40, y: 40, content: '# Handles\nDrag the right edge' }], images: [{ x: 40, y: 200, width: 120, height: 80, dataUrl: PNG_1PX }] });
@@ -376,5 +376,5 @@ describe('draw selection and transform (issue 20)', () => {
       await shot(page, `draw-handle-${name}.png`);
       await context.close();
     }
-  });
+  }, 60_000); // four browser contexts, one after another
 });
