@@ -66,7 +66,6 @@ export async function editCard(task: CardDraft, toggleStored: (description: stri
     preview.hidden = !on;
     description.hidden = on;
     editButton.textContent = on ? 'Edit' : 'Preview';
-    editButton.setAttribute('aria-pressed', String(!on));
     if (on) {
       preview.replaceChildren(renderMarkup(description.value, (line) => {
         description.value = toggleCheckbox(description.value, line);
