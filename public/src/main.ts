@@ -6,11 +6,14 @@ import { DrawBoard } from './draw/board.js';
 import { HistoryPanel } from './history.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
+import { bindHelpKey, helpButton } from './help.js';
 import { localMeta } from './offline.js';
 import { BoardSession } from './session.js';
+import { applyTheme, themeToggle } from './theme.js';
 import { KanbanBoard } from './todo/kanban.js';
 import { h, toast } from './ui.js';
 
+applyTheme();
 const root = document.getElementById('app')!;
 const embed = new URLSearchParams(location.search).get('embed') === '1';
 let close: (() => void) | undefined;
@@ -66,9 +69,9 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     },
   });
   const status = h('span.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
-  const people = h('span.people', { 'aria-label': 'People here' });
+  const people = h('span.people', { role: 'group', 'aria-label': 'People here' });
   const lockButton = h('button', { type: 'button', 'data-testid': 'lock' });
-  const keyButton = h('button', { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: async () => (await askForKey(id, 'Enter the access key to edit.')) && session.reconnect() }, 'Enter key');
+  const keyButton = h('button', { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: () => askKey() }, 'Enter key');
   const unlockButton = h('button', { type: 'button', hidden: true, onclick: async () => {
     if (await unlockBoard(id)) {
       lockMode = null;
@@ -86,6 +89,13 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   });
   const canRestore = () => !embed && !session.readOnly && (lockMode === null || keys.get(id) !== undefined);
   const history = new HistoryPanel(id, canRestore());
+  const askKey = async () => (await askForKey(id, 'Enter the access key to edit.')) && session.reconnect();
+  // A visitor without the key of a write-locked board: says so above the board, with the way in.
+  const lockedBanner = h('div.locked-banner', { role: 'status', 'data-testid': 'locked-banner', hidden: true },
+    h('strong', {}, 'Locked: view only.'),
+    h('span', {}, ' Whoever locked this board can give you its key to edit.'),
+    h('button', { type: 'button', onclick: askKey }, 'Enter key'),
+  );
   const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
   const header = h('header.bar', {},
     h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
@@ -93,6 +103,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     status, people,
     h('span.spacer'),
     embed ? null : history.button, share, keyButton, lockButton, unlockButton,
+    helpButton(() => mode), themeToggle(),
   );
 
   const refresh = () => {
@@ -101,6 +112,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     status.className = `status ${!online || !connected ? 'offline' : pending ? 'pending' : 'live'}`;
     const readOnly = session.readOnly && !embed;
     keyButton.hidden = !readOnly;
+    lockedBanner.hidden = !readOnly;
     const hasKey = keys.get(id) !== undefined;
     lockButton.hidden = readOnly || (lockMode !== null && !hasKey);
     lockButton.textContent = lockMode ? 'Change lock' : 'Lock';
@@ -130,7 +142,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     view?.destroy();
     view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
     // The history sits beside the board (over it on a phone); in an embed its button floats over the board.
-    root.replaceChildren(...(embed ? [] : [header]), h('div.board-area', {}, view.element, history.viewer, history.panel, embed ? history.button : null));
+    root.replaceChildren(...(embed ? [] : [header, lockedBanner]), h('div.board-area', {}, view.element, history.viewer, history.panel, embed ? history.button : null));
     if (embed && view instanceof DrawBoard) {
       const board = view;
       void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
@@ -147,7 +159,9 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   session.doc.getMap('meta').observe(onMeta);
   session.doc.on('update', () => history.boardChanged());
   mount();
+  const unbindHelp = embed ? () => {} : bindHelpKey(() => mode);
   close = () => {
+    unbindHelp();
     history.destroy();
     view?.destroy();
     session.destroy();
