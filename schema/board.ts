@@ -3,10 +3,21 @@ import { z } from 'zod';
 import { EtagText } from './history.js';
 import { AccessKey, Author, BoardMode, Coordinate, dropping, ItemId, itemObject, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
-import { ColumnInput, LaneIndex, LaneTitle, TaskInput } from './todo.js';
+import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
 import { advertise } from './json-schema.js';
 import { SNAPSHOT_KEYS } from './stored.js';
-import { MAX_IMPORT_ITEMS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import { MAX_BOARD_TITLE_CHARS, MAX_IMPORT_ITEMS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+
+/**
+ * A board's title (docs/titles.md): trimmed, at most MAX_BOARD_TITLE_CHARS
+ * characters; "" (or spaces only) clears it. The browser's header checks a
+ * rename with this same schema.
+ */
+export const BoardTitle = trimmedName(MAX_BOARD_TITLE_CHARS).describe('Board title; "" clears');
+
+/** POST /title, MCP set_board_title and the frame of the same name. */
+export const TitleInput = strictObject({ title: BoardTitle });
+export type TitleInput = z.infer<typeof TitleInput>;
 
 /** Clamps a long-poll timeout into [1000, 55000] ms, defaulting to 25000. */
 export const WaitTimeout = advertise(
@@ -85,6 +96,7 @@ export const ImportContent = strictObject(
     colWidth: z.number({ error: 'must be a finite number' }).optional(),
     boardId: z.unknown().optional(),
     mode: z.unknown().optional(),
+    title: z.unknown().optional(),
     etag: z.unknown().optional(),
   },
   { strokes: 'lines', links: 'texts' },
@@ -104,12 +116,13 @@ const ADVERTISED_CONTENT = {
     lanes: items('set_lane args'),
     colWidth: { type: 'number', description: 'Column width' },
   },
-  // No additionalProperties: false, though other keys are refused: a /json snapshot's boardId, mode and etag are let through.
+  // No additionalProperties: false, though other keys are refused: a /json snapshot's boardId, mode, title and etag are let through.
 };
 
 /** POST /api/boards and MCP create_board; unknown keys are refused, as in content. */
 export const CreateBoardInput = strictObject({
   mode: BoardMode.optional(),
+  title: BoardTitle.optional(),
   template: Template.optional(),
   content: advertise(z.unknown(), ADVERTISED_CONTENT).optional().describe('Items to import'),
   autolayout: z.boolean({ error: 'must be a boolean' }).optional().describe('Place items lacking x, y'),

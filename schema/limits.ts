@@ -30,6 +30,7 @@ export const MAX_COLUMN_WIDTH_PX = 480;
 export const DEFAULT_COLUMN_WIDTH_PX = 280;
 export const MAX_LANE_TITLE_CHARS = 200;
 export const MAX_COLUMN_TITLE_CHARS = 200;
+export const MAX_BOARD_TITLE_CHARS = 200;
 export const MAX_TASK_NAME_CHARS = 500;
 export const MAX_ASSIGNEE_CHARS = 200;
 export const STROKE_WIDTH_PX = 3;

@@ -54,6 +54,7 @@ export const McpToolOutputs = {
   erase: Ok.extend({ kind: z.string() }),
   wait_for_update: z.looseObject({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable() }),
   set_board_mode: z.looseObject({ ok: z.boolean(), mode: z.enum(['draw', 'todo']), columns: z.array(Column).optional() }),
+  set_board_title: z.looseObject({ ok: z.boolean(), title: z.string() }),
   create_column: Column,
   update_column: Column,
   delete_column: Ok,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
-import { CreateBoardInput, WaitTimeout } from './board.js';
+import { CreateBoardInput, TitleInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
 import { ColumnId, ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
@@ -45,6 +45,7 @@ export const MutationArgs = {
   delete_task: strictObject({ id: ItemId }),
   set_lane: LaneInput,
   set_column_width: ColumnWidthInput,
+  set_board_title: TitleInput,
 } as const;
 
 /**
@@ -102,6 +103,7 @@ export const McpToolArgs = {
     since_etag: EtagText.optional(),
   })),
   set_board_mode: onBoard(ModeInput),
+  set_board_title: onBoard(MutationArgs.set_board_title),
   create_column: onBoard(MutationArgs.create_column),
   update_column: onBoard(MutationArgs.update_column),
   delete_column: onBoard(MutationArgs.delete_column),

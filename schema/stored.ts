@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
 import { Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
 import {
-  MAX_AUTHOR_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_COORDINATE, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MAX_LANE_TITLE_CHARS,
+  MAX_AUTHOR_CHARS, MAX_BOARD_TITLE_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_COORDINATE, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MAX_LANE_TITLE_CHARS,
   MAX_LANES, MAX_TASK_CONTENT_CHARS, MAX_TASK_DESCRIPTION_CHARS, MAX_TASK_NAME_CHARS, MAX_ASSIGNEE_CHARS, MAX_TEXT_CHARS,
   MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX, MIN_TEXT_WIDTH_PX, STROKE_WIDTH_PX,
 } from './limits.js';
@@ -82,6 +82,12 @@ export const StoredLane = z.strictObject({ lane: z.number().int().min(0).max(MAX
 
 export const StoredColWidth = z.number().min(MIN_COLUMN_WIDTH_PX).max(MAX_COLUMN_WIDTH_PX);
 export const StoredMode = z.enum(BOARD_MODES);
+/** A board's title as `meta.title` holds it: trimmed, not empty (no title is no key), at most MAX_BOARD_TITLE_CHARS. */
+export const StoredTitle = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'an empty title is no key' })
+  .max(MAX_BOARD_TITLE_CHARS, { error: `must be at most ${MAX_BOARD_TITLE_CHARS} characters` })
+  .refine((title) => title === title.trim(), { error: 'must be trimmed' });
 
 /**
  * The keys a snapshot (`GET /json/:id`, get_board, server/board/snapshot.ts)

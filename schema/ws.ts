@@ -29,6 +29,7 @@ export const MUTATION_FRAMES = {
   delete_task: MutationArgs.delete_task,
   set_column_width: MutationArgs.set_column_width,
   lane_upsert: MutationArgs.set_lane,
+  set_board_title: MutationArgs.set_board_title,
   recolor: strictObject({
     ids: z.array(ItemId).min(1, { error: 'must name at least one item' }).max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
     color: z.string({ error: 'must be a colour name' }),
@@ -87,6 +88,7 @@ export const ClientFrame = z.discriminatedUnion('type', [
   mutationFrame('delete_task'),
   mutationFrame('set_column_width'),
   mutationFrame('lane_upsert'),
+  mutationFrame('set_board_title'),
   mutationFrame('recolor'),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;

@@ -111,6 +111,7 @@ const BODY_TEMPLATES: Record<string, Record<string, unknown>> = {
   'POST /api/boards/:boardId/:kind/:itemId/move': { x: 1, y: 2 },
   'POST /api/boards/:boardId/mode': { mode: 'todo', template: 'sprint' },
   'POST /api/boards/:boardId/column-width': { width: 300 },
+  'POST /api/boards/:boardId/title': { title: 'Named' },
   'POST /api/boards/:boardId/lanes': { lane: 1, title: 'Row', author: 'ai:fuzz' },
   'POST /api/boards/:boardId/columns': { id: '$column', title: 'Col', sort: 1, lane: 0, color: 'red' },
   'POST /api/boards/:boardId/tasks': { id: '$task', column_id: '$column', name: 'Task', description: 'd', due_date: '2026-01-01', priority: 'h', assignee: 'me', sort: 0, done: false, color: 'blue', content: '{"boards":[]}' },
@@ -353,6 +354,7 @@ const TOOL_TEMPLATES: Record<string, Record<string, unknown>> = {
   erase: { board_id: '$draw', id: '$stroke', kind: 'strokes' },
   wait_for_update: { board_id: '$draw', timeout_ms: 1000 },
   set_board_mode: { board_id: '$draw', mode: 'todo', template: 'kanban' },
+  set_board_title: { board_id: '$draw', title: ' Named ' },
   create_column: { board_id: '$todo', title: 'New', sort: 3, lane: 1, color: 'green' },
   update_column: { board_id: '$todo', id: '$column', title: 'Renamed', sort: 0 },
   delete_column: { board_id: '$todo', id: '$column2' },
@@ -486,6 +488,7 @@ const FRAME_TEMPLATES: Record<string, Record<string, unknown>> = {
   delete_task: { id: '$task' },
   set_column_width: { width: 250 },
   lane_upsert: { lane: 0, title: 'L' },
+  set_board_title: { title: 'T' },
   recolor: { ids: ['$text', '$stroke'], color: 'red' },
 };
 

@@ -16,7 +16,7 @@ afterAll(() => mcp.close());
 
 const EXPECTED_TOOLS = [
   'create_board', 'open_board', 'get_board', 'get_preview', 'add_text', 'add_link', 'add_image', 'draw_stroke', 'move', 'erase',
-  'wait_for_update', 'set_board_mode', 'create_column', 'update_column', 'delete_column', 'create_task', 'update_task', 'move_task',
+  'wait_for_update', 'set_board_mode', 'set_board_title', 'create_column', 'update_column', 'delete_column', 'create_task', 'update_task', 'move_task',
   'delete_task', 'set_lane', 'set_column_width', 'create_tasks', 'query_tasks', 'export_tasks', 'list_tasks',
   'list_versions', 'get_changes', 'restore_version',
 ];

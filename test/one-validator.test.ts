@@ -9,7 +9,7 @@
  * arguments were built from `TextInput.shape`, which drops the refinement).
  *
  * Property-based with fast-check (fixed seed): texts, links, strokes, images,
- * moves, columns, tasks, task moves, lanes and the column width, each with
+ * moves, columns, tasks, task moves, lanes, the column width and board titles, each with
  * edge values, wrong types, cross-field conflicts and unknown keys (prototype
  * keys among them). MCP goes through the raw JSON-RPC client, so what is
  * compared is the server's answer, not an SDK's own checks. Rate limits are
@@ -320,6 +320,10 @@ const lanes = fc.tuple(todoMode, body({ lane }, { title: label(200), author }))
 const columnWidths = fc.tuple(todoMode, body({ width: usually(fc.integer({ min: 100, max: 600 }), 199.5, 1e300, -1) }, {}))
   .map(([mode, args]): Call => ({ mode, tool: 'set_column_width', args, rest: upsert('/column-width') }));
 
+/** Board titles (docs/titles.md): on either kind of board. */
+const titles = fc.tuple(fc.constantFrom<Mode>('draw', 'todo'), body({ title: label(200) }, {}))
+  .map(([mode, args]): Call => ({ mode, tool: 'set_board_title', args, rest: upsert('/title') }));
+
 // ---------------------------------------------------------------------------
 
 const property = (calls: fc.Arbitrary<Call>) => fc.assert(fc.asyncProperty(calls, expectOneVerdict), { seed: SEED, numRuns: RUNS, endOnFailure: true });
@@ -343,4 +347,5 @@ describe('one validator: REST, MCP and a /ws frame give the same verdict and sto
   it('task moves', () => property(taskMoves), TEST_MS);
   it('lanes', () => property(lanes), TEST_MS);
   it('column width', () => property(columnWidths), TEST_MS);
+  it('board titles', () => property(titles), TEST_MS);
 });

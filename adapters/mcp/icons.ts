@@ -23,7 +23,7 @@ export type ToolIconName = keyof typeof TOOL_ICON_SVGS;
 export const serverIcons = (baseUrl: string): Icon[] => [{ src: `${baseUrl}/mcp/icons/board.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }];
 
 const TOOL_ICON: { [N in McpToolName]: ToolIconName } = {
-  create_board: 'board', open_board: 'board', get_board: 'board', get_preview: 'board', wait_for_update: 'board', set_board_mode: 'board',
+  create_board: 'board', open_board: 'board', get_board: 'board', get_preview: 'board', wait_for_update: 'board', set_board_mode: 'board', set_board_title: 'board',
   add_text: 'draw', add_link: 'draw', add_image: 'draw', draw_stroke: 'draw', move: 'draw', erase: 'draw',
   create_column: 'todo', update_column: 'todo', delete_column: 'todo', create_task: 'todo', update_task: 'todo', move_task: 'todo',
   delete_task: 'todo', set_lane: 'todo', set_column_width: 'todo', create_tasks: 'todo', query_tasks: 'todo', export_tasks: 'todo', list_tasks: 'todo',

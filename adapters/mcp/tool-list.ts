@@ -28,13 +28,31 @@ const isUuidFormat = (key: string, value: unknown) => key === 'format' && value 
 /** An enum says its type: `"type": "string"` beside one adds nothing. */
 const isTypeOfEnum = (key: string, node: object) => key === 'type' && Array.isArray((node as { enum?: unknown }).enum);
 
+/**
+ * An object argument whose schema is its earlier sibling's, word for word (a
+ * stroke's `anchors.end` is its `anchors.start`), is listed once: the second
+ * says "As <sibling>" (200 bytes for the anchors). The server checks both alike.
+ */
+function sharingSiblings(properties: Record<string, unknown>): Record<string, unknown> {
+  const seen = new Map<string, string>();
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      const text = JSON.stringify({ ...(schema as object), description: undefined });
+      const earlier = seen.get(text);
+      if (earlier === undefined) seen.set(text, name);
+      const isObject = (schema as { type?: unknown }).type === 'object';
+      return [name, earlier !== undefined && isObject ? { type: 'object', description: `As ${earlier}` } : schema];
+    }),
+  );
+}
+
 function advertised(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(advertised);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key, child]) => !(UNADVERTISED.has(key) && typeof child !== 'object') && !isFarBound(key, child) && !isUuidFormat(key, child) && !isTypeOfEnum(key, value))
-      .map(([key, child]) => [key, advertised(child)]),
+      .map(([key, child]) => [key, key === 'properties' && child !== null && typeof child === 'object' ? sharingSiblings(advertised(child) as Record<string, unknown>) : advertised(child)]),
   );
 }
 

@@ -88,6 +88,12 @@ export const TOOL_TEXT: { [N in McpToolName]: ToolText } = {
     description: 'Switches an empty board to draw or todo.',
     annotations: { idempotentHint: true, openWorldHint: false },
   },
+  set_board_title: {
+    title: 'Title a board',
+    description: 'Names the board.',
+    // Replaces the title there was (destructive, the default), and the same title twice is one.
+    annotations: { idempotentHint: true, openWorldHint: false },
+  },
   create_column: {
     title: 'Create a column',
     description: 'A column on a todo board; 20 per lane.',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import {
   ColumnInput, ColumnWidthInput, CreateBoardInput, ImageInput, LaneInput, LinkInput, LockInput, McpToolOutputs, ModeInput,
-  MoveInput, StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
+  MoveInput, StoredColumn, StoredTitle, TitleInput, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
   TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
   DRAW_KINDS, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, MAX_BODY_BYTES, RestoreBody,
 } from '../../schema/index.js';
@@ -19,7 +19,7 @@ const PublicImage = StoredImage.omit({ blob: true }).extend({ dataUrl: z.string(
 const TextNode = z.union([StoredText, StoredLink]);
 const DrawContent = { texts: z.array(TextNode), lines: z.array(StoredStroke), images: z.array(PublicImage) };
 const TodoContent = { colWidth: z.number().optional(), columns: z.array(StoredColumn).optional(), tasks: z.array(StoredTask).optional(), lanes: z.array(StoredLane.omit({ last_updated: true })).optional() };
-const JsonSnapshot = z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), etag: z.string(), ...DrawContent, ...TodoContent });
+const JsonSnapshot = z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), title: StoredTitle.optional(), etag: z.string(), ...DrawContent, ...TodoContent });
 const BrowserSnapshot = z.union([z.object(DrawContent), z.object({ deleted: z.literal(true), deleted_at: z.string() })]);
 const Ok = z.object({ ok: z.literal(true), id: z.string() });
 const Created = z.object({
@@ -121,7 +121,7 @@ const OPERATIONS: [string, string, Operation][] = [
   ['/todo', 'get', { tag: 'boards', summary: 'Create a todo board and redirect to it', query: { template: { type: 'string', enum: ['kanban', 'sprint', 'bugs'], description: 'starter columns (unknown values fall back to kanban)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
   ['/draw', 'get', { tag: 'boards', summary: 'Create a draw board and redirect to it', query: { seed: { type: 'string', enum: ['mermaid-flowchart', 'mermaid-mindmap'], description: 'an example diagram (unknown values give a blank board)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
   [boardPath, 'get', { tag: 'boards', summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days', ok: { description: 'snapshot', schema: json(BrowserSnapshot) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/meta`, 'get', { tag: 'boards', summary: 'Mode and lock of a board (what a client needs before it opens one)', ok: { description: 'meta', schema: json(z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), lockMode: z.enum(['write', 'all']).nullable(), createdAt: z.string() })) }, errors: [401, 404, 429] }],
+  [`${boardPath}/meta`, 'get', { tag: 'boards', summary: 'Mode, title and lock of a board (what a client needs before it opens one)', ok: { description: 'meta; `title` only when the board has one', schema: json(z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), title: StoredTitle.optional(), lockMode: z.enum(['write', 'all']).nullable(), createdAt: z.string() })) }, errors: [401, 404, 429] }],
   [`${boardPath}/images/{itemId}`, 'get', { tag: 'boards', summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)", ok: { description: 'the image bytes (304 when If-None-Match matches)', schema: { type: 'string', format: 'binary' }, contentType: 'image/*', headers: etagHeader }, errors: [401, 404, 429] }],
   [boardPath, 'delete', { tag: 'boards', summary: 'Erase a board (tombstone)', ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) }, errors: BOARD_ERRORS }],
   [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' }, since_etag: { type: 'string', description: 'an ETag the caller saw: answers at once when the board has moved past it' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
@@ -144,6 +144,7 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/{kind}/{itemId}/move`, 'post', { tag: 'draw', summary: 'Move an item (strokes: their bounding box top-left)', body: MoveInput, ok: { description: 'where it is', schema: json(McpToolOutputs.move) }, errors: WRITE_ERRORS }],
   [`${boardPath}/{kind}/{itemId}`, 'delete', { tag: 'draw', summary: 'Erase an item', ok: { description: 'erased', schema: json(Ok.extend({ kind: z.string() })) }, errors: BOARD_ERRORS }],
   [`${boardPath}/mode`, 'post', { tag: 'todo', summary: 'Switch an empty board between draw and todo', body: ModeInput, ok: { description: 'the new mode (and seeded columns)', schema: json(McpToolOutputs.set_board_mode) }, errors: WRITE_ERRORS }],
+  [`${boardPath}/title`, 'post', { tag: 'boards', summary: 'Set the board title (trimmed, at most 200 characters; "" clears it)', body: TitleInput, ok: { description: 'the title', schema: json(McpToolOutputs.set_board_title) }, errors: WRITE_ERRORS }],
   [`${boardPath}/column-width`, 'post', { tag: 'todo', summary: 'Set the column width (clamped to 200..480)', body: ColumnWidthInput, ok: { description: 'the width', schema: json(McpToolOutputs.set_column_width) }, errors: WRITE_ERRORS }],
   [`${boardPath}/lanes`, 'post', { tag: 'todo', summary: 'Name or clear a lane', body: LaneInput, ok: { description: 'the lane', schema: json(McpToolOutputs.set_lane) }, errors: WRITE_ERRORS }],
   [`${boardPath}/columns`, 'post', { tag: 'todo', summary: 'Create a column, or update the one `id` names', body: ColumnInput, ok: { description: 'the column record', schema: json(StoredColumn) }, errors: WRITE_ERRORS }],

@@ -49,6 +49,7 @@ function applyOp(w: BoardWrite, op: MutationOp): unknown {
     case 'move_task':
     case 'delete_task':
     case 'set_column_width':
+    case 'set_board_title':
       return (MUTATIONS[op.type] as (w: BoardWrite, args: MutationArgs[typeof op.type]) => unknown)(w, op.args);
     case 'lane_upsert':
       return MUTATIONS.set_lane(w, op.args);

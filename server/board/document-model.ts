@@ -63,7 +63,8 @@ export type TaskItem = Stamp & {
 
 export type LaneItem = Stamp & { lane: number; title: string };
 
-export type Meta = { mode?: BoardMode; colWidth?: number };
+/** Board settings: the mode the registry holds (mirrored), the column width, the title (docs/titles.md). */
+export type Meta = { mode?: BoardMode; colWidth?: number; title?: string };
 
 export type TextNode = TextItem | LinkItem;
 

@@ -15,12 +15,13 @@
  */
 import type * as Y from 'yjs';
 import type { z } from 'zod';
-import { ColumnInput, ColumnWidthInput, ImageInput, LaneInput, LinkInput, McpToolArgs, McpToolOutputs, type McpToolName, ModeInput, MoveInput, StrokeInput, TaskInput, TaskMoveInput, TextInput } from '../../schema/index.js';
+import { ColumnInput, ColumnWidthInput, ImageInput, LaneInput, LinkInput, McpToolArgs, McpToolOutputs, type McpToolName, ModeInput, MoveInput, StrokeInput, TaskInput, TaskMoveInput, TextInput, TitleInput } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import { isLink } from './document-model.js';
 import { eraseItem, imageResult, linkResult, moveItem, strokeResult, upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
 import { errors } from './errors.js';
 import { tasksCsv, tasksMarkdown } from './exports.js';
+import { setBoardTitle } from './title.js';
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { jsonSnapshot, tasksView } from './snapshot.js';
@@ -105,6 +106,7 @@ export const OPERATIONS = {
   erase: mutation('erase', (w, args) => eraseItem(w, args.kind ?? kindOf(w, args.id), args.id), [del('/:kind/:itemId')]),
   wait_for_update: host('wait_for_update', 'read'),
   set_board_mode: mutation('set_board_mode', (w, args) => switchMode(w, args), [post('/mode', ModeInput)]),
+  set_board_title: mutation('set_board_title', (w, args) => setBoardTitle(w, args.title), [post('/title', TitleInput)]),
   // REST's POST /columns and /tasks upsert (an id in the body updates), as create_column and create_task do for an existing id.
   create_column: mutation('create_column', (w, args) => upsertColumn(w, args), [post('/columns', ColumnInput)]),
   update_column: mutation('update_column', (w, args) => patchColumn(w, args.id, args)),

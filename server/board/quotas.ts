@@ -64,6 +64,7 @@ export function quotasDocument(options: { rateLimits: boolean }) {
       columnWidthPx: { min: L.MIN_COLUMN_WIDTH_PX, max: L.MAX_COLUMN_WIDTH_PX, default: L.DEFAULT_COLUMN_WIDTH_PX },
       laneTitleChars: L.MAX_LANE_TITLE_CHARS,
       columnTitleChars: L.MAX_COLUMN_TITLE_CHARS,
+      boardTitleChars: L.MAX_BOARD_TITLE_CHARS,
       taskNameChars: L.MAX_TASK_NAME_CHARS,
       taskDescriptionChars: L.MAX_TASK_DESCRIPTION_CHARS,
       assigneeChars: L.MAX_ASSIGNEE_CHARS,

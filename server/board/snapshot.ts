@@ -10,6 +10,7 @@ import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
 import { boardMaps } from './document-model.js';
 import { todoView } from './todo-view.js';
+import { titleEntry } from './title.js';
 
 export { todoView, type TodoView } from './todo-view.js';
 import type { ImageItem, StrokeItem, TextNode } from './document-model.js';
@@ -69,13 +70,14 @@ export function memoized<T>(doc: Y.Doc, key: string, build: () => T): T {
 }
 
 /**
- * The `/json` snapshot (and MCP get_board): `{boardId, mode, etag, texts, lines, images}`
+ * The `/json` snapshot (and MCP get_board): `{boardId, mode, title?, etag, texts, lines, images}`
  * plus `colWidth, columns, tasks, lanes` on todo boards; image payloads elided.
+ * `title` only when the board has one (docs/titles.md).
  * Returned already serialised, cached until the next change.
  */
 export function jsonSnapshot(doc: Y.Doc, boardId: string, mode: BoardMode): string {
   return memoized(doc, `json:${mode}`, () =>
-    JSON.stringify({ boardId, mode, etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) }),
+    JSON.stringify({ boardId, mode, ...titleEntry(doc), etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) }),
   );
 }
 

@@ -13,6 +13,7 @@ import { errors } from '../board/errors.js';
 import type { BoardChanges, VersionMeta, VersionSummary } from '../board/history.js';
 import { previewSvg } from '../board/preview.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import { titleEntry } from '../board/title.js';
 import type { BoardStore } from '../store/board-store.js';
 import type { BoardWrite } from '../board/board-write.js';
 import type { BoardRecord } from '../board/record.js';
@@ -69,6 +70,7 @@ export class BoardHistory {
     const { meta, value: board } = await this.viewAt(record, version, 'json', (meta, doc) => ({
       boardId,
       mode: meta.mode,
+      ...titleEntry(doc),
       etag: meta.etag,
       version: meta.version,
       at: meta.at,

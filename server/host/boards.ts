@@ -23,10 +23,13 @@ import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
+import { setBoardTitle, titleEntry } from '../board/title.js';
 
 export type CreateBoard = {
   mode: BoardMode;
   template?: Template;
+  /** The board's title (trimmed by the schema; "" is none). */
+  title?: string;
   /** Author of imported items that carry none of their own (default `ai:import`). */
   author?: string;
   /** Import content: validated whole before anything is created. */
@@ -104,7 +107,7 @@ export class Boards {
     const lock = input.lock && { mode: input.lock, keyHash: hashKey(key!) };
     const created = { id, mode: input.mode, ...(key && { access_key: key }) };
     const { store } = this.deps;
-    if (!plan && input.mode === 'draw') {
+    if (!plan && input.mode === 'draw' && !input.title) {
       await store.atomically(id, (tx) => tx.createBoard(id, 'draw', lock));
       return created;
     }
@@ -116,7 +119,10 @@ export class Boards {
         const record = tx.createBoard(id, input.mode, lock);
         return this.transact(tx, doc, record, origin, (w) => {
           w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
-          return plan ? applyImport(w, plan) : void seedTemplate(w, input.template ?? 'kanban');
+          if (input.title) setBoardTitle(w, input.title);
+          if (plan) return applyImport(w, plan);
+          if (input.mode === 'todo') seedTemplate(w, input.template ?? 'kanban');
+          return undefined;
         });
       }),
     );
@@ -162,10 +168,9 @@ export class Boards {
     return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob)), true);
   }
 
-  /** What a client needs before it opens a board: its mode and lock (`all`-locked boards need the key). */
-  async meta(boardId: string, caller: Caller): Promise<{ boardId: string; mode: BoardMode; lockMode: LockMode | null; createdAt: string }> {
-    const record = await this.admit(boardId, caller, 'read');
-    return { boardId, mode: record.mode, lockMode: record.lockMode, createdAt: record.createdAt };
+  /** What a client needs before it opens a board: its mode, lock (`all`-locked boards need the key) and title when it has one. */
+  async meta(boardId: string, caller: Caller): Promise<{ boardId: string; mode: BoardMode; title?: string; lockMode: LockMode | null; createdAt: string }> {
+    return this.read(boardId, caller, (doc, record) => ({ boardId, mode: record.mode, ...titleEntry(doc), lockMode: record.lockMode, createdAt: record.createdAt }));
   }
 
   /** An image's payload, for clients that show it (the document holds only its hash). */
@@ -186,7 +191,7 @@ export class Boards {
     return this.read(boardId, caller, (doc, record) => {
       const etag = etagOf(doc);
       const draw = drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob));
-      const board = { boardId, mode: record.mode, etag, ...draw, ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
+      const board = { boardId, mode: record.mode, ...titleEntry(doc), etag, ...draw, ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
       return { board, etag };
     }, true);
   }

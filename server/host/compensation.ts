@@ -9,7 +9,7 @@
 import { isTransactionOrigin } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { z } from 'zod';
-import { StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText } from '../../schema/index.js';
+import { StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StoredTitle } from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
 import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../board/document-model.js';
 import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../board/item-quotas.js';
@@ -50,12 +50,21 @@ function isPlainJson(value: unknown): boolean {
   return true;
 }
 
+/**
+ * The settings a client may write in `meta`, each with its stored shape; any
+ * other key (the mirrored `mode` among them) is restored.
+ */
+const META_SETTINGS: Record<string, z.ZodType | undefined> = { colWidth: StoredColWidth, title: StoredTitle };
+
 /** Why a value a client wrote breaks the rules, or null when it is fine. */
 function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: CompensationContext): string | null {
   if (value instanceof Y.AbstractType) return 'items are plain JSON, not shared types';
   if (!isPlainJson(value)) return 'items are plain JSON objects (a __proto__ key is not a field)';
   if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value))) return 'items are JSON objects';
-  if (change.kind === 'meta') return change.key === 'colWidth' ? firstIssue(StoredColWidth, value) : `unknown setting ${change.key}`;
+  if (change.kind === 'meta') {
+    const setting = Object.hasOwn(META_SETTINGS, change.key) ? META_SETTINGS[change.key] : undefined;
+    return setting ? firstIssue(setting, value) : `unknown setting ${change.key}`;
+  }
   if (context.mode === 'todo' && DRAW_KINDS.has(change.kind)) return 'draw items need a draw board';
   if (context.mode === 'draw' && TODO_KINDS.has(change.kind)) return 'columns, tasks and lanes need a todo board';
   const item = value as Record<string, unknown>;
