@@ -23,7 +23,8 @@ export const keys = {
   forget: (boardId: string) => sessionStorage.removeItem(`boards.key.${boardId}`),
 };
 
-export type Recent = { id: string; mode: string; opened: number };
+/** A board opened in this browser; `title` as last seen (docs/titles.md). */
+export type Recent = { id: string; mode: string; opened: number; title?: string };
 
 export const recent = {
   list(): Recent[] {
@@ -33,10 +34,22 @@ export const recent = {
       return [];
     }
   },
-  add(id: string, mode: string): void {
-    const list = recent.list().filter((entry) => entry.id !== id);
-    list.unshift({ id, mode, opened: Date.now() });
+  /** Puts a board first; without a `title` it keeps the one last seen (the document may not have loaded yet). */
+  add(id: string, mode: string, title?: string): void {
+    const all = recent.list();
+    const known = title ?? all.find((entry) => entry.id === id)?.title;
+    const list = all.filter((entry) => entry.id !== id);
+    list.unshift({ id, mode, opened: Date.now(), ...(known && { title: known }) });
     localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, MAX_RECENT)));
+  },
+  /** Records a board's new title (or none) where it already is in the list. */
+  rename(id: string, title: string | undefined): void {
+    const list = recent.list();
+    const entry = list.find((candidate) => candidate.id === id);
+    if (!entry || entry.title === title) return;
+    if (title) entry.title = title;
+    else delete entry.title;
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
   },
   remove(id: string): void {
     localStorage.setItem(RECENT_KEY, JSON.stringify(recent.list().filter((entry) => entry.id !== id)));
@@ -69,7 +82,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   return parsed as T;
 }
 
-export type BoardMeta = { boardId: string; mode: 'draw' | 'todo'; lockMode: 'write' | 'all' | null };
+export type BoardMeta = { boardId: string; mode: 'draw' | 'todo'; title?: string; lockMode: 'write' | 'all' | null };
 
 /** The board's mode and lock; tells a missing, erased, key-locked or unreachable (offline) board apart. */
 export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true } | { offline: true }> {

@@ -10,6 +10,7 @@
  */
 import { api, ApiError, recent } from './api.js';
 import { themeToggle } from './theme.js';
+import { boardLabel } from './title.js';
 import { h, toast } from './ui.js';
 
 const EXAMPLE_KEY = 'boards.example';
@@ -97,7 +98,7 @@ export function renderLanding(root: HTMLElement): void {
       h('section.recent', {},
         h('h2', {}, 'Recently opened'),
         list.length
-          ? h('ul', {}, ...list.map((entry) => h('li', {}, h('a', { href: `#${entry.id}` }, `${entry.mode === 'todo' ? 'Todo' : 'Draw'} board ${entry.id.slice(0, 8)}`), h('span.when', {}, ` ${new Date(entry.opened).toLocaleString()}`))))
+          ? h('ul', {}, ...list.map((entry) => h('li', {}, h('a', { href: `#${entry.id}`, 'data-id': entry.id }, boardLabel(entry.id, entry.mode, entry.title)), h('span.when', {}, ` ${new Date(entry.opened).toLocaleString()}`))))
           : h('p.muted', {}, 'Boards you open appear here (kept in this browser only).'),
       ),
     ),

@@ -10,6 +10,7 @@ import { bindHelpKey, helpButton } from './help.js';
 import { localMeta } from './offline.js';
 import { BoardSession } from './session.js';
 import { applyTheme, themeToggle } from './theme.js';
+import { boardLabel, titleControl } from './title.js';
 import { KanbanBoard } from './todo/kanban.js';
 import { h, toast } from './ui.js';
 
@@ -57,8 +58,8 @@ async function route(): Promise<void> {
 
 /** Opens a board; `offline` when its meta came from this browser's copy, to be read again once connected. */
 function open(id: string, meta: BoardMeta, offline = false): void {
-  if (!embed) recent.add(id, meta.mode);
-  document.title = `${meta.mode === 'todo' ? 'Todo' : 'Draw'} board`;
+  if (!embed) recent.add(id, meta.mode, meta.title);
+  document.title = boardLabel(id, meta.mode, meta.title);
   let lockMode = meta.lockMode;
   const session = new BoardSession(id, {
     readOnly: embed,
@@ -96,10 +97,12 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     h('span', {}, ' Whoever locked this board can give you its key to edit.'),
     h('button', { type: 'button', onclick: askKey }, 'Enter key'),
   );
+  // The board's name, renamed in place (title.ts); the document holds it, so it follows every rename live.
+  const title = titleControl(session, () => (session.doc.getMap('meta').get('mode') as string | undefined) ?? meta.mode, { editable: () => !embed && !session.readOnly, recentList: !embed });
   const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
   const header = h('header.bar', {},
     h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
-    h('span.title', {}, document.title),
+    title.element,
     status, people,
     h('span.spacer'),
     embed ? null : history.button, share, keyButton, lockButton, unlockButton,
@@ -161,6 +164,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   mount();
   const unbindHelp = embed ? () => {} : bindHelpKey(() => mode);
   close = () => {
+    title.destroy();
     unbindHelp();
     history.destroy();
     view?.destroy();
