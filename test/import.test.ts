@@ -257,7 +257,7 @@ describe('import rules', () => {
     await mcp.close();
 
     expect((await importBoard({ mode: 'todo', content: { Tasks: [], columns: [{ title: 'a' }] } })).body).toMatchObject({ field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' });
-    expect((await importBoard({ content: { notes: [] } })).body.reason).toBe('unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, etag');
+    expect((await importBoard({ content: { notes: [] } })).body.reason).toBe('unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, title, etag');
     // The create body is strict too: `contents` would have made an empty board.
     const typo = await importBoard({ mode: 'draw', contents: { texts: [{ x: 0, y: 0, content: 'lost' }] } });
     expect(typo.status).toBe(400);
