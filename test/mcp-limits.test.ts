@@ -108,7 +108,7 @@ describe('an independent MCP client', () => {
     now += 60_000;
     const listed = await inspector('--method', 'tools/list');
     expect(listed.tools.map((tool: any) => tool.name)).toContain('create_board');
-    expect(listed.tools).toHaveLength(28);
+    expect(listed.tools).toHaveLength(29);
     const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
     expect(called.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
     const { board_id } = called.structuredContent;
