@@ -225,7 +225,8 @@ describe('draw clipboard (issue 20)', () => {
     await context.close();
   });
 
-  it('a paste of 200 items takes under 200 ms', async () => {
+  // Its time is measured in bench/scenarios/browser.ts, never asserted here (a loaded machine would fail it).
+  it('a paste of 200 items lands whole, with new ids', async () => {
     const texts = Array.from({ length: 150 }, (_, i) => ({ x: (i % 15) * 120, y: Math.floor(i / 15) * 90, content: `**Item ${i}**\n- [ ] task ${i}` }));
     const lines = Array.from({ length: 50 }, (_, i) => ({ points: [[i * 30, 1000], [i * 30 + 20, 1040], [i * 30 + 10, 1080]], color: 'red' }));
     const source = await boardJson(t.server.url, await createBoard({ texts, lines }));
@@ -233,20 +234,16 @@ describe('draw clipboard (issue 20)', () => {
     const context = await clipboardContext();
     const { page, errors } = await open(context, id);
     const payload = { type: 'board-items', version: 1, board: source.boardId, box: { x: 0, y: 0, width: 1800, height: 1100 }, texts: source.texts, links: [], strokes: source.lines, images: [] };
-    const ms = await page.evaluate((json) => {
+    await page.evaluate((json) => {
       const data = new DataTransfer();
       data.setData('application/x-board-items+json', json);
-      const started = performance.now();
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data }));
-      return performance.now() - started;
     }, JSON.stringify(payload));
     const board = await until(async () => {
       const json = await boardJson(t.server.url, id);
       return json.texts.length === 150 && json.lines.length === 50 && json;
     }, 10_000);
     expect(board.texts[0].id).not.toBe(source.texts[0].id);
-    console.log(`paste of 200 items: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(200);
     expect(errors, errors.join('\n')).toEqual([]);
     await context.close();
   });
