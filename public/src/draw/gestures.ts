@@ -1,7 +1,8 @@
 /**
  * Pointer and wheel gestures of the draw canvas that the browser's own events
- * get wrong for a canvas: double click and double tap, Ctrl+wheel zoom steps,
- * the middle button's Linux paste, and presses that would move focus.
+ * get wrong for a canvas: double click and double tap, a finger's long press,
+ * Ctrl+wheel zoom steps, the middle button's Linux paste, the long press's
+ * context menu, and presses that would move focus.
  */
 
 /** Longest gap between the two presses of a double click or tap. */
@@ -73,4 +74,47 @@ export function cancelPressDefaults(canvas: HTMLElement, isEditor: (target: Even
   canvas.addEventListener('mousedown', (event) => {
     if (!isEditor(event.target)) event.preventDefault();
   });
+  // A held finger is a long press of ours (a selection), not the page's context menu; a mouse keeps its menu.
+  canvas.addEventListener('contextmenu', (event) => {
+    if ((event as PointerEvent).pointerType === 'touch' && !isEditor(event.target)) event.preventDefault();
+  });
+}
+
+/** How long a finger is held still before its press is a long press (as Android and iOS wait). */
+export const LONG_PRESS_MS = 500;
+/** How far a held finger may drift and still be held still. */
+const LONG_PRESS_SLOP_PX = 8;
+
+/**
+ * Recognises a long press of one finger: held within a few pixels of where it
+ * went down for LONG_PRESS_MS. A move beyond the slop, a release or a second
+ * finger cancels it; `fire` runs once, from a timer, while the finger is still
+ * down. A mouse and a pen never long-press: they have Shift and the selection box.
+ */
+export class LongPress {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pointerId = -1;
+  private at = { x: 0, y: 0 };
+
+  /** Starts timing a touch press; any other press only cancels the one timed. */
+  press(event: PointerEvent, fire: (at: { x: number; y: number }) => void): void {
+    this.cancel();
+    if (event.pointerType !== 'touch') return;
+    this.pointerId = event.pointerId;
+    this.at = { x: event.clientX, y: event.clientY };
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      fire(this.at);
+    }, LONG_PRESS_MS);
+  }
+
+  /** A finger that drifts beyond the slop is dragging, not holding. */
+  move(event: PointerEvent): void {
+    if (this.timer && event.pointerId === this.pointerId && Math.hypot(event.clientX - this.at.x, event.clientY - this.at.y) > LONG_PRESS_SLOP_PX) this.cancel();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
 }

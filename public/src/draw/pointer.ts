@@ -10,7 +10,7 @@ import type { BoardWrite } from '../../../server/board/board-write.js';
 import { eraseItem, moveItem, upsertStroke } from '../../../server/board/draw.js';
 import { arrowStroke, ERASER_RADIUS_PX, type Node, nodeAt, strokesCrossed } from './arrows.js';
 import type { DrawContext } from './context.js';
-import { cancelPressDefaults, DoublePress, wheelZoomFactor } from './gestures.js';
+import { cancelPressDefaults, DoublePress, LongPress, wheelZoomFactor } from './gestures.js';
 import { uploadImages } from './images.js';
 import { LiveWrite } from './live.js';
 import { inkCss, strokePath, svgElement } from './render.js';
@@ -33,7 +33,7 @@ type Gesture =
   | { type: 'arrow'; from: Node | null; start: World; line: SVGPolylineElement }
   | { type: 'erase'; last: World; ids: Set<string> }
   | { type: 'rubber'; start: Screen; add: boolean }
-  | { type: 'pinch'; distance: number }
+  | { type: 'pinch'; distance: number; mid: Screen }
   | { type: 'open'; at: World; id: string | null; tool: Tool };
 
 /** Binds the pointer, wheel and drop events of the canvas's viewport. */
@@ -41,6 +41,7 @@ export function bindPointer(ctx: DrawContext): void {
   const { viewport: vp, view, layer } = ctx;
   const pointers = new Map<number, Screen>();
   const doublePress = new DoublePress();
+  const longPress = new LongPress();
   let gesture: Gesture | null = null;
   cancelPressDefaults(vp, (target) => target === ctx.editing.editor);
 
@@ -49,12 +50,17 @@ export function bindPointer(ctx: DrawContext): void {
     vp.focus({ preventScroll: true });
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.size === 2) {
+      longPress.cancel();
       if (gesture) abandon(ctx, gesture);
       const [a, b] = [...pointers.values()];
-      gesture = { type: 'pinch', distance: Math.hypot(a.x - b.x, a.y - b.y) };
+      gesture = { type: 'pinch', distance: Math.hypot(a.x - b.x, a.y - b.y), mid: midpoint(a, b) };
       return;
     }
     gesture = start(ctx, event, doublePress);
+    const pressed = gesture;
+    longPress.press(event, (at) => {
+      if (gesture === pressed && pressed) gesture = held(ctx, pressed, at);
+    });
   });
 
   vp.addEventListener('pointermove', (event) => {
@@ -64,12 +70,14 @@ export function bindPointer(ctx: DrawContext): void {
     if (pointers.has(event.pointerId)) {
       pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       doublePress.drag(event);
+      longPress.move(event);
     }
     if (gesture) update(ctx, gesture, event, world, pointers);
   });
 
   const end = (event: PointerEvent) => {
     pointers.delete(event.pointerId);
+    longPress.cancel();
     const current = gesture;
     gesture = null;
     if (current) finish(ctx, current, event);
@@ -107,7 +115,7 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const double = editable && tool === 'select' && event.button === 0 && !spaceDown && !onHandle && doublePress.press(event, id);
   if (double && (!id || layer.kindOf(id) === 'texts')) return { type: 'open', at: world, id, tool: 'text' };
   ctx.viewport.setPointerCapture(event.pointerId);
-  // A finger on empty canvas pans, as in a phone's maps: a long press or the selection box are for a mouse or pen.
+  // A finger on empty canvas pans, as in a phone's maps; held still it draws a selection box (held()). A mouse or pen draws one at once.
   const touchOnEmpty = tool === 'select' && !id && !onHandle && event.pointerType === 'touch';
   if (!editable || spaceDown || event.button === 1 || tool === 'hand' || touchOnEmpty) {
     if (touchOnEmpty) layer.selection.select([]);
@@ -144,6 +152,31 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   if (!layer.selection.has(id)) layer.selection.select([id]);
   return { type: 'move', start: world, origins: originsOf(ctx), live: null };
 }
+
+/**
+ * What a finger held still turns its gesture into (a long press, touch only):
+ * on empty canvas the pan becomes a selection box from where the finger went
+ * down, drawn as it moves; on an item the press selects it alone (its handles
+ * show) and the finger no longer moves it. Any other gesture goes on.
+ */
+function held(ctx: DrawContext, gesture: Gesture, at: Screen): Gesture | null {
+  const { layer } = ctx;
+  if (!ctx.editable() || ctx.toolbar.tool !== 'select') return gesture;
+  if (gesture.type === 'pan') {
+    const rect = ctx.viewport.getBoundingClientRect();
+    Object.assign(ctx.rubber.style, { left: `${at.x - rect.left}px`, top: `${at.y - rect.top}px`, width: '0px', height: '0px' });
+    ctx.rubber.hidden = false;
+    return { type: 'rubber', start: at, add: false };
+  }
+  if (gesture.type === 'move' && !gesture.live) {
+    const id = layer.itemAt(document.elementFromPoint(at.x, at.y));
+    if (id) layer.selection.select([id]);
+    return null;
+  }
+  return gesture;
+}
+
+const midpoint = (a: Screen, b: Screen): Screen => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 
 /**
  * The write that puts every moved item at its origin plus (dx, dy). Strokes
@@ -193,9 +226,12 @@ function update(ctx: DrawContext, gesture: Gesture, event: PointerEvent, world: 
   const { view } = ctx;
   if (gesture.type === 'pinch' && pointers.size === 2) {
     const [a, b] = [...pointers.values()];
+    // Two fingers pan by their midpoint's motion and zoom about where it is now, as on a phone's maps.
     const distance = Math.hypot(a.x - b.x, a.y - b.y);
-    view.zoomBy(distance / gesture.distance, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
-    gesture.distance = distance;
+    const mid = midpoint(a, b);
+    view.panBy(mid.x - gesture.mid.x, mid.y - gesture.mid.y);
+    view.zoomBy(distance / gesture.distance, mid);
+    Object.assign(gesture, { distance, mid });
   } else if (gesture.type === 'pan') {
     view.panBy(event.clientX - gesture.last.x, event.clientY - gesture.last.y);
     gesture.last = { x: event.clientX, y: event.clientY };
