@@ -144,6 +144,10 @@ export type LinkInput = z.infer<typeof LinkInput>;
 export const MoveInput = strictObject({ x: Left, y: Top });
 export type MoveInput = z.infer<typeof MoveInput>;
 
+/** An image's new size, its payload kept: the browser's resize handle (no REST or MCP surface yet). */
+export const ImageResizeInput = strictObject({ width: ImageSide, height: ImageSide });
+export type ImageResizeInput = z.infer<typeof ImageResizeInput>;
+
 /** Item kinds as they appear in move and erase paths. `lines` is an alias of `strokes`. */
 export const DRAW_KINDS = ['texts', 'links', 'strokes', 'lines', 'images'] as const;
 export type DrawKind = (typeof DRAW_KINDS)[number];

@@ -3,7 +3,7 @@
  * Each takes validated input and runs inside the caller's one Y transaction;
  * every check comes before the first change, so a rejected call changes nothing.
  */
-import type { DrawKind, ImageInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
+import type { DrawKind, ImageInput, ImageResizeInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
 import { MAX_IMAGE_BYTES, MAX_TEXT_CHARS, STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl } from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
@@ -110,6 +110,20 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
   const { x, y, width, height } = input;
   const item: ImageItem = { ...current, ...stamp(w, current, input.author), x, y, width, height, blob, mime: parsed.mime, bytes };
   setPresentFields(item, input, ['thumbDataUrl']);
+  putItem(w, 'images', item);
+  return item;
+}
+
+/**
+ * Sets an image's size, keeping its payload (upsertImage needs the payload,
+ * which a browser resizing an image does not hold). The size is checked by the
+ * schema at the edge (ImageResizeInput); the mode and the image here.
+ */
+export function resizeImage(w: BoardWrite, id: string, size: ImageResizeInput): ImageItem {
+  requireMode(w, 'draw');
+  const current = w.maps.images.get(id);
+  if (!current) throw errors.itemNotFound('image', id);
+  const item: ImageItem = { ...current, width: size.width, height: size.height, last_updated: w.now };
   putItem(w, 'images', item);
   return item;
 }

@@ -2,37 +2,16 @@
  * Resizing the selected item: the handle drawn on it, the size a drag of that
  * handle gives (a text's width, an image's width and height), and the write.
  */
-import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
-import { type BoardWrite, requireMode } from '../../../server/board/board-write.js';
-import { isLink, type ImageItem } from '../../../server/board/document-model.js';
-import { upsertText } from '../../../server/board/draw.js';
-import { errors } from '../../../server/board/errors.js';
-import { putItem } from '../../../server/board/items.js';
+import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
+import type { BoardWrite } from '../../../server/board/board-write.js';
+import { isLink } from '../../../server/board/document-model.js';
+import { resizeImage, upsertText } from '../../../server/board/draw.js';
 import { h } from '../ui.js';
 import type { ItemLayer } from './items.js';
 import { round, type Box, type World } from './view.js';
 
 /** The smallest side a resize leaves an image, in world pixels: small enough for an icon, big enough to grab again. */
 const MIN_IMAGE_SIDE_PX = 8;
-
-/**
- * Sets an image's size, keeping its payload. The domain has no such mutation
- * (upsertImage needs the payload, which the browser does not hold), so this is
- * one in the same style: mode check, existence check and bounds before the
- * first change. It belongs in server/board/draw.ts once a surface besides the
- * browser needs it.
- */
-export function resizeImage(w: BoardWrite, id: string, size: { width: number; height: number }): ImageItem {
-  requireMode(w, 'draw');
-  const current = w.maps.images.get(id);
-  if (!current) throw errors.itemNotFound('image', id);
-  for (const side of ['width', 'height'] as const) {
-    if (!(size[side] > 0 && size[side] <= MAX_IMAGE_SIDE_PX)) throw errors.invalidPayload(side, `must be above 0 and at most ${MAX_IMAGE_SIDE_PX}`);
-  }
-  const item: ImageItem = { ...current, width: size.width, height: size.height, last_updated: w.now };
-  putItem(w, 'images', item);
-  return item;
-}
 
 /** A resize under way: which item, its kind, and its box when the handle was pressed. */
 export type Resize = { id: string; kind: 'texts' | 'images'; start: World; box: Box };
@@ -56,8 +35,8 @@ export function resizeWrite(layer: ItemLayer, resize: Resize, world: World, free
     const scale = Math.min(limit, Math.max(floor, width / box.width, height / box.height));
     [width, height] = [box.width * scale, box.height * scale];
   }
-  const size = { width: clamp(width), height: clamp(height) };
-  return (w) => void resizeImage(w, id, size);
+  const size = ImageResizeInput.safeParse({ width: clamp(width), height: clamp(height) });
+  return size.success ? (w) => void resizeImage(w, id, size.data) : null;
 }
 
 /**
