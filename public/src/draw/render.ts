@@ -9,9 +9,9 @@ import { renderMermaid } from './mermaid.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const isAi = (author: string) => author.startsWith('ai:');
 
-/** The colour a name is drawn in; auto and black follow the theme through a CSS variable. */
+/** The colour a name is drawn in, a CSS variable per ink so the theme can lighten it (styles.css); auto and black are the theme's ink. */
 export function inkCss(color: InkColor | undefined): string {
-  return !color || color === 'auto' || color === 'black' ? 'var(--ink)' : INK_HEX[color];
+  return !color || color === 'auto' || color === 'black' ? 'var(--ink)' : `var(--ink-${color}, ${INK_HEX[color]})`;
 }
 
 function place(element: HTMLElement, item: { id: string; x: number; y: number; author: string }, kind: string): void {
