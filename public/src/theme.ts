@@ -28,11 +28,23 @@ export function currentTheme(): Theme {
   return choice ?? (systemDark.matches ? 'dark' : 'light');
 }
 
+/** What draws in colours CSS cannot reach (Mermaid's SVG), told when the scheme shown changes. */
+const listeners = new Set<(theme: Theme) => void>();
+let shown: Theme | null = null;
+
+/** Calls `listener` with the new scheme whenever the page switches between light and dark. */
+export function onThemeChange(listener: (theme: Theme) => void): void {
+  listeners.add(listener);
+}
+
 /** Sets `data-theme` from the choice and relabels every toggle; called at start, before anything is drawn. */
 export function applyTheme(): void {
   if (choice) document.documentElement.dataset.theme = choice;
   else delete document.documentElement.dataset.theme;
   for (const button of document.querySelectorAll<HTMLButtonElement>('.theme-toggle')) label(button);
+  const theme = currentTheme();
+  if (shown && theme !== shown) for (const listener of listeners) listener(theme);
+  shown = theme;
 }
 
 systemDark.addEventListener('change', () => applyTheme());
