@@ -50,7 +50,7 @@ const authorsText = (authors: string[]) => (authors.length ? authors.map(authorN
 
 /** The toggle button, the side panel (a sheet on a phone) and the overlay showing one version. */
 export class HistoryPanel {
-  /** Goes in the board's header (or floats over an embed). */
+  /** Goes in the board's header (an embed has none). */
   readonly button: HTMLButtonElement;
   readonly panel: HTMLElement;
   /** The chosen version, over the board; the live board stays underneath, untouched. */

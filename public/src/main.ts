@@ -144,8 +144,8 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   const mount = () => {
     view?.destroy();
     view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
-    // The history sits beside the board (over it on a phone); in an embed its button floats over the board.
-    root.replaceChildren(...(embed ? [] : [header, lockedBanner]), h('div.board-area', {}, view.element, history.viewer, history.panel, embed ? history.button : null));
+    // The history sits beside the board (over it on a phone); an embed is read-only and minimal, so it has none.
+    root.replaceChildren(...(embed ? [] : [header, lockedBanner]), h('div.board-area', {}, view.element, history.viewer, history.panel));
     if (embed && view instanceof DrawBoard) {
       const board = view;
       void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
