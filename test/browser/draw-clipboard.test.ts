@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, boardJson, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -39,16 +39,7 @@ async function clipboardContext(): Promise<BrowserContext> {
   return context;
 }
 
-async function open(context: BrowserContext, id: string, items = 0): Promise<{ page: Page; errors: string[] }> {
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${t.server.url}/#${id}`);
-  await page.waitForSelector('[data-testid=canvas]');
-  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live');
-  if (items) await until(async () => (await page.locator('[data-id]').count()) >= items);
-  return { page, errors };
-}
+const open = (context: BrowserContext, id: string, items = 0) => openBoard(context, t.server.url, id, { items });
 
 /** The sample board, opened in a clipboard context, and its stored state before any gesture. */
 async function sampleBoard() {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PNG_1PX } from '../helpers/http.js';
-import { ARTIFACTS, boardJson, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -31,15 +31,7 @@ async function open(id: string, options: { phone?: boolean; dark?: boolean; item
     ...(options.phone ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { viewport: DESKTOP }),
     colorScheme: options.dark ? 'dark' : 'light',
   });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000); // a step that hangs fails by its own name, before the test's 30 s
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${t.server.url}/#${id}`);
-  await page.waitForSelector('[data-testid=canvas]');
-  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live');
-  if (options.items) await until(async () => (await page.locator('[data-id]').count()) >= options.items!);
-  return { context, page, errors };
+  return { context, ...(await openBoard(context, t.server.url, id, options)) };
 }
 
 /** Screen pixels per world pixel. */

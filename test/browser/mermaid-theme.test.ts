@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -25,10 +25,8 @@ describe('Mermaid diagrams in the app theme (issue 20)', { timeout: 60_000 }, ()
   it('the theme toggle redraws a diagram in the dark theme while the system is light, and back', async () => {
     const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts: [{ x: 60, y: 60, content: DIAGRAM }] } }) });
     const { id } = (await response.json()) as { id: string };
-    const { context, page, errors } = await person(chrome.browser);
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(`${t.server.url}/#${id}`);
-    await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
+    const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    const { page, errors } = await openBoard(context, t.server.url, id);
     await page.waitForSelector('.item.mermaid svg .node rect');
     expect(await nodeLuminance(page)).toBeGreaterThan(0.6);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../public/src/draw/toolbar.js';
-import { ARTIFACTS, boardJson, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -27,14 +27,7 @@ async function createBoard(body: Record<string, unknown>): Promise<{ id: string;
 
 async function open(id: string, options: BrowserContextOptions = DESKTOP) {
   const context = await chrome.browser.newContext(options);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${t.server.url}/#${id}`);
-  await page.waitForSelector('[data-testid=canvas], [data-testid=kanban]');
-  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
-  return { context, page, errors };
+  return { context, ...(await openBoard(context, t.server.url, id)) };
 }
 
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

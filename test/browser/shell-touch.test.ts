@@ -8,7 +8,7 @@
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, boardJson, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -18,11 +18,7 @@ async function phoneBoard(texts: { x: number; y: number; content: string }[] = [
   const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts } }) });
   const { id } = (await response.json()) as { id: string };
   const context = await chrome.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${t.server.url}/#${id}`);
-  await page.waitForSelector('.item');
-  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
+  const { page } = await openBoard(context, t.server.url, id, { items: texts.length });
   return { id, context, page, cdp: await context.newCDPSession(page) };
 }
 

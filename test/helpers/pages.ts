@@ -32,6 +32,24 @@ export async function boardJson(baseUrl: string, id: string, key?: string): Prom
   return response.json();
 }
 
+/**
+ * Opens the board `id` in a new page of `context` and waits until it is drawn
+ * and Live (and, with `items`, until that many items carry a data-id). A step
+ * that hangs fails by its own name after 10 s, before the test's timeout.
+ */
+export async function openBoard(context: BrowserContext, baseUrl: string, id: string, options: { items?: number } = {}): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${baseUrl}/#${id}`);
+  await page.waitForSelector('[data-testid=canvas], [data-testid=kanban]');
+  await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
+  const { items } = options;
+  if (items) await until(async () => (await page.locator('[data-id]').count()) >= items);
+  return { page, errors };
+}
+
 /** Polls until `check` passes (a browser, a server and a network are involved). */
 export async function until<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + timeoutMs;
