@@ -30,6 +30,8 @@ export class ItemLayer {
   /** What each element was last drawn from, so a change of position alone only moves it (a live drag writes every frame). */
   private readonly drawn = new Map<string, string>();
   private readonly listeners = new Set<(id: string) => void>();
+  /** While a batch draws (see batch), where its new elements wait: above and below the HTML items, and strokes. */
+  private pending: { top: DocumentFragment; bottom: DocumentFragment; strokes: DocumentFragment } | null = null;
 
   /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
   constructor(
@@ -49,20 +51,42 @@ export class ItemLayer {
   /** Draws every item and follows the document's changes; returns what stops following them. */
   follow(): () => void {
     const { texts, lines, images } = this.maps();
-    const onTexts = (event: Y.YMapEvent<TextNode>) => event.keysChanged.forEach((id) => this.renderNode(id));
-    const onLines = (event: Y.YMapEvent<StrokeItem>) => event.keysChanged.forEach((id) => this.renderLine(id));
-    const onImages = (event: Y.YMapEvent<ImageItem>) => event.keysChanged.forEach((id) => this.renderPicture(id));
+    const onTexts = (event: Y.YMapEvent<TextNode>) => this.batch(() => event.keysChanged.forEach((id) => this.renderNode(id)));
+    const onLines = (event: Y.YMapEvent<StrokeItem>) => this.batch(() => event.keysChanged.forEach((id) => this.renderLine(id)));
+    const onImages = (event: Y.YMapEvent<ImageItem>) => this.batch(() => event.keysChanged.forEach((id) => this.renderPicture(id)));
     texts.observe(onTexts);
     lines.observe(onLines);
     images.observe(onImages);
-    for (const id of images.keys()) this.renderPicture(id);
-    for (const id of texts.keys()) this.renderNode(id);
-    for (const id of lines.keys()) this.renderLine(id);
+    this.batch(() => {
+      for (const id of images.keys()) this.renderPicture(id);
+      for (const id of texts.keys()) this.renderNode(id);
+      for (const id of lines.keys()) this.renderLine(id);
+    });
     return () => {
       texts.unobserve(onTexts);
       lines.unobserve(onLines);
       images.unobserve(onImages);
     };
+  }
+
+  /**
+   * Runs `draw` with new elements gathered in fragments and put into the
+   * layers at its end, in one insertion per layer: a board's first sync
+   * brings thousands of items in one transaction (bench/FINDINGS.md).
+   * Nothing in `draw` may read the new elements' layout.
+   */
+  private batch(draw: () => void): void {
+    if (this.pending) return draw();
+    const pending = { top: document.createDocumentFragment(), bottom: document.createDocumentFragment(), strokes: document.createDocumentFragment() };
+    this.pending = pending;
+    try {
+      draw();
+    } finally {
+      this.pending = null;
+      this.items.prepend(pending.bottom);
+      this.items.append(pending.top);
+      this.strokes.append(pending.strokes);
+    }
   }
 
   /** Hears of every item drawn, redrawn or dropped, by id (the hint of an empty board and the resize handle follow them). */
@@ -150,8 +174,9 @@ export class ItemLayer {
   private itemElement(id: string, place: 'append' | 'prepend'): HTMLElement {
     let element = this.elements.get(id) as HTMLElement | undefined;
     if (!element) {
-      element = h('div');
-      this.items[place](element);
+      element = document.createElement('div');
+      if (this.pending) this.pending[place === 'append' ? 'top' : 'bottom'][place](element);
+      else this.items[place](element);
       this.elements.set(id, element);
     }
     return element;
@@ -183,10 +208,10 @@ export class ItemLayer {
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
     const line = renderStroke(existing ?? null, stroke, this.strokes);
     if (!existing) {
-      this.strokes.append(line);
+      (this.pending?.strokes ?? this.strokes).append(line);
       this.elements.set(id, line);
     }
-    line.classList.toggle('selected', this.selection.has(id));
+    if (this.selection.has(id) || existing) line.classList.toggle('selected', this.selection.has(id));
     this.changed(id);
   }
 }
