@@ -183,6 +183,28 @@ describe('client frames', () => {
     client.close();
   });
 
+  it('in one batch, a stroke drawn anchored to a text follows the text moved after it, and an anchored stroke already stored follows twice', async () => {
+    const { id } = await board();
+    const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'node' })).body;
+    const stored = (await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 100, 0], anchors: { start: { kind: 'text', id: text.id, dx: 0, dy: 0 }, end: { kind: 'text', id: text.id, dx: 0, dy: 0 } } })).body;
+    const client = await openJson(t.server.url, id);
+    client.send({
+      type: 'batch',
+      ref: 'anchored',
+      ops: [
+        { type: 'draw_stroke', id: 'fresh-stroke', points: [0, 0, 50, 50], anchors: { start: { kind: 'text', id: text.id, dx: 0, dy: 0 }, end: { kind: 'text', id: text.id, dx: 0, dy: 0 } } },
+        { type: 'move', id: text.id, x: 10, y: 20 },
+        { type: 'move', id: text.id, x: 30, y: 20 },
+      ],
+    });
+    expect((await client.next((f) => f.ref === 'anchored')).type).toBe('ack');
+    const lines = new Map(((await t.api.get(`/json/${id}`)).body.lines as { id: string; points: number[][] }[]).map((line) => [line.id, line.points]));
+    // Anchored at both ends, each stroke moves whole: by (30, 20) in all.
+    expect(lines.get(stored.id)).toEqual([[30, 20], [130, 20]]);
+    expect([...lines.values()].find((points) => points !== lines.get(stored.id))).toEqual([[30, 20], [80, 70]]);
+    client.close();
+  });
+
   it('a batch continued over several frames applies once, when its last frame arrives', async () => {
     const { id } = await board();
     const client = await openJson(t.server.url, id);

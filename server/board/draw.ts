@@ -3,6 +3,7 @@
  * Each takes validated input and runs inside the caller's one Y transaction;
  * every check comes before the first change, so a rejected call changes nothing.
  */
+import type * as Y from 'yjs';
 import type { DrawKind, ImageInput, ImageResizeInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
 import { MAX_IMAGE_BYTES, MAX_TEXT_CHARS, STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl } from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
@@ -176,7 +177,9 @@ export function moveItem(w: BoardWrite, kind: DrawKind, id: string, to: MoveInpu
  * `last_updated` stays: the stroke itself was not edited.
  */
 function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: number): void {
-  for (const stroke of w.maps.lines.values()) {
+  for (const id of strokesAnchoredTo(w, nodeId)) {
+    const stroke = w.maps.lines.get(id);
+    if (!stroke) continue;
     const startFollows = stroke.anchors?.start?.id === nodeId;
     const endFollows = stroke.anchors?.end?.id === nodeId;
     if (!startFollows && !endFollows) continue;
@@ -187,6 +190,36 @@ function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: number): v
     });
     w.maps.lines.set(stroke.id, { ...stroke, points });
   }
+}
+
+/**
+ * The committed strokes anchored to each node, by node id: built once per
+ * version of the strokes map (an observer drops it when the map changes), so
+ * moving 50 items a frame reads it 50 times instead of walking 2000 strokes
+ * 50 times.
+ */
+const anchorIndexes = new WeakMap<Y.Map<StrokeItem>, Map<string, string[]>>();
+
+function anchorIndex(lines: Y.Map<StrokeItem>): Map<string, string[]> {
+  let index = anchorIndexes.get(lines);
+  if (index) return index;
+  index = new Map();
+  for (const stroke of lines.values()) {
+    for (const anchor of [stroke.anchors?.start, stroke.anchors?.end]) {
+      if (anchor) index.set(anchor.id, [...(index.get(anchor.id) ?? []), stroke.id]);
+    }
+  }
+  if (!anchorIndexes.has(lines)) lines.observe(() => anchorIndexes.delete(lines));
+  anchorIndexes.set(lines, index);
+  return index;
+}
+
+/** Ids of the strokes that may be anchored to a node as this write sees them: the committed ones, and any the write itself changed. */
+function strokesAnchoredTo(w: BoardWrite, nodeId: string): Set<string> {
+  const { map, cleared } = w.maps.lines.committed;
+  const ids = new Set(cleared ? [] : (anchorIndex(map).get(nodeId) ?? []));
+  for (const id of w.maps.lines.changedKeys()) ids.add(id);
+  return ids;
 }
 
 /** Fraction of the path length travelled at each point (by index when the path has no length). */

@@ -58,6 +58,16 @@ export class StagedMap<T> {
     return count;
   }
 
+  /** The map as committed before this write (its own changes are not in it), and whether the write cleared it. */
+  get committed(): { map: Y.Map<T>; cleared: boolean } {
+    return { map: this.base, cleared: this.cleared };
+  }
+
+  /** The keys this write set or deleted. */
+  changedKeys(): IterableIterator<string> {
+    return this.staged.keys();
+  }
+
   /** True when the write changed this map. */
   get dirty(): boolean {
     return this.cleared || this.staged.size > 0;
