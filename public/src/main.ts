@@ -4,6 +4,7 @@ import { isUuid } from '../../schema/index.js';
 import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';
 import { DrawBoard } from './draw/board.js';
 import { HistoryPanel } from './history.js';
+import { headerMenu } from './header-menu.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
 import { bindHelpKey, helpButton } from './help.js';
@@ -105,8 +106,9 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     title.element,
     status, people,
     h('span.spacer'),
-    embed ? null : history.button, share, keyButton, lockButton, unlockButton,
-    helpButton(() => mode), themeToggle(),
+    embed ? null : history.button,
+    headerMenu(share, keyButton, lockButton, unlockButton, themeToggle()), // one "⋯" on a phone (header-menu.ts)
+    helpButton(() => mode),
   );
 
   const refresh = () => {

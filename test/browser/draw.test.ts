@@ -63,6 +63,7 @@ describe('draw boards in Chromium', () => {
   it('a stroke drawn with the mouse lands in /json', async () => {
     const { page, context, id } = await newDrawBoard();
     await page.click('[data-tool=pen]');
+    await page.click('[data-testid=ink-button]'); // the inks are in the colour button's palette
     await page.click('[data-color=red]');
     await page.mouse.move(300, 300);
     await page.mouse.down();

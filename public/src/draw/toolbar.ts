@@ -24,6 +24,12 @@ export const TOOLS: { tool: Tool; label: string; key: string }[] = [
  */
 const PHONE_TOOLS: ReadonlySet<Tool> = new Set(['select', 'hand', 'pen', 'text']);
 
+/** The ink palette's grid width (styles.css, draw colour palette): 16 inks in two rows. */
+const PALETTE_COLUMNS = 8;
+
+/** How a swatch paints an ink: `auto` is the theme's ink. */
+const swatchCss = (color: InkColor) => (color === 'auto' ? 'var(--ink)' : INK_HEX[color]);
+
 /** What the toolbar's buttons do beyond picking a tool or colour; the toolbar itself writes nothing. */
 export type ToolbarActions = {
   /** A colour was picked (it may recolour the selection). */
@@ -43,6 +49,8 @@ export class Toolbar {
   private current: Tool = 'select';
   private ink: InkColor = 'auto';
   private moreButton!: HTMLButtonElement;
+  private inkButton!: HTMLButtonElement;
+  private palette!: HTMLElement;
 
   /** `viewport` carries the tool as `data-tool`, for its cursor. */
   constructor(
@@ -70,7 +78,48 @@ export class Toolbar {
   private pickColor(color: InkColor): void {
     this.ink = color;
     for (const button of this.element.querySelectorAll<HTMLElement>('[data-color]')) button.setAttribute('aria-pressed', String(button.dataset.color === color));
+    this.showInk();
+    if (this.palette.matches(':popover-open')) {
+      this.palette.hidePopover();
+      this.inkButton.focus();
+    }
     this.actions.colorPicked(color);
+  }
+
+  /** The colour button shows the current ink as a filled circle and names it. */
+  private showInk(): void {
+    this.inkButton.style.setProperty('--swatch', swatchCss(this.ink));
+    this.inkButton.title = `Colour: ${this.ink}`;
+    this.inkButton.setAttribute('aria-label', this.inkButton.title);
+  }
+
+  /**
+   * The ink palette, tldraw's and Excalidraw's habit: one button showing the
+   * current ink opens a grid of every ink, as a popover (the platform's light
+   * dismiss and Escape). Arrow keys move in the grid, Enter or a click picks.
+   * Its keys stay in it: the canvas's keys (keyboard.ts, on the document) would
+   * nudge the selection, start editing it or clear it. On a phone the grid is
+   * shown inside the More menu instead (styles.css, draw colour palette).
+   */
+  private buildPalette(swatches: HTMLElement[]): HTMLElement {
+    this.palette = h('div.ink-palette', { id: 'ink-palette', popover: 'auto', role: 'group', 'aria-label': 'Colours' }, ...swatches);
+    this.inkButton = h('button.ink-button', { type: 'button', popovertarget: 'ink-palette', 'data-testid': 'ink-button' }, h('span.ink-dot', { 'aria-hidden': 'true' }));
+    this.showInk();
+    this.palette.addEventListener('toggle', (event) => {
+      if ((event as ToggleEvent).newState === 'open') swatches.find((swatch) => swatch.dataset.color === this.ink)?.focus();
+    });
+    const wrapper = h('span.ink', {}, this.inkButton, this.palette);
+    wrapper.addEventListener('keydown', (event) => {
+      const open = this.palette.matches(':popover-open');
+      // Escape with the grid shown in a phone's More menu closes that menu (build's handler on the toolbar).
+      if (event.key === 'Escape' ? open : event.target !== this.inkButton || event.key === 'Enter' || event.key === ' ') event.stopPropagation();
+      const at = swatches.indexOf(event.target as HTMLElement);
+      const step: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -PALETTE_COLUMNS, ArrowDown: PALETTE_COLUMNS, Home: -swatches.length, End: swatches.length };
+      if (at < 0 || !(event.key in step)) return;
+      event.preventDefault();
+      swatches[Math.min(swatches.length - 1, Math.max(0, at + step[event.key]))].focus();
+    });
+    return wrapper;
   }
 
   private build(): HTMLElement {
@@ -83,13 +132,13 @@ export class Toolbar {
       } }, label),
     );
     const swatches = INK_COLORS.filter((c) => c !== 'black').map((color) =>
-      h('button.swatch', { type: 'button', 'data-color': color, title: color, 'aria-label': `colour ${color}`, style: `--swatch: ${color === 'auto' ? 'var(--ink)' : INK_HEX[color]}`, 'aria-pressed': String(color === this.ink), onclick: () => this.pickColor(color) }),
+      h('button.swatch', { type: 'button', 'data-color': color, title: color, 'aria-label': `colour ${color}`, style: `--swatch: ${swatchCss(color)}`, 'aria-pressed': String(color === this.ink), onclick: () => this.pickColor(color) }),
     );
     const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml', hidden: true, onchange: () => actions.upload([...(file.files ?? [])]) });
     const more = h('div.toolbar-more', { id: 'toolbar-more' },
       ...tools.filter((button) => !button.classList.contains('phone')),
       h('span.sep'),
-      ...swatches,
+      this.buildPalette(swatches),
       h('span.sep'),
       h('button', { type: 'button', title: 'Add an image', onclick: () => file.click() }, 'Image'),
       file,
