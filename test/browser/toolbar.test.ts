@@ -4,6 +4,7 @@
  * Excalidraw), and a phone's header is one row because its secondary buttons
  * fold behind "⋯".
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,13 @@ const middles = (bar: Locator) => bar.evaluate((element) => [...element.querySel
 const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
+/** axe-core's serious and critical rule ids within `selector`, run with the popover open (a11y.test.ts checks whole pages, closed). */
+async function seriousIn(page: Page, selector: string): Promise<string[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const found: { id: string; impact: string }[] = await page.evaluate(async (scope) => (await (window as any).axe.run(scope)).violations, selector);
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
+
 describe('compact toolbars (issue 20)', { timeout: 90_000 }, () => {
   it('at 1280×800 the draw toolbar is one row; the colour palette recolours the selected text, by mouse and by keyboard', async () => {
     const { id } = await createBoard({ content: { texts: [{ x: 100, y: 100, content: 'recolour me' }] } });
@@ -57,6 +65,7 @@ describe('compact toolbars (issue 20)', { timeout: 90_000 }, () => {
     expect(box.y).toBeGreaterThanOrEqual(under.y + under.height);
     expect(box.x + box.width).toBeLessThanOrEqual(1280);
     await shot(page, 'toolbar-palette-1280.png');
+    expect(await seriousIn(page, '.toolbar')).toEqual([]);
     await palette.locator('[data-color=red]').click();
     await palette.waitFor({ state: 'hidden' });
     await until(async () => (await boardJson(t.server.url, id)).texts[0].color === 'red');
@@ -102,6 +111,7 @@ describe('compact toolbars (issue 20)', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Board actions' }).tap();
     for (const selector of ['[data-testid=lock]', '[data-testid=theme-toggle]', 'button:text-is("Copy link")']) expect(await page.locator(selector).isVisible(), selector).toBe(true);
     await shot(page, 'toolbar-phone-header-menu-390.png');
+    expect(await seriousIn(page, 'header.bar')).toEqual([]);
     await page.locator('[data-testid=theme-toggle]').tap(); // acts, and closes the menu
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeTruthy();
     await page.locator('[data-testid=lock]').waitFor({ state: 'hidden' });
