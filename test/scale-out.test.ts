@@ -260,7 +260,8 @@ describe.skipIf(!available)('two instances, one board', () => {
       const { board_id, access_key } = await agent.call('create_board', { lock: 'write' });
       await agent.call('add_text', { board_id, access_key, x: 0, y: 0, content: 'one' });
       await agent.call('add_text', { board_id, access_key, x: 0, y: 40, content: 'two' });
-      expect((await agent.call('get_board', { board_id })).texts).toHaveLength(2);
+      // A read on the other instance sees a write once the Redis relay brings it (docs/deploy.md): a few ms.
+      await eventually(async () => expect((await agent.call('get_board', { board_id })).texts).toHaveLength(2), 5_000);
       expect(turn).toBeGreaterThanOrEqual(4);
       // Stateless: no instance remembers the key between requests.
       expect((await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' })).structuredContent).toMatchObject({ code: 'board_locked' });
