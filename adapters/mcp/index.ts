@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
 import { toBoardError } from '../kit/http-errors.js';
 import { rpcIdOf, parseMcpBodies } from './body.js';
-import { toAuthInfo } from './context.js';
+import { contextOf, toAuthInfo } from './context.js';
 import { RpcError, toMcpError } from './errors.js';
 import { hostAllowed, type AllowedHosts } from './hosts.js';
 import { TOOL_ICON_SVGS } from './icons.js';
@@ -60,11 +60,16 @@ export async function registerMcp(app: FastifyInstance, eras: { sessions: McpSes
 }
 
 function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSessions; modern: ModernMcp }, options: McpOptions): void {
-  /** The request as the SDK's handlers see it: its context rides on `auth`, the SDK's channel for it. */
-  const rawWithContext = (request: FastifyRequest, reply: FastifyReply) => {
+  /** What a request carries besides its message (client address, keys, base URL), as the SDK's `auth` channel holds it. */
+  const authOf = (request: FastifyRequest): AuthInfo => {
     const caller = callerOf(request);
+    return toAuthInfo({ ip: caller.ip, key: caller.key, importToken: caller.importToken, baseUrl: options.baseUrl(request) });
+  };
+
+  /** The request as the SDK's handlers see it: its context rides on `auth`. */
+  const rawWithContext = (request: FastifyRequest, reply: FastifyReply, auth = authOf(request)) => {
     const raw = request.raw as IncomingMessage & { auth?: AuthInfo };
-    raw.auth = toAuthInfo({ ip: caller.ip, key: caller.key, importToken: caller.importToken, baseUrl: options.baseUrl(request) });
+    raw.auth = auth;
     reply.hijack();
     // Headers set through Fastify (CORS) are lost after hijack() unless copied onto the raw response.
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
@@ -94,18 +99,18 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     }
     if (route.kind === 'modern') {
       // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
+      const auth = authOf(request);
       let body = request.body;
       let release: (() => void) | undefined;
       try {
-        const caller = callerOf(request);
-        body = await modern.checkListen(body, toAuthInfo({ ...caller, baseUrl: options.baseUrl(request) }));
-        release = modern.admitListen(body, caller.ip);
+        body = await modern.checkListen(body, auth);
+        release = modern.admitListen(body, contextOf(auth).ip);
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });
       }
       if (release) reply.raw.once('close', release);
-      return modern.serve(rawWithContext(request, reply), reply.raw, body);
+      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body);
     }
     const { id, session } = sessionOf(request);
     if (id !== undefined && !session) return sessionGone(request, reply);
