@@ -6,5 +6,3 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ./install-chromium.sh
 ./start-shared-services.sh
-# The MCP conformance suite needs Node >= 22.12; fetched once into .cache/node26 when the machine's is older.
-./ensure-node22.sh >/dev/null

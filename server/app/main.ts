@@ -1,17 +1,14 @@
-/** Entry point: read the configuration, build the server, listen, and stop cleanly on SIGTERM/SIGINT. */
-import { buildServer } from './build-server.js';
-import { loadConfig } from './config.js';
+/**
+ * Entry point. It checks the runtime before anything else is loaded: on an
+ * unsupported Node a native module (better-sqlite3) would fail with a stack
+ * trace far from the cause, so this file imports nothing statically and stops
+ * with one line instead.
+ */
+import { unsupportedNodeMessage } from './node-version.js';
 
-const config = loadConfig();
-const server = await buildServer(config);
-const url = await server.listen();
-const publicUrl = config.publicUrl ? `, public URL ${config.publicUrl}` : '';
-console.log(`board service ready at ${url} (data in ${config.dataDir}${publicUrl})`);
-
-const stop = async (signal: string) => {
-  server.app.log.info({ signal }, 'stopping: storing every board');
-  await server.close();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void stop('SIGTERM'));
-process.once('SIGINT', () => void stop('SIGINT'));
+const refusal = unsupportedNodeMessage(process.versions.node);
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
+await import('./serve.js');
