@@ -40,17 +40,30 @@ const ERROR_SCHEMA: Schema = {
   additionalProperties: true,
 };
 const ERRORS: Record<number, string> = {
-  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `board_not_locked`',
+  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`',
   401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
   403: '`invalid_key` (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server\'s: DNS-rebinding check)',
-  404: '`board_not_found`, `item_not_found`, `version_not_found` or `route_not_found`',
+  404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
   409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
   410: '`history_gone`: the version or ETag a change list starts from is no longer stored; read the whole board again',
   413: '`quota_exceeded` {kind, detail} or `payload_too_large` (body over 5 MiB)',
   405: 'GET or DELETE /mcp without a 2025 session: the 2026-07-28 revision uses POST only',
   415: '`unsupported_media_type`: send JSON',
-  429: '`rate_limited` {retryAfterSeconds}',
+  429: '`rate_limited` {retryAfterSeconds}, or on a WebSocket upgrade `too_many_connections` (too many sockets from one client)',
 };
+/**
+ * Node's HTTP parser answers these before any route runs, with Fastify's own
+ * body: a route that takes no input can still be refused here.
+ */
+const HTTP_LAYER_ERROR: Schema = {
+  description: 'Request headers (the URL included) over the 16 KiB that Node accepts, refused before any route runs',
+  content: {
+    'application/json': {
+      schema: { type: 'object', required: ['error', 'statusCode'], properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { type: 'integer' } } },
+    },
+  },
+};
+const EVERY_ROUTE_ERRORS = [431];
 
 type Operation = {
   summary: string;
@@ -59,7 +72,10 @@ type Operation = {
   query?: Record<string, Schema & { description: string }>;
   ok: { status?: number; description: string; schema?: Schema; contentType?: string; headers?: Record<string, Schema> };
   errors: number[];
+  /** Whether a board's lock may apply, so X-Board-Key opens it (default: the path names a board). */
   locked?: boolean;
+  /** The JSON channel takes the key as a WebSocket subprotocol instead of X-Board-Key. */
+  keyAsSubprotocol?: boolean;
   token?: boolean;
   description?: string;
 };
@@ -85,9 +101,9 @@ function operation(path: string, method: string, op: Operation): Schema {
     const { description, ...rest } = schema;
     parameters.push({ name, in: 'query', required: false, schema: rest, description });
   }
-  if (op.locked !== false && path.includes('{boardId}')) {
-    parameters.push({ name: 'X-Board-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^(?:[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8})$' }, description: 'access key of a locked board (any case)' });
-  }
+  // The key is optional (`{}`): only a locked board asks for it. The scheme, not a parameter, describes the header.
+  const keyed = op.locked ?? path.includes('{boardId}');
+  const security = op.keyAsSubprotocol ? [{}, { boardKeySubprotocol: [] }] : keyed ? [{}, { boardKey: [] }] : [];
   if (op.token) {
     parameters.push({ name: 'X-Import-Token', in: 'header', required: false, schema: { type: 'string' }, description: 'operator token: selects the higher rate tiers (server-to-server only)' });
   }
@@ -98,7 +114,8 @@ function operation(path: string, method: string, op: Operation): Schema {
       ...(op.ok.schema && { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }),
     },
   };
-  for (const status of op.errors) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  for (const status of [...op.errors, ...EVERY_ROUTE_ERRORS]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  responses.default = { $ref: '#/components/responses/Failure' };
   return {
     [method]: {
       summary: op.summary,
@@ -106,6 +123,7 @@ function operation(path: string, method: string, op: Operation): Schema {
       tags: [op.tag],
       operationId: `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(parameters.length && { parameters }),
+      security,
       ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: json(op.body, 'input') } } } }),
       responses,
     },
@@ -132,7 +150,7 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) }, errors: [...BOARD_ERRORS, 410] }],
   ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
   ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],
-  ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
+  ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, locked: true, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
   ['/svg-preview/{boardId}', 'get', { tag: 'snapshots', summary: 'Schematic SVG preview, ETag-aware', ok: { description: 'SVG (304 when If-None-Match matches)', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: [401, 404, 429] }],
   [`${boardPath}/tasks.csv`, 'get', { tag: 'exports', summary: 'Tasks as CSV (RFC 4180; header only on draw boards)', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'lane,column,name,priority,assignee,due_date,done,description', schema: { type: 'string' }, contentType: 'text/csv' }, errors: [401, 404, 429] }],
   [`${boardPath}/tasks.md`, 'get', { tag: 'exports', summary: 'Tasks as a Markdown checklist grouped by column', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/markdown' }, errors: [401, 404, 429] }],
@@ -155,12 +173,12 @@ const OPERATIONS: [string, string, Operation][] = [
   [`${boardPath}/lock`, 'post', { tag: 'locks', summary: 'Lock a board (key returned once) or change the mode of its lock', body: LockInput, ok: { description: '{mode, key?}', schema: json(z.object({ mode: z.enum(['write', 'all']), key: z.string().optional() })) }, errors: [400, 401, 403, 404, 409, 413, 415, 429] }],
   [`${boardPath}/unlock`, 'post', { tag: 'locks', summary: 'Unlock a board with its key', ok: { description: 'unlocked', schema: json(z.object({ mode: z.null() })) }, errors: [403, 404, 409, 429] }],
   [`${boardPath}/verify-key`, 'post', { tag: 'locks', summary: 'Check a key; changes nothing', body: VerifyKeyInput, locked: false, ok: { description: '{ok}', schema: json(z.object({ ok: z.boolean() })) }, errors: [400, 404, 413, 415, 429] }],
-  ['/mcp', 'post', { tag: 'mcp', summary: 'MCP JSON-RPC 2.0 (Streamable HTTP): 2026-07-28 stateless (a _meta envelope on every request), or a 2025 session (initialize returns Mcp-Session-Id)', description: 'See /.well-known/mcp.json and docs/mcp.md.', locked: false, token: true, ok: { description: 'a JSON-RPC response, or an event stream for subscriptions/listen', schema: { type: 'object' }, headers: { 'Mcp-Session-Id': { type: 'string' } } }, errors: [400, 403, 404, 413] }],
+  ['/mcp', 'post', { tag: 'mcp', summary: 'MCP JSON-RPC 2.0 (Streamable HTTP): 2026-07-28 stateless (a _meta envelope on every request), or a 2025 session (initialize returns Mcp-Session-Id)', description: 'See /.well-known/mcp.json and docs/mcp.md. A model passes a locked board\'s key as the `access_key` tool argument; a client program may send X-Board-Key instead (a 2026-07-28 subscriptions/listen on a locked board needs it).', locked: true, token: true, ok: { description: 'a JSON-RPC response, or an event stream for subscriptions/listen', schema: { type: 'object' }, headers: { 'Mcp-Session-Id': { type: 'string' } } }, errors: [400, 403, 404, 413] }],
   ['/mcp', 'get', { tag: 'mcp', summary: 'A 2025 session notification stream (Accept: text/event-stream, Mcp-Session-Id)', ok: { description: 'server-sent events', schema: { type: 'string' }, contentType: 'text/event-stream' }, errors: [403, 404, 405] }],
   ['/mcp', 'delete', { tag: 'mcp', summary: 'End a 2025 MCP session', ok: { description: 'ended' }, errors: [403, 404, 405] }],
   ['/mcp/icons/{name}', 'get', { tag: 'mcp', summary: 'The icons of the MCP server and its tools (board, draw, todo, history .svg)', ok: { description: 'an SVG icon', schema: { type: 'string' }, contentType: 'image/svg+xml' }, errors: [404] }],
-  ['/collab', 'get', { tag: 'realtime', summary: 'WebSocket: Yjs sync (Hocuspocus); document name = board id, token = access key', description: 'See docs/realtime.md.', ok: { status: 101, description: 'switching protocols' }, errors: [] }],
-  ['/ws/{boardId}', 'get', { tag: 'realtime', summary: 'WebSocket: the JSON frame channel; key as subprotocol svc-key.<key>', description: 'See docs/realtime.md.', ok: { status: 101, description: 'switching protocols' }, errors: [401, 404] }],
+  ['/collab', 'get', { tag: 'realtime', summary: 'WebSocket: Yjs sync (Hocuspocus); document name = board id, token = access key', description: 'See docs/realtime.md. The key travels inside the Yjs protocol (the token), so no HTTP scheme describes it: a refused token closes the socket (4401).', ok: { status: 101, description: 'switching protocols' }, errors: [404, 429] }],
+  ['/ws/{boardId}', 'get', { tag: 'realtime', summary: 'WebSocket: the JSON frame channel; key as subprotocol svc-key.<key>', description: 'See docs/realtime.md.', keyAsSubprotocol: true, ok: { status: 101, description: 'switching protocols' }, errors: [401, 404, 429] }],
   ['/quotas.json', 'get', { tag: 'discovery', summary: 'Every limit, machine-readable', ok: { description: 'limits', schema: { type: 'object' } }, errors: [] }],
   ['/llms.txt', 'get', { tag: 'discovery', summary: 'A guide for language models (llmstxt.org format)', ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
   ['/.well-known/mcp.json', 'get', { tag: 'discovery', summary: 'MCP server card', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
@@ -169,6 +187,39 @@ const OPERATIONS: [string, string, Operation][] = [
   ['/openapi.json', 'get', { tag: 'discovery', summary: 'This document', ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } }, errors: [] }],
   ['/', 'get', { tag: 'app', summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
 ];
+
+/** The groups of operations, in the order a reader meets them. */
+const TAGS: Record<string, string> = {
+  boards: 'Create, read, title and erase boards; long-poll for edits',
+  snapshots: 'Read a whole board as JSON or as a schematic SVG',
+  history: 'Versions of a board, what changed since one, and restoring one',
+  exports: 'The tasks of a todo board as CSV or Markdown',
+  draw: 'Texts, strokes, images and links on a draw board',
+  todo: 'Columns, lanes and tasks on a todo board',
+  locks: 'Lock a board with an access key, change or remove the lock',
+  mcp: 'The Model Context Protocol endpoint (Streamable HTTP) for AI agents',
+  realtime: 'WebSockets: Yjs sync and the JSON frame channel',
+  discovery: 'Documents that describe the service to machines and agents, and health',
+  app: 'The browser app',
+};
+
+/** What a failure not listed for an operation looks like: the server's own errors. */
+const FAILURE = 'Any other failure, with the same body: 500 `internal_error`, or 503 `storage_unavailable` (the change was not stored; retry later)';
+
+const SECURITY_SCHEMES: Schema = {
+  boardKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Board-Key',
+    description: 'The access key of a locked board (6 or 8 letters and digits, any case). Only a locked board asks for it: an unlocked board needs no key.',
+  },
+  boardKeySubprotocol: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Sec-WebSocket-Protocol',
+    description: 'The JSON frame channel takes the access key as the WebSocket subprotocol `svc-key.<key>` (echoed in the 101), since a browser cannot set headers on a WebSocket.',
+  },
+};
 
 /** The OpenAPI document; `baseUrl` becomes its server URL. */
 export function openApiDocument(baseUrl: string): Schema {
@@ -183,17 +234,20 @@ export function openApiDocument(baseUrl: string): Schema {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
+  responses.E431 = HTTP_LAYER_ERROR;
+  responses.Failure = { description: FAILURE, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   return {
     openapi: '3.1.0',
     info: {
       title: SERVICE_INFO.title,
       version: '1.0.0',
       description: `${SERVICE_INFO.description}. No accounts: the board id is the credential unless the board is locked. Request bodies are JSON of at most ${MAX_BODY_BYTES} bytes. Every public endpoint sends Access-Control-Allow-Origin: *.`,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
-    tags: ['boards', 'snapshots', 'history', 'exports', 'draw', 'todo', 'locks', 'mcp', 'realtime', 'discovery', 'app'].map((name) => ({ name })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
-    components: { schemas: { Error: ERROR_SCHEMA }, responses },
+    components: { schemas: { Error: ERROR_SCHEMA }, responses, securitySchemes: SECURITY_SCHEMES },
   };
 }
 
