@@ -1,0 +1,153 @@
+/** The hand-written sections of docs/api.md: what no schema says. */
+import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '../../schema/limits.js';
+
+export const INTRO = `# API reference
+
+Everything the service answers, in one page: every HTTP route, every MCP tool,
+both WebSocket channels, every error code and every limit. Most of it is
+generated from the code the server runs (\`npx tsx scripts/generate-api-docs.ts\`
+writes this file; \`test/api-docs.test.ts\` fails when it is out of date), so it
+says what the server does, not what it once meant to. The same routes are
+served machine-readable at \`GET /openapi.json\` (OpenAPI 3.1), the limits at
+\`GET /quotas.json\`, the MCP tools at \`tools/list\` and in the server card
+\`/.well-known/mcp.json\`.
+
+Deeper pages: [realtime.md](realtime.md) (the WebSocket channels and the long
+poll), [mcp.md](mcp.md) (the MCP endpoint, its two protocol eras, its errors),
+[security.md](security.md) (keys, locks, guessing), [history.md](history.md)
+(versions, changes, restore), [titles.md](titles.md) (board titles) and
+[choices.md](choices.md) (what this implementation chose where its contract is
+silent).`;
+
+export const CONVENTIONS = `## Conventions
+
+- \`{base_url}\` is where the server runs (\`http://127.0.0.1:3000\` by default,
+  or its \`PUBLIC_URL\`). Paths carry no version segment.
+- A board id is a UUID, minted by the server. There are no accounts: whoever
+  knows a board id can read and write the board, unless it is locked.
+- A person opens a board at \`{base_url}/#<boardId>\`; a read-only embed is
+  \`{base_url}/?embed=1#<boardId>\`.
+- Request bodies are JSON (\`Content-Type: application/json\`; anything else is
+  415), at most ${MAX_BODY_BYTES} bytes (5 MiB). Unknown fields are refused with
+  the field named.
+- Writes that take an \`id\` update the item it names, or create one with a
+  fresh UUID when it is absent.
+- Every item carries an \`author\` tag, set at creation and never changed:
+  \`user:<uuid>\` from the browser, \`ai:rest\` by default on REST, \`ai:…\` on
+  MCP, \`ai:import\` on import. A write may pass its own \`author\`.
+- Every public endpoint sends \`Access-Control-Allow-Origin: *\` and answers
+  the CORS preflight; \`X-Import-Token\` is not a header a browser may send.
+- Reads that return a snapshot send an \`ETag\`; with \`If-None-Match\` matching
+  they answer 304.`;
+
+export const KEYS = `## Keys and locks
+
+A board may be locked with an access key (8 letters and digits; 6-character
+legacy keys still open their boards; any case). The server keeps only a hash:
+the key is shown once, by \`POST /api/boards/{boardId}/lock\` or as
+\`access_key\` when a board is created with \`lock\`, and cannot be recovered.
+
+| Lock mode | Reads | Writes |
+|---|---|---|
+| none | anyone | anyone |
+| \`write\` | anyone | with the key |
+| \`all\` | with the key | with the key |
+
+Where the key travels:
+
+| Surface | Channel |
+|---|---|
+| REST | header \`X-Board-Key\` (the \`boardKey\` security scheme of /openapi.json) |
+| MCP | tool argument \`access_key\` (what a model uses), or header \`X-Board-Key\` |
+| \`/ws/{boardId}\` | subprotocol \`svc-key.<key>\`, echoed in the 101 (\`?key=\` works but is deprecated: it leaks into access logs) |
+| \`/collab\` | the Hocuspocus token |
+
+Without the key a locked board answers 401 \`board_locked\` with
+\`{locked: true, lockMode}\` and a Bearer challenge; a wrong key to change a
+lock is 403 \`invalid_key\`. Wrong keys are budgeted per client and board: past
+a few, a client waits (429 \`rate_limited\` with the exact
+\`retryAfterSeconds\`) before another of its keys is checked. See
+[security.md](security.md).
+
+\`X-Import-Token\` (server to server) selects higher rate tiers when it matches
+the operator's secret; it never opens a lock. A token that does not match is
+403 \`invalid_import_token\`.`;
+
+export const EXAMPLES = `## Examples
+
+\`\`\`sh
+BASE=http://127.0.0.1:3000
+
+# Create a draw board (the answer is {"id": "...", "mode": "draw"})
+BOARD=$(curl -s -X POST $BASE/api/boards -H 'Content-Type: application/json' -d '{"mode":"draw"}' | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
+
+# Add a post-it, a stroke and a link
+curl -s -X POST $BASE/api/boards/$BOARD/texts -H 'Content-Type: application/json' -d '{"x":40,"y":40,"content":"Hello","postit":true}'
+curl -s -X POST $BASE/api/boards/$BOARD/strokes -H 'Content-Type: application/json' -d '{"points":[[0,0],[120,40]],"color":"blue"}'
+curl -s -X POST $BASE/api/boards/$BOARD/links -H 'Content-Type: application/json' -d '{"x":40,"y":200,"url":"https://example.org/"}'
+
+# Read it: the JSON snapshot (ETag-aware) and the schematic SVG
+curl -s $BASE/json/$BOARD
+curl -s $BASE/svg-preview/$BOARD -o board.svg
+
+# Wait for the next edits (long poll), then ask what changed
+curl -s "$BASE/api/boards/$BOARD/wait?timeout_ms=25000"
+curl -s "$BASE/api/boards/$BOARD/changes?since_etag=<etag from wait>"
+
+# Lock it for writes: the key is in the answer, once
+curl -s -X POST $BASE/api/boards/$BOARD/lock -H 'Content-Type: application/json' -d '{"mode":"write"}'
+curl -s -X POST $BASE/api/boards/$BOARD/texts -H 'Content-Type: application/json' -H 'X-Board-Key: <key>' -d '{"x":0,"y":0,"content":"with the key"}'
+
+# A todo board from a template, a task in its first column, the tasks as CSV
+TODO=$(curl -s -X POST $BASE/api/boards -H 'Content-Type: application/json' -d '{"mode":"todo","template":"kanban"}' | sed 's/.*"id":"\\([^"]*\\)".*/\\1/')
+COLUMN=$(curl -s $BASE/json/$TODO | sed 's/.*"columns":\\[{"id":"\\([^"]*\\)".*/\\1/')
+curl -s -X POST $BASE/api/boards/$TODO/tasks -H 'Content-Type: application/json' -d "{\\"column_id\\":\\"$COLUMN\\",\\"name\\":\\"Write the docs\\",\\"priority\\":\\"H\\"}"
+curl -s $BASE/api/boards/$TODO/tasks.csv
+
+# MCP (2025 session): initialize, then call a tool with the session id
+curl -si -X POST $BASE/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'
+curl -s -X POST $BASE/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H 'Mcp-Session-Id: <id>' \\
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_text","arguments":{"board_id":"'$BOARD'","x":0,"y":0,"content":"from MCP"}}}'
+\`\`\`
+
+A JSON-channel session (\`/ws/{boardId}\`) is shown frame by frame in
+[realtime.md](realtime.md#example-session); the MCP eras in [mcp.md](mcp.md).`;
+
+export const ERRORS_INTRO = `## Errors
+
+Every refusal has one JSON body on REST: \`{error, code, ...details}\`, where
+\`error\` is for people and \`code\` for programs; details such as \`field\` and
+\`reason\` sit beside them. Bad input changes nothing. The same error reaches
+each surface through one mapper:
+
+- **REST**: the status below and the body; 401 adds \`WWW-Authenticate: Bearer\`,
+  429 adds \`Retry-After\` (\`retryAfterSeconds\` is ${RETRY_AFTER_SECONDS} for rate limits, the
+  exact wait for a wrong-key backoff).
+- **MCP**: on 2026-07-28 a refused tool call is a tool result with
+  \`isError: true\` and the same body plus \`next\` (what to do next); on the
+  2025 revisions -32001 for a lock, -32000 for rate limits, quotas and the
+  like, -32602 for an unknown board or invalid arguments
+  ([mcp.md](mcp.md#errors)).
+- **\`/ws/{boardId}\`**: an \`error\` frame \`{type: "error", code, message, ref?, ...details}\`;
+  refusals before the upgrade are HTTP answers (401, 404, 429).
+- **\`/collab\`**: a close code (below).
+
+Beyond what each route lists, any route may answer 431 (headers or URL over
+Node's 16 KiB, refused before the route runs, with Fastify's own body
+\`{error, message, statusCode}\`), 500 \`internal_error\` and 503
+\`storage_unavailable\` (nothing was stored; retry). Another 4xx that the HTTP
+framework raises itself is \`bad_request\`. The JSON channel also answers a
+continued batch whose next frame never came with \`batch_timeout\`.
+
+Every code, from the list in \`server/board/errors.ts\` (values in angle
+brackets stand for the request's own):`;
+
+export const LIMITS_INTRO = `## Limits
+
+Per-board quotas are the same for the browser, REST, MCP and the JSON channel;
+a write over one is refused (413 \`quota_exceeded\`, or 400 on import) and
+changes nothing. Rate limits answer 429 \`rate_limited\` with \`Retry-After\`.
+REST and MCP limits are counted per serving instance; WebSocket frame limits
+per board. Choices behind the limits the contract leaves open are in
+[choices.md](choices.md#limits-the-specification-leaves-open).`;
