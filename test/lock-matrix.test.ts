@@ -191,6 +191,8 @@ const REST: Record<string, RestSpec> = {
   'GET /api/boards/:boardId/changes': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/changes?since=1` }) },
   'POST /api/boards/:boardId/versions/:version/restore': { class: 'rest-write', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1/restore` }) },
   'GET /healthz': { class: 'rest-public', request: () => ({ path: '/healthz' }) },
+  'GET /readyz': { class: 'rest-public', request: () => ({ path: '/readyz' }) },
+  'GET /metrics': { class: 'rest-public', request: () => ({ path: '/metrics' }) },
   'GET /quotas.json': { class: 'rest-public', request: () => ({ path: '/quotas.json' }) },
   'GET /llms.txt': { class: 'rest-public', request: () => ({ path: '/llms.txt' }) },
   'GET /.well-known/mcp.json': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp.json' }) },

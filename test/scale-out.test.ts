@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,6 +17,7 @@ import { client } from './helpers/http.js';
 import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
+import { freePort } from './helpers/throwaway-services.js';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';
@@ -336,14 +336,6 @@ describe.skipIf(!available)('two instances, one board', () => {
     yjs.destroy();
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** nginx running the configuration shown in docs/deploy.md, pointed at the given instances. */
 async function startDocumentedNginx(instances: string[]): Promise<{ url: string; stop(): void }> {

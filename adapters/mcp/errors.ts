@@ -22,6 +22,12 @@ import { BoardError, errors, knownError } from '../../server/board/errors.js';
 
 export type Era = 'modern' | 'legacy';
 
+/** How a tool call ended: `refused` is the caller's doing (arguments, lock, limit, quota), `error` the server's. */
+export type ToolOutcome = 'ok' | 'refused' | 'error';
+
+/** Told of every tool call's outcome (the operator's metrics). */
+export type ToolCalls = (era: Era, tool: string, outcome: ToolOutcome) => void;
+
 export const MCP_SERVER_ERROR = -32000;
 export const MCP_BOARD_LOCKED = -32001;
 export const JSON_RPC_PARSE_ERROR = -32700;
@@ -121,6 +127,18 @@ const LEGACY_RESULTS: ReadonlySet<string> = new Set(['item_not_found', 'version_
 function isLegacyResult(boardError: BoardError): boolean {
   if (boardError.code === 'invalid_board_id') return false;
   return boardError.status === 400 || LEGACY_RESULTS.has(boardError.code);
+}
+
+/** The codes that are the server's fault (5xx) rather than the caller's. */
+const SERVER_FAULTS: ReadonlySet<unknown> = new Set(['internal_error', 'storage_unavailable']);
+
+/** The outcome of a failed call, from what it threw or the `code` of its `isError` result. */
+export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {
+  let code: unknown;
+  if (failure instanceof RpcError) code = failure.data?.code ?? (failure.code === INTERNAL_ERROR ? 'internal_error' : undefined);
+  else if (typeof failure === 'string') code = failure;
+  else code = knownError(failure)?.code ?? 'internal_error';
+  return SERVER_FAULTS.has(code) ? 'error' : 'refused';
 }
 
 /** A tool call that failed: an `isError` result, or on the 2025 revisions a thrown JSON-RPC error where the contract says so. */

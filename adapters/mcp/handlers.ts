@@ -6,13 +6,13 @@
  * remembers keys and boards; a stateless request only what it carries) and
  * how a refused tool call is answered (errors.ts).
  */
-import { Server, type CallToolResult, type CompleteResult, type ContentBlock } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type CompleteResult, type ContentBlock, type ServerContext } from '@modelcontextprotocol/server';
 import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
-import { type Era, resourceFailure, RpcError, toolFailure, INVALID_PARAMS } from './errors.js';
+import { type Era, failureOutcome, resourceFailure, RpcError, toolFailure, INVALID_PARAMS, type ToolCalls } from './errors.js';
 import { serverIcons } from './icons.js';
 import type { AgentMemory } from './memory.js';
 import { boardResourceLinks, parseUri, PER_BOARD_TEMPLATES, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
@@ -72,8 +72,8 @@ class BoardServer extends Server {
   }
 }
 
-/** A server instance for one era, with the board handlers on it. */
-export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): Server {
+/** A server instance for one era, with the board handlers on it; `calls` hears of every tool call's outcome. */
+export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls): Server {
   const server = new BoardServer(
     { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version, websiteUrl: baseUrl || undefined, icons: serverIcons(baseUrl) },
     {
@@ -95,19 +95,33 @@ export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseU
       },
     },
   );
-  registerTools(server, boards, memory, era, baseUrl);
+  registerTools(server, boards, memory, era, baseUrl, calls);
   registerResources(server, boards, memory);
   registerCompletions(server, memory);
   return server;
 }
 
-function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string): void {
+function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls): void {
   server.setRequestHandler('tools/list', () => ({ tools: toolListAt(baseUrl) }));
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const name = request.params.name as McpToolName;
-    if (!Object.hasOwn(TOOLS, name)) throw new RpcError(INVALID_PARAMS, `unknown tool ${request.params.name}: tools/list names the tools`);
-    const parsed = McpToolArgs[name].safeParse(request.params.arguments ?? {}, { reportInput: true });
+    // An unknown name is counted as `unknown`: a label must not take whatever a client sends.
+    const known = Object.hasOwn(TOOLS, name);
+    try {
+      const result = await callTool(name, request.params.arguments, ctx);
+      calls?.(era, known ? name : 'unknown', result.isError ? failureOutcome((result.structuredContent as { code?: unknown } | undefined)?.code) : 'ok');
+      return result;
+    } catch (error) {
+      calls?.(era, known ? name : 'unknown', failureOutcome(error));
+      throw error;
+    }
+  });
+
+  /** One call's answer: a result, an `isError` result, or a thrown JSON-RPC error. */
+  const callTool = async (name: McpToolName, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+    if (!Object.hasOwn(TOOLS, name)) throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
+    const parsed = McpToolArgs[name].safeParse(args ?? {}, { reportInput: true });
     if (!parsed.success) {
       // A board id that is not a UUID names no board.
       if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id')) return toolFailure(errors.invalidBoardId(), era);
@@ -120,7 +134,7 @@ function registerTools(server: Server, boards: Boards, memory: AgentMemory, era:
     } catch (error) {
       return toolFailure(error, era);
     }
-  });
+  };
 }
 
 /** A tool's answer: its JSON as text and as structuredContent, plus the blocks a model reads best (links, pictures). */

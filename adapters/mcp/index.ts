@@ -22,7 +22,12 @@ import type { ModernMcp } from './modern.js';
 export { McpSessions } from './legacy.js';
 export { ModernMcp } from './modern.js';
 
-export type McpOptions = { baseUrl: (request: FastifyRequest) => string; allowedHosts: AllowedHosts };
+export type McpOptions = {
+  baseUrl: (request: FastifyRequest) => string;
+  allowedHosts: AllowedHosts;
+  /** Counts an open stream (a 2025 session's GET stream, a 2026-07-28 listen) in; returns what to call when it ends. */
+  opened?: (stream: 'session' | 'listen') => () => void;
+};
 
 /** A JSON-RPC error answered by the endpoint itself, with the request's id when it can be read. */
 function jsonRpcError(request: FastifyRequest, reply: FastifyReply, status: number, error: { code: number; message: string; data?: unknown }) {
@@ -109,7 +114,13 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
         if (!(error instanceof RpcError)) throw error;
         return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });
       }
-      if (release) reply.raw.once('close', release);
+      if (release) {
+        const closed = options.opened?.('listen');
+        reply.raw.once('close', () => {
+          release();
+          closed?.();
+        });
+      }
       return modern.serve(rawWithContext(request, reply, auth), reply.raw, body);
     }
     const { id, session } = sessionOf(request);
@@ -133,7 +144,9 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     if (!session) return sessionGone(request, reply);
     if (stream) {
       session.openStreams += 1;
+      const closed = options.opened?.('session');
       reply.raw.once('close', () => {
+        closed?.();
         session.openStreams -= 1;
         session.lastSeen = Date.now();
       });

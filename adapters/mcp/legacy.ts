@@ -12,6 +12,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
+import type { ToolCalls } from './errors.js';
 import { boardServer } from './handlers.js';
 import { SessionMemory } from './memory.js';
 import { parseUri } from './resources.js';
@@ -27,7 +28,7 @@ export class McpSession {
   lastSeen = Date.now();
   openStreams = 0;
 
-  constructor(boards: Boards, baseUrl: string, hooks: { subscribed(s: McpSession, boardId: string): void; unsubscribed(s: McpSession, boardId: string): void; closed(s: McpSession): void; initialized(s: McpSession): void }) {
+  constructor(boards: Boards, baseUrl: string, hooks: { subscribed(s: McpSession, boardId: string): void; unsubscribed(s: McpSession, boardId: string): void; closed(s: McpSession): void; initialized(s: McpSession): void }, calls?: ToolCalls) {
     this.memory = new SessionMemory({ subscribed: (boardId) => hooks.subscribed(this, boardId), unsubscribed: (boardId) => hooks.unsubscribed(this, boardId) });
     this.transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -35,7 +36,7 @@ export class McpSession {
       onsessioninitialized: () => hooks.initialized(this),
     });
     this.transport.onclose = () => hooks.closed(this);
-    this.server = boardServer(boards, this.memory, 'legacy', baseUrl);
+    this.server = boardServer(boards, this.memory, 'legacy', baseUrl, calls);
   }
 
   get id(): string | undefined {
@@ -68,6 +69,7 @@ export class McpSessions {
     private readonly boards: Boards,
     events: BoardEvents,
     private readonly idleMs: number,
+    private readonly calls?: ToolCalls,
   ) {
     const notify = (boardId: string) => {
       for (const session of this.subscribers.get(boardId) ?? []) void session.notifyChanged(boardId).catch(() => {});
@@ -99,7 +101,7 @@ export class McpSessions {
         for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
       },
       initialized: (s) => this.sessions.set(s.id!, s),
-    });
+    }, this.calls);
     await session.server.connect(session.transport);
     return session;
   }

@@ -19,7 +19,7 @@ import type { Boards } from '../../server/host/boards.js';
 import { contextOf, mcpCaller } from './context.js';
 import { boardServer } from './handlers.js';
 import { RequestMemory } from './memory.js';
-import { INVALID_PARAMS, RpcError, toMcpError } from './errors.js';
+import { INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
 import { knownError } from '../../server/board/errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
@@ -34,10 +34,11 @@ export class ModernMcp {
   constructor(
     private readonly boards: Boards,
     events: BoardEvents,
+    calls?: ToolCalls,
   ) {
     const bus = new InMemoryServerEventBus();
     this.handler = createMcpHandler(
-      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl),
+      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl, calls),
       { legacy: 'reject', bus },
     );
     const changed = (boardId: string) => {

@@ -110,6 +110,13 @@ export type Health = () => Record<string, number | string>;
 
 export type DiscoveryOptions = { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string; health: Health; mcp: McpDescription };
 
+/** The document without /metrics when it is served on a port of its own (METRICS_PORT), not this one. */
+function servedOnly(app: FastifyInstance, document: Record<string, unknown>): Record<string, unknown> {
+  if (app.hasRoute({ method: 'GET', url: '/metrics' })) return document;
+  const { '/metrics': _metrics, ...paths } = document.paths as Record<string, unknown>;
+  return { ...document, paths };
+}
+
 export function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions): void {
   // For load balancers and operators: cheap, uncached, never rate limited.
   app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }));
@@ -119,5 +126,5 @@ export function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions)
   const card = async (request: FastifyRequest, reply: FastifyReply) => sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2));
   app.get('/.well-known/mcp.json', card);
   app.get('/.well-known/mcp/server-card', card);
-  app.get('/openapi.json', async (request, reply) => sendDocument(reply, 'application/json', JSON.stringify(openApiDocument(options.baseUrl(request)))));
+  app.get('/openapi.json', async (request, reply) => sendDocument(reply, 'application/json', JSON.stringify(servedOnly(app, openApiDocument(options.baseUrl(request))))));
 }

@@ -37,7 +37,8 @@ function keyOf(request: FastifyRequest<{ Querystring: { key?: string | string[] 
 type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | string[]; client?: string } };
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
-export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter }): void {
+/** `opened` counts an open socket in and returns what to call when it closes (the operator's metrics). */
+export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter; opened?: () => () => void }): void {
   const socketAccess = new SocketAccess(deps);
   app.get<WsRoute>(
     '/ws/:boardId',
@@ -55,6 +56,8 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       },
     },
     (socket, request: WsRequest) => {
+      const closed = deps.opened?.();
+      if (closed) socket.once('close', closed);
       void new JsonChannelConnection(socket, request.admission!, { ...deps, socketAccess }).start();
     },
   );

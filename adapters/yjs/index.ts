@@ -209,9 +209,10 @@ function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promi
 
 /**
  * Hands `/collab` WebSocket connections to Hocuspocus. With `pending`, document
- * messages wait for the journal's commit (the shared setup).
+ * messages wait for the journal's commit (the shared setup); `opened` counts an
+ * open socket in and returns what to call when it closes.
  */
-export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, pending?: (boardId: string) => Promise<void> | undefined): void {
+export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, pending?: (boardId: string) => Promise<void> | undefined, opened?: () => () => void): void {
   // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
   const preValidation = async (request: FastifyRequest) => {
     if (request.ws) takeSocketSlot(sockets, request.ip, request.raw);
@@ -222,6 +223,8 @@ export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, soc
       if (typeof value === 'string') headers.set(name, value);
     }
     const url = new URL(request.url, 'http://collab.invalid');
+    const closed = opened?.();
+    if (closed) socket.once('close', closed);
     const bounded = boundedSocket(socket);
     const connection = hocuspocus.handleConnection(pending ? durableSends(bounded, pending) : bounded, new Request(url, { headers }), { ip: request.ip });
     socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));

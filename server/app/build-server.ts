@@ -29,6 +29,7 @@ import { opFeedExtension } from '../host/op-feed.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
 import { RedisCluster } from '../cluster/redis.js';
+import { Operations } from './operations.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
 import { PgStore } from '../store/pg/store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
@@ -49,8 +50,12 @@ export type BoardServer = {
   routes: { method: string; url: string }[];
   hocuspocus: Hocuspocus;
   documents: DocumentJournal;
+  /** Readiness, metrics and the metrics port (server/app/operations.ts). */
+  operations: Operations;
   /** Starts listening; resolves to the address it listens on. */
   listen(): Promise<string>;
+  /** Starts draining: /readyz answers 503 from now on, while requests are still served. */
+  drain(): void;
   close(): Promise<void>;
 };
 
@@ -93,7 +98,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ? await PgStore.open(config.shared.databaseUrl, config.shared.poolSize, now)
     : new SqliteStore(config.dataDir, now);
   const { registry, documents, blobs } = store;
-  const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix, (boardId) => documents.pending(boardId));
+  const operations = new Operations(config, store, () => hocuspocus.getDocumentsCount());
+  const { metrics } = operations;
+  const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix, (boardId) => documents.pending(boardId), (direction, kind) => metrics.relayed(direction, kind));
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
   const keyBudget = new KeyBudget(now);
@@ -105,6 +112,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       creations: cluster ? cluster.eventualLimiter(limiter, now) : limiter,
       sockets: cluster ? cluster.counter() : localCounter(limiter),
     },
+    (limit, tier) => metrics.refused(limit, tier),
   );
   const hocuspocus = new Hocuspocus({
     quiet: true,
@@ -120,7 +128,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   hocuspocus.configure({
     extensions: [
       ...(cluster ? [cluster.extension] : []),
-      new JournalledDatabase(store, config.journal),
+      new JournalledDatabase(store, config.journal, { committed: (seconds, ok) => metrics.journalCommitted(seconds, ok), compacted: (seconds) => metrics.compacted(seconds) }),
       events.extension(),
       opFeedExtension(events, blobs, documents),
       collabExtension({ boards, access, registry, blobs, events, host, now }),
@@ -128,6 +136,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   if (cluster && store instanceof PgStore) {
     await cluster.attach({ events, host, registry: store.registry });
+    operations.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
   }
   const sweeper = setInterval(() => {
@@ -154,6 +163,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
+  operations.observe(app);
   logError = (error, boardId) => app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
@@ -167,7 +177,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol } });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs);
+  const toolCalled = (era: string, tool: string, outcome: string) => metrics.toolCalled(era, tool, outcome);
+  const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs, toolCalled);
   const health = () => ({
     uptimeSeconds: Math.round(process.uptime()),
     loadedBoards: hocuspocus.getDocumentsCount(),
@@ -178,10 +189,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health, mcp: MCP_DESCRIPTION });
   const sockets = socketCounter(config.maxSocketsPerIp);
-  registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)));
-  registerJsonChannel(app, { boards, events, access, sockets });
-  const modernMcp = new ModernMcp(boards, events);
-  await registerMcp(app, { sessions: mcpSessions, modern: modernMcp }, { baseUrl: baseUrlOf(config.publicUrl), allowedHosts: allowedHosts(config.publicUrl, config.allowedHosts) });
+  operations.routes(app);
+  registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)), () => metrics.opened('collab'));
+  registerJsonChannel(app, { boards, events, access, sockets, opened: () => metrics.opened('ws') });
+  const modernMcp = new ModernMcp(boards, events, toolCalled);
+  const mcpStream = { session: 'mcp_session_stream', listen: 'mcp_listen' } as const;
+  await registerMcp(app, { sessions: mcpSessions, modern: modernMcp }, { baseUrl: baseUrlOf(config.publicUrl), allowedHosts: allowedHosts(config.publicUrl, config.allowedHosts), opened: (stream) => metrics.opened(mcpStream[stream]) });
   // The built browser app; unknown paths fall through to the JSON 404.
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: true });
 
@@ -191,6 +204,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       clearInterval(sweeper);
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
+      await operations.close();
       events.close(); // long polls among them answer now instead of holding shutdown
       await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
@@ -203,8 +217,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const listen = async () => {
     const address = await app.listen({ port: config.port, host: config.host });
+    await operations.listen();
     return address.replace('://[::1]', '://localhost');
   };
+  const drain = () => {
+    operations.draining = true;
+  };
 
-  return { app, store, boards, events, limiter, keyBudget, mcpSessions, routes, hocuspocus, documents, listen, close };
+  return { app, store, boards, events, limiter, keyBudget, mcpSessions, routes, hocuspocus, documents, operations, listen, drain, close };
 }

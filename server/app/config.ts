@@ -46,6 +46,12 @@ const EnvSchema = z.object({
   REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and . : _ - only').default('boards'),
   // Connections this instance holds to PostgreSQL.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  // Set: GET /metrics asks for "Authorization: Bearer <token>".
+  METRICS_TOKEN: z.string().min(1).optional(),
+  // Set: /metrics is served on this port (on HOST) of its own, not on PORT.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // On SIGTERM, /readyz answers 503 for this long while requests are still served, then the server stops.
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
 }).refine((env) => (env.REDIS_URL === undefined) === (env.DATABASE_URL === undefined), {
   message: 'REDIS_URL and DATABASE_URL go together: set both for the shared setup, or neither for the embedded SQLite',
   path: ['REDIS_URL'],
@@ -76,6 +82,12 @@ export type Config = Readonly<{
   shared: Readonly<{ redisUrl: string; redisPrefix: string; databaseUrl: string; poolSize: number }> | undefined;
   /** Folder of the built browser app (npm run build:app). */
   publicDir: string;
+  /** Bearer token /metrics asks for, when set. */
+  metricsToken: string | undefined;
+  /** A port of its own for /metrics (on `host`), or undefined to serve it on `port`. */
+  metricsPort: number | undefined;
+  /** How long a SIGTERM drains (readiness 503, requests still served) before the server stops. */
+  shutdownDrainMs: number;
 }>;
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {
@@ -114,5 +126,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     shared: e.REDIS_URL && e.DATABASE_URL ? Object.freeze({ redisUrl: e.REDIS_URL, redisPrefix: e.REDIS_PREFIX, databaseUrl: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }) : undefined,
     publicDir: join(projectRoot(), 'dist', 'public'),
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   });
 }

@@ -82,6 +82,9 @@ class DocumentRelay extends RedisExtension {
   }
 }
 
+/** Told of every pub/sub message: `documents` for the Yjs relay's, `events` for board events (the operator's metrics). */
+export type RelayHook = (direction: 'published' | 'received', kind: 'documents' | 'events') => void;
+
 type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
 
 export class RedisCluster implements EventRelay {
@@ -90,6 +93,8 @@ export class RedisCluster implements EventRelay {
   private readonly pub: IORedis;
   private readonly sub: IORedis;
   private readonly changedThisTurn = new Set<string>();
+  /** Every connection this instance opened (ours and the extension's), for the connection status. */
+  private readonly clients = new Set<IORedis>();
   private targets: Targets | undefined;
 
   private readonly channel: string;
@@ -100,6 +105,7 @@ export class RedisCluster implements EventRelay {
     private readonly prefix: string,
     /** The journal commit on its way for a board, if any: changes are relayed once stored. */
     pending: (boardId: string) => Promise<void> | undefined,
+    private readonly relayed: RelayHook = () => {},
   ) {
     this.channel = `${prefix}:events`;
     this.pub = this.client();
@@ -114,7 +120,22 @@ export class RedisCluster implements EventRelay {
   private client(): IORedis {
     const client = new IORedis(this.url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
     client.on('error', () => {}); // ioredis reconnects by itself; commands in between fail and say so
+    this.clients.add(client);
+    client.once('end', () => this.clients.delete(client));
+    const kind = (channel: unknown) => (String(channel) === this.channel ? 'events' : 'documents');
+    client.on('messageBuffer', (channel: Buffer) => this.relayed('received', kind(channel)));
+    // ioredis has no hook on commands: every one passes through sendCommand, publishes of the extension too.
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = (command, stream) => {
+      if (command.name === 'publish') this.relayed('published', kind(command.args[0]));
+      return send(command, stream);
+    };
     return client;
+  }
+
+  /** Whether every Redis connection of this instance is up (readiness and the metrics). */
+  connected(): boolean {
+    return [...this.clients].every((client) => client.status === 'ready');
   }
 
   /** Starts relaying: this instance's events go out, the others' come in. */

@@ -34,6 +34,12 @@ export type KeyHolder = Pick<Caller, 'ip' | 'key'>;
 
 export type Tier = 'standard' | 'token';
 
+/** The rate limits, as the refusal hook names them (docs/operations.md). */
+export type RateLimitName = 'board' | 'create' | 'lock' | 'ws_frame' | 'collab_update' | 'key_guess';
+
+/** Told of every refusal by a rate limit (the operator's metrics); `none` where no tier applies. */
+export type RefusalHook = (limit: RateLimitName, tier: Tier | 'none') => void;
+
 export type AccessConfig = { importToken: string | undefined; rateLimits: boolean };
 
 /** A counter every instance shares (Redis): the strong limit on WebSocket traffic per board. */
@@ -70,6 +76,7 @@ export class Access {
   constructor(
     private readonly config: AccessConfig,
     private readonly limiters: Limiters,
+    private readonly refused: RefusalHook = () => {},
   ) {}
 
   /** The caller's rate tier: a presented token must match the configured secret, else 403. */
@@ -90,7 +97,7 @@ export class Access {
     if (caller.admitted) return;
     const tier = this.tier(caller);
     if (caller.surface === 'ws') return;
-    this.limit(`board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
+    this.limit(['board', tier], `board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
   }
 
   /**
@@ -98,12 +105,12 @@ export class Access {
    * connection or instance (a whole batch is one frame).
    */
   async admitFrame(boardId: string): Promise<void> {
-    await this.limitShared(`ws:${boardId}`, RATE_WS_FRAMES, RATE_WINDOW_WS_MS);
+    await this.limitShared('ws_frame', `ws:${boardId}`, RATE_WS_FRAMES, RATE_WINDOW_WS_MS);
   }
 
   /** Counts a Yjs document update on /collab (awareness excluded), across instances. */
   async admitCollabUpdate(boardId: string): Promise<void> {
-    await this.limitShared(`collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS);
+    await this.limitShared('collab_update', `collab:${boardId}`, RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS);
   }
 
   /**
@@ -121,14 +128,14 @@ export class Access {
     const key = tier === 'token'
       ? `create-token:${createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16)}`
       : `create-ip:${caller.ip}`;
-    this.limit(key, tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
+    this.limit(['create', tier], key, tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
     if (!this.config.rateLimits) return () => {};
     return () => this.limiters.creations.refund(key);
   }
 
   /** Counts a lock, unlock or verify-key call (5 per 60 s per IP, token or not). */
   admitLockOperation(caller: Caller): void {
-    this.limit(`lock-ip:${caller.ip}`, RATE_LOCK, RATE_WINDOW_LOCK_MS);
+    this.limit(['lock', 'none'], `lock-ip:${caller.ip}`, RATE_LOCK, RATE_WINDOW_LOCK_MS);
   }
 
   /**
@@ -152,20 +159,27 @@ export class Access {
     if (key === undefined) return false;
     if (!this.config.rateLimits) return keyMatches(key, record.keyHash);
     const wait = this.limiters.keys.waitSeconds(holder.ip, record.id, key);
-    if (wait > 0) throw errors.rateLimited(wait);
+    if (wait > 0) {
+      this.refused('key_guess', 'none');
+      throw errors.rateLimited(wait);
+    }
     const right = keyMatches(key, record.keyHash);
     this.limiters.keys.checked(holder.ip, record.id, key, right);
     return right;
   }
 
-  private limit(key: string, limit: number, windowMs: number, retryAfterSeconds?: number, limiter = this.limiters.local): void {
+  private limit([name, tier]: [RateLimitName, Tier | 'none'], key: string, limit: number, windowMs: number, retryAfterSeconds?: number, limiter = this.limiters.local): void {
     if (!this.config.rateLimits) return;
     const retry = limiter.hit(key, limit, windowMs);
-    if (retry !== null) throw errors.rateLimited(retryAfterSeconds ?? retry);
+    if (retry === null) return;
+    this.refused(name, tier);
+    throw errors.rateLimited(retryAfterSeconds ?? retry);
   }
 
-  private async limitShared(key: string, limit: number, windowMs: number): Promise<void> {
+  private async limitShared(name: RateLimitName, key: string, limit: number, windowMs: number): Promise<void> {
     if (!this.config.rateLimits) return;
-    if ((await this.limiters.sockets.hit(key, limit, windowMs)) !== null) throw errors.rateLimited(RETRY_AFTER_SECONDS);
+    if ((await this.limiters.sockets.hit(key, limit, windowMs)) === null) return;
+    this.refused(name, 'none');
+    throw errors.rateLimited(RETRY_AFTER_SECONDS);
   }
 }

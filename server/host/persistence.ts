@@ -14,6 +14,14 @@ import { boardMaps } from '../board/document-model.js';
 import { CLOSE, errors } from '../board/errors.js';
 import type { BoardStore } from '../store/board-store.js';
 
+/** Told of journal commits and compactions, with their duration in seconds (the operator's metrics). */
+export type JournalHooks = {
+  committed(seconds: number, ok: boolean): void;
+  compacted(seconds: number): void;
+};
+
+const seconds = (start: number) => (performance.now() - start) / 1000;
+
 export class JournalledDatabase extends Database {
   /** In-memory copies that hold a change the storage refused: never stored, never used again. */
   private readonly discarded = new WeakSet<Document>();
@@ -22,6 +30,7 @@ export class JournalledDatabase extends Database {
     private readonly store: BoardStore,
     /** False only to measure the journal's cost in a benchmark: durability is gone then. */
     private readonly journal = true,
+    private readonly hooks?: JournalHooks,
   ) {
     super({
       fetch: async ({ documentName }) => this.store.documents.load(documentName),
@@ -41,13 +50,20 @@ export class JournalledDatabase extends Database {
       if (this.discarded.has(document)) throw errors.storageUnavailable();
       if (!this.journal || isRelayed(origin)) return; // the instance that made it journalled it
       let pending: Promise<void> | void;
+      const start = performance.now();
       try {
         pending = this.store.documents.append(documentName, update);
       } catch (error) {
+        this.hooks?.committed(seconds(start), false);
         this.discard(instance, document);
         throw error;
       }
-      pending?.catch(() => this.discard(instance, document));
+      // SQLite appends at once (its transaction commits as this change's unit ends); PostgreSQL at the group commit.
+      if (!pending) return this.hooks?.committed(seconds(start), true);
+      pending.then(() => this.hooks?.committed(seconds(start), true), () => {
+        this.hooks?.committed(seconds(start), false);
+        this.discard(instance, document);
+      });
     });
   }
 
@@ -79,7 +95,8 @@ export class JournalledDatabase extends Database {
       await documents.erase(documentName);
       return;
     }
-    await documents.compact(documentName, document);
+    const start = performance.now();
+    if (await documents.compact(documentName, document)) this.hooks?.compacted(seconds(start));
     // Unreferenced image payloads go once nobody is connected (an open browser
     // could still undo an erase and point at its payload again).
     if (clientsCount === 0) {

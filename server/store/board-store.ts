@@ -121,6 +121,8 @@ export interface BoardStore {
    * so a mutation that throws has made no update (test/store-contract.test.ts).
    */
   atomically<T>(boardId: string, change: (tx: StoreTx) => T): Promise<T>;
+  /** Resolves once the storage answers a trivial query (readiness); rejects when it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

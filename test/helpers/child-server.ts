@@ -18,11 +18,12 @@ export async function tempDataDir(): Promise<string> {
 
 /**
  * The environment of a server under test: port 0, loopback, a given DATA_DIR,
- * quiet logs, and rate limits off (a test file creates far more than 5 boards a
- * minute); the rate-limit tests switch them on.
+ * quiet logs, rate limits off (a test file creates far more than 5 boards a
+ * minute; the rate-limit tests switch them on), and no drain on SIGTERM (the
+ * readiness test sets one).
  */
 export function testEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
-  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMITS: 'off', ...env };
+  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMITS: 'off', SHUTDOWN_DRAIN_MS: '0', ...env };
 }
 
 /** The caller of in-process domain calls in tests (filling a board fast, reading its document). */

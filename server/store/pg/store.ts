@@ -117,6 +117,16 @@ export class PgStore implements BoardStore {
     };
   }
 
+  /** A trivial query through the pool; the caller bounds how long it waits. */
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  /** The pool's connections, for the metrics: open, idle, and requests waiting for one. */
+  poolFigures(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

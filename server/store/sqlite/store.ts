@@ -44,6 +44,10 @@ export class SqliteStore implements BoardStore {
     return this.db.transaction(() => change(this.tx))();
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     this.db.close();
   }

@@ -1,0 +1,71 @@
+/**
+ * The operator's endpoints (docs/operations.md): `/readyz` for load balancers
+ * and `/metrics` for Prometheus, plus the hook that times every HTTP request.
+ * `/metrics` is not part of the public surface: no CORS header, and a bearer
+ * token when METRICS_TOKEN is set.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BoardError } from '../../server/board/errors.js';
+import { secretsEqual } from '../../server/host/keys.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: @fastify/cors adds no header to this route. */
+    cors?: false;
+  }
+}
+
+/** The figures to scrape, as the Prometheus text format. */
+export type Scrape = { readonly contentType: string; exposition(): Promise<string> };
+
+/** What keeps this instance from taking traffic (draining, storage, Redis); empty when ready. */
+export type Readiness = () => Promise<string[]>;
+
+/** Told of every answered request: the route is its pattern (never the URL, which holds board ids). */
+export type RequestServed = (method: string, route: string, status: number, seconds: number) => void;
+
+/** The label of a request no route matched (404s, malformed URLs). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Times every request, including those whose reply is hijacked (MCP, whose
+ * stream ends long after the handler) and those no route matched.
+ */
+export function observeRequests(app: FastifyInstance, served: RequestServed): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const start = performance.now();
+    reply.raw.once('close', () => {
+      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+      served(request.method, route, reply.raw.statusCode, (performance.now() - start) / 1000);
+    });
+  });
+}
+
+export function readinessRoute(app: FastifyInstance, readiness: Readiness): void {
+  app.get('/readyz', async (_request, reply) => {
+    const reasons = await readiness();
+    reply.header('Cache-Control', 'no-store');
+    if (reasons.length === 0) return reply.send({ status: 'ready' });
+    return reply.status(503).send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons });
+  });
+}
+
+function unauthorized(reply: FastifyReply): FastifyReply {
+  const error = new BoardError(401, 'metrics_unauthorized', 'send Authorization: Bearer <METRICS_TOKEN>');
+  return reply.status(401).header('WWW-Authenticate', 'Bearer realm="metrics"').type('application/json; charset=utf-8').send(error.toBody());
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+export function metricsRoute(app: FastifyInstance, scrape: Scrape, token: string | undefined): void {
+  app.get('/metrics', { config: { cors: false } }, async (request, reply) => {
+    if (token !== undefined) {
+      const presented = bearer(request);
+      if (presented === undefined || !secretsEqual(presented, token)) return unauthorized(reply);
+    }
+    return reply.header('Cache-Control', 'no-store').type(scrape.contentType).send(await scrape.exposition());
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * The operator's figures, in the Prometheus text format (docs/operations.md
+ * lists them). One Registry per server instance, never prom-client's global
+ * one: tests run several servers in one process. Nothing else imports
+ * prom-client: the host, the surfaces, the cluster and the store are handed
+ * the small callbacks below by the composition root, and the board itself
+ * knows nothing of them. No label ever holds a board id (an id is a
+ * credential): routes are patterns, tools are names from a fixed list.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Open long-lived connections, by channel. */
+export const CHANNELS = ['ws', 'collab', 'mcp_session_stream', 'mcp_listen'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Where the figures of the shared setup come from, read at each scrape. */
+export type SharedFigures = {
+  redisConnected(): boolean;
+  pool(): { total: number; idle: number; waiting: number };
+};
+
+/** Latency buckets in seconds: a journal commit is milliseconds, an HTTP long poll up to a minute. */
+const FAST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  private readonly httpDuration: Histogram<'method' | 'route'>;
+  private readonly connections: Gauge<'channel'>;
+  private readonly journalCommits: Counter<'outcome'>;
+  private readonly journalDuration: Histogram;
+  private readonly compactions: Counter;
+  private readonly compactionDuration: Histogram;
+  private readonly rateLimited: Counter<'limit' | 'tier'>;
+  private readonly toolCalls: Counter<'era' | 'tool' | 'outcome'>;
+  private readonly relayMessages: Counter<'direction' | 'kind'>;
+
+  constructor(loadedBoards: () => number) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.httpRequests = new Counter({ name: 'board_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.httpDuration = new Histogram({ name: 'board_http_request_duration_seconds', help: 'HTTP request latency, by route pattern', labelNames: ['method', 'route'], buckets: HTTP_BUCKETS, registers });
+    new Gauge({ name: 'board_loaded_boards', help: 'Boards loaded in memory (Hocuspocus documents)', registers, collect() { this.set(loadedBoards()); } });
+    this.connections = new Gauge({ name: 'board_open_connections', help: 'Open long-lived connections, by channel', labelNames: ['channel'], registers });
+    for (const channel of CHANNELS) this.connections.set({ channel }, 0);
+    this.journalCommits = new Counter({ name: 'board_journal_commits_total', help: 'Journal appends made durable (ok) or refused by the storage (error)', labelNames: ['outcome'], registers });
+    this.journalDuration = new Histogram({ name: 'board_journal_commit_duration_seconds', help: 'From a document update to its journal entry being durable', buckets: FAST_BUCKETS, registers });
+    this.compactions = new Counter({ name: 'board_compactions_total', help: 'Journals folded into a stored whole document state', registers });
+    this.compactionDuration = new Histogram({ name: 'board_compaction_duration_seconds', help: 'Time to store a whole document state', buckets: FAST_BUCKETS, registers });
+    this.rateLimited = new Counter({ name: 'board_rate_limit_refusals_total', help: 'Requests, frames and updates refused by a rate limit, by limit and tier', labelNames: ['limit', 'tier'], registers });
+    this.toolCalls = new Counter({ name: 'board_mcp_tool_calls_total', help: 'MCP tool calls, by protocol era, tool and outcome (ok, refused: the caller\'s fault, error: ours)', labelNames: ['era', 'tool', 'outcome'], registers });
+    this.relayMessages = new Counter({ name: 'board_redis_messages_total', help: 'Redis pub/sub messages, by direction (published, received) and kind (documents: the Yjs relay; events: board events)', labelNames: ['direction', 'kind'], registers });
+  }
+
+  /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
+  watchShared(figures: SharedFigures): void {
+    const registers = [this.registry];
+    new Gauge({ name: 'board_redis_connected', help: '1 when every Redis connection of this instance is ready, else 0', registers, collect() { this.set(figures.redisConnected() ? 1 : 0); } });
+    const pool = new Gauge({
+      name: 'board_pg_pool_connections',
+      help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const { total, idle, waiting } = figures.pool();
+        pool.set({ state: 'total' }, total);
+        pool.set({ state: 'idle' }, idle);
+        pool.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+
+  requestServed(method: string, route: string, status: number, seconds: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) });
+    this.httpDuration.observe({ method, route }, seconds);
+  }
+
+  /** Counts a connection of the channel open; returns its release (idempotent). */
+  opened(channel: Channel): () => void {
+    this.connections.inc({ channel });
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.connections.dec({ channel });
+    };
+  }
+
+  journalCommitted(seconds: number, ok: boolean): void {
+    this.journalCommits.inc({ outcome: ok ? 'ok' : 'error' });
+    if (ok) this.journalDuration.observe(seconds);
+  }
+
+  compacted(seconds: number): void {
+    this.compactions.inc();
+    this.compactionDuration.observe(seconds);
+  }
+
+  refused(limit: string, tier: string): void {
+    this.rateLimited.inc({ limit, tier });
+  }
+
+  toolCalled(era: string, tool: string, outcome: string): void {
+    this.toolCalls.inc({ era, tool, outcome });
+  }
+
+  relayed(direction: 'published' | 'received', kind: 'documents' | 'events'): void {
+    this.relayMessages.inc({ direction, kind });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  exposition(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
