@@ -192,7 +192,7 @@ describe('import rules', () => {
     const texts = Array.from({ length: 50 }, (_, i) => ({ x: i, y: i, content: `t${i}` }));
     const res = await importBoard({ content: { texts: [...texts, { x: 0, y: 0, content: 42 }] } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_item', kind: 'texts', index: 50, reason: expect.stringContaining('content') });
+    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_item', kind: 'texts', index: 50, reason: expect.stringContaining('content'), requestId: expect.any(String) });
   });
 
   it('an imported text cannot be both a post-it and a diagram frame, as on POST /texts (issue 16.12)', async () => {
@@ -248,12 +248,14 @@ describe('import rules', () => {
       code: 'invalid_content',
       field: 'content.strokes',
       reason: 'unknown key "strokes": did you mean "lines"?',
+      requestId: expect.any(String),
     });
     const mcp = await connectMcp(t.server.url);
     const viaMcp = await mcp.raw('create_board', strokes);
     expect(viaMcp.isError).toBe(true);
     // The REST body, and the next step an agent reads (issue 19).
-    expect(JSON.parse(viaMcp.content[0].text)).toEqual({ ...res.body, next: expect.any(String) });
+    const { requestId: _httpOnly, ...restBody } = res.body; // the request id is HTTP's, MCP has JSON-RPC ids
+    expect(JSON.parse(viaMcp.content[0].text)).toEqual({ ...restBody, next: expect.any(String) });
     await mcp.close();
 
     expect((await importBoard({ mode: 'todo', content: { Tasks: [], columns: [{ title: 'a' }] } })).body).toMatchObject({ field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' });

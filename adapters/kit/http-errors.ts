@@ -39,14 +39,19 @@ export function toBoardError(error: unknown): BoardError {
   return errors.internal();
 }
 
-/** Sends a BoardError as the spec's JSON body, with the headers its status calls for. */
+/**
+ * Sends a BoardError as the spec's JSON body, with the headers its status calls
+ * for, and the request id (also in `X-Request-Id`) so that a report can be matched
+ * with its log line: errors the router answers before any hook carry it too.
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const boardError = toBoardError(error);
   if (boardError.status === 500) request.log.error({ err: error }, 'request failed');
   else if (boardError.status === 503) request.log.warn({ code: boardError.code }, 'storage refused a write');
   if (boardError.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="board", error="board_locked"');
   if (boardError.status === 429) reply.header('Retry-After', String(boardError.details.retryAfterSeconds));
-  return reply.status(boardError.status).type('application/json; charset=utf-8').send(boardError.toBody());
+  reply.header('X-Request-Id', request.id);
+  return reply.status(boardError.status).type('application/json; charset=utf-8').send({ ...boardError.toBody(), requestId: request.id });
 }
 
 /** The service's base URL for a request: the configured PUBLIC_URL, else the request's own origin. */

@@ -116,9 +116,10 @@ A JSON-channel session (\`/ws/{boardId}\`) is shown frame by frame in
 
 export const ERRORS_INTRO = `## Errors
 
-Every refusal has one JSON body on REST: \`{error, code, ...details}\`, where
+Every refusal has one JSON body on REST: \`{error, code, ...details, requestId}\`, where
 \`error\` is for people and \`code\` for programs; details such as \`field\` and
-\`reason\` sit beside them. Bad input changes nothing. The same error reaches
+\`reason\` sit beside them, and \`requestId\` (also in the \`X-Request-Id\` header) names
+the request's line in the server log ([operations.md](operations.md#logs)). Bad input changes nothing. The same error reaches
 each surface through one mapper:
 
 - **REST**: the status below and the body; 401 adds \`WWW-Authenticate: Bearer\`,

@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { Hocuspocus } from '@hocuspocus/server';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions, ModernMcp } from '../../adapters/mcp/index.js';
 import { allowedHosts } from '../../adapters/mcp/hosts.js';
 import { MCP_DESCRIPTION } from '../../adapters/mcp/tool-list.js';
@@ -30,6 +30,7 @@ import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
 import { RedisCluster } from '../cluster/redis.js';
 import { Operations } from './operations.js';
+import { logRequests, redactUrl, requestId } from './request-log.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
 import { PgStore } from '../store/pg/store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
@@ -63,32 +64,6 @@ export type BuildOptions = { now?: () => number };
 
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
-}
-
-/** Query parameters that carry credentials, by decoded, lower-case name. */
-const SECRET_PARAMS = new Set(['key', 'access_key', 'token']);
-
-function decodedName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
-  } catch {
-    return raw.toLowerCase();
-  }
-}
-
-/**
- * Strips credentials from a logged URL: keys must never reach the logs. Names
- * are compared decoded, as the query parser reads them: `?%6Bey=` is `?key=`.
- */
-function redactUrl(url: string): string {
-  const start = url.indexOf('?');
-  if (start === -1) return url;
-  const pairs = url.slice(start + 1).split('&').map((pair) => {
-    const end = pair.indexOf('=');
-    const name = end === -1 ? pair : pair.slice(0, end);
-    return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
-  });
-  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
 
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {
@@ -149,6 +124,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     // Errors the router answers before any route (a bad URL, an over-long segment) get the JSON error body too.
     frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    // One line per request from logRequests (request-log.ts) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    genReqId: requestId,
     logger: {
       level: config.logLevel,
       serializers: {
@@ -164,6 +143,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
   operations.observe(app);
+  logRequests(app);
   logError = (error, boardId) => app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');

@@ -1,0 +1,64 @@
+/**
+ * One JSON log line per request, and the request id that ties it to the
+ * answer: echoed in `X-Request-Id` and in every JSON error body. Keys and
+ * tokens never reach a line: no header is logged, and the URL is redacted.
+ * The format is in docs/operations.md, "Logs".
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+/** An incoming X-Request-Id we keep (a proxy's or a client's); anything else is replaced by our own. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Query parameters that carry credentials, by decoded, lower-case name. */
+const SECRET_PARAMS = new Set(['key', 'access_key', 'token']);
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * Strips credentials from a logged URL: keys must never reach the logs. Names
+ * are compared decoded, as the query parser reads them: `?%6Bey=` is `?key=`.
+ */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const pairs = url.slice(start + 1).split('&').map((pair) => {
+    const end = pair.indexOf('=');
+    const name = end === -1 ? pair : pair.slice(0, end);
+    return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+  });
+  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
+}
+
+/** Fastify's `genReqId`: the caller's X-Request-Id when it is sane, else a new UUID. */
+export function requestId(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Echoes the request id and logs each answered request once (Fastify's own request logging is off). */
+export function logRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // reqId comes from the request's child logger; the route is the pattern, to group lines by endpoint.
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        url: redactUrl(request.url),
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+}
