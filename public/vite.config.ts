@@ -24,7 +24,17 @@ export default defineConfig({
         // Only the app's own page: /todo, /draw, /api, /json, /mcp, /llms.txt... stay the server's.
         navigateFallback: 'index.html',
         navigateFallbackAllowlist: [/^\/(?:\?[^#]*)?$/],
-        runtimeCaching: [{ urlPattern: /\/assets\/[^/]+\.(?:js|css)$/, handler: 'CacheFirst', options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } } }],
+        // Not the embed: its page carries other headers (frame-ancestors *, no X-Frame-Options), and the
+        // precached page's would keep it out of other sites' frames. It is fetched, and kept for offline.
+        navigateFallbackDenylist: [/[?&]embed=1(?:&|$)/],
+        runtimeCaching: [
+          {
+            urlPattern: ({ request, url }) => request.mode === 'navigate' && url.searchParams.get('embed') === '1',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'embed-page', expiration: { maxEntries: 4 } },
+          },
+          { urlPattern: /\/assets\/[^/]+\.(?:js|css)$/, handler: 'CacheFirst', options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } } },
+        ],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,

@@ -198,6 +198,8 @@ const REST: Record<string, RestSpec> = {
   'GET /.well-known/mcp.json': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp.json' }) },
   'GET /.well-known/mcp/server-card': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp/server-card' }) },
   'GET /openapi.json': { class: 'rest-public', request: () => ({ path: '/openapi.json' }) },
+  'GET /docs': { class: 'rest-public', request: () => ({ path: '/docs' }) },
+  'GET /docs/redoc.standalone.js': { class: 'rest-public', request: () => ({ path: '/docs/redoc.standalone.js' }) },
   'GET /mcp/icons/:name': { class: 'rest-public', request: () => ({ path: '/mcp/icons/board.svg' }) },
   'GET /*': { class: 'rest-public', request: () => ({ path: '/' }) },
   // Measured below, each by its own protocol.
@@ -626,7 +628,7 @@ describe('keys stay secret', () => {
 
       // Logging was on and the credential channels were seen, so a clean log means something.
       const log = child.output();
-      expect(log).toContain('incoming request');
+      expect(log).toContain('"msg":"request"');
       expect(log).toContain('[redacted]');
       expect(log).toContain('deprecated ?key=');
       expect(log.includes(secret), 'the key is in the server log').toBe(false);

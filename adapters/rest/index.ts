@@ -11,13 +11,15 @@ import { admitAtTheEdge } from './http.js';
 import { historyRoutes } from './history.js';
 import { lockRoutes } from './locks.js';
 import { previewRoutes } from './preview.js';
+import { apiDocsRoutes } from './api-docs.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { operationRoutes } from './operations.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
 // The contract's four, and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.
 export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
-export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition'];
+export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition', 'X-Request-Id'];
 
 export type RestOptions = {
   /** The configured base URL; without it, the request's own origin is used. */
@@ -31,6 +33,7 @@ export type RestOptions = {
 
 /** Registers the REST surface on the Fastify instance. */
 export async function registerRest(app: FastifyInstance, boards: Boards, options: RestOptions): Promise<void> {
+  await registerSecurityHeaders(app, options.publicUrl);
   await app.register(cors, {
     origin: '*',
     methods: CORS_ALLOWED_METHODS,
@@ -59,5 +62,6 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   lockRoutes(app, boards);
   previewRoutes(app, boards);
   historyRoutes(app, boards);
+  apiDocsRoutes(app, options.publicUrl?.startsWith('https:') ?? false);
   discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health, mcp: options.mcp });
 }

@@ -36,7 +36,11 @@ const Wait = z.object({ boardId: z.string(), updated: z.boolean(), timedOut: z.b
 const ERROR_SCHEMA: Schema = {
   type: 'object',
   required: ['error', 'code'],
-  properties: { error: { type: 'string', description: 'human-readable' }, code: { type: 'string', description: 'machine-readable, see docs/choices.md' } },
+  properties: {
+    error: { type: 'string', description: 'human-readable' },
+    code: { type: 'string', description: 'machine-readable, see docs/choices.md' },
+    requestId: { type: 'string', description: 'the X-Request-Id of the answer: its line in the server log' },
+  },
   additionalProperties: true,
 };
 const ERRORS: Record<number, string> = {
@@ -187,6 +191,8 @@ const OPERATIONS: [string, string, Operation][] = [
   ['/readyz', 'get', { tag: 'discovery', summary: 'Readiness: 200 {status: "ready"} when the store answers, Redis is connected (shared setup) and the instance is not draining', description: 'Otherwise 503 {status: "not_ready", code: "not_ready", reasons: [...]} (reasons: draining, store_unavailable, redis_disconnected). /healthz is liveness. See docs/operations.md.', ok: { description: '{status: "ready"}', schema: { type: 'object' } }, errors: [] }],
   ['/metrics', 'get', { tag: 'discovery', summary: 'Prometheus metrics for operators (text exposition format); described only when served on this port (not METRICS_PORT)', description: 'No CORS header. With METRICS_TOKEN set, send Authorization: Bearer <token> (401 `metrics_unauthorized` otherwise). See docs/operations.md.', ok: { description: 'Prometheus text format 0.0.4', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
   ['/openapi.json', 'get', { tag: 'discovery', summary: 'This document', ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } }, errors: [] }],
+  ['/docs', 'get', { tag: 'discovery', summary: 'This document as a readable page (Redoc, served from here)', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
+  ['/docs/redoc.standalone.js', 'get', { tag: 'discovery', summary: 'The Redoc script the /docs page loads', ok: { description: 'JavaScript', schema: { type: 'string' }, contentType: 'text/javascript' }, errors: [] }],
   ['/', 'get', { tag: 'app', summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
 ];
 

@@ -1,4 +1,5 @@
 /** The browser app: the landing page, or the board named in the URL hash (`/#<boardId>`, `/?embed=1#<boardId>`). */
+import './jitless.js';
 import './styles.css';
 import { isUuid } from '../../schema/index.js';
 import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';

@@ -2,20 +2,51 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { chromiumAvailable, launchChromium } from './browser.js';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
-export function useChromium(): { browser: Browser } {
-  const context = {} as { browser: Browser };
+/**
+ * One Chromium for the file. Every context it opens reports Content-Security-Policy
+ * violations (the page's `securitypolicyviolation` events, and Chromium's console
+ * messages for those it reports there), and a test that caused one fails after it.
+ */
+export function useChromium(): { browser: Browser; takeViolations(): string[] } {
+  const violations: string[] = [];
+  const context = {
+    takeViolations: () => violations.splice(0),
+  } as { browser: Browser; takeViolations(): string[] };
   beforeAll(async () => {
     if (!chromiumAvailable()) throw new Error('Chromium is missing: install it with `apt-get install -y chromium` (the README test command does)');
-    context.browser = await launchChromium();
+    context.browser = watchPolicy(await launchChromium(), violations);
     mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterEach(() => {
+    expect(violations.splice(0), 'the page broke its Content-Security-Policy').toEqual([]);
   });
   afterAll(() => context.browser?.close());
   return context;
+}
+
+/** The marker the init script logs a violation with, so that the console listener can tell it. */
+const VIOLATION = 'CSP violation:';
+
+function watchPolicy(browser: Browser, violations: string[]): Browser {
+  const newContext = browser.newContext.bind(browser);
+  // browser.newPage() opens its context through newContext, so it is watched too.
+  browser.newContext = async (options) => {
+    const created = await newContext(options);
+    await created.addInitScript((marker) => {
+      addEventListener('securitypolicyviolation', (event) => console.error(`${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`));
+    }, VIOLATION);
+    created.on('console', (message) => {
+      const text = message.text();
+      if (text.startsWith(VIOLATION) || text.includes('Content Security Policy')) violations.push(`${message.page()?.url() ?? ''}: ${text}`);
+    });
+    return created;
+  };
+  return browser;
 }
 
 /** A new person: their own context (own storage, own device id) and page. */

@@ -1,0 +1,109 @@
+/**
+ * Security headers on every HTTP answer (helmet): the browser app's
+ * Content-Security-Policy, nosniff, the referrer policy, HSTS behind https,
+ * and cross-origin headers that leave the public API and its images usable
+ * from other sites. The choices are explained in docs/security.md.
+ */
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+
+type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => string)>>;
+
+/** A Host header we are willing to write into a policy: a name or address and a port, nothing else. */
+const SANE_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/** The read-only embed is the app's page with `?embed=1`, read as the app reads it (public/src/main.ts). */
+export function isEmbedPage(url: string | undefined): boolean {
+  const [path, query = ''] = (url ?? '').split('?', 2);
+  return (path === '/' || path === '/index.html') && new URLSearchParams(query).get('embed') === '1';
+}
+
+/**
+ * The WebSocket origin the app opens `/collab` on: PUBLIC_URL's when set, else
+ * the request's own host. CSP3 browsers already let 'self' reach ws(s): on the
+ * same host; naming it keeps older ones working.
+ */
+function socketOrigin(publicUrl: string | undefined): (req: IncomingMessage) => string {
+  if (publicUrl) {
+    const url = new URL(publicUrl);
+    const origin = `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
+    return () => origin;
+  }
+  return (req) => {
+    const host = req.headers.host ?? '';
+    if (!SANE_HOST.test(host)) return "'self'";
+    const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+    return `${secure ? 'wss' : 'ws'}://${host}`;
+  };
+}
+
+/** What every page of ours shares: our own scripts only, no plugins, no foreign base or form target. */
+const BASE: Directives = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+};
+
+/** The app's policy: nothing runs but our own scripts; what is drawn may be data: or blob: images. */
+function appDirectives(publicUrl: string | undefined, https: boolean): Directives {
+  return {
+    ...BASE,
+    // Mermaid writes <style> into its SVG and the app sets style attributes: inline style only, never script.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Pasted images are data: URLs, drawn ones and exports blob: URLs.
+    'img-src': ["'self'", 'data:', 'blob:'],
+    // modern-screenshot embeds fonts as data: URLs when it exports a board.
+    'font-src': ["'self'", 'data:'],
+    // modern-screenshot fetches the images it inlines, data: and blob: ones included.
+    'connect-src': ["'self'", socketOrigin(publicUrl), 'data:', 'blob:'],
+    'worker-src': ["'self'"], // the service worker, /sw.js
+    'manifest-src': ["'self'"],
+    'frame-src': ["'self'"], // the landing page shows the example board as an embed
+    // Only the embed may sit in another site's frame; the editing app only in our own.
+    'frame-ancestors': [(req) => (isEmbedPage(req.url) ? '*' : "'self'")],
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/** The API page (/docs): Redoc styles itself inline and searches in a blob: worker. */
+export function docsDirectives(): Directives {
+  return {
+    ...BASE,
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'frame-ancestors': ["'self'"],
+  };
+}
+
+/** The headers of one policy, given the directives of its Content-Security-Policy. */
+export function helmetOptions(directives: Directives, https: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives },
+    // Never a board URL to another site (its id is the credential); our own origin still gets it, and a
+    // same-origin POST keeps its Origin header (no-referrer would make it `null`).
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600, includeSubDomains: false } : false,
+    xFrameOptions: { action: 'sameorigin' }, // dropped for the embed (below); frame-ancestors says the same
+    // The API answers CORS `*` and other sites show our previews and embeds: no same-origin resource
+    // policy, no embedder policy (helmet's Cross-Origin-Opener-Policy: same-origin stays).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  };
+}
+
+/** Registers the headers on every route of `app`; call before the routes, so that route options apply. */
+export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): Promise<void> {
+  const https = publicUrl?.startsWith('https:') ?? false;
+  await app.register(helmet, helmetOptions(appDirectives(publicUrl, https), https));
+  // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
+  app.addHook('onRequest', async (request, reply) => {
+    if (isEmbedPage(request.url)) reply.raw.removeHeader('x-frame-options');
+  });
+}

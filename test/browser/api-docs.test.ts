@@ -1,0 +1,39 @@
+/**
+ * /docs (issue 21): the OpenAPI description drawn by the Redoc bundle we
+ * serve, under its own policy, with no request leaving the server.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, person, useChromium } from '../helpers/pages.js';
+import { useServer } from '../helpers/server.js';
+
+const t = useServer();
+const chrome = useChromium();
+
+describe('/docs in Chromium', () => {
+  it('shows the API title and its operations, from this server alone, with no policy violation', async () => {
+    const { context, page, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(15_000);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const spec = await (await fetch(`${t.server.url}/openapi.json`)).json();
+
+    await page.goto(`${t.server.url}/docs`);
+    await page.getByRole('heading', { name: new RegExp(spec.info.title) }).first().waitFor();
+    // Operations, by their summaries, as section headings.
+    await page.getByRole('heading', { name: /Liveness and load figures/ }).first().waitFor();
+    await page.getByRole('heading', { name: /This document as a readable page/ }).first().waitFor();
+    // The search box works (its index is built in a blob: worker).
+    await page.getByPlaceholder('Search...').fill('healthz');
+    await page.locator('[role=search] li, [data-role="search:result"]').first().waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png') });
+
+    const origin = new URL(t.server.url).origin;
+    const elsewhere = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    expect(elsewhere, 'a request left the server').toEqual([]);
+    expect(requested).toContain(`${origin}/docs/redoc.standalone.js`);
+    expect(requested).toContain(`${origin}/openapi.json`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Security headers (issue 21): the app's Content-Security-Policy, the embed's
+ * frame rule, nosniff and the referrer policy everywhere, cross-origin headers
+ * that keep the CORS API and other sites' embeds working, HSTS only behind https.
+ * test/browser/csp.test.ts runs the app under the policy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './helpers/server.js';
+
+/** The policy's directives by name. */
+function directives(header: string | null): Map<string, string[]> {
+  expect(header, 'no Content-Security-Policy').toBeTruthy();
+  return new Map(header!.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+}
+
+function expectEverywhere(headers: Headers): void {
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('referrer-policy')).toBe('same-origin');
+  // Never same-origin: other sites load our previews and embeds, and the API answers CORS `*`.
+  expect(headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  expect(headers.get('cross-origin-embedder-policy')).toBeNull();
+}
+
+describe('security headers on a plain http server', () => {
+  let server: TestServer;
+  let boardId: string;
+  beforeAll(async () => {
+    server = await startServer();
+    boardId = (await (await fetch(`${server.url}/api/boards`, { method: 'POST' })).json()).id;
+  });
+  afterAll(() => server.close());
+
+  it('the app page: own scripts only, no inline script, images from data: and blob:, its own WebSocket, no framing by others', async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expectEverywhere(response.headers);
+    const csp = directives(response.headers.get('content-security-policy'));
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'self'"]);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(csp.get('connect-src')).toContain("'self'");
+    expect(csp.get('connect-src')).toContain(`ws://${new URL(server.url).host}`);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(csp.has('upgrade-insecure-requests'), 'would break a plain http deployment').toBe(false);
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('the embed page (?embed=1) may sit in any frame: frame-ancestors *, no X-Frame-Options', async () => {
+    for (const path of ['/?embed=1', '/?lang=en&embed=1']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      expectEverywhere(response.headers);
+      const csp = directives(response.headers.get('content-security-policy'));
+      expect(csp.get('frame-ancestors'), path).toEqual(['*']);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(response.headers.get('x-frame-options'), path).toBeNull();
+    }
+    // The query decides, as the app reads it: anything else is the framed-by-us-only app.
+    for (const path of ['/?embed=0', '/?embed=10', '/llms.txt?embed=1']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(directives(response.headers.get('content-security-policy')).get('frame-ancestors'), path).toEqual(["'self'"]);
+      expect(response.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('an API JSON route keeps its CORS headers under the security headers', async () => {
+    const response = await fetch(`${server.url}/json/${boardId}`, { headers: { origin: 'https://elsewhere.example' } });
+    expect(response.status).toBe(200);
+    expectEverywhere(response.headers);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    const preflight = await fetch(`${server.url}/api/boards/${boardId}/texts`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-board-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    // A preview image is shown by other sites' <img>: no resource policy may keep it home.
+    const preview = await fetch(`${server.url}/svg-preview/${boardId}`);
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  });
+
+  it('an error answer carries the headers too', async () => {
+    const response = await fetch(`${server.url}/api/boards/00000000-0000-4000-8000-000000000000`);
+    expect(response.status).toBe(404);
+    expectEverywhere(response.headers);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(directives(response.headers.get('content-security-policy')).get('script-src')).toEqual(["'self'"]);
+    const unknown = await fetch(`${server.url}/no/such/route`);
+    expect(unknown.status).toBe(404);
+    expectEverywhere(unknown.headers);
+  });
+
+  it('/docs has its own policy: Redoc styles inline and searches in a blob: worker, scripts still our own', async () => {
+    const response = await fetch(`${server.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expectEverywhere(response.headers);
+    const csp = directives(response.headers.get('content-security-policy'));
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toContain("'unsafe-inline'");
+    expect(csp.get('worker-src')).toContain('blob:');
+    const html = await response.text();
+    expect(html).toContain('<redoc spec-url="/openapi.json"');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
+    const bundle = await fetch(`${server.url}/docs/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(bundle.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+});
+
+describe('security headers behind https (PUBLIC_URL)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ PUBLIC_URL: 'https://boards.example.com' });
+  });
+  afterAll(() => server.close());
+
+  it('sends HSTS, upgrades insecure requests and names the wss:// origin of PUBLIC_URL', async () => {
+    for (const path of ['/', '/?embed=1', '/healthz', '/no/such/route']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.headers.get('strict-transport-security'), path).toMatch(/^max-age=\d{7,}/);
+      expectEverywhere(response.headers);
+    }
+    const csp = directives((await fetch(`${server.url}/`)).headers.get('content-security-policy'));
+    expect(csp.get('connect-src')).toContain('wss://boards.example.com');
+    expect(csp.get('connect-src')).not.toContain(`ws://${new URL(server.url).host}`);
+    expect(csp.has('upgrade-insecure-requests')).toBe(true);
+  });
+});
