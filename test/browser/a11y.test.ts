@@ -3,23 +3,19 @@
  * serious or critical violation on the landing page, a draw board and a todo
  * board, in the light and the dark theme; every draw tool button has a name.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { until, useChromium } from '../helpers/pages.js';
+import { injectAxe, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
 const chrome = useChromium();
-// Evaluated through the DevTools protocol, not as a <script> tag: the page's CSP refuses inline scripts.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Violation = { id: string; impact: string; help: string; nodes: { target: string[] }[] };
 
 /** The serious and critical violations on the page as it is, one line each. */
 async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  await injectAxe(page);
   const found: Violation[] = await page.evaluate(async () => (await (window as any).axe.run(document)).violations);
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

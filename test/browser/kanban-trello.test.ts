@@ -4,15 +4,13 @@
  * description's checklist, and a layout whose "+ Column" is always on screen.
  * Every gesture is checked on the stored board (GET /json).
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type McpClient } from '../helpers/mcp.js';
-import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, injectAxe, person, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
-const require = createRequire(import.meta.url);
 const t = useServer();
 const chrome = useChromium();
 let mcp: McpClient;
@@ -176,7 +174,7 @@ describe('kanban, Trello habits', () => {
   it('axe finds no serious or critical violation on the board with a filter on, nor in the card editor', async () => {
     const board = await todoBoard({ columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Audit me', assignee: 'Alice', priority: 'H', due_date: past, color: 'red', description: '- [ ] one' }] });
     const { page, context } = await openBoard(board.id);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    await injectAxe(page);
     // The kanban and its editor only: the header is the shell's, audited with the app's pages.
     const serious = async (scope: string) => (await page.evaluate(async (selector) => (await (window as any).axe.run(document.querySelector(selector))).violations, scope))
       .filter((violation: { impact: string }) => violation.impact === 'serious' || violation.impact === 'critical')

@@ -4,12 +4,11 @@
  * Excalidraw), and a phone's header is one row because its secondary buttons
  * fold behind "⋯".
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { INK_COLORS } from '../../schema/index.js';
-import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, injectAxe, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -39,7 +38,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACT
 
 /** axe-core's serious and critical rule ids within `selector`, run with the popover open (a11y.test.ts checks whole pages, closed). */
 async function seriousIn(page: Page, selector: string): Promise<string[]> {
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  await injectAxe(page);
   const found: { id: string; impact: string }[] = await page.evaluate(async (scope) => (await (window as any).axe.run(scope)).violations, selector);
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }

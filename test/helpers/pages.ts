@@ -1,5 +1,6 @@
 /** Browser test fixtures: one Chromium per file, a fresh context per person, the board's JSON for checks. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -47,6 +48,17 @@ function watchPolicy(browser: Browser, violations: string[]): Browser {
     return created;
   };
   return browser;
+}
+
+let axeSource: string | undefined;
+
+/**
+ * Puts axe-core into the page. Evaluated through the DevTools protocol, not added
+ * as a <script> tag, which the page's policy refuses as an inline script.
+ */
+export async function injectAxe(page: Page): Promise<void> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
 }
 
 /** A new person: their own context (own storage, own device id) and page. */
