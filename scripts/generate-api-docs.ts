@@ -2,7 +2,7 @@
  * Writes docs/api.md, the project's API reference, from the sources the
  * server runs: the OpenAPI document, the MCP tool list, the frame schemas,
  * the error list and the limits, around the hand-written sections in
- * scripts/api-docs/prose.ts. Run: `npx tsx scripts/generate-api-docs.ts`.
+ * scripts/api-docs/prose.ts. Run: `npm run docs:api`.
  * test/api-docs.test.ts fails when docs/api.md differs from what this writes.
  */
 import { writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { errorsMarkdown, limitsMarkdown } from './api-docs/reference.js';
 import { routesMarkdown } from './api-docs/routes.js';
 
 export const API_DOCS_PATH = join(import.meta.dirname, '..', 'docs', 'api.md');
-export const API_DOCS_COMMAND = 'npx tsx scripts/generate-api-docs.ts';
+export const API_DOCS_COMMAND = 'npm run docs:api';
 
 /** The whole of docs/api.md. */
 export function apiDocsMarkdown(): string {

@@ -5,7 +5,7 @@ export const INTRO = `# API reference
 
 Everything the service answers, in one page: every HTTP route, every MCP tool,
 both WebSocket channels, every error code and every limit. Most of it is
-generated from the code the server runs (\`npx tsx scripts/generate-api-docs.ts\`
+generated from the code the server runs (\`npm run docs:api\`
 writes this file; \`test/api-docs.test.ts\` fails when it is out of date), so it
 says what the server does, not what it once meant to. The same routes are
 served machine-readable at \`GET /openapi.json\` (OpenAPI 3.1), the limits at
