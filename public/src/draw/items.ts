@@ -24,6 +24,14 @@ export class ItemLayer {
   readonly items: HTMLElement = h('div.items');
   /** The SVG layer of strokes. */
   readonly strokes: SVGSVGElement = svgElement('svg');
+  /**
+   * The strokes in two groups, people's and AI-authored ones: the AI halo is one
+   * filter on the whole group, not one per stroke. A filter per stroke made the
+   * first paint of a board drawn by an agent (2000 strokes) take ~400 ms in
+   * software rendering (bench/FINDINGS.md); strokes have no order between them
+   * to keep (docs/browser-app.md), so splitting them loses nothing.
+   */
+  private readonly strokeGroups = { people: svgElement('g'), ai: svgElement('g') };
   /** Every drawn item's element by id. */
   readonly elements = new Map<string, HTMLElement | SVGElement>();
   readonly selection = new Selection(this.elements);
@@ -31,7 +39,7 @@ export class ItemLayer {
   private readonly drawn = new Map<string, string>();
   private readonly listeners = new Set<(id: string) => void>();
   /** While a batch draws (see batch), where its new elements wait: above and below the HTML items, and strokes. */
-  private pending: { top: DocumentFragment; bottom: DocumentFragment; strokes: DocumentFragment } | null = null;
+  private pending: { top: DocumentFragment; bottom: DocumentFragment; strokes: DocumentFragment; aiStrokes: DocumentFragment } | null = null;
 
   /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
   constructor(
@@ -40,6 +48,8 @@ export class ItemLayer {
     private readonly onToggle: (id: string, line: number) => void,
   ) {
     this.strokes.setAttribute('class', 'strokes');
+    this.strokeGroups.ai.setAttribute('class', 'ai-strokes');
+    this.strokes.append(this.strokeGroups.people, this.strokeGroups.ai);
   }
 
   /** The document's maps of draw items. */
@@ -77,7 +87,8 @@ export class ItemLayer {
    */
   private batch(draw: () => void): void {
     if (this.pending) return draw();
-    const pending = { top: document.createDocumentFragment(), bottom: document.createDocumentFragment(), strokes: document.createDocumentFragment() };
+    const fragment = () => document.createDocumentFragment();
+    const pending = { top: fragment(), bottom: fragment(), strokes: fragment(), aiStrokes: fragment() };
     this.pending = pending;
     try {
       draw();
@@ -85,7 +96,8 @@ export class ItemLayer {
       this.pending = null;
       this.items.prepend(pending.bottom);
       this.items.append(pending.top);
-      this.strokes.append(pending.strokes);
+      this.strokeGroups.people.append(pending.strokes);
+      this.strokeGroups.ai.append(pending.aiStrokes);
     }
   }
 
@@ -207,8 +219,9 @@ export class ItemLayer {
     if (!stroke) return this.drop(id);
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
     const line = renderStroke(existing ?? null, stroke, this.strokes);
-    if (!existing) {
-      (this.pending?.strokes ?? this.strokes).append(line);
+    const ai = line.classList.contains('ai');
+    if (!existing || existing.parentNode !== this.strokeGroups[ai ? 'ai' : 'people']) {
+      (this.pending?.[ai ? 'aiStrokes' : 'strokes'] ?? this.strokeGroups[ai ? 'ai' : 'people']).append(line);
       this.elements.set(id, line);
     }
     if (this.selection.has(id) || existing) line.classList.toggle('selected', this.selection.has(id));
