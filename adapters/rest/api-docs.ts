@@ -5,7 +5,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { docsDirectives, helmetOptions } from './security-headers.js';
 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 
@@ -42,10 +41,9 @@ const PAGE = `<!doctype html>
 `;
 
 /** Registers GET /docs and the Redoc bundle it loads. */
-export function apiDocsRoutes(app: FastifyInstance, https: boolean): void {
-  const helmet = helmetOptions(docsDirectives(), https);
+export function apiDocsRoutes(app: FastifyInstance): void {
   let bundle: Promise<string> | undefined;
-  app.get('/docs', { helmet }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PAGE));
+  app.get('/docs', { config: { securityHeaders: 'docs' } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PAGE));
   app.get('/docs/redoc.standalone.js', async (_request, reply) => {
     bundle ??= loadBundle();
     return reply.type('text/javascript; charset=utf-8').header('cache-control', `public, max-age=${BUNDLE_MAX_AGE_SECONDS}`).send(await bundle);

@@ -33,7 +33,7 @@ export type RestOptions = {
 
 /** Registers the REST surface on the Fastify instance. */
 export async function registerRest(app: FastifyInstance, boards: Boards, options: RestOptions): Promise<void> {
-  await registerSecurityHeaders(app, options.publicUrl);
+  registerSecurityHeaders(app, options.publicUrl);
   await app.register(cors, {
     origin: '*',
     methods: CORS_ALLOWED_METHODS,
@@ -62,6 +62,6 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   lockRoutes(app, boards);
   previewRoutes(app, boards);
   historyRoutes(app, boards);
-  apiDocsRoutes(app, options.publicUrl?.startsWith('https:') ?? false);
+  apiDocsRoutes(app);
   discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health, mcp: options.mcp });
 }

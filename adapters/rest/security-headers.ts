@@ -4,9 +4,26 @@
  * and cross-origin headers that leave the public API and its images usable
  * from other sites. The choices are explained in docs/security.md.
  */
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route's own security headers (registerSecurityHeaders' policies by name); default: the app's. */
+    securityHeaders?: 'docs';
+  }
+}
+
+/**
+ * helmet itself, the one @fastify/helmet wraps (resolved through it, so no
+ * second copy or version). The plugin builds helmet's middleware again for
+ * every request, parsing the whole policy each time: about 5% of a write's
+ * CPU (bench/FINDINGS.md, issue 22). Built once per policy here instead.
+ */
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: object) => Middleware;
 
 type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => string)>>;
 
@@ -70,7 +87,7 @@ function appDirectives(publicUrl: string | undefined, https: boolean): Directive
 }
 
 /** The API page (/docs): Redoc styles itself inline and searches in a blob: worker. */
-export function docsDirectives(): Directives {
+function docsDirectives(): Directives {
   return {
     ...BASE,
     'style-src': ["'self'", "'unsafe-inline'"],
@@ -83,7 +100,7 @@ export function docsDirectives(): Directives {
 }
 
 /** The headers of one policy, given the directives of its Content-Security-Policy. */
-export function helmetOptions(directives: Directives, https: boolean): FastifyHelmetOptions {
+function helmetOptions(directives: Directives, https: boolean): FastifyHelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives },
     // Never a board URL to another site (its id is the credential); our own origin still gets it, and a
@@ -98,12 +115,24 @@ export function helmetOptions(directives: Directives, https: boolean): FastifyHe
   };
 }
 
-/** Registers the headers on every route of `app`; call before the routes, so that route options apply. */
-export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): Promise<void> {
+const failed = (error?: unknown) => {
+  if (error) throw error;
+};
+
+/**
+ * Registers the headers on every answer of `app`, the app's policy unless a
+ * route's `config.securityHeaders` names another, in one synchronous hook.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): void {
   const https = publicUrl?.startsWith('https:') ?? false;
-  await app.register(helmet, helmetOptions(appDirectives(publicUrl, https), https));
-  // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
-  app.addHook('onRequest', async (request, reply) => {
+  const policies = {
+    app: helmet(helmetOptions(appDirectives(publicUrl, https), https)),
+    docs: helmet(helmetOptions(docsDirectives(), https)),
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    policies[request.routeOptions.config.securityHeaders ?? 'app'](request.raw, reply.raw, failed);
+    // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
     if (isEmbedPage(request.url)) reply.raw.removeHeader('x-frame-options');
+    done();
   });
 }
