@@ -8,6 +8,7 @@ import { HistoryPanel } from './history.js';
 import { headerMenu } from './header-menu.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
+import { prefetchSnapshot } from './first-paint.js';
 import { bindHelpKey, helpButton } from './help.js';
 import { localMeta } from './offline.js';
 import { BoardSession } from './session.js';
@@ -36,6 +37,7 @@ async function route(): Promise<void> {
     return renderLanding(root);
   }
   if (!isUuid(id)) return message('No board here', 'This link does not name a board.');
+  prefetchSnapshot(id); // beside /meta, not after it (first-paint.ts)
   const meta = await loadMeta(id);
   if ('offline' in meta) {
     const local = await localMeta(id);
@@ -163,7 +165,8 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     }
   };
   session.doc.getMap('meta').observe(onMeta);
-  session.doc.on('update', () => history.boardChanged());
+  // Not 'update': a listener there makes Yjs encode every transaction again (see BoardSession.quietFirstSync).
+  session.doc.on('afterTransaction', (transaction) => transaction.changed.size > 0 && history.boardChanged());
   mount();
   const unbindHelp = embed ? () => {} : bindHelpKey(() => mode);
   close = () => {

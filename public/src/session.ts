@@ -5,7 +5,7 @@
  * with the same domain mutations the server uses.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
-import { IndexeddbPersistence } from 'y-indexeddb';
+import { IndexeddbPersistence, storeState } from 'y-indexeddb';
 import * as Y from 'yjs';
 import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
@@ -64,12 +64,46 @@ export class BoardSession {
       onUnsyncedChanges: ({ number }) => this.update({ pending: number }),
       onStateless: ({ payload }) => this.reportRepairs(payload),
     });
+    this.quietFirstSync();
     this.provider.attach();
     this.provider.awareness?.setLocalStateField('user', this.me);
     const maps = MAP_NAMES.map((name) => this.doc.getMap(name));
     this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
     addEventListener('online', this.onNetwork);
     addEventListener('offline', this.onNetwork);
+  }
+
+  /**
+   * The first sync brings the whole board in one transaction, and Yjs encodes
+   * every transaction once more for the document's `update` listeners: for a
+   * board at its quotas ~35 ms before its first render (bench/FINDINGS.md).
+   * Neither listener needs that copy: the provider never sends back what it
+   * applied itself, and IndexedDB is given the whole state in one write once
+   * the board is on screen. So the two listen again as soon as the sync has
+   * been applied: at `synced`, or at the latest once the task that applied it
+   * ends (a microtask), so no later change can slip past them.
+   */
+  private quietFirstSync(): void {
+    const listeners = [this.provider.boundDocumentUpdateHandler, this.persistence._storeUpdate];
+    const onBefore = (transaction: Y.Transaction) => {
+      if (transaction.origin !== this.provider) return;
+      this.doc.off('beforeTransaction', onBefore);
+      for (const listener of listeners) this.doc.off('update', listener);
+      let listening = false;
+      const listenAgain = () => {
+        if (listening) return;
+        listening = true;
+        this.provider.off('synced', listenAgain);
+        for (const listener of listeners) this.doc.on('update', listener);
+        // Until IndexedDB is open its own start stores the whole state; after, this does.
+        const store = () => this.persistence.db && !this.doc.isDestroyed && void storeState(this.persistence);
+        if ('requestIdleCallback' in window) requestIdleCallback(store, { timeout: 2000 });
+        else setTimeout(store, 200);
+      };
+      this.provider.on('synced', listenAgain);
+      queueMicrotask(listenAgain);
+    };
+    this.doc.on('beforeTransaction', onBefore);
   }
 
   private readonly onNetwork = () => {

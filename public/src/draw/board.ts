@@ -13,6 +13,7 @@ import type { DrawContext } from './context.js';
 import { Cursors } from './cursors.js';
 import { Editing } from './editing.js';
 import { uploadImages } from './images.js';
+import { takeSnapshot } from '../first-paint.js';
 import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
@@ -69,6 +70,7 @@ export class DrawBoard {
     const context: DrawContext = { session, viewport, rubber, view, layer, handles, toolbar, editing, cursors, editable, input: { spaceDown: false, hovered: null } };
     bindPointer(context);
     this.cleanup.push(bindKeyboard(context), layer.follow(), cursors.follow());
+    void takeSnapshot(session.boardId).then((snapshot) => snapshot && !this.destroyed && this.cleanup.push(layer.seed(snapshot)));
     this.session.onChange(() => this.refreshMode());
     this.refreshMode();
   }
@@ -95,7 +97,10 @@ export class DrawBoard {
     this.view.fit();
   }
 
+  private destroyed = false;
+
   destroy(): void {
+    this.destroyed = true;
     for (const undo of this.cleanup) undo();
     this.element.remove();
   }

@@ -5,6 +5,7 @@
 import type * as Y from 'yjs';
 import type { ImageItem, StrokeItem, TextNode } from '../../../server/board/document-model.js';
 import type { BoardSession } from '../session.js';
+import type { DrawSnapshot } from '../first-paint.js';
 import { h } from '../ui.js';
 import { renderImage, renderLink, renderStroke, renderText, svgElement } from './render.js';
 import { Selection } from './selection.js';
@@ -99,6 +100,28 @@ export class ItemLayer {
       this.strokeGroups.people.append(pending.strokes);
       this.strokeGroups.ai.append(pending.aiStrokes);
     }
+  }
+
+  /**
+   * Draws a board from its JSON snapshot while the document is still empty
+   * (first-paint.ts). The document's first sync then redraws every item whose
+   * content differs (an unchanged one is only placed again) and drops what the
+   * snapshot had and the document no longer holds. Returns what stops waiting.
+   */
+  seed(snapshot: DrawSnapshot): () => void {
+    const { texts, lines, images } = this.maps();
+    if (this.session.state.synced || texts.size + lines.size + images.size > 0) return () => {};
+    this.batch(() => {
+      for (const image of snapshot.images) this.drawPicture(image as ImageItem);
+      for (const node of snapshot.texts) this.drawNode(node);
+      for (const stroke of snapshot.lines) this.drawLine(stroke);
+    });
+    const stop = this.session.onChange(() => {
+      if (!this.session.state.synced) return;
+      stop();
+      for (const id of [...this.elements.keys()]) if (!this.kindOf(id)) this.drop(id);
+    });
+    return stop;
   }
 
   /** Hears of every item drawn, redrawn or dropped, by id (the hint of an empty board and the resize handle follow them). */
@@ -197,6 +220,11 @@ export class ItemLayer {
   private renderNode(id: string): void {
     const node = this.maps().texts.get(id);
     if (!node) return this.drop(id);
+    this.drawNode(node);
+  }
+
+  private drawNode(node: TextNode): void {
+    const id = node.id;
     if (!this.needsDrawing(this.elements.get(id) as HTMLElement | undefined, node)) return;
     const element = this.itemElement(id, 'append');
     if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
@@ -208,6 +236,11 @@ export class ItemLayer {
   private renderPicture(id: string): void {
     const image = this.maps().images.get(id);
     if (!image) return this.drop(id);
+    this.drawPicture(image);
+  }
+
+  private drawPicture(image: ImageItem): void {
+    const id = image.id;
     const element = this.itemElement(id, 'prepend'); // images lie under texts
     renderImage(element, image, this.session.boardId);
     element.classList.toggle('selected', this.selection.has(id));
@@ -217,6 +250,11 @@ export class ItemLayer {
   private renderLine(id: string): void {
     const stroke = this.maps().lines.get(id);
     if (!stroke) return this.drop(id);
+    this.drawLine(stroke);
+  }
+
+  private drawLine(stroke: StrokeItem): void {
+    const id = stroke.id;
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
     const line = renderStroke(existing ?? null, stroke, this.strokes);
     const ai = line.classList.contains('ai');

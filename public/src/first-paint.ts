@@ -1,0 +1,33 @@
+/**
+ * A board opened for the first time in this browser is drawn from its JSON
+ * snapshot (`GET /json/{id}`, fetched beside `/meta`) while its document is
+ * still syncing: the snapshot needs no WebSocket handshake and parses far
+ * faster than the same board as a Yjs update (bench/FINDINGS.md, "First
+ * render"). The document stays the only truth: its first sync redraws what
+ * differs and drops what it does not hold (draw/items.ts `seed`). A board this
+ * browser has opened before is in IndexedDB and skips this (no second
+ * download of the same content); so does a board offline or behind a key the
+ * app does not hold (the snapshot simply fails).
+ */
+import type { ImageItem, StrokeItem, TextNode } from '../../server/board/document-model.js';
+import { api, recent } from './api.js';
+
+/** The draw content of `/json/{id}`; images come without their blob hash, which only the document has. */
+export type DrawSnapshot = { mode: 'draw' | 'todo'; texts: TextNode[]; lines: StrokeItem[]; images: Omit<ImageItem, 'blob'>[] };
+
+const prefetched = new Map<string, Promise<DrawSnapshot | null>>();
+
+/** Starts fetching the snapshot of a board this browser has not opened before. */
+export function prefetchSnapshot(boardId: string): void {
+  if (!navigator.onLine || prefetched.has(boardId) || recent.list().some((entry) => entry.id === boardId)) return;
+  // Our own server's answer: drawn with the same escaping renderers as the document's items.
+  prefetched.set(boardId, api<DrawSnapshot>('GET', `/json/${boardId}`, undefined, boardId).catch(() => null));
+}
+
+/** The prefetched snapshot of a draw board, once; undefined when none was fetched. */
+export async function takeSnapshot(boardId: string): Promise<DrawSnapshot | null | undefined> {
+  const pending = prefetched.get(boardId);
+  prefetched.delete(boardId);
+  const snapshot = await pending;
+  return snapshot?.mode === 'draw' ? snapshot : pending && null;
+}
