@@ -15,11 +15,16 @@ const BOARD_ROUTES = /^\/(?:api\/boards|json|svg-preview)\/:boardId/;
  * requests is refused with a cheap 429 instead of being parsed first.
  */
 export function admitAtTheEdge(app: FastifyInstance, boards: Boards): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const boardId = (request.params as { boardId?: string } | undefined)?.boardId;
-    if (!boardId || !isUuid(boardId) || !BOARD_ROUTES.test(request.routeOptions.url ?? '')) return;
-    boards.admitRequest(boardId.toLowerCase(), callerOf(request));
+    if (!boardId || !isUuid(boardId) || !BOARD_ROUTES.test(request.routeOptions.url ?? '')) return done();
+    try {
+      boards.admitRequest(boardId.toLowerCase(), callerOf(request));
+    } catch (error) {
+      return done(error as Error);
+    }
     (request as FastifyRequest & { admitted?: boolean }).admitted = true;
+    done();
   });
 }
 

@@ -32,12 +32,14 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * stream ends long after the handler) and those no route matched.
  */
 export function observeRequests(app: FastifyInstance, served: RequestServed): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks here and in the other per-request hooks: an async one costs promises on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     const start = performance.now();
     reply.raw.once('close', () => {
       const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
       served(request.method, route, reply.raw.statusCode, (performance.now() - start) / 1000);
     });
+    done();
   });
 }
 

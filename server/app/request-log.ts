@@ -45,10 +45,14 @@ export function requestId(request: IncomingMessage): string {
 
 /** Echoes the request id and logs each answered request once (Fastify's own request logging is off). */
 export function logRequests(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Nothing to build per request when the configured level drops the line (LOG_LEVEL=warn and above).
+  const logged = ['trace', 'debug', 'info'].includes(app.log.level);
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    if (!logged) return done();
     // reqId comes from the request's child logger; the route is the pattern, to group lines by endpoint.
     request.log.info(
       {
@@ -60,5 +64,6 @@ export function logRequests(app: FastifyInstance): void {
       },
       'request',
     );
+    done();
   });
 }
