@@ -20,6 +20,7 @@ import { collabExtension, registerCollab } from '../../adapters/yjs/index.js';
 import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../../schema/index.js';
 import { Access, localCounter } from '../host/access.js';
 import { BoardEvents } from '../host/board-events.js';
+import { BoardHocuspocus } from '../host/board-hocuspocus.js';
 import { Boards } from '../host/boards.js';
 import { HistoryRecorder } from '../host/history.js';
 import type { Config } from './config.js';
@@ -89,7 +90,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     },
     (limit, tier) => metrics.refused(limit, tier),
   );
-  const hocuspocus = new Hocuspocus({
+  const hocuspocus = new BoardHocuspocus({
     quiet: true,
     debounce: config.storeDebounceMs,
     maxDebounce: config.storeMaxDebounceMs,

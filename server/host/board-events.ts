@@ -30,7 +30,7 @@ export type BoardOp =
   | { op: 'delete'; kind: string; id: string; author: string }
   | { op: 'set'; kind: 'meta'; key: string; value: unknown; author: string };
 
-type Burst = { timer: NodeJS.Timeout; startedAt: number };
+type Burst = { timer: NodeJS.Timeout; startedAt: number; lastAt: number };
 
 /** The origin of changes another instance made (applied here by @hocuspocus/extension-redis, or only announced). */
 export const RELAYED_ORIGIN = { source: 'redis' } as const;
@@ -78,17 +78,31 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
   changed(boardId: string, origin: unknown): void {
     if (!isRelayed(origin)) this.relay?.changed(boardId);
     this.emit('change', boardId, origin);
-    const burst = this.bursts.get(boardId);
     const now = Date.now();
-    if (burst) clearTimeout(burst.timer);
-    const startedAt = burst?.startedAt ?? now;
-    const delay = Math.max(0, Math.min(this.debounceMs, startedAt + this.maxWaitMs - now));
-    const timer = setTimeout(() => {
-      this.bursts.delete(boardId);
-      void this.settle(boardId);
-    }, delay);
+    const burst = this.bursts.get(boardId);
+    // A burst's timer is not moved on every update (a write would pay a timer each): it checks when it fires.
+    if (burst) burst.lastAt = now;
+    else this.bursts.set(boardId, { timer: this.wake(boardId, this.debounceMs), startedAt: now, lastAt: now });
+  }
+
+  private wake(boardId: string, delay: number): NodeJS.Timeout {
+    const timer = setTimeout(() => this.due(boardId), delay);
     timer.unref();
-    this.bursts.set(boardId, { timer, startedAt });
+    return timer;
+  }
+
+  /** Settles the burst once the board has been quiet for the debounce, or the burst is as old as the max wait. */
+  private due(boardId: string): void {
+    const burst = this.bursts.get(boardId);
+    if (!burst) return;
+    const settlesAt = Math.min(burst.lastAt + this.debounceMs, burst.startedAt + this.maxWaitMs);
+    const now = Date.now();
+    if (now < settlesAt) {
+      burst.timer = this.wake(boardId, settlesAt - now);
+      return;
+    }
+    this.bursts.delete(boardId);
+    void this.settle(boardId);
   }
 
   private async settle(boardId: string): Promise<void> {

@@ -36,6 +36,7 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, b
   let fetching: Promise<void> | null = null;
   for (const kind of MAP_NAMES) {
     doc.getMap(kind).observe((event) => {
+      if (events.listenerCount('ops') === 0) return; // nobody on the JSON channel: nothing to net (no listener joins mid-transaction)
       touched ??= new Map();
       for (const [key, change] of event.changes.keys) {
         const id = `${kind}\u0000${key}`;
