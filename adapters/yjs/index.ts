@@ -179,11 +179,11 @@ function boundedSocket(socket: WebSocket): WebSocketLike {
 
 /**
  * Holds a Yjs client's document messages (updates, and acknowledgements of its
- * own) while the journal commit of its board is on its way, in order. With the
- * embedded SQLite a change is journalled before Hocuspocus sends anything;
- * with PostgreSQL the commit is still in flight then, and a change the storage
- * refuses must neither be acknowledged nor reach anyone: its document is
- * dropped, its clients are disconnected and what they were to be sent is not.
+ * own) while the journal commit of its board is on its way, in order: a group
+ * commit (PostgreSQL's, or the embedded SQLite's when the change shared a turn
+ * with others) is still in flight when Hocuspocus sends, and a change the
+ * storage refuses must neither be acknowledged nor reach anyone: its document
+ * is dropped, its clients are disconnected and what they were to be sent is not.
  */
 function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promise<void> | undefined): WebSocketLike {
   let queue: Promise<void> | undefined;
@@ -209,7 +209,7 @@ function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promi
 
 /**
  * Hands `/collab` WebSocket connections to Hocuspocus. With `pending`, document
- * messages wait for the journal's commit (the shared setup); `opened` counts an
+ * messages wait for the journal's commit still on its way; `opened` counts an
  * open socket in and returns what to call when it closes.
  */
 export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, pending?: (boardId: string) => Promise<void> | undefined, opened?: () => () => void): void {

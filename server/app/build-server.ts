@@ -171,7 +171,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health, mcp: MCP_DESCRIPTION });
   const sockets = socketCounter(config.maxSocketsPerIp);
   operations.routes(app);
-  registerCollab(app, hocuspocus, sockets, config.shared && ((boardId) => documents.pending(boardId)), () => metrics.opened('collab'));
+  registerCollab(app, hocuspocus, sockets, (boardId) => documents.pending(boardId), () => metrics.opened('collab'));
   registerJsonChannel(app, { boards, events, access, sockets, opened: () => metrics.opened('ws') });
   const modernMcp = new ModernMcp(boards, events, toolCalled);
   const mcpStream = { session: 'mcp_session_stream', listen: 'mcp_listen' } as const;

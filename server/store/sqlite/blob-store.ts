@@ -5,6 +5,7 @@
 import { blobHash } from '../blob-hash.js';
 import type { BlobStore } from '../board-store.js';
 import type { Db } from './database.js';
+import type { GroupCommit } from './group-commit.js';
 
 const DONE = Promise.resolve();
 
@@ -15,7 +16,10 @@ export class SqliteBlobs implements BlobStore {
   private readonly listHashes;
   private readonly deleteOne;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly group: GroupCommit,
+  ) {
     this.insert = db.prepare<[string, string, string]>(
       'INSERT INTO image_blobs (board_id, hash, data_url) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     );
@@ -43,6 +47,7 @@ export class SqliteBlobs implements BlobStore {
 
   /** Deletes the blobs of a board that no image references any more. */
   async prune(boardId: string, referenced: Set<string>): Promise<number> {
+    this.group.settle();
     let removed = 0;
     for (const { hash } of this.listHashes.all(boardId)) {
       if (!referenced.has(hash)) removed += this.deleteOne.run(boardId, hash).changes;

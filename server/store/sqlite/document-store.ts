@@ -7,6 +7,7 @@
 import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from '../board-store.js';
 import type { Db } from './database.js';
+import type { GroupCommit } from './group-commit.js';
 
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
@@ -19,7 +20,10 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly compactTx;
   private readonly replaceTx;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly group: GroupCommit,
+  ) {
     this.selectState = db.prepare<[string], { data: Buffer }>('SELECT data FROM documents WHERE name = ?');
     this.selectJournal = db.prepare<[string], { update: Buffer }>('SELECT "update" FROM journal WHERE name = ? ORDER BY seq');
     this.countJournal = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM journal WHERE name = ?');
@@ -49,17 +53,21 @@ export class SqliteDocuments implements DocumentJournal {
     return replayUpdates(state ? [state.data, ...journal] : journal);
   }
 
-  /** Appends one update to the journal; returns once SQLite has committed it. */
-  append(name: string, update: Uint8Array): void {
+  /**
+   * Appends one update to the journal: in the turn's group when a change is
+   * under way (then returns its commit), else committed at once.
+   */
+  append(name: string, update: Uint8Array): Promise<void> | void {
     this.insertUpdate.run(name, update);
+    return this.group.joined(name);
   }
 
-  /** Appended synchronously: every update is durable by the time its transaction ends. */
-  pending(): undefined {
-    return undefined;
+  pending(name: string): Promise<void> | undefined {
+    return this.group.pending(name);
   }
 
   async compact(name: string, doc: Y.Doc): Promise<boolean> {
+    this.group.settle();
     return this.compactTx(name, doc) as boolean;
   }
 
@@ -73,6 +81,7 @@ export class SqliteDocuments implements DocumentJournal {
   }
 
   async erase(name: string): Promise<void> {
+    this.group.settle();
     this.eraseNow(name);
   }
 

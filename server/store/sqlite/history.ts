@@ -9,6 +9,7 @@ import {
   blobsOf, foldedUpdates, META_COLUMNS, metaOf, planDrop, summaryJson, updatesNeeded, versionBytes, type VersionRow,
 } from '../version-rows.js';
 import type { Db } from './database.js';
+import type { GroupCommit } from './group-commit.js';
 
 type Meta = Omit<VersionMeta, 'version' | 'bytes'>;
 
@@ -17,7 +18,10 @@ export class SqliteHistory implements VersionStore {
   private readonly recordNow;
   private readonly dropNow;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly group: GroupCommit,
+  ) {
     const s = {
       newest: db.prepare<[string], VersionRow & { state_vector: Buffer }>(`SELECT ${META_COLUMNS}, state_vector FROM versions WHERE board_id = ? ORDER BY version DESC LIMIT 1`),
       nextNumber: db.prepare<[string, string], { version_seq: number }>(
@@ -59,6 +63,7 @@ export class SqliteHistory implements VersionStore {
 
   async record(boardId: string, meta: Meta, update: Uint8Array, stateVector: Uint8Array, blobs: string[]): Promise<VersionMeta | null> {
     // IMMEDIATE: the etag check and the insert hold the write lock together.
+    this.group.settle();
     return this.recordNow.immediate(boardId, meta, update, stateVector, blobs);
   }
 
@@ -94,6 +99,7 @@ export class SqliteHistory implements VersionStore {
   }
 
   async drop(boardId: string, versions: number[]): Promise<void> {
+    this.group.settle();
     if (versions.length > 0) this.dropNow.immediate(boardId, versions);
   }
 
@@ -102,6 +108,7 @@ export class SqliteHistory implements VersionStore {
   }
 
   async erase(boardId: string): Promise<void> {
+    this.group.settle();
     this.eraseNow(boardId);
   }
 

@@ -8,6 +8,7 @@ import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { Lock, Registry } from '../board-store.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Db } from './database.js';
+import type { GroupCommit } from './group-commit.js';
 
 /** The registry in the embedded SQLite: synchronous, so that it can join the journal's transactions. */
 export class SqliteRegistry implements Registry {
@@ -21,6 +22,7 @@ export class SqliteRegistry implements Registry {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    private readonly group: GroupCommit,
   ) {
     this.selectBoard = db.prepare<[string], RegistryRow>('SELECT * FROM boards WHERE id = ?');
     this.insertBoard = db.prepare<[string, BoardMode, string, LockMode | null, string | null]>(
@@ -65,6 +67,7 @@ export class SqliteRegistry implements Registry {
    * whether it applied.
    */
   async setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean> {
+    this.group.settle();
     return this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes === 1;
   }
 

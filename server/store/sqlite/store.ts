@@ -10,6 +10,7 @@ import { SqliteBlobs } from './blob-store.js';
 import { type Db, openDatabase } from './database.js';
 import { SqliteDocuments } from './document-store.js';
 import { SqliteHistory } from './history.js';
+import { GroupCommit } from './group-commit.js';
 
 export class SqliteStore implements BoardStore {
   readonly db: Db;
@@ -18,13 +19,15 @@ export class SqliteStore implements BoardStore {
   readonly blobs: SqliteBlobs;
   readonly history: SqliteHistory;
   private readonly tx: StoreTx;
+  private readonly group: GroupCommit;
 
   constructor(dataDir: string, now: () => number) {
     this.db = openDatabase(dataDir);
-    this.registry = new SqliteRegistry(this.db, now);
-    this.documents = new SqliteDocuments(this.db);
-    this.blobs = new SqliteBlobs(this.db);
-    this.history = new SqliteHistory(this.db);
+    this.group = new GroupCommit(this.db);
+    this.registry = new SqliteRegistry(this.db, now, this.group);
+    this.documents = new SqliteDocuments(this.db, this.group);
+    this.blobs = new SqliteBlobs(this.db, this.group);
+    this.history = new SqliteHistory(this.db, this.group);
     const { registry, documents, blobs, history } = this;
     this.tx = {
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
@@ -40,8 +43,9 @@ export class SqliteStore implements BoardStore {
     };
   }
 
+  /** The changes of one event-loop turn share one commit (group-commit.ts); each resolves once it is committed. */
   async atomically<T>(_boardId: string, change: (tx: StoreTx) => T): Promise<T> {
-    return this.db.transaction(() => change(this.tx))();
+    return this.group.run(() => change(this.tx));
   }
 
   async ping(): Promise<void> {
@@ -49,6 +53,7 @@ export class SqliteStore implements BoardStore {
   }
 
   async close(): Promise<void> {
+    this.group.settle();
     this.db.close();
   }
 }
