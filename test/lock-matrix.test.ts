@@ -11,6 +11,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { writeBeside } from './helpers/sqlite-beside.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBABLE } from '../adapters/mcp/resources.js';
 import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES, MUTATION_FRAME_TYPES } from '../schema/index.js';
@@ -94,7 +95,7 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
   let realKey: string | undefined = res.body.access_key;
   if (cell.mode !== 'none' && cell.key === 'legacy') {
     // A board locked before keys had 8 characters: its stored hash is that of a 6-character key.
-    db.prepare('UPDATE boards SET key_hash = ? WHERE id = ?').run(hashKey(LEGACY_KEY), res.body.id);
+    await writeBeside(db, 'UPDATE boards SET key_hash = ? WHERE id = ?', hashKey(LEGACY_KEY), res.body.id);
     realKey = LEGACY_KEY;
   }
   // What the settle of its creation would record, now rather than in three seconds.

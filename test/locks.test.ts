@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { writeBeside } from './helpers/sqlite-beside.js';
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../server/host/keys.js';
 import { DATABASE_FILE } from '../server/store/sqlite/database.js';
@@ -179,7 +180,7 @@ describe('enforcement', () => {
     const { id } = (await t.api.post('/api/boards')).body;
     const legacy = 'abc123';
     const db = new Database(join(t.server.dataDir, DATABASE_FILE));
-    db.prepare("UPDATE boards SET lock_mode = 'all', key_hash = ? WHERE id = ?").run(hashKey(legacy), id);
+    await writeBeside(db, "UPDATE boards SET lock_mode = 'all', key_hash = ? WHERE id = ?", hashKey(legacy), id);
     db.close();
     expectLocked(await t.api.get(`/json/${id}`), 'all');
     expect((await t.api.get(`/json/${id}`, { 'x-board-key': legacy })).status).toBe(200);

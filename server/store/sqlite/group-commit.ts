@@ -14,7 +14,7 @@
 import { errors } from '../../board/errors.js';
 import type { Db } from './database.js';
 
-type Group = { durable: Promise<void>; resolve: () => void; reject: (error: unknown) => void; names: Set<string> };
+type Group = { durable: Promise<void>; resolve: () => void; reject: (error: unknown) => void; names: Set<string>; ended: (() => void)[] };
 
 export class GroupCommit {
   private group: Group | null = null;
@@ -56,6 +56,12 @@ export class GroupCommit {
     return this.group.durable;
   }
 
+  /** Calls `fn` once the open group (if any, else at once) has committed or failed. */
+  whenEnded(fn: () => void): void {
+    if (this.group) this.group.ended.push(fn);
+    else fn();
+  }
+
   /** The commit on its way that holds an update of `name`, if any. */
   pending(name: string): Promise<void> | undefined {
     return this.group?.names.has(name) ? this.group.durable : undefined;
@@ -70,10 +76,16 @@ export class GroupCommit {
       this.commit.run();
     } catch {
       if (this.db.inTransaction) this.rollback.run();
-      group.reject(errors.storageUnavailable());
+      this.end(group, false);
       return;
     }
-    group.resolve();
+    this.end(group, true);
+  }
+
+  private end(group: Group, committed: boolean): void {
+    for (const fn of group.ended) fn();
+    if (committed) group.resolve();
+    else group.reject(errors.storageUnavailable());
   }
 
   /**
@@ -83,7 +95,7 @@ export class GroupCommit {
   private checkAlive(group: Group): boolean {
     if (this.db.inTransaction || this.group !== group) return true;
     this.group = null;
-    group.reject(errors.storageUnavailable());
+    this.end(group, false);
     return false;
   }
 
@@ -97,7 +109,7 @@ export class GroupCommit {
       reject = no;
     });
     durable.catch(() => {}); // each waiter sees the rejection; an unwaited one must not crash the process
-    this.group = { durable, resolve, reject, names: new Set() };
+    this.group = { durable, resolve, reject, names: new Set(), ended: [] };
     setImmediate(() => this.settle());
     return this.group;
   }

@@ -10,8 +10,24 @@ import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Db } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 
-/** The registry in the embedded SQLite: synchronous, so that it can join the journal's transactions. */
+/** Records kept in memory: every write to a board's row goes through this class, in this process. */
+const CACHE_SIZE = 10_000;
+
+/**
+ * The registry in the embedded SQLite: synchronous, so that it can join the
+ * journal's transactions. Rows are cached (a write reads its board's row at
+ * admission: issue 22). A row written in a transaction still open is read from
+ * the database until that transaction ends, as a savepoint or the group may
+ * still roll it back; and the whole cache goes when another connection (an
+ * operator's sqlite3 shell, a migration) has committed to the file, which
+ * SQLite's data_version tells, checked once per event-loop turn.
+ */
 export class SqliteRegistry implements Registry {
+  private readonly cache = new Map<string, BoardRecord | null>();
+  private readonly uncommitted = new Set<string>();
+  private readonly dataVersion;
+  private seenVersion = -1;
+  private checkedThisTurn = false;
   private readonly selectBoard;
   private readonly insertBoard;
   private readonly updateMode;
@@ -25,6 +41,7 @@ export class SqliteRegistry implements Registry {
     private readonly group: GroupCommit,
   ) {
     this.selectBoard = db.prepare<[string], RegistryRow>('SELECT * FROM boards WHERE id = ?');
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.insertBoard = db.prepare<[string, BoardMode, string, LockMode | null, string | null]>(
       'INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES (?, ?, ?, ?, ?)',
     );
@@ -45,18 +62,50 @@ export class SqliteRegistry implements Registry {
   }
 
   peek(id: string): BoardRecord | null {
+    this.checkOtherWriters();
+    const cached = this.cache.get(id);
+    if (cached !== undefined) return cached;
     const row = this.selectBoard.get(id);
-    return row ? recordOf(row) : null;
+    const record = row ? recordOf(row) : null;
+    if (!this.uncommitted.has(id)) {
+      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(id, record);
+    }
+    return record;
+  }
+
+  private checkOtherWriters(): void {
+    if (this.checkedThisTurn) return;
+    this.checkedThisTurn = true;
+    setImmediate(() => {
+      this.checkedThisTurn = false;
+    });
+    const version = this.dataVersion.get()!;
+    if (version !== this.seenVersion) this.cache.clear();
+    this.seenVersion = version;
+  }
+
+  /** Before any write to a row: it is read from the database again, once its transaction has ended. */
+  private writing(id: string): void {
+    this.cache.delete(id);
+    if (this.uncommitted.has(id)) return;
+    this.uncommitted.add(id);
+    this.group.whenEnded(() => {
+      this.uncommitted.delete(id);
+      this.cache.delete(id);
+    });
   }
 
   /** Registers a new board, locked at creation when a lock mode and key hash are given. */
   create(id: string, mode: BoardMode, lock?: Lock): BoardRecord {
+    this.writing(id);
     this.insertBoard.run(id, mode, sqlTimestamp(this.now()), lock?.mode ?? null, lock?.keyHash ?? null);
     return this.peek(id)!;
   }
 
   /** Gives an erased board's id to a new, empty board (only once its tombstone has expired). */
   revive(id: string, mode: BoardMode): BoardRecord {
+    this.writing(id);
     this.reviveBoard.run(mode, sqlTimestamp(this.now()), id);
     return this.peek(id)!;
   }
@@ -68,15 +117,18 @@ export class SqliteRegistry implements Registry {
    */
   async setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean> {
     this.group.settle();
+    this.writing(id);
     return this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes === 1;
   }
 
   setMode(id: string, mode: BoardMode): void {
+    this.writing(id);
     this.updateMode.run(mode, id);
   }
 
   /** Tombstones a board: its lock goes with its content. */
   tombstone(id: string): string {
+    this.writing(id);
     const deletedAt = sqlTimestamp(this.now());
     this.markDeleted.run(deletedAt, id);
     return deletedAt;
