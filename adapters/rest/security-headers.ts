@@ -119,9 +119,29 @@ const failed = (error?: unknown) => {
   if (error) throw error;
 };
 
+/** What a policy's middleware does to an answer: the headers it sets, then those it removes. */
+type Headers = { set: [string, string][]; removed: string[] };
+
+/** Distinct answers remembered (a policy, a Host, http or https, the embed or not); past that, computed each time. */
+const REMEMBERED = 256;
+
+function headersOf(middleware: Middleware, req: IncomingMessage): Headers {
+  const headers: Headers = { set: [], removed: [] };
+  const recorder = {
+    setHeader: (name: string, value: string) => headers.set.push([name, value]),
+    removeHeader: (name: string) => headers.removed.push(name),
+  };
+  middleware(req, recorder as unknown as ServerResponse, failed);
+  return headers;
+}
+
 /**
  * Registers the headers on every answer of `app`, the app's policy unless a
  * route's `config.securityHeaders` names another, in one synchronous hook.
+ * An answer's headers depend only on its policy, its Host (the WebSocket
+ * origin), http or https and whether it is the embed: helmet computes them
+ * once for each such answer, and they are replayed after that (helmet checks
+ * every directive's value on every request otherwise).
  */
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): void {
   const https = publicUrl?.startsWith('https:') ?? false;
@@ -129,10 +149,21 @@ export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string 
     app: helmet(helmetOptions(appDirectives(publicUrl, https), https)),
     docs: helmet(helmetOptions(docsDirectives(), https)),
   };
+  const remembered = new Map<string, Headers>();
   app.addHook('onRequest', (request, reply, done) => {
-    policies[request.routeOptions.config.securityHeaders ?? 'app'](request.raw, reply.raw, failed);
-    // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
-    if (isEmbedPage(request.url)) reply.raw.removeHeader('x-frame-options');
+    const policy = request.routeOptions.config.securityHeaders ?? 'app';
+    const embed = isEmbedPage(request.url);
+    const secure = (request.raw.socket as { encrypted?: boolean }).encrypted === true;
+    const key = `${policy} ${secure} ${embed} ${publicUrl ? '' : request.headers.host}`;
+    let headers = remembered.get(key);
+    if (!headers) {
+      headers = headersOf(policies[policy], request.raw);
+      // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
+      if (embed) headers.removed.push('x-frame-options');
+      if (remembered.size < REMEMBERED) remembered.set(key, headers);
+    }
+    for (const [name, value] of headers.set) reply.raw.setHeader(name, value);
+    for (const name of headers.removed) reply.raw.removeHeader(name);
     done();
   });
 }
