@@ -8,14 +8,14 @@
  * per settled burst.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { ToolCalls } from './errors.js';
 import { boardServer } from './handlers.js';
 import { SessionMemory } from './memory.js';
 import { parseUri } from './resources.js';
+import { nodeHandler, type NodeMcpHandler } from './web.js';
 
 /** How often idle sessions are looked for. */
 const SESSION_SWEEP_INTERVAL_MS = 60_000;
@@ -23,19 +23,21 @@ const SESSION_SWEEP_INTERVAL_MS = 60_000;
 /** One 2025 session: its SDK server and transport, and its memory. */
 export class McpSession {
   readonly server: Server;
-  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  private readonly serve: NodeMcpHandler;
   readonly memory: SessionMemory;
   lastSeen = Date.now();
   openStreams = 0;
 
   constructor(boards: Boards, baseUrl: string, hooks: { subscribed(s: McpSession, boardId: string): void; unsubscribed(s: McpSession, boardId: string): void; closed(s: McpSession): void; initialized(s: McpSession): void }, calls?: ToolCalls) {
     this.memory = new SessionMemory({ subscribed: (boardId) => hooks.subscribed(this, boardId), unsubscribed: (boardId) => hooks.unsubscribed(this, boardId) });
-    this.transport = new NodeStreamableHTTPServerTransport({
+    this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true, // answers are plain JSON; notifications use the GET stream
       onsessioninitialized: () => hooks.initialized(this),
     });
     this.transport.onclose = () => hooks.closed(this);
+    this.serve = nodeHandler((request, options) => this.transport.handleRequest(request, options));
     this.server = boardServer(boards, this.memory, 'legacy', baseUrl, calls);
   }
 
@@ -52,7 +54,7 @@ export class McpSession {
 
   handle(request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown): Promise<void> {
     this.lastSeen = Date.now();
-    return this.transport.handleRequest(request, response, body);
+    return this.serve(request, response, body);
   }
 
   async close(): Promise<void> {

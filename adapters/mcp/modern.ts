@@ -11,8 +11,6 @@
  * read check a listen for a board's resources passes first (the SDK's router
  * honours any URI it is given; a locked board's changes are for its readers).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, InMemoryServerEventBus, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
@@ -24,8 +22,7 @@ import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
 import { knownError } from '../../server/board/errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
 import { OpenCounter } from '../socket-limits.js';
-
-export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown) => Promise<void>;
+import { nodeHandler, type NodeMcpHandler } from './web.js';
 
 export class ModernMcp {
   private readonly handler: McpHttpHandler;
@@ -47,8 +44,7 @@ export class ModernMcp {
     };
     events.on('settled', changed);
     events.on('erased', changed);
-    const node = toNodeHandler(this.handler);
-    this.serve = (request, response, body) => node(request, response, body);
+    this.serve = nodeHandler((request, options) => this.handler.fetch(request, options));
   }
 
   /**

@@ -1,0 +1,105 @@
+/**
+ * How /mcp answers on the wire (issue 22): a JSON answer of either era is
+ * written whole with its Content-Length, not pumped in chunks; a 2025
+ * session's GET stream is still an event stream; and the requests the
+ * benchmark sends by hand (bench/lib/mcp-wire.ts) are the SDK clients' own,
+ * answered and durable like theirs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCalls, statelessCalls } from '../bench/lib/mcp-wire.js';
+import { client } from './helpers/http.js';
+import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { useServer } from './helpers/server.js';
+
+const t = useServer();
+let legacy: McpClient;
+let boardId: string;
+
+beforeAll(async () => {
+  legacy = await connectMcp(t.server.url);
+  boardId = (await legacy.call('create_board', {})).board_id;
+});
+afterAll(() => legacy.close());
+
+/** Records the raw answers to tools/call add_text that a fetch-based caller gets. */
+function recording(): { fetch: typeof fetch; answers: Response[] } {
+  const answers: Response[] = [];
+  return {
+    answers,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(init?.body).includes('"tools/call"')) answers.push(response.clone());
+      return response;
+    },
+  };
+}
+
+describe('JSON answers are written whole', () => {
+  it('a 2026-07-28 tools/call answer has its Content-Length, no chunked encoding', async () => {
+    const wire = recording();
+    const { connectModernMcp } = await import('./helpers/mcp.js');
+    const modern = await connectModernMcp(t.server.url, { fetch: wire.fetch });
+    try {
+      expect(await modern.call('add_text', { board_id: boardId, x: 1, y: 2, content: 'whole' })).toMatchObject({ content: 'whole' });
+    } finally {
+      await modern.close();
+    }
+    const [answer] = wire.answers;
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.headers.get('transfer-encoding')).toBeNull();
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    expect(Number(answer.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8')).result.structuredContent.content).toBe('whole');
+  });
+
+  it('a 2025 session answer has its Content-Length and the session header', async () => {
+    const { sessionId, protocolVersion } = legacy.transport;
+    const response = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId!, 'mcp-protocol-version': protocolVersion! },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_board', arguments: { board_id: boardId } } }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ id: 3, result: { structuredContent: { boardId } } });
+  });
+
+  it("a 2025 session's GET stream is still an event stream, open until the client leaves", async () => {
+    // A session opened by hand: the SDK client opens its own GET stream, and a session has one.
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    const init = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    expect(init.headers.get('content-length')).not.toBeNull();
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    expect((await init.json()).result.protocolVersion).toBe('2025-11-25');
+    const initialized = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    expect(initialized.status).toBe(202);
+    const abort = new AbortController();
+    const asked = performance.now();
+    const stream = await fetch(`${t.server.url}/mcp`, { headers: { accept: 'text/event-stream', ...session }, signal: abort.signal });
+    // The headers come at once, not with the first event (a keep-alive 15 s later on a quiet board).
+    expect(performance.now() - asked).toBeLessThan(3_000);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.headers.get('content-length')).toBeNull();
+    abort.abort();
+  });
+});
+
+describe("the benchmark's hand-sent requests", () => {
+  it('a session call and a stateless call write like the SDK clients, durably, and refusals throw', async () => {
+    const viaSession = sessionCalls(t.server.url, legacy.transport.sessionId!, legacy.transport.protocolVersion!);
+    const viaStateless = statelessCalls(t.server.url);
+    const a = await viaSession('add_text', { board_id: boardId, x: 5, y: 5, content: 'from a session' });
+    const b = await viaStateless('add_text', { board_id: boardId, x: 6, y: 6, content: 'stateless' });
+    const board = (await client(t.server.url).get(`/api/boards/${boardId}`)).body as { texts: { id: string; content: string }[] };
+    expect(board.texts).toEqual(expect.arrayContaining([expect.objectContaining({ id: a.id, content: 'from a session' }), expect.objectContaining({ id: b.id, content: 'stateless' })]));
+    await expect(viaStateless('add_text', { board_id: boardId, x: 'left', y: 0, content: 'bad' })).rejects.toThrow(/add_text failed/);
+    await expect(sessionCalls(t.server.url, 'no-such-session', legacy.transport.protocolVersion!)('get_board', { board_id: boardId })).rejects.toThrow(/HTTP 404/);
+  });
+});
