@@ -13,6 +13,9 @@ import type { GroupCommit } from './group-commit.js';
 /** Records kept in memory: every write to a board's row goes through this class, in this process. */
 const CACHE_SIZE = 10_000;
 
+/** How often another connection's commits are looked for (SQLite's data_version costs a few µs a call). */
+const OTHER_WRITERS_CHECK_MS = 100;
+
 /**
  * The registry in the embedded SQLite: synchronous, so that it can join the
  * journal's transactions. Rows are cached (a write reads its board's row at
@@ -20,14 +23,14 @@ const CACHE_SIZE = 10_000;
  * the database until that transaction ends, as a savepoint or the group may
  * still roll it back; and the whole cache goes when another connection (an
  * operator's sqlite3 shell, a migration) has committed to the file, which
- * SQLite's data_version tells, checked once per event-loop turn.
+ * SQLite's data_version tells, checked at most every OTHER_WRITERS_CHECK_MS.
  */
 export class SqliteRegistry implements Registry {
   private readonly cache = new Map<string, BoardRecord | null>();
   private readonly uncommitted = new Set<string>();
   private readonly dataVersion;
   private seenVersion = -1;
-  private checkedThisTurn = false;
+  private checkedAt = -Infinity;
   private readonly selectBoard;
   private readonly insertBoard;
   private readonly updateMode;
@@ -75,11 +78,9 @@ export class SqliteRegistry implements Registry {
   }
 
   private checkOtherWriters(): void {
-    if (this.checkedThisTurn) return;
-    this.checkedThisTurn = true;
-    setImmediate(() => {
-      this.checkedThisTurn = false;
-    });
+    const now = performance.now();
+    if (now - this.checkedAt < OTHER_WRITERS_CHECK_MS) return;
+    this.checkedAt = now;
     const version = this.dataVersion.get()!;
     if (version !== this.seenVersion) this.cache.clear();
     this.seenVersion = version;
