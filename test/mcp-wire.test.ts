@@ -40,7 +40,7 @@ describe('JSON answers are written whole', () => {
     const { connectModernMcp } = await import('./helpers/mcp.js');
     const modern = await connectModernMcp(t.server.url, { fetch: wire.fetch });
     try {
-      expect(await modern.call('add_text', { board_id: boardId, x: 1, y: 2, content: 'whole' })).toMatchObject({ content: 'whole' });
+      expect(await modern.call('add_text', { board_id: boardId, x: 1, y: 2, content: 'whole ✓ é' })).toMatchObject({ content: 'whole ✓ é' });
     } finally {
       await modern.close();
     }
@@ -49,7 +49,7 @@ describe('JSON answers are written whole', () => {
     expect(answer.headers.get('transfer-encoding')).toBeNull();
     const bytes = Buffer.from(await answer.arrayBuffer());
     expect(Number(answer.headers.get('content-length'))).toBe(bytes.length);
-    expect(JSON.parse(bytes.toString('utf8')).result.structuredContent.content).toBe('whole');
+    expect(JSON.parse(bytes.toString('utf8')).result.structuredContent.content).toBe('whole ✓ é');
   });
 
   it('a 2025 session answer has its Content-Length and the session header', async () => {

@@ -52,10 +52,11 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
     const headers: Record<string, string> = {};
     for (const [name, value] of answer.headers) headers[name] = value;
     if (answer.body === null || isJson(headers['content-type'])) {
-      const bytes = answer.body === null ? undefined : Buffer.from(await answer.arrayBuffer());
-      if (bytes) headers['content-length'] = String(bytes.length);
+      // As text, Node sends it in one write with the headers.
+      const text = answer.body === null ? undefined : await answer.text();
+      if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
       finished = true;
-      response.writeHead(answer.status, headers).end(bytes);
+      response.writeHead(answer.status, headers).end(text);
       return;
     }
     // A stream's headers go out now: Node would hold them until the first event, which may be a keep-alive 15 s later.
