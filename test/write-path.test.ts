@@ -1,0 +1,139 @@
+/**
+ * The write path's per-turn work (issue 22, bench/FINDINGS.md): the writes of
+ * one event-loop turn share one SQLite commit and are acknowledged after it;
+ * Hocuspocus asks for its debounced store once per board per turn and
+ * broadcasts nothing for a document nobody is connected to. The kill -9 tests
+ * (durability, crash-consistency) hold the durability side.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Document } from '@hocuspocus/server';
+import { upsertText } from '../server/board/draw.js';
+import type { SqliteStore } from '../server/store/sqlite/store.js';
+import { client } from './helpers/http.js';
+import { connectYjs, eventually } from './helpers/realtime.js';
+import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  // A short store debounce, so that the stores this file asks for run within it.
+  t = await startServer({ STORE_DEBOUNCE_MS: '200', STORE_MAX_DEBOUNCE_MS: '1000' });
+});
+afterAll(() => t.close());
+
+async function newBoard(): Promise<string> {
+  const { id } = (await client(t.url).post('/api/boards')).body;
+  await client(t.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'loaded' });
+  return id;
+}
+
+const write = (boardId: string, content: string) => t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { x: 0, y: 0, content }));
+
+describe('group commit (embedded SQLite)', () => {
+  it('writes of one turn wait for one commit; one that throws undoes only its own', async () => {
+    const boardId = await newBoard();
+    const { documents, db } = t.server.store as SqliteStore;
+    const before = await documents.journalLength(boardId);
+    const writes = [write(boardId, 'first'), write(boardId, 'x'.repeat(100_001)), write(boardId, 'third')];
+    // The changes run after their admission's microtasks; the commit waits for the end of the turn.
+    for (let i = 0; i < 100 && !db.inTransaction; i++) await Promise.resolve();
+    // Nothing is acknowledged yet: the turn's transaction is still open, and what shows the change waits for it.
+    expect(db.inTransaction).toBe(true);
+    expect(documents.pending(boardId)).toBeInstanceOf(Promise);
+    const [first, refused, third] = await Promise.allSettled(writes);
+    expect(first.status).toBe('fulfilled');
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'quota_exceeded' } });
+    expect(third.status).toBe('fulfilled');
+    expect(db.inTransaction).toBe(false);
+    expect(documents.pending(boardId)).toBeUndefined();
+    expect(await documents.journalLength(boardId)).toBe(before + 2);
+    const texts = (await client(t.url).get(`/json/${boardId}`)).body.texts.map((text: { content: string }) => text.content);
+    expect(texts).toEqual(expect.arrayContaining(['first', 'third']));
+    expect(texts).toHaveLength(3);
+  });
+
+  it('a lock swap is seen by the next write at once (the registry cache follows its own writes)', async () => {
+    const boardId = await newBoard();
+    const api = client(t.url);
+    const lock = await api.post(`/api/boards/${boardId}/lock`, { mode: 'write' });
+    expect(lock.status).toBe(200);
+    expect((await api.post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'no key' })).status).toBe(401);
+    const unlocked = await api.post(`/api/boards/${boardId}/unlock`, undefined, { 'x-board-key': lock.body.key });
+    expect(unlocked.status).toBe(200);
+    expect((await api.post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'open again' })).status).toBe(200);
+  });
+});
+
+describe('Hocuspocus per-turn bookkeeping', () => {
+  it('a burst of one turn asks for the debounced store once, and the store still compacts the journal', async () => {
+    const boardId = await newBoard();
+    const { hocuspocus } = t.server;
+    const asked: string[] = [];
+    const debounce = hocuspocus.debouncer.debounce;
+    hocuspocus.debouncer.debounce = (id, ...rest) => {
+      asked.push(id);
+      return debounce(id, ...rest);
+    };
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => write(boardId, `burst ${i}`)));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      hocuspocus.debouncer.debounce = debounce;
+    }
+    expect(asked.filter((id) => id === `onStoreDocument-${boardId}`)).toHaveLength(1);
+    await eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0));
+  });
+
+  it('broadcasts at once for a document nobody is connected to, and batches the turn once a Yjs client is', async () => {
+    const boardId = await newBoard();
+    const document = t.server.hocuspocus.documents.get(boardId) as Document;
+    await write(boardId, 'alone');
+    expect(document.flushDelay).toBe(false);
+    const yjs = connectYjs(t.url, boardId);
+    try {
+      await yjs.synced;
+      await Promise.all([write(boardId, 'seen 1'), write(boardId, 'seen 2')]);
+      expect(document.flushDelay).toBe(0);
+      await eventually(() => {
+        const contents = [...yjs.doc.getMap<{ content: string }>('texts').values()].map((text) => text.content);
+        expect(contents).toEqual(expect.arrayContaining(['alone', 'seen 1', 'seen 2']));
+      });
+    } finally {
+      yjs.destroy();
+    }
+    await eventually(async () => {
+      await write(boardId, 'alone again');
+      expect(document.flushDelay).toBe(false);
+    });
+  });
+
+  it('upstream: Hocuspocus still stores through storeDocumentHooks per update and honours flushDelay false (BoardHocuspocus relies on both)', async () => {
+    const boardId = await newBoard();
+    const document = t.server.hocuspocus.documents.get(boardId) as Document;
+    const { hocuspocus } = t.server;
+    const stores: boolean[] = [];
+    const store = hocuspocus.storeDocumentHooks.bind(hocuspocus);
+    hocuspocus.storeDocumentHooks = (doc, payload, immediately) => {
+      stores.push(immediately ?? false);
+      return store(doc, payload, immediately);
+    };
+    // Document.broadcast is private: reached into here only to see when Hocuspocus sends.
+    type Broadcast = (encode: (address: string) => Uint8Array, filter?: unknown) => void;
+    const open = document as unknown as { broadcast: Broadcast };
+    const sent: Uint8Array[] = [];
+    const broadcast = open.broadcast.bind(document);
+    open.broadcast = (encode, filter) => {
+      sent.push(encode(boardId));
+      return broadcast(encode, filter);
+    };
+    try {
+      document.transact(() => document.getMap('meta').set('probe', 1), { source: 'system', author: 'ai:test' });
+      // With flushDelay false the update is broadcast inside the update event, not at the end of the turn.
+      expect(sent).toHaveLength(1);
+      expect(stores).toEqual([false]);
+    } finally {
+      hocuspocus.storeDocumentHooks = store;
+      open.broadcast = broadcast;
+      document.transact(() => document.getMap('meta').delete('probe'), { source: 'system', author: 'ai:test' });
+    }
+  });
+});
