@@ -5,7 +5,11 @@
  * broadcasts nothing for a document nobody is connected to. The kill -9 tests
  * (durability, crash-consistency) hold the durability side.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
 import { upsertText } from '../server/board/draw.js';
 import type { SqliteStore } from '../server/store/sqlite/store.js';
@@ -60,6 +64,22 @@ describe('group commit (embedded SQLite)', () => {
     const unlocked = await api.post(`/api/boards/${boardId}/unlock`, undefined, { 'x-board-key': lock.body.key });
     expect(unlocked.status).toBe(200);
     expect((await api.post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'open again' })).status).toBe(200);
+  });
+
+  it('checkpoints on a timer, off the commits: a second burst after a second reuses the WAL instead of growing it', async () => {
+    const boardId = await newBoard();
+    const wal = join(t.dataDir, `${DATABASE_FILE}-wal`);
+    const { id } = await write(boardId, 'edited in place');
+    const edit = (content: string) => t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { id, x: 0, y: 0, content }));
+    const burst = async (label: string) => {
+      for (let i = 0; i < 300; i += 30) await Promise.all(Array.from({ length: 30 }, (_, k) => edit(`${label} ${i + k}`)));
+    };
+    await sleep(1_200);
+    await burst('first');
+    const afterFirst = statSync(wal).size;
+    await sleep(1_200); // the timer's checkpoint folds the first burst into the file; the next writes start the WAL over
+    await burst('second');
+    expect(statSync(wal).size).toBeLessThan(afterFirst * 1.5);
   });
 });
 

@@ -39,6 +39,12 @@ ${versionsTables('BLOB')}
 
 export const DATABASE_FILE = 'boards.sqlite';
 
+/** WAL pages after which a commit checkpoints anyway (about 40 MB). */
+const WAL_BACKSTOP_PAGES = 10_000;
+
+/** How often the WAL is folded into the database file. */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
+
 /** Opens (creating if needed) the database in dataDir, in WAL mode. */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
@@ -48,6 +54,10 @@ export function openDatabase(dataDir: string): Db {
   // only an OS crash or power loss can drop the last commits, never corrupt.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Checkpoints run on a timer (SqliteStore), off the commits: SQLite's default runs one inside the commit
+  // that crosses 1000 pages, and its fsyncs stalled that turn's writes (p99, issue 22). This only bounds
+  // the WAL should the timer fall behind.
+  db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   db.exec(SCHEMA);
   return db;
 }
