@@ -93,8 +93,13 @@ export const MAP_NAMES: readonly MapName[] = [...CONTENT_MAPS, 'meta'];
 /** The typed top-level maps of a board document. */
 export type BoardMaps = { [K in MapName]: Y.Map<MapTypes[K]> };
 
+/** A document's maps never change identity: found once per document, not on every write. */
+const mapsOf = new WeakMap<Y.Doc, BoardMaps>();
+
 export function boardMaps(doc: Y.Doc): BoardMaps {
-  return Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps;
+  let maps = mapsOf.get(doc);
+  if (!maps) mapsOf.set(doc, (maps = Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps));
+  return maps;
 }
 
 /** What a write sees of the maps: its own changes staged until commit (see StagedMap). */

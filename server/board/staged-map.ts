@@ -8,11 +8,18 @@ import type * as Y from 'yjs';
 
 const DELETED = Symbol('deleted');
 
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+
 export class StagedMap<T> {
-  private readonly staged = new Map<string, T | typeof DELETED>();
+  /** Made on the first change: a write builds a staged map per document map and changes one or two (issue 22). */
+  private changes: Map<string, T | typeof DELETED> | undefined;
   private cleared = false;
 
   constructor(private readonly base: Y.Map<T>) {}
+
+  private get staged(): ReadonlyMap<string, T | typeof DELETED> {
+    return this.changes ?? NONE;
+  }
 
   get(key: string): T | undefined {
     const value = this.staged.get(key);
@@ -25,16 +32,16 @@ export class StagedMap<T> {
   }
 
   set(key: string, value: T): void {
-    this.staged.set(key, value);
+    (this.changes ??= new Map()).set(key, value);
   }
 
   delete(key: string): void {
-    this.staged.set(key, DELETED);
+    (this.changes ??= new Map()).set(key, DELETED);
   }
 
   clear(): void {
     this.cleared = true;
-    this.staged.clear();
+    this.changes = undefined;
   }
 
   /** A snapshot of the entries: callers may change the map while they walk it. */
@@ -80,7 +87,7 @@ export class StagedMap<T> {
       if (value === DELETED) this.base.delete(key);
       else this.base.set(key, value);
     }
-    this.staged.clear();
+    this.changes = undefined;
     this.cleared = false;
   }
 }
