@@ -17,9 +17,13 @@ const SCHEMA = `
 ${documentsSchema};
 
 -- Y updates appended synchronously before a change is acknowledged; folded into
--- "documents" when Hocuspocus stores the document.
+-- "documents" when Hocuspocus stores the document. seq is the rowid without
+-- AUTOINCREMENT (which rewrote sqlite_sequence on every append): a new row gets
+-- the largest seq plus one, so a board's rows stay in order; a number may come
+-- back once every row above it is compacted away, and nothing keeps numbers.
+-- Files made before keep their AUTOINCREMENT table, which works the same.
 CREATE TABLE IF NOT EXISTS journal (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
   "update" BLOB NOT NULL
 );
