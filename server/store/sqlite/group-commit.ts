@@ -28,7 +28,7 @@ export class GroupCommit {
     this.begin = db.prepare('BEGIN');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    this.savepoint = db.transaction(<T>(change: () => T): T => change());
+    this.savepoint = db.transaction((change: () => void) => change());
   }
 
   /** Runs `change` in this turn's transaction; resolves with its result once the transaction is committed. */
