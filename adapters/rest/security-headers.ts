@@ -4,9 +4,8 @@
  * and cross-origin headers that leave the public API and its images usable
  * from other sites. The choices are explained in docs/security.md.
  */
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
-import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 declare module 'fastify' {
@@ -17,13 +16,12 @@ declare module 'fastify' {
 }
 
 /**
- * helmet itself, the one @fastify/helmet wraps (resolved through it, so no
- * second copy or version). The plugin builds helmet's middleware again for
- * every request, parsing the whole policy each time: about 5% of a write's
- * CPU (bench/FINDINGS.md, issue 22). Built once per policy here instead.
+ * helmet itself, not its Fastify plugin: @fastify/helmet builds helmet's
+ * middleware again for every request, parsing the whole policy each time,
+ * about 5% of a write's CPU (bench/FINDINGS.md, issue 22). Built once per
+ * policy here instead, and run in one synchronous hook.
  */
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: object) => Middleware;
 
 type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => string)>>;
 
@@ -100,7 +98,7 @@ function docsDirectives(): Directives {
 }
 
 /** The headers of one policy, given the directives of its Content-Security-Policy. */
-function helmetOptions(directives: Directives, https: boolean): FastifyHelmetOptions {
+function helmetOptions(directives: Directives, https: boolean): HelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives },
     // Never a board URL to another site (its id is the credential); our own origin still gets it, and a
