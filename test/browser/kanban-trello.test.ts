@@ -72,7 +72,8 @@ describe('kanban, Trello habits', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector(`.task:has-text("${name}")`);
       expect(await field.inputValue()).toBe('');
-      expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+      // Once, on a loaded CI machine, this ran before the field was back (not reproduced since): polled briefly.
+      await until(() => field.evaluate((element) => element === document.activeElement), 2_000);
     }
     const stored = await until(async () => {
       const tasks = await tasksOf(board.id);
