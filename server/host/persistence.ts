@@ -58,7 +58,7 @@ export class JournalledDatabase extends Database {
         this.discard(instance, document);
         throw error;
       }
-      // SQLite appends at once (its transaction commits as this change's unit ends); PostgreSQL at the group commit.
+      // Both stores commit the turn's group later and hand back that commit; an append outside a change is durable at once.
       if (!pending) return this.hooks?.committed(seconds(start), true);
       pending.then(() => this.hooks?.committed(seconds(start), true), () => {
         this.hooks?.committed(seconds(start), false);
