@@ -24,10 +24,10 @@ export function prefetchSnapshot(boardId: string): void {
   prefetched.set(boardId, api<DrawSnapshot>('GET', `/json/${boardId}`, undefined, boardId).catch(() => null));
 }
 
-/** The prefetched snapshot of a draw board, once; undefined when none was fetched. */
-export async function takeSnapshot(boardId: string): Promise<DrawSnapshot | null | undefined> {
+/** The prefetched snapshot of a draw board, once; null when none was fetched, it failed, or the board is a todo board. */
+export async function takeSnapshot(boardId: string): Promise<DrawSnapshot | null> {
   const pending = prefetched.get(boardId);
   prefetched.delete(boardId);
   const snapshot = await pending;
-  return snapshot?.mode === 'draw' ? snapshot : pending && null;
+  return snapshot?.mode === 'draw' ? snapshot : null;
 }

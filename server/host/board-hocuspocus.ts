@@ -11,7 +11,7 @@
  *   keeps Hocuspocus' per-turn batching.
  *
  * Both through the class's public methods and options, so an upgrade that
- * changes them fails `test/board-hocuspocus.test.ts`.
+ * changes them fails `test/write-path.test.ts`.
  */
 import { Hocuspocus, type Configuration, type ConnectionConfiguration, type Document, type onStoreDocumentPayload } from '@hocuspocus/server';
 
