@@ -68,11 +68,7 @@ export class ItemLayer {
     texts.observe(onTexts);
     lines.observe(onLines);
     images.observe(onImages);
-    this.batch(() => {
-      for (const id of images.keys()) this.renderPicture(id);
-      for (const id of texts.keys()) this.renderNode(id);
-      for (const id of lines.keys()) this.renderLine(id);
-    });
+    this.drawAll({ images: images.values(), texts: texts.values(), lines: lines.values() });
     return () => {
       texts.unobserve(onTexts);
       lines.unobserve(onLines);
@@ -102,6 +98,15 @@ export class ItemLayer {
     }
   }
 
+  /** Draws a whole board in one batch, images lowest (they lie under texts), strokes in their own layer. */
+  private drawAll(content: { images: Iterable<ImageItem>; texts: Iterable<TextNode>; lines: Iterable<StrokeItem> }): void {
+    this.batch(() => {
+      for (const image of content.images) this.drawPicture(image);
+      for (const node of content.texts) this.drawNode(node);
+      for (const stroke of content.lines) this.drawLine(stroke);
+    });
+  }
+
   /**
    * Draws a board from its JSON snapshot while the document is still empty
    * (first-paint.ts). The document's first sync then redraws every item whose
@@ -111,11 +116,7 @@ export class ItemLayer {
   seed(snapshot: DrawSnapshot): () => void {
     const { texts, lines, images } = this.maps();
     if (this.session.state.synced || texts.size + lines.size + images.size > 0) return () => {};
-    this.batch(() => {
-      for (const image of snapshot.images) this.drawPicture(image as ImageItem);
-      for (const node of snapshot.texts) this.drawNode(node);
-      for (const stroke of snapshot.lines) this.drawLine(stroke);
-    });
+    this.drawAll({ images: snapshot.images as ImageItem[], texts: snapshot.texts, lines: snapshot.lines });
     const stop = this.session.onChange(() => {
       if (!this.session.state.synced) return;
       stop();
