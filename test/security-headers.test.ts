@@ -89,10 +89,46 @@ describe('security headers on a plain http server', () => {
     expect(response.status).toBe(404);
     expectEverywhere(response.headers);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(directives(response.headers.get('content-security-policy')).get('script-src')).toEqual(["'self'"]);
+    expect(directives(response.headers.get('content-security-policy')).get('default-src')).toEqual(["'none'"]);
     const unknown = await fetch(`${server.url}/no/such/route`);
     expect(unknown.status).toBe(404);
     expectEverywhere(unknown.headers);
+    expect(directives(unknown.headers.get('content-security-policy')).get('script-src')).toEqual(["'self'"]);
+  });
+
+  it('a JSON answer (REST, /json, MCP) loads nothing and sits in no frame, without the page-only headers', async () => {
+    const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 1, y: 2, content: 'headers' }) });
+    expect(write.ok).toBe(true);
+    const text = (await write.json()) as { id: string };
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    expect(mcp.status).toBe(200);
+    for (const [name, response] of [['POST /texts', write], ['GET /json', await fetch(`${server.url}/json/${boardId}`)], ['GET /api/boards/{id}/texts/{id}', await fetch(`${server.url}/api/boards/${boardId}/texts/${text.id}`)], ['POST /mcp', mcp]] as const) {
+      expect(response.headers.get('content-type'), name).toMatch(/^application\/json/);
+      expectEverywhere(response.headers);
+      const csp = directives(response.headers.get('content-security-policy'));
+      expect(csp.get('default-src'), name).toEqual(["'none'"]);
+      expect(csp.get('frame-ancestors'), name).toEqual(["'none'"]);
+      expect(csp.has('script-src'), name).toBe(false);
+      for (const pageOnly of ['x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-dns-prefetch-control']) {
+        expect(response.headers.get(pageOnly), `${name}: ${pageOnly}`).toBeNull();
+      }
+    }
+  });
+
+  it("an image (a user's file, which a browser may open as a page) keeps the app's headers", async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const created = await fetch(`${server.url}/api/boards/${boardId}/images`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 0, y: 0, width: 1, height: 1, dataUrl: png }) });
+    expect(created.ok).toBe(true);
+    const image = await fetch(`${server.url}/api/boards/${boardId}/images/${((await created.json()) as { id: string }).id}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expectEverywhere(image.headers);
+    expect(directives(image.headers.get('content-security-policy')).get('script-src')).toEqual(["'self'"]);
+    expect(image.headers.get('x-frame-options')).toBe('SAMEORIGIN');
   });
 
   it('/docs has its own policy: Redoc styles inline and searches in a blob: worker, scripts still our own', async () => {

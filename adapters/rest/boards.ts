@@ -51,7 +51,8 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     boards.meta(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
 
-  app.get<{ Params: { boardId: string; itemId: string } }>('/api/boards/:boardId/images/:itemId', async (request, reply) => {
+  // An image is a user's file, which a browser may open as a page: the app's headers, as before.
+  app.get<{ Params: { boardId: string; itemId: string } }>('/api/boards/:boardId/images/:itemId', { config: { securityHeaders: 'app' } }, async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
     const { dataUrl, etag } = await boards.imageData(boardId, request.params.itemId, callerOf(request));
     reply.header('ETag', etag).header('Cache-Control', 'no-cache');

@@ -10,8 +10,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A route's own security headers (registerSecurityHeaders' policies by name); default: the app's. */
-    securityHeaders?: 'docs';
+    /**
+     * A route's own security headers (registerSecurityHeaders' policies by
+     * name); default: `api` under /api/, /json and /mcp, the app's elsewhere.
+     */
+    securityHeaders?: 'docs' | 'app';
   }
 }
 
@@ -97,7 +100,37 @@ function docsDirectives(): Directives {
   };
 }
 
-/** The headers of one policy, given the directives of its Content-Security-Policy. */
+/**
+ * What a JSON answer needs: it is never a page, so it may load nothing and sit
+ * in no frame (GitHub's API and OWASP's REST cheat sheet send the same). It
+ * keeps nosniff, the referrer policy (Firefox shows JSON as a page whose links
+ * can be followed, and the path holds the board id), the cross-origin resource
+ * policy of everything public, and HSTS. The page-only headers (COOP,
+ * Origin-Agent-Cluster, X-Frame-Options and the legacy ones) cost a write
+ * about a tenth of its CPU (bench/FINDINGS.md, issue 22) and protect nothing here.
+ */
+function apiOptions(https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600, includeSubDomains: false } : false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    xContentTypeOptions: true,
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  };
+}
+
+/** Paths whose answers are JSON (or JSON-RPC over MCP, or a plain-text export), never a page. */
+const API_PATH = /^\/(?:api\/|json(?:[/?]|$)|mcp(?:\?|$))/;
+
+/** The headers of one page policy, given the directives of its Content-Security-Policy. */
 function helmetOptions(directives: Directives, https: boolean): HelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives },
@@ -134,8 +167,9 @@ function headersOf(middleware: Middleware, req: IncomingMessage): Headers {
 }
 
 /**
- * Registers the headers on every answer of `app`, the app's policy unless a
- * route's `config.securityHeaders` names another, in one synchronous hook.
+ * Registers the headers on every answer of `app`, in one synchronous hook: a
+ * route's `config.securityHeaders` when it names a policy, else the JSON one
+ * under /api/, /json and /mcp and the app's everywhere else.
  * An answer's headers depend only on its policy, its Host (the WebSocket
  * origin), http or https and whether it is the embed: helmet computes them
  * once for each such answer, and they are replayed after that (helmet checks
@@ -146,13 +180,14 @@ export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string 
   const policies = {
     app: helmet(helmetOptions(appDirectives(publicUrl, https), https)),
     docs: helmet(helmetOptions(docsDirectives(), https)),
+    api: helmet(apiOptions(https)),
   };
   const remembered = new Map<string, Headers>();
   app.addHook('onRequest', (request, reply, done) => {
-    const policy = request.routeOptions.config.securityHeaders ?? 'app';
+    const policy = request.routeOptions.config.securityHeaders ?? (API_PATH.test(request.url) ? 'api' : 'app');
     const embed = isEmbedPage(request.url);
     const secure = (request.raw.socket as { encrypted?: boolean }).encrypted === true;
-    const key = `${policy} ${secure} ${embed} ${publicUrl ? '' : request.headers.host}`;
+    const key = `${policy} ${secure} ${embed} ${publicUrl || policy === 'api' ? '' : request.headers.host}`; // only the app's names its Host
     let headers = remembered.get(key);
     if (!headers) {
       headers = headersOf(policies[policy], request.raw);
