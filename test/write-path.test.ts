@@ -66,7 +66,7 @@ describe('group commit (embedded SQLite)', () => {
     expect((await api.post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'open again' })).status).toBe(200);
   });
 
-  it('checkpoints on a timer, off the commits: a second burst after a second reuses the WAL instead of growing it', async () => {
+  it('checkpoints on a timer, on a thread of its own: a second burst after a second reuses the WAL instead of growing it', async () => {
     const boardId = await newBoard();
     const wal = join(t.dataDir, `${DATABASE_FILE}-wal`);
     const { id } = await write(boardId, 'edited in place');

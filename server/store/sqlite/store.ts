@@ -3,11 +3,13 @@
  * one SQLite file, so that one synchronous SQLite transaction spans a change's
  * registry writes and the journal entries its Y transaction appends.
  */
+import { join } from 'node:path';
 import type { BoardMode } from '../../../schema/index.js';
 import { SqliteRegistry } from './registry.js';
 import type { Lock, BoardStore, StoreTx } from '../board-store.js';
 import { SqliteBlobs } from './blob-store.js';
-import { CHECKPOINT_INTERVAL_MS, type Db, openDatabase } from './database.js';
+import { CHECKPOINT_INTERVAL_MS, DATABASE_FILE, type Db, openDatabase } from './database.js';
+import { Checkpointer } from './checkpointer.js';
 import { SqliteDocuments } from './document-store.js';
 import { SqliteHistory } from './history.js';
 import { GroupCommit } from './group-commit.js';
@@ -20,7 +22,7 @@ export class SqliteStore implements BoardStore {
   readonly history: SqliteHistory;
   private readonly tx: StoreTx;
   private readonly group: GroupCommit;
-  private readonly checkpoints: NodeJS.Timeout;
+  private readonly checkpoints: Checkpointer;
 
   constructor(dataDir: string, now: () => number) {
     this.db = openDatabase(dataDir);
@@ -29,7 +31,7 @@ export class SqliteStore implements BoardStore {
     this.documents = new SqliteDocuments(this.db, this.group);
     this.blobs = new SqliteBlobs(this.db, this.group);
     this.history = new SqliteHistory(this.db, this.group);
-    this.checkpoints = setInterval(() => this.checkpoint(), CHECKPOINT_INTERVAL_MS).unref();
+    this.checkpoints = new Checkpointer(join(dataDir, DATABASE_FILE), CHECKPOINT_INTERVAL_MS);
     const { registry, documents, blobs, history } = this;
     this.tx = {
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
@@ -54,18 +56,8 @@ export class SqliteStore implements BoardStore {
     this.db.prepare('SELECT 1').get();
   }
 
-  /** Folds the WAL into the file without waiting for anyone (PASSIVE); the next tick tries again if it cannot. */
-  private checkpoint(): void {
-    if (this.db.inTransaction) return;
-    try {
-      this.db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // busy or failing storage: the writes that need it report that themselves
-    }
-  }
-
   async close(): Promise<void> {
-    clearInterval(this.checkpoints);
+    await this.checkpoints.close();
     this.group.settle();
     this.db.close();
   }
