@@ -121,7 +121,8 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
           closed?.();
         });
       }
-      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body);
+      // The SDK takes this classification instead of making it again, unless the listen check rewrote the body.
+      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body, body === request.body ? route : undefined);
     }
     const { id, session } = sessionOf(request);
     if (id !== undefined && !session) return sessionGone(request, reply);

@@ -10,10 +10,12 @@
  * still streamed, with back-pressure, until either side ends it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, InboundClassificationOutcome } from '@modelcontextprotocol/server';
 
-export type WebHandler = (request: Request, options: { authInfo?: AuthInfo; parsedBody?: unknown }) => Promise<Response>;
-export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown) => Promise<void>;
+/** What the SDK's entries take beside the request: the caller's auth, the parsed body and (createMcpHandler, patched) the era router's classification of it. */
+export type WebHandlerOptions = { authInfo?: AuthInfo; parsedBody?: unknown; classification?: InboundClassificationOutcome };
+export type WebHandler = (request: Request, options: WebHandlerOptions) => Promise<Response>;
+export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown, classification?: InboundClassificationOutcome) => Promise<void>;
 
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -32,7 +34,7 @@ const isJson = (type: string | undefined) => type !== undefined && /^application
 
 /** Serves a web-standard handler on Node's request and response; `body` is the parsed JSON body (undefined for none). */
 export function nodeHandler(handler: WebHandler): NodeMcpHandler {
-  return async (request, response, body) => {
+  return async (request, response, body, classification) => {
     const abort = new AbortController();
     let finished = false;
     response.once('close', () => {
@@ -43,6 +45,7 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
       answer = await handler(webRequest(request, abort.signal), {
         ...(request.auth !== undefined && { authInfo: request.auth }),
         ...(body !== undefined && { parsedBody: body }),
+        ...(classification !== undefined && { classification }),
       });
     } catch {
       // What the SDK's own adapter answers when its handler throws: the handlers answer their errors themselves.
