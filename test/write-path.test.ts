@@ -81,6 +81,32 @@ describe('group commit (embedded SQLite)', () => {
     await burst('second');
     expect(statSync(wal).size).toBeLessThan(afterFirst * 1.5);
   });
+
+  it('boards that ask to compact within the window compact in one transaction, and an erased one is left out', async () => {
+    const ids = [await newBoard(), await newBoard(), await newBoard(), await newBoard()];
+    for (const [i, id] of ids.entries()) await write(id, `interleaved ${i}`);
+    const { documents } = t.server.store as SqliteStore;
+    // compactTx is private: reached into here only to count the transactions.
+    const inside = documents as unknown as { compactTx: (due: unknown[]) => unknown };
+    const batches: number[] = [];
+    const compactTx = inside.compactTx;
+    inside.compactTx = (due) => {
+      batches.push(due.length);
+      return compactTx(due);
+    };
+    try {
+      const docs = ids.map((id) => t.server.hocuspocus.documents.get(id) as Document);
+      const compacted = Promise.all(ids.slice(0, 3).map((id, i) => documents.compact(id, docs[i])));
+      const erased = documents.compact(ids[3], docs[3]);
+      await documents.erase(ids[3]);
+      expect(await erased).toBe(false);
+      expect(await compacted).toEqual([true, true, true]);
+    } finally {
+      inside.compactTx = compactTx;
+    }
+    expect(batches[0]).toBe(3); // a debounced store of these boards may come later, in a batch of its own
+    for (const id of ids) expect(await documents.journalLength(id)).toBe(0);
+  });
 });
 
 describe('Hocuspocus per-turn bookkeeping', () => {

@@ -9,6 +9,22 @@ import { type DocumentJournal, replayUpdates } from '../board-store.js';
 import type { Db } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 
+/**
+ * Compactions asked within this window share one SQLite transaction. A
+ * board's journal rows lie between every other busy board's (the table is in
+ * append order), so compacting one board alone deletes rows from about as
+ * many pages as it has rows, and its commit writes each of those pages to
+ * the WAL again: with 100 boards written at once, about 5 ms per board and
+ * 10% of the write path's CPU (bench/FINDINGS.md, issue 22). Compacted
+ * together, boards that share pages write each page once.
+ */
+export const COMPACTION_BATCH_MS = 100;
+
+/** At most this many boards per compaction transaction, so that one does not stall the event loop for long. */
+const COMPACTION_BATCH_BOARDS = 64;
+
+type DueCompaction = { doc: Y.Doc; settled: { resolve: (compacted: boolean) => void; reject: (error: unknown) => void }[] };
+
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
   private readonly selectJournal;
@@ -19,6 +35,9 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly deleteState;
   private readonly compactTx;
   private readonly replaceTx;
+  /** Boards waiting for the next compaction transaction, in the order they asked. */
+  private due = new Map<string, DueCompaction>();
+  private dueTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -33,14 +52,16 @@ export class SqliteDocuments implements DocumentJournal {
     );
     this.deleteJournal = db.prepare<[string]>('DELETE FROM journal WHERE name = ?');
     this.deleteState = db.prepare<[string]>('DELETE FROM documents WHERE name = ?');
-    this.compactTx = db.transaction((name: string, doc: Y.Doc) => {
-      if (this.countJournal.get(name)!.n === 0) return false;
-      // Encoded inside the transaction, from the live document: every journalled
-      // update is in it, so deleting the whole journal can lose nothing.
-      this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
-      this.deleteJournal.run(name);
-      return true;
-    });
+    this.compactTx = db.transaction((due: [string, DueCompaction][]) =>
+      due.map(([name, { doc }]) => {
+        if (this.countJournal.get(name)!.n === 0) return false;
+        // Encoded inside the transaction, from the live document: every journalled
+        // update is in it, so deleting the whole journal can lose nothing.
+        this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
+        this.deleteJournal.run(name);
+        return true;
+      }),
+    );
     this.replaceTx = db.transaction((name: string, doc: Y.Doc) => {
       this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
       this.deleteJournal.run(name);
@@ -66,9 +87,43 @@ export class SqliteDocuments implements DocumentJournal {
     return this.group.pending(name);
   }
 
-  async compact(name: string, doc: Y.Doc): Promise<boolean> {
-    this.group.settle();
-    return this.compactTx(name, doc) as boolean;
+  /** Folds the journal into the stored state, with the other boards that ask within COMPACTION_BATCH_MS. */
+  compact(name: string, doc: Y.Doc): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const due = this.due.get(name);
+      if (due) {
+        due.doc = doc;
+        due.settled.push({ resolve, reject });
+      } else {
+        this.due.set(name, { doc, settled: [{ resolve, reject }] });
+      }
+      this.dueTimer ??= setTimeout(() => this.compactDue(), COMPACTION_BATCH_MS);
+    });
+  }
+
+  /** Runs the compactions asked so far, COMPACTION_BATCH_BOARDS per transaction. */
+  private compactDue(): void {
+    this.dueTimer = undefined;
+    const due = [...this.due].slice(0, COMPACTION_BATCH_BOARDS);
+    for (const [name] of due) this.due.delete(name);
+    if (this.due.size > 0) this.dueTimer = setTimeout(() => this.compactDue(), 0);
+    let compacted: boolean[];
+    try {
+      this.group.settle();
+      compacted = this.compactTx(due) as boolean[];
+    } catch (error) {
+      for (const [, { settled }] of due) for (const { reject } of settled) reject(error);
+      return;
+    }
+    due.forEach(([, { settled }], i) => settled.forEach(({ resolve }) => resolve(compacted[i])));
+  }
+
+  /** Runs every compaction still waiting (before the database closes). */
+  flushCompactions(): void {
+    clearTimeout(this.dueTimer);
+    while (this.due.size > 0) this.compactDue();
+    clearTimeout(this.dueTimer);
+    this.dueTimer = undefined;
   }
 
   async journalLength(name: string): Promise<number> {
@@ -81,13 +136,23 @@ export class SqliteDocuments implements DocumentJournal {
   }
 
   async erase(name: string): Promise<void> {
+    this.forget(name);
     this.group.settle();
     this.eraseNow(name);
   }
 
   /** Forgets the document entirely (board erase), inside the caller's SQLite transaction. */
   eraseNow(name: string): void {
+    this.forget(name);
     this.deleteJournal.run(name);
     this.deleteState.run(name);
+  }
+
+  /** A compaction waiting for an erased board would store its state again: it is dropped, as done with nothing to do. */
+  private forget(name: string): void {
+    const due = this.due.get(name);
+    if (!due) return;
+    this.due.delete(name);
+    for (const { resolve } of due.settled) resolve(false);
   }
 }

@@ -58,6 +58,7 @@ export class SqliteStore implements BoardStore {
 
   async close(): Promise<void> {
     await this.checkpoints.close();
+    this.documents.flushCompactions();
     this.group.settle();
     this.db.close();
   }
