@@ -36,7 +36,7 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly compactTx;
   private readonly replaceTx;
   /** Boards waiting for the next compaction transaction, in the order they asked. */
-  private due = new Map<string, DueCompaction>();
+  private readonly due = new Map<string, DueCompaction>();
   private dueTimer: NodeJS.Timeout | undefined;
 
   constructor(
