@@ -5,7 +5,10 @@
  * benchmark sends by hand (bench/lib/mcp-wire.ts) are the SDK clients' own,
  * answered and durable like theirs.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeHandler } from '../adapters/mcp/web.js';
 import { sessionCalls, statelessCalls } from '../bench/lib/mcp-wire.js';
 import { client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
@@ -88,6 +91,37 @@ describe('JSON answers are written whole', () => {
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(stream.headers.get('content-length')).toBeNull();
     abort.abort();
+  });
+});
+
+describe('the Request the SDK gets', () => {
+  it('its signal aborts when the client goes away before the answer, and not after one', async () => {
+    const seen: AbortSignal[] = [];
+    let answerNow = false;
+    const serve = nodeHandler(async (request) => {
+      seen.push(request.signal);
+      if (answerNow) return Response.json({ jsonrpc: '2.0', id: 1, result: {} });
+      await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+      return new Response(null, { status: 499 });
+    });
+    const server = createServer((request, response) => void serve(request, response, undefined));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      const abort = new AbortController();
+      const pending = fetch(url, { method: 'POST', signal: abort.signal }).catch(() => undefined);
+      await expect.poll(() => seen.length).toBe(1);
+      abort.abort();
+      await pending;
+      await expect.poll(() => seen[0].aborted).toBe(true);
+      answerNow = true;
+      expect((await fetch(url, { method: 'POST' })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen[1].aborted).toBe(false);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -20,6 +20,27 @@ export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, re
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
 
+/**
+ * A `Request` whose `signal` is the one it is given, as is. Given a signal,
+ * undici's `Request` follows it with one of its own, tied by a `WeakRef` and a
+ * `FinalizationRegistry` entry per request: about half the cost of building the
+ * `Request`, and records that outlive it. The SDK reads `signal` only to hear
+ * that the client went away, which this one says (it aborts when the response
+ * closes unfinished).
+ */
+class NodeRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}
+
 function webRequest(request: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -27,7 +48,7 @@ function webRequest(request: IncomingMessage, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, { method: request.method, headers, signal });
+  return new NodeRequest(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, { method: request.method, headers }, signal);
 }
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\b/i.test(type);
