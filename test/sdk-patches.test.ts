@@ -28,7 +28,7 @@ import { MODERN_REVISION } from '../adapters/mcp/handlers.js';
 const SDK = '@modelcontextprotocol/server';
 /** The release the patches were made for. */
 const PATCHED_VERSION = '2.4.0';
-const PATCHES = ['guards', 'settled-handlers', 'given-classification'];
+const PATCHES = ['guards', 'settled-handlers', 'given-classification', 'tools-call-parsed-once'];
 
 const root = join(import.meta.dirname, '..');
 const sdkDir = join(root, 'node_modules', SDK);
@@ -50,6 +50,8 @@ describe('the SDK patches are applied to the release they were made for', () => 
     expect(patched(/const handlerSettled = /)).toHaveLength(2);
     expect(patched(/responseHandlers\.size > 0 \|\| requestHandlerAbortControllers\.size > 0 \? new SdkError/)).toHaveLength(2);
     expect(patched(/const given = requestOptions\?\.classification;/)).toHaveLength(2);
+    expect(patched(/const prevalidated = this\._validatedRequests\?\.get\(request\);/)).toHaveLength(2);
+    expect(patched(/\(this\._validatedRequests \?\?= /)).toHaveLength(2);
     // The CommonJS build answers like the ESM one.
     const cjs = createRequire(import.meta.url)(SDK) as { isJSONRPCRequest: (value: unknown) => boolean };
     expect(cjs.isJSONRPCRequest({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBe(true);
@@ -183,6 +185,36 @@ describe('createMcpHandler takes the classification its caller already made', ()
     const response = await handler.fetch(request, { classification: classify({ not: 'json-rpc' }) });
     expect(response.status).toBe(200);
     await handler.close();
+  });
+});
+
+describe('a tools/call request is parsed once by the Server', () => {
+  it('the handler gets the parsed request without a second parse of the same message', async () => {
+    const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: { tools: {} } });
+    let seen: unknown;
+    server.setRequestHandler('tools/call', (request) => {
+      seen = request;
+      return { content: [] };
+    });
+    // Each parse of the message reads its params once: unpatched, the Server's tools/call check and the registration's own parse read them twice.
+    let reads = 0;
+    const params = { name: 'echo', arguments: { a: 1 } };
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', get params() { reads += 1; return params; } };
+    const wrapped = (server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> })._requestHandlers.get('tools/call')!;
+    const ctx = { mcpReq: { id: 1, requestState: () => undefined, signal: new AbortController().signal } };
+    expect(await wrapped(request, ctx)).toMatchObject({ content: [] });
+    expect(reads).toBe(1);
+    expect(seen).toEqual({ method: 'tools/call', params });
+  });
+
+  it('a malformed tools/call is still refused by the Server\'s check, as Invalid params', async () => {
+    const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: { tools: {} } });
+    const handler = vi.fn(() => ({ content: [] }));
+    server.setRequestHandler('tools/call', handler);
+    const wrapped = (server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> })._requestHandlers.get('tools/call')!;
+    const ctx = { mcpReq: { id: 1, requestState: () => undefined, signal: new AbortController().signal } };
+    await expect(wrapped({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, ctx)).rejects.toMatchObject({ code: -32602 });
+    expect(handler).not.toHaveBeenCalled();
   });
 });
 
