@@ -21,6 +21,7 @@ import {
   isJSONRPCResultResponse,
   Server,
   specTypeSchemas,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MODERN_REVISION } from '../adapters/mcp/handlers.js';
@@ -28,7 +29,7 @@ import { MODERN_REVISION } from '../adapters/mcp/handlers.js';
 const SDK = '@modelcontextprotocol/server';
 /** The release the patches were made for. */
 const PATCHED_VERSION = '2.4.0';
-const PATCHES = ['guards', 'settled-handlers', 'given-classification', 'tools-call-parsed-once'];
+const PATCHES = ['guards', 'settled-handlers', 'given-classification', 'tools-call-parsed-once', 'json-body'];
 
 const root = join(import.meta.dirname, '..');
 const sdkDir = join(root, 'node_modules', SDK);
@@ -52,6 +53,8 @@ describe('the SDK patches are applied to the release they were made for', () => 
     expect(patched(/const given = requestOptions\?\.classification;/)).toHaveLength(2);
     expect(patched(/const prevalidated = this\._validatedRequests\?\.get\(request\);/)).toHaveLength(2);
     expect(patched(/\(this\._validatedRequests \?\?= /)).toHaveLength(2);
+    // The per-request transport (mcp chunk) and the session transport (index) keep their JSON text, in both builds.
+    expect(patched(/const JSON_BODY = Symbol\.for\("mcp\.jsonBody"\);/)).toHaveLength(4);
     // The CommonJS build answers like the ESM one.
     const cjs = createRequire(import.meta.url)(SDK) as { isJSONRPCRequest: (value: unknown) => boolean };
     expect(cjs.isJSONRPCRequest({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBe(true);
@@ -215,6 +218,34 @@ describe('a tools/call request is parsed once by the Server', () => {
     const ctx = { mcpReq: { id: 1, requestState: () => undefined, signal: new AbortController().signal } };
     await expect(wrapped({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, ctx)).rejects.toMatchObject({ code: -32602 });
     expect(handler).not.toHaveBeenCalled();
+  });
+});
+
+describe('a JSON answer keeps its text for a server adapter', () => {
+  const JSON_BODY = Symbol.for('mcp.jsonBody');
+
+  it('the stateless entry\'s answer carries the text its body holds', async () => {
+    const { handler, post } = echoEndpoint();
+    const response = await post(toolsCall);
+    const kept = (response as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
+    expect(typeof kept).toBe('string');
+    expect(await response.text()).toBe(kept);
+    expect(JSON.parse(kept as string)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'echo' }] } });
+    expect(response.headers.get('content-type')).toBe('application/json');
+    await handler.close();
+  });
+
+  it('so does a session transport\'s JSON answer', async () => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'session-1', enableJsonResponse: true });
+    const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: {} });
+    await server.connect(transport);
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+    const response = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }), { parsedBody: initialize });
+    const kept = (response as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
+    expect(typeof kept).toBe('string');
+    expect(await response.text()).toBe(kept);
+    expect(response.headers.get('mcp-session-id')).toBe('session-1');
+    await transport.close();
   });
 });
 

@@ -53,6 +53,10 @@ function webRequest(request: IncomingMessage, signal: AbortSignal): Request {
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\b/i.test(type);
 
+/** Where the SDK's JSON answers keep their text (patched: patches/*+json-body.patch), so it is not read back from the body stream. */
+const JSON_BODY = Symbol.for('mcp.jsonBody');
+const jsonBodyOf = (answer: Response) => (answer as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
+
 /** Serves a web-standard handler on Node's request and response; `body` is the parsed JSON body (undefined for none). */
 export function nodeHandler(handler: WebHandler): NodeMcpHandler {
   return async (request, response, body, classification) => {
@@ -77,7 +81,8 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
     for (const [name, value] of answer.headers) headers[name] = value;
     if (answer.body === null || isJson(headers['content-type'])) {
       // As text, Node sends it in one write with the headers.
-      const text = answer.body === null ? undefined : await answer.text();
+      const kept = jsonBodyOf(answer);
+      const text = typeof kept === 'string' ? kept : answer.body === null ? undefined : await answer.text();
       if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
       finished = true;
       response.writeHead(answer.status, headers).end(text);
