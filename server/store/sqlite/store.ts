@@ -3,12 +3,11 @@
  * one SQLite file, so that one synchronous SQLite transaction spans a change's
  * registry writes and the journal entries its Y transaction appends.
  */
-import { join } from 'node:path';
 import type { BoardMode } from '../../../schema/index.js';
 import { SqliteRegistry } from './registry.js';
 import type { Lock, BoardStore, StoreTx } from '../board-store.js';
 import { SqliteBlobs } from './blob-store.js';
-import { CHECKPOINT_INTERVAL_MS, DATABASE_FILE, type Db, openDatabase } from './database.js';
+import { CHECKPOINT_INTERVAL_MS, type Db, openDatabase } from './database.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteDocuments } from './document-store.js';
 import { SqliteHistory } from './history.js';
@@ -31,7 +30,7 @@ export class SqliteStore implements BoardStore {
     this.documents = new SqliteDocuments(this.db, this.group);
     this.blobs = new SqliteBlobs(this.db, this.group);
     this.history = new SqliteHistory(this.db, this.group);
-    this.checkpoints = new Checkpointer(join(dataDir, DATABASE_FILE), CHECKPOINT_INTERVAL_MS);
+    this.checkpoints = new Checkpointer(this.db.name, CHECKPOINT_INTERVAL_MS);
     const { registry, documents, blobs, history } = this;
     this.tx = {
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
