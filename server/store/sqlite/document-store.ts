@@ -103,6 +103,7 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Runs the compactions asked so far, COMPACTION_BATCH_BOARDS per transaction. */
   private compactDue(): void {
+    clearTimeout(this.dueTimer); // flushCompactions calls it ahead of its timer
     this.dueTimer = undefined;
     const due = [...this.due].slice(0, COMPACTION_BATCH_BOARDS);
     for (const [name] of due) this.due.delete(name);
@@ -120,10 +121,7 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Runs every compaction still waiting (before the database closes). */
   flushCompactions(): void {
-    clearTimeout(this.dueTimer);
     while (this.due.size > 0) this.compactDue();
-    clearTimeout(this.dueTimer);
-    this.dueTimer = undefined;
   }
 
   async journalLength(name: string): Promise<number> {
