@@ -319,6 +319,22 @@ function storeContract(engine: Engine): void {
         expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
         expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toContain('racing');
       });
+
+      it('this store and a second one on the same storage see the same journal: appends from either, a compaction, an erase', async () => {
+        const id = await newBoard();
+        const { doc, push } = liveDoc();
+        await append(id, push('here'));
+        await outside(async (other) => void (await other.atomically(id, () => other.documents.append(id, push('from the other store')))));
+        expect(await store.documents.journalLength(id)).toBe(2);
+        expect(contentOf(await store.documents.load(id))?.log).toEqual(['here', 'from the other store']);
+        expect(await store.documents.compact(id, doc)).toBe(true);
+        expect(await store.documents.journalLength(id)).toBe(0);
+        expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
+        await append(id, push('after the compaction'));
+        await store.documents.erase(id);
+        expect(await store.documents.journalLength(id)).toBe(0);
+        expect(await outside((other) => other.documents.load(id))).toBeNull();
+      });
     });
 
     describe('blobs', () => {
@@ -618,6 +634,46 @@ function storeContract(engine: Engine): void {
         expect(stored?.log ?? null).toEqual(engine.journalsAppendsOfThrowingChange ? ['applied, then the change threw'] : null);
       });
 
+      it('what a failed change took back is forgotten: another board\'s entry, stored where it was, outlives the first board\'s compaction', async () => {
+        const [first, second] = [await newBoard(), await newBoard()];
+        const one = liveDoc();
+        await append(first, one.push('stored'));
+        const failure = new Error('the change failed after its Y transaction');
+        await expect(
+          store.atomically(first, () => {
+            store.documents.append(first, one.push('rolled back in SQLite'));
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        await store.documents.pending(first)?.catch(() => {});
+        // In SQLite the next row takes the number the rolled-back row had: the journal's seq is max + 1.
+        await append(second, liveDoc().push('the second board\'s entry'));
+        expect(await store.documents.journalLength(first)).toBe(engine.journalsAppendsOfThrowingChange ? 2 : 1);
+        expect(await store.documents.compact(first, one.doc)).toBe(true);
+        expect(await store.documents.journalLength(second)).toBe(1);
+        expect(contentOf(await store.documents.load(second))?.log).toEqual(['the second board\'s entry']);
+        expect(contentOf(await outside((other) => other.documents.load(second)))?.log).toEqual(['the second board\'s entry']);
+      });
+
+      it('a change that replaces a document and then throws keeps the journal it would have dropped', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        await append(id, push('one'));
+        await append(id, push('two'));
+        const replacement = liveDoc();
+        replacement.push('the replacement');
+        const failure = new Error('the change failed after replacing the document');
+        await expect(
+          store.atomically(id, (tx) => {
+            tx.replaceDocument(id, replacement.doc);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect(await store.documents.journalLength(id)).toBe(2);
+        expect(contentOf(await store.documents.load(id))?.log).toEqual(['one', 'two']);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['one', 'two']);
+      });
+
       it('a registry write the database refuses takes the journal entries of its change with it', async () => {
         const id = await newBoard();
         const { push } = liveDoc();
@@ -649,7 +705,9 @@ function storeContract(engine: Engine): void {
         const errors: unknown[] = [];
         try {
           // Content alone (the group commit on PostgreSQL), and content with a registry write (one transaction).
-          errors.push(await append(id, push(big('refused content'))).catch((error: unknown) => error));
+          // A small entry that fits, in the same turn as one that does not: the commit refuses the whole group.
+          const turn = [append(id, push('small, in the refused turn')), append(id, push(big('refused content')))];
+          errors.push(...(await Promise.all(turn.map((write) => write.catch((error: unknown) => error)))));
           errors.push(
             await store
               .atomically(created, (tx) => {
@@ -663,6 +721,8 @@ function storeContract(engine: Engine): void {
         }
         for (const error of errors) expect(knownError(error)).toMatchObject({ status: 503, code: 'storage_unavailable' });
         expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['stored before']);
+        expect(await store.documents.journalLength(id)).toBe(1);
+        expect(contentOf(await store.documents.load(id))?.log).toEqual(['stored before']);
         expect(await outside((other) => other.registry.get(created))).toBeNull();
         expect(await outside((other) => other.documents.load(created))).toBeNull();
 

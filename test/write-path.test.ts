@@ -5,14 +5,17 @@
  * broadcasts nothing for a document nobody is connected to. The kill -9 tests
  * (durability, crash-consistency) hold the durability side.
  */
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as Y from 'yjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
 import { upsertText } from '../server/board/draw.js';
-import type { SqliteStore } from '../server/store/sqlite/store.js';
+import { SqliteStore } from '../server/store/sqlite/store.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
@@ -106,6 +109,45 @@ describe('group commit (embedded SQLite)', () => {
     }
     expect(batches[0]).toBe(3); // a debounced store of these boards may come later, in a batch of its own
     for (const id of ids) expect(await documents.journalLength(id)).toBe(0);
+  });
+});
+
+describe('the journal without an index by board (embedded SQLite)', () => {
+  it('a file made with the index loses it on opening, and its journal still loads, board by board', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'journal-index-'));
+    try {
+      const updates = new Map<string, Uint8Array[]>();
+      const before = new SqliteStore(dataDir, Date.now);
+      for (let i = 0; i < 6; i++) {
+        const name = `board-${i % 3}`;
+        const doc = new Y.Doc();
+        doc.getArray<string>('log').push([`${name} entry ${i}`]);
+        const update = Y.encodeStateAsUpdate(doc);
+        updates.set(name, [...(updates.get(name) ?? []), update]);
+        await before.atomically(name, () => before.documents.append(name, update));
+      }
+      await before.close();
+      const file = new Database(join(dataDir, DATABASE_FILE));
+      file.exec('CREATE INDEX journal_by_name ON journal(name, seq)'); // as files made before this change have it
+      file.close();
+
+      const after = new SqliteStore(dataDir, Date.now);
+      try {
+        const indexes = after.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal'").pluck().all();
+        expect(indexes).toEqual([]);
+        for (const [name, appended] of updates) {
+          expect(await after.documents.journalLength(name)).toBe(appended.length);
+          const doc = new Y.Doc();
+          Y.applyUpdate(doc, (await after.documents.load(name))!);
+          expect(doc.getArray<string>('log').toArray()).toHaveLength(appended.length);
+          expect(doc.getArray<string>('log').toArray().every((entry) => entry.startsWith(name))).toBe(true);
+        }
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

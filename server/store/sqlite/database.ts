@@ -22,12 +22,15 @@ ${documentsSchema};
 -- the largest seq plus one, so a board's rows stay in order; a number may come
 -- back once every row above it is compacted away, and nothing keeps numbers.
 -- Files made before keep their AUTOINCREMENT table, which works the same.
+-- No index by board: each append would dirty one index page per board written
+-- in the commit (bench/FINDINGS.md, issue 22). The store keeps each board's
+-- seqs in memory instead, from one scan when the file opens (document-store.ts).
 CREATE TABLE IF NOT EXISTS journal (
   seq INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
   "update" BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS journal_by_name ON journal(name, seq);
+DROP INDEX IF EXISTS journal_by_name;
 
 ${BOARDS_TABLE}
 

@@ -27,14 +27,23 @@ type DueCompaction = { doc: Y.Doc; settled: { resolve: (compacted: boolean) => v
 
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
-  private readonly selectJournal;
-  private readonly countJournal;
+  private readonly scanJournal;
+  private readonly selectUpdate;
   private readonly insertUpdate;
   private readonly upsertState;
-  private readonly deleteJournal;
+  private readonly deleteUpdate;
   private readonly deleteState;
+  private readonly dataVersion;
+  private seenVersion: number;
+  /**
+   * Each board's journal rows (their seq), in order: the journal has no index
+   * by board, so this is how its rows are found. Built by one scan when the
+   * file opens, kept by every append, compaction and rollback after that.
+   */
+  private readonly rows = new Map<string, number[]>();
   private readonly compactTx;
   private readonly replaceTx;
+  private readonly eraseTx;
   /** Boards waiting for the next compaction transaction, in the order they asked. */
   private readonly due = new Map<string, DueCompaction>();
   private dueTimer: NodeJS.Timeout | undefined;
@@ -44,33 +53,75 @@ export class SqliteDocuments implements DocumentJournal {
     private readonly group: GroupCommit,
   ) {
     this.selectState = db.prepare<[string], { data: Buffer }>('SELECT data FROM documents WHERE name = ?');
-    this.selectJournal = db.prepare<[string], { update: Buffer }>('SELECT "update" FROM journal WHERE name = ? ORDER BY seq');
-    this.countJournal = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM journal WHERE name = ?');
+    this.scanJournal = db.prepare<[], { seq: number; name: string }>('SELECT seq, name FROM journal ORDER BY seq');
+    // The name is checked on every read and delete by seq: a slip in the bookkeeping must not reach another board's rows.
+    this.selectUpdate = db.prepare<[number, string], Buffer>('SELECT "update" FROM journal WHERE seq = ? AND name = ?').pluck();
     this.insertUpdate = db.prepare<[string, Uint8Array]>('INSERT INTO journal (name, "update") VALUES (?, ?)');
     this.upsertState = db.prepare<[string, Uint8Array]>(
       'INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data',
     );
-    this.deleteJournal = db.prepare<[string]>('DELETE FROM journal WHERE name = ?');
+    this.deleteUpdate = db.prepare<[number, string]>('DELETE FROM journal WHERE seq = ? AND name = ?');
     this.deleteState = db.prepare<[string]>('DELETE FROM documents WHERE name = ?');
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.seenVersion = this.dataVersion.get()!;
+    this.scan();
     this.compactTx = db.transaction((due: [string, DueCompaction][]) =>
       due.map(([name, { doc }]) => {
-        if (this.countJournal.get(name)!.n === 0) return false;
+        if (!this.rows.has(name)) return false;
         // Encoded inside the transaction, from the live document: every journalled
         // update is in it, so deleting the whole journal can lose nothing.
         this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
-        this.deleteJournal.run(name);
+        this.deleteRows(name);
         return true;
       }),
     );
     this.replaceTx = db.transaction((name: string, doc: Y.Doc) => {
       this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
-      this.deleteJournal.run(name);
+      this.dropJournal(name);
     });
+    this.eraseTx = db.transaction((name: string) => this.eraseNow(name));
+  }
+
+  /** Finds every board's journal rows: when the file opens, and after another connection has written to it. */
+  private scan(): void {
+    this.rows.clear();
+    for (const { seq, name } of this.scanJournal.iterate()) {
+      const seqs = this.rows.get(name);
+      if (seqs) seqs.push(seq);
+      else this.rows.set(name, [seq]);
+    }
+  }
+
+  /** Scans again when another connection has committed to the file since (an operator's shell, a second store in tests). */
+  private followOtherWriters(): void {
+    const version = this.dataVersion.get()!;
+    if (version !== this.seenVersion) this.scan();
+    this.seenVersion = version;
+  }
+
+  /** Deletes a board's journal rows; the caller forgets them once its transaction has committed. */
+  private deleteRows(name: string): void {
+    for (const seq of this.rows.get(name) ?? []) this.deleteUpdate.run(seq, name);
+  }
+
+  /** Deletes a board's journal rows within a change's transaction: forgotten now, remembered again should it roll back. */
+  private dropJournal(name: string): void {
+    this.followOtherWriters();
+    const seqs = this.rows.get(name);
+    if (!seqs) return;
+    this.deleteRows(name);
+    this.rows.delete(name);
+    this.group.onRollback(() => this.rows.set(name, seqs));
   }
 
   async load(name: string): Promise<Uint8Array | null> {
+    this.followOtherWriters();
     const state = this.selectState.get(name);
-    const journal = this.selectJournal.all(name).map((row) => row.update);
+    const journal: Buffer[] = [];
+    for (const seq of this.rows.get(name) ?? []) {
+      const update = this.selectUpdate.get(seq, name);
+      if (update) journal.push(update);
+    }
     return replayUpdates(state ? [state.data, ...journal] : journal);
   }
 
@@ -79,8 +130,20 @@ export class SqliteDocuments implements DocumentJournal {
    * under way (then returns its commit), else committed at once.
    */
   append(name: string, update: Uint8Array): Promise<void> | void {
-    this.insertUpdate.run(name, update);
-    return this.group.joined(name);
+    const seq = Number(this.insertUpdate.run(name, update).lastInsertRowid);
+    const seqs = this.rows.get(name);
+    if (seqs) seqs.push(seq);
+    else this.rows.set(name, [seq]);
+    return this.group.joined(name, () => this.forgetRow(name, seq));
+  }
+
+  /** A row the rollback of its transaction took away. */
+  private forgetRow(name: string, seq: number): void {
+    const seqs = this.rows.get(name);
+    const at = seqs?.lastIndexOf(seq) ?? -1;
+    if (at < 0) return;
+    seqs!.splice(at, 1);
+    if (seqs!.length === 0) this.rows.delete(name);
   }
 
   pending(name: string): Promise<void> | undefined {
@@ -111,7 +174,9 @@ export class SqliteDocuments implements DocumentJournal {
     let compacted: boolean[];
     try {
       this.group.settle();
+      this.followOtherWriters();
       compacted = this.compactTx(due) as boolean[];
+      due.forEach(([name], i) => compacted[i] && this.rows.delete(name));
     } catch (error) {
       for (const [, { settled }] of due) for (const { reject } of settled) reject(error);
       return;
@@ -125,24 +190,36 @@ export class SqliteDocuments implements DocumentJournal {
   }
 
   async journalLength(name: string): Promise<number> {
-    return this.countJournal.get(name)!.n;
+    this.followOtherWriters();
+    return this.rows.get(name)?.length ?? 0;
   }
 
   /** Makes a live document's whole state the stored state, with an empty journal. */
   replace(name: string, doc: Y.Doc): void {
-    this.replaceTx(name, doc);
+    this.keepingRowsOnFailure(name, () => this.replaceTx(name, doc));
   }
 
   async erase(name: string): Promise<void> {
     this.forget(name);
     this.group.settle();
-    this.eraseNow(name);
+    this.keepingRowsOnFailure(name, () => this.eraseTx(name));
+  }
+
+  /** Runs a transaction that drops a board's journal: should it fail, SQLite has kept the rows, and so does memory. */
+  private keepingRowsOnFailure(name: string, run: () => void): void {
+    const seqs = this.rows.get(name);
+    try {
+      run();
+    } catch (error) {
+      if (seqs) this.rows.set(name, seqs);
+      throw error;
+    }
   }
 
   /** Forgets the document entirely (board erase), inside the caller's SQLite transaction. */
   eraseNow(name: string): void {
     this.forget(name);
-    this.deleteJournal.run(name);
+    this.dropJournal(name);
     this.deleteState.run(name);
   }
 

@@ -14,7 +14,15 @@
 import { errors } from '../../board/errors.js';
 import type { Db } from './database.js';
 
-type Group = { durable: Promise<void>; resolve: () => void; reject: (error: unknown) => void; names: Set<string>; ended: (() => void)[] };
+type Group = {
+  durable: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  names: Set<string>;
+  ended: (() => void)[];
+  /** What to put back in memory should the writes made so far be rolled back, oldest first. */
+  undo: (() => void)[];
+};
 
 export class GroupCommit {
   private group: Group | null = null;
@@ -34,11 +42,15 @@ export class GroupCommit {
   /** Runs `change` in this turn's transaction; resolves with its result once the transaction is committed. */
   async run<T>(change: () => T): Promise<T> {
     const group = this.open();
+    const undoFrom = group.undo.length;
     let result!: T;
     try {
       this.savepoint(() => {
         result = change(); // kept out of better-sqlite3's hands: it refuses a change that returns a promise
       });
+    } catch (error) {
+      undo(group.undo.splice(undoFrom)); // the savepoint rolled back this change's writes, and only them
+      throw error;
     } finally {
       this.checkAlive(group);
     }
@@ -50,10 +62,20 @@ export class GroupCommit {
    * Joins an update's journal insert to the turn's transaction when one is
    * open: returns the commit to wait for (undefined when it committed at once).
    */
-  joined(name: string): Promise<void> | undefined {
+  joined(name: string, undo?: () => void): Promise<void> | undefined {
     if (!this.group) return undefined;
     this.group.names.add(name);
+    if (undo) this.group.undo.push(undo);
     return this.group.durable;
+  }
+
+  /**
+   * Registers what puts memory back should the open transaction's writes so
+   * far be rolled back (the change's savepoint, or the whole group); nothing
+   * when no transaction is open.
+   */
+  onRollback(fn: () => void): void {
+    this.group?.undo.push(fn);
   }
 
   /** Calls `fn` once the open group (if any, else at once) has committed or failed. */
@@ -83,6 +105,7 @@ export class GroupCommit {
   }
 
   private end(group: Group, committed: boolean): void {
+    if (!committed) undo(group.undo);
     for (const fn of group.ended) fn();
     if (committed) group.resolve();
     else group.reject(errors.storageUnavailable());
@@ -109,8 +132,13 @@ export class GroupCommit {
       reject = no;
     });
     durable.catch(() => {}); // each waiter sees the rejection; an unwaited one must not crash the process
-    this.group = { durable, resolve, reject, names: new Set(), ended: [] };
+    this.group = { durable, resolve, reject, names: new Set(), ended: [], undo: [] };
     setImmediate(() => this.settle());
     return this.group;
   }
+}
+
+/** Runs undo steps newest first, as the writes they answer were rolled back. */
+function undo(steps: (() => void)[]): void {
+  for (let i = steps.length - 1; i >= 0; i--) steps[i]();
 }
