@@ -28,7 +28,7 @@ type DueCompaction = { doc: Y.Doc; settled: { resolve: (compacted: boolean) => v
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
   private readonly scanJournal;
-  private readonly selectUpdate;
+  private readonly selectUpdates;
   private readonly insertUpdate;
   private readonly upsertState;
   private readonly deleteUpdate;
@@ -55,7 +55,10 @@ export class SqliteDocuments implements DocumentJournal {
     this.selectState = db.prepare<[string], { data: Buffer }>('SELECT data FROM documents WHERE name = ?');
     this.scanJournal = db.prepare<[], { seq: number; name: string }>('SELECT seq, name FROM journal ORDER BY seq');
     // The name is checked on every read and delete by seq: a slip in the bookkeeping must not reach another board's rows.
-    this.selectUpdate = db.prepare<[number, string], Buffer>('SELECT "update" FROM journal WHERE seq = ? AND name = ?').pluck();
+    // The seqs go in as one JSON array: a statement per row took three times as long to load 10 000 rows.
+    this.selectUpdates = db
+      .prepare<[string, string], Buffer>('SELECT "update" FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ? ORDER BY seq')
+      .pluck();
     this.insertUpdate = db.prepare<[string, Uint8Array]>('INSERT INTO journal (name, "update") VALUES (?, ?)');
     this.upsertState = db.prepare<[string, Uint8Array]>(
       'INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data',
@@ -117,11 +120,8 @@ export class SqliteDocuments implements DocumentJournal {
   async load(name: string): Promise<Uint8Array | null> {
     this.followOtherWriters();
     const state = this.selectState.get(name);
-    const journal: Buffer[] = [];
-    for (const seq of this.rows.get(name) ?? []) {
-      const update = this.selectUpdate.get(seq, name);
-      if (update) journal.push(update);
-    }
+    const seqs = this.rows.get(name);
+    const journal = seqs ? this.selectUpdates.all(JSON.stringify(seqs), name) : [];
     return replayUpdates(state ? [state.data, ...journal] : journal);
   }
 
