@@ -76,8 +76,10 @@ describe('draw selection and transform (issue 20)', () => {
     const scale = await scaleOf(page);
     const at = await centre(page, '.handle');
     await drag(page, at, { x: at.x + 150, y: at.y + 40 });
-    const widened = await until(async () => (await boardJson(t.server.url, id)).texts.find((x: any) => x.id === item.id && x.width));
-    expect(widened.width).toBeCloseTo(before.width / scale + 150 / scale, -1);
+    // The drag is shared live, so the stored width passes through the drag's steps: wait for where it ends.
+    const wanted = before.width / scale + 150 / scale;
+    const widened = await until(async () => (await boardJson(t.server.url, id)).texts.find((x: any) => x.id === item.id && Math.abs(x.width - wanted) < 5));
+    expect(widened.width).toBeCloseTo(wanted, -1);
     expect(widened.x).toBe(100); // the left edge stays
     await until(async () => Math.abs((await page.locator(text(item.id)).boundingBox())!.width - (before.width + 150)) < 3);
     await shot(page, 'draw-resize-text.png');
@@ -110,8 +112,12 @@ describe('draw selection and transform (issue 20)', () => {
     const before = (await page.locator('.item.text').boundingBox())!.width;
     const at = await centre(page, '.handle');
     await swipe(at, { x: at.x + 120, y: at.y });
-    const widened = await until(async () => (await boardJson(t.server.url, id)).texts[0].width);
-    expect(widened).toBeCloseTo((before + 120) / scale, -1);
+    const wanted = (before + 120) / scale;
+    const widened = await until(async () => {
+      const { width } = (await boardJson(t.server.url, id)).texts[0];
+      return Math.abs(width - wanted) < 5 && width; // the swipe is shared live: its steps are stored on the way
+    });
+    expect(widened).toBeCloseTo(wanted, -1);
     await shot(page, 'draw-resize-phone.png');
 
     const { etag } = await boardJson(t.server.url, id);
