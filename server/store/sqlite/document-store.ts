@@ -43,7 +43,6 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly rows = new Map<string, number[]>();
   private readonly compactTx;
   private readonly replaceTx;
-  private readonly eraseTx;
   /** Boards waiting for the next compaction transaction, in the order they asked. */
   private readonly due = new Map<string, DueCompaction>();
   private dueTimer: NodeJS.Timeout | undefined;
@@ -83,17 +82,12 @@ export class SqliteDocuments implements DocumentJournal {
       this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
       this.dropJournal(name);
     });
-    this.eraseTx = db.transaction((name: string) => this.eraseNow(name));
   }
 
   /** Finds every board's journal rows: when the file opens, and after another connection has written to it. */
   private scan(): void {
     this.rows.clear();
-    for (const { seq, name } of this.scanJournal.iterate()) {
-      const seqs = this.rows.get(name);
-      if (seqs) seqs.push(seq);
-      else this.rows.set(name, [seq]);
-    }
+    for (const { seq, name } of this.scanJournal.iterate()) this.remember(name, seq);
   }
 
   /** Scans again when another connection has committed to the file since (an operator's shell, a second store in tests). */
@@ -109,7 +103,11 @@ export class SqliteDocuments implements DocumentJournal {
     if (seqs) this.deleteUpdates.run(JSON.stringify(seqs), name);
   }
 
-  /** Deletes a board's journal rows within a change's transaction: forgotten now, remembered again should it roll back. */
+  /**
+   * Deletes a board's journal rows within a change's transaction: forgotten
+   * now, remembered again should it roll back. Called last by its callers, so
+   * that nothing after it in their statements can fail with memory changed.
+   */
   private dropJournal(name: string): void {
     this.followOtherWriters();
     const seqs = this.rows.get(name);
@@ -133,10 +131,14 @@ export class SqliteDocuments implements DocumentJournal {
    */
   append(name: string, update: Uint8Array): Promise<void> | void {
     const seq = Number(this.insertUpdate.run(name, update).lastInsertRowid);
+    this.remember(name, seq);
+    return this.group.joined(name, () => this.forgetRow(name, seq));
+  }
+
+  private remember(name: string, seq: number): void {
     const seqs = this.rows.get(name);
     if (seqs) seqs.push(seq);
     else this.rows.set(name, [seq]);
-    return this.group.joined(name, () => this.forgetRow(name, seq));
   }
 
   /** A row the rollback of its transaction took away. */
@@ -198,31 +200,20 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Makes a live document's whole state the stored state, with an empty journal. */
   replace(name: string, doc: Y.Doc): void {
-    this.keepingRowsOnFailure(name, () => this.replaceTx(name, doc));
+    this.replaceTx(name, doc);
   }
 
+  /** Erases in the turn's group, whose undo puts the journal's rows back in memory should its commit fail. */
   async erase(name: string): Promise<void> {
     this.forget(name);
-    this.group.settle();
-    this.keepingRowsOnFailure(name, () => this.eraseTx(name));
-  }
-
-  /** Runs a transaction that drops a board's journal: should it fail, SQLite has kept the rows, and so does memory. */
-  private keepingRowsOnFailure(name: string, run: () => void): void {
-    const seqs = this.rows.get(name);
-    try {
-      run();
-    } catch (error) {
-      if (seqs) this.rows.set(name, seqs);
-      throw error;
-    }
+    await this.group.run(() => this.eraseNow(name));
   }
 
   /** Forgets the document entirely (board erase), inside the caller's SQLite transaction. */
   eraseNow(name: string): void {
     this.forget(name);
-    this.dropJournal(name);
     this.deleteState.run(name);
+    this.dropJournal(name);
   }
 
   /** A compaction waiting for an erased board would store its state again: it is dropped, as done with nothing to do. */
