@@ -132,7 +132,8 @@ export class SqliteDocuments implements DocumentJournal {
   append(name: string, update: Uint8Array): Promise<void> | void {
     const seq = Number(this.insertUpdate.run(name, update).lastInsertRowid);
     this.remember(name, seq);
-    return this.group.joined(name, () => this.forgetRow(name, seq));
+    this.group.onRollback(() => this.forgetRow(name, seq));
+    return this.group.joined(name);
   }
 
   private remember(name: string, seq: number): void {

@@ -62,10 +62,9 @@ export class GroupCommit {
    * Joins an update's journal insert to the turn's transaction when one is
    * open: returns the commit to wait for (undefined when it committed at once).
    */
-  joined(name: string, undo?: () => void): Promise<void> | undefined {
+  joined(name: string): Promise<void> | undefined {
     if (!this.group) return undefined;
     this.group.names.add(name);
-    if (undo) this.group.undo.push(undo);
     return this.group.durable;
   }
 
