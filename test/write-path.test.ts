@@ -94,7 +94,7 @@ describe('group commit (embedded SQLite)', () => {
       await burst('second');
       expect(statSync(wal).size).toBeLessThan(afterFirst * 1.5);
       await sleep(1_200);
-      expect(await documents.journalLength(boardId)).toBeGreaterThanOrEqual(0);
+      await documents.journalLength(boardId); // looks at data_version once more, after the checkpoints
       expect(scans).toBe(0);
     } finally {
       inside.scan = scan;

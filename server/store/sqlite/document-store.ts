@@ -97,7 +97,7 @@ export class SqliteDocuments implements DocumentJournal {
     this.seenVersion = version;
   }
 
-  /** Deletes a board's journal rows; the caller forgets them once its transaction has committed. */
+  /** Deletes a board's journal rows from the file; updating memory is its callers' part (they differ in when). */
   private deleteRows(name: string): void {
     const seqs = this.rows.get(name);
     if (seqs) this.deleteUpdates.run(JSON.stringify(seqs), name);
