@@ -16,6 +16,7 @@ import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
 import { upsertText } from '../server/board/draw.js';
 import { SqliteStore } from '../server/store/sqlite/store.js';
+import { MAX_TURNS_PER_GROUP } from '../server/store/sqlite/group-commit.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
@@ -56,6 +57,45 @@ describe('group commit (embedded SQLite)', () => {
     const texts = (await client(t.url).get(`/json/${boardId}`)).body.texts.map((text: { content: string }) => text.content);
     expect(texts).toEqual(expect.arrayContaining(['first', 'third']));
     expect(texts).toHaveLength(3);
+  });
+
+  it('a group stays open while each turn brings writes, up to its turn limit, and commits after a turn that brings none', async () => {
+    const boardId = await newBoard();
+    const { documents, db } = t.server.store as SqliteStore;
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    /** Starts a write and returns it with the commit it waits for, once its change has run. */
+    const started = async (content: string) => {
+      let ran = false;
+      const written = t.server.boards.write(boardId, TEST_CALLER, (w) => {
+        ran = true;
+        return upsertText(w, { x: 0, y: 0, content });
+      });
+      for (let i = 0; i < 100 && !ran; i++) await Promise.resolve();
+      expect(ran).toBe(true);
+      return { written, commit: documents.pending(boardId) };
+    };
+    const turns = 3 * MAX_TURNS_PER_GROUP;
+    const burst: Awaited<ReturnType<typeof started>>[] = [];
+    for (let turn = 0; turn < turns; turn++) {
+      burst.push(await started(`turn ${turn}`));
+      await nextTurn();
+    }
+    await Promise.all(burst.map(({ written }) => written));
+    // The next turn's write joined the first one's commit; no commit took more turns than the limit.
+    expect(burst[1].commit).toBe(burst[0].commit);
+    const runs = burst.reduce<number[]>((lengths, { commit }, i) => (i > 0 && commit === burst[i - 1].commit ? [...lengths.slice(0, -1), lengths.at(-1)! + 1] : [...lengths, 1]), []);
+    expect(Math.max(...runs)).toBeLessThanOrEqual(MAX_TURNS_PER_GROUP);
+    expect(runs.length).toBeGreaterThanOrEqual(turns / MAX_TURNS_PER_GROUP);
+    // A lone write commits after the first turn that brings nothing, before the limit.
+    const lone = await started('alone');
+    let open = 0;
+    while (db.inTransaction) {
+      open++;
+      await nextTurn();
+    }
+    expect(open).toBeLessThan(MAX_TURNS_PER_GROUP);
+    await lone.written;
+    expect(await documents.journalLength(boardId)).toBeGreaterThanOrEqual(turns + 1);
   });
 
   it('a lock swap is seen by the next write at once (the registry cache follows its own writes)', async () => {

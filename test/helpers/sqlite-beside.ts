@@ -1,7 +1,7 @@
 /**
  * Writes to a server's SQLite file from a second connection in the test's own
  * process, as an operator's sqlite3 shell would. The server commits in groups
- * at the end of each event-loop turn (server/store/sqlite/group-commit.ts), so
+ * once a burst of event-loop turns ends (server/store/sqlite/group-commit.ts), so
  * its write lock can be held while this runs: waiting for it synchronously
  * (busy_timeout) would block the very turn that releases it. Retried after
  * yielding instead. Resolves once the server sees the change: its registry

@@ -1,13 +1,21 @@
 /**
- * Group commit for the embedded SQLite (issue 22): the changes of one
- * event-loop turn share one SQLite transaction, committed once at the end of
- * the turn, and each is acknowledged only after that commit, so a 2xx is as
+ * Group commit for the embedded SQLite (issue 22): the changes of a burst of
+ * event-loop turns share one SQLite transaction, committed once the burst
+ * ends, and each is acknowledged only after that commit, so a 2xx is as
  * durable as with a commit per change while a burst of writes pays one commit
  * (PostgreSQL's journal already commits in groups).
  *
- * Each change runs in a savepoint of the turn's transaction: one that throws
+ * A group stays open for the next turn while turns keep bringing it changes,
+ * for at most MAX_TURNS_PER_GROUP turns: the requests whose answers went out
+ * with the last commit come back a turn or two later, and a group that waits
+ * for them commits, answers and wakes their senders once for all of them
+ * (bench/FINDINGS.md: 6 writes a commit became 10 with 10 connections, and
+ * the event loop's CPU per write fell by about 3 µs). A turn that brings
+ * nothing commits at its end, so a lone write waits one empty turn longer.
+ *
+ * Each change runs in a savepoint of the group's transaction: one that throws
  * undoes its own writes and nothing else. Writes that do not go through a
- * change (a lock swap, a compaction, a recorded version) commit the turn's
+ * change (a lock swap, a compaction, a recorded version) commit the open
  * group first (`settle`) and then run on their own, so nothing resolves before
  * it is stored.
  */
@@ -22,7 +30,12 @@ type Group = {
   ended: (() => void)[];
   /** What to put back in memory should the writes made so far be rolled back, oldest first. */
   undo: (() => void)[];
+  /** Changes and journal appends made in the group so far: a turn that adds none ends it. */
+  made: number;
 };
+
+/** At most this many event-loop turns share a group, however busy: the first change's answer waits for no more. */
+export const MAX_TURNS_PER_GROUP = 4;
 
 export class GroupCommit {
   private group: Group | null = null;
@@ -42,6 +55,7 @@ export class GroupCommit {
   /** Runs `change` in this turn's transaction; resolves with its result once the transaction is committed. */
   async run<T>(change: () => T): Promise<T> {
     const group = this.open();
+    group.made++;
     const undoFrom = group.undo.length;
     let result!: T;
     try {
@@ -65,6 +79,7 @@ export class GroupCommit {
   joined(name: string): Promise<void> | undefined {
     if (!this.group) return undefined;
     this.group.names.add(name);
+    this.group.made++;
     return this.group.durable;
   }
 
@@ -88,7 +103,7 @@ export class GroupCommit {
     return this.group?.names.has(name) ? this.group.durable : undefined;
   }
 
-  /** Commits the open group now (before a write outside it, and at the end of the turn). */
+  /** Commits the open group now (before a write outside it, and once its burst of turns ends). */
   settle(): void {
     const group = this.group;
     if (!group || !this.checkAlive(group)) return;
@@ -121,6 +136,15 @@ export class GroupCommit {
     return false;
   }
 
+  /** At the end of this turn: commits a group this turn added nothing to (or that is old enough), else looks again next turn. */
+  private settleWhenQuiet(group: Group, madeBefore: number, turns: number): void {
+    setImmediate(() => {
+      if (this.group !== group) return; // settled already, by a write outside it
+      if (group.made === madeBefore || turns >= MAX_TURNS_PER_GROUP) this.settle();
+      else this.settleWhenQuiet(group, group.made, turns + 1);
+    });
+  }
+
   private open(): Group {
     if (this.group && this.checkAlive(this.group)) return this.group;
     this.begin.run();
@@ -131,8 +155,8 @@ export class GroupCommit {
       reject = no;
     });
     durable.catch(() => {}); // each waiter sees the rejection; an unwaited one must not crash the process
-    this.group = { durable, resolve, reject, names: new Set(), ended: [], undo: [] };
-    setImmediate(() => this.settle());
+    this.group = { durable, resolve, reject, names: new Set(), ended: [], undo: [], made: 0 };
+    this.settleWhenQuiet(this.group, 0, 1);
     return this.group;
   }
 }
