@@ -53,7 +53,7 @@ function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOpera
     handler: async (request) => {
       const boardId = boardIdParam(request.params.boardId, operation.access);
       const args = argsOf(route, request);
-      return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
+      return await boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
     },
   });
 }

@@ -136,12 +136,12 @@ export class Boards {
    */
   async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
     const admitted = await this.admit(boardId, caller, 'write');
-    return this.deps.host.use(boardId, async (doc, waited) => {
+    return await this.deps.host.use(boardId, async (doc, waited) => {
       // Checked again after a load: the board may have been erased or locked meanwhile.
       const record = waited ? await this.requireLive(boardId) : admitted;
       if (waited) this.deps.access.requireAccess(record, 'write', caller);
       const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
-      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
+      return await this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
     });
   }
 

@@ -20,11 +20,19 @@ export class DocumentHost {
    * the call (a load), so that what the caller checked before may be stale.
    * An async fn holds the document until it settles.
    */
-  async use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
+  use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const loaded = this.hocuspocus.documents.get(boardId);
     if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
-      return fn(loaded, false);
+      try {
+        return Promise.resolve(fn(loaded, false)); // fn's own promise as it is: no turn of the event loop's microtasks added
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
+    return this.useLoading(boardId, fn);
+  }
+
+  private async useLoading<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
     try {
       return await fn(connection.document!, true);

@@ -47,7 +47,7 @@ export class SqliteStore implements BoardStore {
   }
 
   /** The changes of a burst of event-loop turns share one commit (group-commit.ts); each resolves once it is committed. */
-  async atomically<T>(_boardId: string, change: (tx: StoreTx) => T): Promise<T> {
+  atomically<T>(_boardId: string, change: (tx: StoreTx) => T): Promise<T> {
     return this.group.run(() => change(this.tx));
   }
 
