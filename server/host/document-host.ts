@@ -24,7 +24,7 @@ export class DocumentHost {
     const loaded = this.hocuspocus.documents.get(boardId);
     if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
       try {
-        return Promise.resolve(fn(loaded, false)); // fn's own promise as it is: no turn of the event loop's microtasks added
+        return Promise.resolve(fn(loaded, false)); // fn's own promise, not wrapped in another: two microtask turns fewer a write
       } catch (error) {
         return Promise.reject(error);
       }
