@@ -23,6 +23,14 @@ export const COMPACTION_BATCH_MS = 100;
 /** At most this many boards per compaction transaction, so that one does not stall the event loop for long. */
 const COMPACTION_BATCH_BOARDS = 64;
 
+/**
+ * A batch whose rows make up at least this share of the seqs between its
+ * first row and its last deletes them with one walk of that range (their
+ * names checked) instead of looking each row up: a lookup costs about as
+ * much as stepping over ten rows (bench/FINDINGS.md, issue 22).
+ */
+const RANGE_DELETE_SHARE = 0.15;
+
 type DueCompaction = { doc: Y.Doc; settled: { resolve: (compacted: boolean) => void; reject: (error: unknown) => void }[] };
 
 export class SqliteDocuments implements DocumentJournal {
@@ -32,6 +40,7 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly insertUpdate;
   private readonly upsertState;
   private readonly deleteUpdates;
+  private readonly deleteRange;
   private readonly deleteState;
   private readonly dataVersion;
   private seenVersion: number;
@@ -64,20 +73,24 @@ export class SqliteDocuments implements DocumentJournal {
       'INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data',
     );
     this.deleteUpdates = db.prepare<[string, string]>('DELETE FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ?');
+    this.deleteRange = db.prepare<[number, number, string]>(
+      'DELETE FROM journal WHERE seq BETWEEN ? AND ? AND name IN (SELECT value FROM json_each(?))',
+    );
     this.deleteState = db.prepare<[string]>('DELETE FROM documents WHERE name = ?');
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.seenVersion = this.dataVersion.get()!;
     this.scan();
-    this.compactTx = db.transaction((due: [string, DueCompaction][]) =>
-      due.map(([name, { doc }]) => {
+    this.compactTx = db.transaction((due: [string, DueCompaction][]) => {
+      const compacted = due.map(([name, { doc }]) => {
         if (!this.rows.has(name)) return false;
         // Encoded inside the transaction, from the live document: every journalled
         // update is in it, so deleting the whole journal can lose nothing.
         this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
-        this.deleteRows(name);
         return true;
-      }),
-    );
+      });
+      this.deleteBatchRows(due.filter((_, i) => compacted[i]).map(([name]) => name));
+      return compacted;
+    });
     this.replaceTx = db.transaction((name: string, doc: Y.Doc) => {
       this.upsertState.run(name, Y.encodeStateAsUpdate(doc));
       this.dropJournal(name);
@@ -95,6 +108,29 @@ export class SqliteDocuments implements DocumentJournal {
     const version = this.dataVersion.get()!;
     if (version !== this.seenVersion) this.scan();
     this.seenVersion = version;
+  }
+
+  /**
+   * Deletes the journal rows of a batch of boards, as deleteRows does for
+   * each: by one walk of the seqs from the batch's first row to its last when
+   * its rows are dense enough there, else by looking each row up. The walk
+   * deletes no other row: it checks each row's name, and the batch's rows are
+   * every row its boards have in that range (each board's seqs ascend, and
+   * the list holds every row of the board).
+   */
+  private deleteBatchRows(names: string[]): void {
+    let count = 0;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const name of names) {
+      const seqs = this.rows.get(name)!;
+      count += seqs.length;
+      first = Math.min(first, seqs[0]);
+      last = Math.max(last, seqs[seqs.length - 1]);
+    }
+    if (count === 0) return;
+    if (count >= RANGE_DELETE_SHARE * (last - first + 1)) this.deleteRange.run(first, last, JSON.stringify(names));
+    else for (const name of names) this.deleteRows(name);
   }
 
   /** Deletes a board's journal rows from the file; updating memory is its callers' part (they differ in when). */
