@@ -117,6 +117,32 @@ describe('changes', () => {
     expect(fresh.body.added.map((x: any) => x.content)).toEqual(['fresh']);
   });
 
+  it('change counts and changes since the newest version replay no stored history, with 70 boards recording', async () => {
+    // The newest version's items are kept per board (server/host/history.ts): more boards than the 64 a cache by
+    // board count held, each with a version, then a second one, must all find their first version's items in memory.
+    const ids = await Promise.all(Array.from({ length: 70 }, () => newBoard(t.api)));
+    await Promise.all(ids.map((id) => settle(t.api, id, () => addText(t.api, id, 'first'))));
+    const { history } = t.server.server.store;
+    const stateAt = history.stateAt;
+    let replays = 0;
+    history.stateAt = (...args) => {
+      replays++;
+      return stateAt.apply(history, args);
+    };
+    try {
+      await Promise.all(ids.map((id) => settle(t.api, id, () => addText(t.api, id, 'second'))));
+      for (const id of ids) {
+        const [newest] = (await t.api.get(`/api/boards/${id}/versions?limit=1`)).body.versions;
+        expect(newest).toMatchObject({ version: 2, changes: { added: 1, updated: 0, removed: 0 } });
+        await addText(t.api, id, 'third');
+        expect((await t.api.get(`/api/boards/${id}/changes?since=2`)).body.added.map((x: any) => x.content)).toEqual(['third']);
+      }
+    } finally {
+      history.stateAt = stateAt;
+    }
+    expect(replays).toBe(0);
+  });
+
   it('wait?since_etag answers at once when the board moved past it', async () => {
     const id = await newBoard(t.api);
     const etag = await settle(t.api, id, () => addText(t.api, id, 'x'));
