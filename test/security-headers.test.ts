@@ -4,7 +4,8 @@
  * that keep the CORS API and other sites' embeds working, HSTS only behind https.
  * test/browser/csp.test.ts runs the app under the policy.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The policy's directives by name. */
@@ -116,6 +117,31 @@ describe('security headers on a plain http server', () => {
       for (const pageOnly of ['x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-dns-prefetch-control']) {
         expect(response.headers.get(pageOnly), `${name}: ${pageOnly}`).toBeNull();
       }
+    }
+  });
+
+  it('a JSON answer (REST, MCP) goes out in one writeHead: nothing is set on the raw response first', async () => {
+    // One header set on Node's response before writeHead makes Node set every header of the answer again, one by one.
+    const setHeader = vi.spyOn(ServerResponse.prototype, 'setHeader');
+    try {
+      const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 1, y: 2, content: 'one writeHead' }) });
+      expect(write.ok).toBe(true);
+      const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const call = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add_text' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_text', arguments: { board_id: boardId, x: 3, y: 4, content: 'over MCP' }, _meta: envelope } }),
+      });
+      expect(call.status).toBe(200);
+      expect(JSON.stringify(await call.json())).not.toContain('"isError":true');
+      for (const response of [write, call]) {
+        expect(response.headers.get('access-control-allow-origin')).toBe('*');
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+        expectEverywhere(response.headers);
+      }
+      expect(setHeader.mock.calls.map(([name]) => name)).toEqual([]);
+    } finally {
+      setHeader.mockRestore();
     }
   });
 

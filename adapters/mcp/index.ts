@@ -6,7 +6,7 @@
  * session's requests, its GET stream and DELETE) to the 2025 sessions
  * (legacy.ts). Both eras share the body cap, the Host check and the handlers.
  */
-import type { IncomingMessage } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
@@ -18,6 +18,7 @@ import { hostAllowed, type AllowedHosts } from './hosts.js';
 import { TOOL_ICON_SVGS } from './icons.js';
 import type { McpSession, McpSessions } from './legacy.js';
 import type { ModernMcp } from './modern.js';
+import type { NodeMcpRequest } from './web.js';
 
 export { McpSessions } from './legacy.js';
 export { ModernMcp } from './modern.js';
@@ -73,11 +74,13 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
 
   /** The request as the SDK's handlers see it: its context rides on `auth`. */
   const rawWithContext = (request: FastifyRequest, reply: FastifyReply, auth = authOf(request)) => {
-    const raw = request.raw as IncomingMessage & { auth?: AuthInfo };
+    const raw = request.raw as NodeMcpRequest;
     raw.auth = auth;
     reply.hijack();
-    // Headers set through Fastify (CORS) are lost after hijack() unless copied onto the raw response.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    // Headers set through Fastify (CORS, security, the request id) are lost after hijack() unless the answer carries them.
+    const answerHeaders: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) answerHeaders[name] = value;
+    raw.answerHeaders = answerHeaders;
     return raw;
   };
 

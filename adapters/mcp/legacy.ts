@@ -7,15 +7,15 @@
  * changes reach subscribed sessions as one `notifications/resources/updated`
  * per settled burst.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import type { ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { ToolCalls } from './errors.js';
 import { boardServer } from './handlers.js';
 import { SessionMemory } from './memory.js';
 import { parseUri } from './resources.js';
-import { nodeHandler, type NodeMcpHandler } from './web.js';
+import { nodeHandler, type NodeMcpHandler, type NodeMcpRequest } from './web.js';
 
 /** How often idle sessions are looked for. */
 const SESSION_SWEEP_INTERVAL_MS = 60_000;
@@ -52,7 +52,7 @@ export class McpSession {
     }
   }
 
-  handle(request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown): Promise<void> {
+  handle(request: NodeMcpRequest, response: ServerResponse, body: unknown): Promise<void> {
     this.lastSeen = Date.now();
     return this.serve(request, response, body);
   }

@@ -9,13 +9,19 @@
  * event stream (a 2025 session's GET stream, a `subscriptions/listen`) is
  * still streamed, with back-pressure, until either side ends it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AuthInfo, InboundClassificationOutcome } from '@modelcontextprotocol/server';
 
 /** What the SDK's entries take beside the request: the caller's auth, the parsed body and (createMcpHandler, patched) the era router's classification of it. */
 export type WebHandlerOptions = { authInfo?: AuthInfo; parsedBody?: unknown; classification?: InboundClassificationOutcome };
 export type WebHandler = (request: Request, options: WebHandlerOptions) => Promise<Response>;
-export type NodeMcpHandler = (request: IncomingMessage & { auth?: AuthInfo }, response: ServerResponse, body: unknown, classification?: InboundClassificationOutcome) => Promise<void>;
+/**
+ * Node's request with what the SDK is handed beside it: the caller's auth, and
+ * the headers the answer carries besides the SDK's own (CORS, the security
+ * headers, the request id), which the SDK's override when both name one.
+ */
+export type NodeMcpRequest = IncomingMessage & { auth?: AuthInfo; answerHeaders?: OutgoingHttpHeaders };
+export type NodeMcpHandler = (request: NodeMcpRequest, response: ServerResponse, body: unknown, classification?: InboundClassificationOutcome) => Promise<void>;
 
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -77,9 +83,10 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
       const id = (body as { id?: unknown } | undefined)?.id;
       answer = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
     }
-    const headers: Record<string, string> = {};
+    // One object for writeHead: a header set on the response before it sends writeHead down Node's slow path.
+    const headers: OutgoingHttpHeaders = { ...request.answerHeaders };
     for (const [name, value] of answer.headers) headers[name] = value;
-    if (answer.body === null || isJson(headers['content-type'])) {
+    if (answer.body === null || isJson(headers['content-type'] as string | undefined)) {
       // As text, Node sends it in one write with the headers.
       const kept = jsonBodyOf(answer);
       const text = typeof kept === 'string' ? kept : answer.body === null ? undefined : await answer.text();

@@ -150,19 +150,26 @@ const failed = (error?: unknown) => {
   if (error) throw error;
 };
 
-/** What a policy's middleware does to an answer: the headers it sets, then those it removes. */
-type Headers = { set: [string, string][]; removed: string[] };
+/** What a policy's middleware leaves on an answer, by lower-case name. */
+type Headers = Record<string, string>;
 
 /** Distinct answers remembered (a policy, a Host, http or https, the embed or not); past that, computed each time. */
 const REMEMBERED = 256;
 
-function headersOf(middleware: Middleware, req: IncomingMessage): Headers {
-  const headers: Headers = { set: [], removed: [] };
+/**
+ * Runs a policy's middleware against a recorder. What it removes (helmet's
+ * X-Powered-By, the embed's X-Frame-Options) is left out of what it sets:
+ * nothing before this hook sets a header that helmet removes.
+ */
+function headersOf(middleware: Middleware, req: IncomingMessage, embed: boolean): Headers {
+  const headers: Headers = {};
   const recorder = {
-    setHeader: (name: string, value: string) => headers.set.push([name, value]),
-    removeHeader: (name: string) => headers.removed.push(name),
+    setHeader: (name: string, value: string) => (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
   };
   middleware(req, recorder as unknown as ServerResponse, failed);
+  // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
+  if (embed) delete headers['x-frame-options'];
   return headers;
 }
 
@@ -174,6 +181,10 @@ function headersOf(middleware: Middleware, req: IncomingMessage): Headers {
  * origin), http or https and whether it is the embed: helmet computes them
  * once for each such answer, and they are replayed after that (helmet checks
  * every directive's value on every request otherwise).
+ * They are Fastify's reply headers, never the raw response's: one header set
+ * on the raw response sends Node's `writeHead` down its slow path, which sets
+ * every header of the answer again one by one (about a tenth of a write's CPU,
+ * bench/FINDINGS.md, issue 22). A hijacked reply copies them (adapters/mcp).
  */
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): void {
   const https = publicUrl?.startsWith('https:') ?? false;
@@ -185,18 +196,15 @@ export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string 
   const remembered = new Map<string, Headers>();
   app.addHook('onRequest', (request, reply, done) => {
     const policy = request.routeOptions.config.securityHeaders ?? (API_PATH.test(request.url) ? 'api' : 'app');
-    const embed = isEmbedPage(request.url);
+    const embed = policy === 'app' && isEmbedPage(request.url);
     const secure = (request.raw.socket as { encrypted?: boolean }).encrypted === true;
     const key = `${policy} ${secure} ${embed} ${publicUrl || policy === 'api' ? '' : request.headers.host}`; // only the app's names its Host
     let headers = remembered.get(key);
     if (!headers) {
-      headers = headersOf(policies[policy], request.raw);
-      // frame-ancestors lets the embed into any frame; X-Frame-Options has no way to say so.
-      if (embed) headers.removed.push('x-frame-options');
+      headers = headersOf(policies[policy], request.raw, embed);
       if (remembered.size < REMEMBERED) remembered.set(key, headers);
     }
-    for (const [name, value] of headers.set) reply.raw.setHeader(name, value);
-    for (const name of headers.removed) reply.raw.removeHeader(name);
+    reply.headers(headers);
     done();
   });
 }
