@@ -183,8 +183,9 @@ function headersOf(middleware: Middleware, req: IncomingMessage, embed: boolean)
  * every directive's value on every request otherwise).
  * They are Fastify's reply headers, never the raw response's: one header set
  * on the raw response sends Node's `writeHead` down its slow path, which sets
- * every header of the answer again one by one (about a tenth of a write's CPU,
- * bench/FINDINGS.md, issue 22). A hijacked reply copies them (adapters/mcp).
+ * every header of the answer again one by one (about 6% of a write's
+ * throughput, bench/FINDINGS.md, issue 22). A hijacked reply hands them to the
+ * answer it writes (adapters/mcp/web.ts).
  */
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): void {
   const https = publicUrl?.startsWith('https:') ?? false;
