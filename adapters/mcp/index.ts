@@ -6,7 +6,6 @@
  * session's requests, its GET stream and DELETE) to the 2025 sessions
  * (legacy.ts). Both eras share the body cap, the Host check and the handlers.
  */
-import type { OutgoingHttpHeaders } from 'node:http';
 import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
@@ -78,9 +77,7 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     raw.auth = auth;
     reply.hijack();
     // Headers set through Fastify (CORS, security, the request id) are lost after hijack() unless the answer carries them.
-    const answerHeaders: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) answerHeaders[name] = value;
-    raw.answerHeaders = answerHeaders;
+    raw.answerHeaders = reply.getHeaders();
     return raw;
   };
 

@@ -20,7 +20,7 @@ export type WebHandler = (request: Request, options: WebHandlerOptions) => Promi
  * the headers the answer carries besides the SDK's own (CORS, the security
  * headers, the request id), which the SDK's override when both name one.
  */
-export type NodeMcpRequest = IncomingMessage & { auth?: AuthInfo; answerHeaders?: OutgoingHttpHeaders };
+export type NodeMcpRequest = IncomingMessage & { auth?: AuthInfo; answerHeaders?: Record<string, string | number | string[] | undefined> };
 export type NodeMcpHandler = (request: NodeMcpRequest, response: ServerResponse, body: unknown, classification?: InboundClassificationOutcome) => Promise<void>;
 
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
@@ -84,7 +84,8 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
       answer = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
     }
     // One object for writeHead: a header set on the response before it sends writeHead down Node's slow path.
-    const headers: OutgoingHttpHeaders = { ...request.answerHeaders };
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(request.answerHeaders ?? {})) if (value !== undefined) headers[name] = value;
     for (const [name, value] of answer.headers) headers[name] = value;
     if (answer.body === null || isJson(headers['content-type'] as string | undefined)) {
       // As text, Node sends it in one write with the headers.
