@@ -1,7 +1,35 @@
 /** Child processes for benchmarks: servers under test and baselines, each in its own process. */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnReady, type Spawned } from '../../test/helpers/child-server.js';
 
-export { spawnReady, type Spawned } from '../../test/helpers/child-server.js';
+export { spawnReady, type Spawned };
+
+/**
+ * The service as `npm start` runs it: tsc's output, not the TypeScript run
+ * through tsx, whose transform adds a call per named closure (about 2 µs of an
+ * MCP call, bench/FINDINGS.md). Baselines still run through tsx: each defines
+ * its few handlers once.
+ */
+const SERVICE = 'dist/server/app/main.js';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let built = false;
+
+/** Builds the service from the current sources, once per benchmark run (tsc takes a few seconds). */
+function buildService(): void {
+  if (built) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  built = true;
+}
+
+/** The service in its own process with `env` (testEnv's, for a temp data directory), built from the current sources. */
+export function spawnService(env: Record<string, string>): Promise<Spawned> {
+  buildService();
+  return spawnReady(SERVICE, env);
+}
 
 /** Resident memory of a process, in bytes (Linux). */
 export function rssOf(pid: number): number {

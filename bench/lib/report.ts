@@ -19,7 +19,8 @@ export function renderReport(sections: Section[], quick: boolean): string {
     quick ? 'Mode: **quick** (few runs; figures are indicative only).' : 'Mode: full.',
     '',
     'Every figure is measured against a baseline taken in the same run on the same machine; the ratio is ours / baseline',
-    '(for times, lower is better). Times are milliseconds unless a unit says otherwise.',
+    '(for times, lower is better). Times are milliseconds unless a unit says otherwise. The service runs as `npm start`',
+    'runs it, built from the sources by tsc at the start of the run; the baselines run through tsx.',
   ];
   for (const section of sections) {
     out.push('', `## ${section.title}`, '', `Baseline: ${section.baseline}`, '');

@@ -9,7 +9,8 @@
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium } from '../../test/helpers/browser.js';
-import { startChildServer, tempDataDir } from '../../test/helpers/child-server.js';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { spawnService } from '../lib/processes.js';
 import type { Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
@@ -152,7 +153,7 @@ export async function browserScenario(quick: boolean): Promise<Section> {
     return { title, baseline: 'n/a', rows: [], notes: ['Skipped: /usr/bin/chromium is missing (scripts/install-chromium.sh installs it).'] };
   }
   const dataDir = await tempDataDir();
-  const server = await startChildServer(dataDir, { RATE_LIMITS: 'off' });
+  const server = await spawnService(testEnv(dataDir, { RATE_LIMITS: 'off' }));
   try {
     const post = async (body: unknown) => (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { id: string };
     // 50 of the 500 texts are drag targets, apart from the other items (which lie at y >= -200).

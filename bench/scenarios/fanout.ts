@@ -6,7 +6,8 @@
  * in this one.
  */
 import { rm } from 'node:fs/promises';
-import { spawnReady, startChildServer, tempDataDir } from '../../test/helpers/child-server.js';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { spawnReady, spawnService } from '../lib/processes.js';
 import { closeProviders, jsonClients, provider, type Provider } from '../lib/clients.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
@@ -91,7 +92,7 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
   const sizes = quick ? [1, 100] : [1, 100, 500];
   const rounds = quick ? 5 : 100;
   const dataDir = await tempDataDir();
-  const ours = await startChildServer(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' });
+  const ours = await spawnService(testEnv(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' }));
   const plain = await spawnReady('bench/baselines/plain-hocuspocus.ts');
   const rows: Row[] = [];
   try {

@@ -15,7 +15,7 @@ import { BoardEvents } from '../../server/host/board-events.js';
 import type { DocumentHost } from '../../server/host/document-host.js';
 import { HistoryRecorder } from '../../server/host/history.js';
 import { SqliteStore } from '../../server/store/sqlite/store.js';
-import { spawnReady, type Spawned } from '../lib/processes.js';
+import { spawnService, type Spawned } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
@@ -104,9 +104,9 @@ export async function historyScenario(quick: boolean): Promise<Section> {
   try {
     // All three servers start together: the read server, and the write path's with history on and off.
     const spawned = await Promise.allSettled([
-      spawnReady('server/app/main.ts', { ...testEnv(dirs[0]), STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000' }),
-      spawnReady('server/app/main.ts', testEnv(dirs[1])),
-      spawnReady('server/app/main.ts', { ...testEnv(dirs[2]), HISTORY: 'off' }),
+      spawnService({ ...testEnv(dirs[0]), STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000' }),
+      spawnService(testEnv(dirs[1])),
+      spawnService({ ...testEnv(dirs[2]), HISTORY: 'off' }),
     ]);
     for (const result of spawned) if (result.status === 'fulfilled') started.push(result.value);
     for (const result of spawned) if (result.status === 'rejected') throw result.reason;

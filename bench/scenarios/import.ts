@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as Y from 'yjs';
-import { startChildServer, tempDataDir } from '../../test/helpers/child-server.js';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { spawnService } from '../lib/processes.js';
 import { PNG_1PX } from '../../test/helpers/http.js';
 import type { Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
@@ -53,7 +54,7 @@ export async function importScenario(quick: boolean): Promise<Section> {
   const content = fullDrawContent();
   const body = JSON.stringify({ content });
   const dataDir = await tempDataDir();
-  const server = await startChildServer(dataDir);
+  const server = await spawnService(testEnv(dataDir));
   try {
     const ours = summarize(
       await sample(runs, 3, async () => {

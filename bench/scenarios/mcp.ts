@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { connectMcp, connectModernMcp, type McpClient } from '../../test/helpers/mcp.js';
 import { sessionCalls, statelessCalls, type WireCall } from '../lib/mcp-wire.js';
-import { spawnReady } from '../lib/processes.js';
+import { spawnService } from '../lib/processes.js';
 import type { Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 
@@ -40,7 +40,7 @@ async function loop(seconds: number, call: (caller: number, i: number) => Promis
 export async function mcpScenario(quick: boolean): Promise<Section> {
   const seconds = quick ? 3 : 10;
   const dir = await tempDataDir();
-  const server = await spawnReady('server/app/main.ts', testEnv(dir));
+  const server = await spawnService(testEnv(dir));
   try {
     const legacy = await Promise.all(Array.from({ length: CALLERS }, () => connectMcp(server.url)));
     const modern: McpClient[] = await Promise.all(Array.from({ length: CALLERS }, () => connectModernMcp(server.url)));

@@ -14,7 +14,7 @@ import * as Y from 'yjs';
 import { DATABASE_FILE } from '../../server/store/sqlite/database.js';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { closeProviders, provider } from '../lib/clients.js';
-import { rssOf, spawnReady, type Spawned } from '../lib/processes.js';
+import { rssOf, spawnReady, spawnService, type Spawned } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
@@ -32,7 +32,7 @@ function smallBoard() {
 
 async function perBoard(count: number): Promise<{ ours: number; baseline: number }> {
   const dir = await tempDataDir();
-  const server = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+  const server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
   try {
     await settle();
     const before = rssOf(server.process.pid!);
@@ -65,7 +65,7 @@ async function perConnection(count: number): Promise<{ json: number; jsonBase: n
   const dir = await tempDataDir();
   const started: Spawned[] = [];
   try {
-    const ours = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+    const ours = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
     started.push(ours);
     const bareWs = await spawnReady('bench/baselines/bare-ws.ts');
     started.push(bareWs);
@@ -108,7 +108,7 @@ async function perConnection(count: number): Promise<{ json: number; jsonBase: n
 async function firstRead(dir: string, id: string, runs: number): Promise<number[]> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
-    const server = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+    const server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
     const started = performance.now();
     await fetch(`${server.url}/json/${id}`).then((r) => r.arrayBuffer());
     times.push(performance.now() - started);
@@ -123,7 +123,7 @@ async function loads(quick: boolean): Promise<Row[]> {
   const dir = await tempDataDir();
   try {
     // A full board, compacted (SIGTERM stores every board).
-    let server = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+    let server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
     const full = (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: fullDrawContent() }) })).json()) as { id: string };
     const small = (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: smallBoard() }) })).json()) as { id: string };
     await server.stop('SIGTERM');
@@ -134,14 +134,14 @@ async function loads(quick: boolean): Promise<Row[]> {
     const applyOnly = summarize(await sample(runs, 1, () => Y.applyUpdate(new Y.Doc(), state)));
 
     // Thousands of writes to one board, never compacted (killed with SIGKILL), then loaded.
-    server = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+    server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
     const text = (await (await fetch(`${server.url}/api/boards/${small.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 0, y: 0, content: 'v0' }) })).json()) as { id: string };
     for (let i = 0; i < journalEntries; i += 20) {
       await Promise.all(Array.from({ length: 20 }, (_, k) => fetch(`${server.url}/api/boards/${small.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: text.id, x: i + k, y: 0, content: `v${i + k}` }) }).then((r) => r.arrayBuffer())));
     }
     await server.stop('SIGKILL');
     const journalled = summarize(await firstRead(dir, small.id, runs));
-    server = await spawnReady('server/app/main.ts', { ...testEnv(dir), ...KEEP_LOADED });
+    server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
     await fetch(`${server.url}/json/${small.id}`);
     await server.stop('SIGTERM'); // compacts the journal into the stored state
     const compacted = summarize(await firstRead(dir, small.id, runs));

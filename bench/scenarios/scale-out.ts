@@ -6,7 +6,8 @@
  * instance is measured beside them for reference.
  */
 import { rm } from 'node:fs/promises';
-import { startChildServer, tempDataDir, type ChildServer } from '../../test/helpers/child-server.js';
+import { tempDataDir, type ChildServer, testEnv } from '../../test/helpers/child-server.js';
+import { spawnService } from '../lib/processes.js';
 import { freshClusterEnv, sharedServicesAvailable } from '../../test/helpers/shared-services.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
@@ -29,7 +30,7 @@ export async function scaleOutScenario(quick: boolean): Promise<Section> {
   const dirs = [await tempDataDir(), await tempDataDir(), await tempDataDir()];
   const servers: ChildServer[] = [];
   try {
-    const [a, b, embedded] = await Promise.all([startChildServer(dirs[0], env), startChildServer(dirs[1], env), startChildServer(dirs[2], OPEN)]);
+    const [a, b, embedded] = await Promise.all([spawnService(testEnv(dirs[0], env)), spawnService(testEnv(dirs[1], env)), spawnService(testEnv(dirs[2], OPEN))]);
     servers.push(a, b, embedded);
     const rows: Row[] = [];
 

@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { spawnReady } from '../lib/processes.js';
+import { spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
@@ -22,7 +22,7 @@ export function fullTodoContent() {
 export async function snapshotsScenario(quick: boolean): Promise<Section> {
   const runs = quick ? 30 : 200;
   const dir = await tempDataDir();
-  const server = await spawnReady('server/app/main.ts', { ...testEnv(dir), STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000' });
+  const server = await spawnService({ ...testEnv(dir), STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000' });
   try {
     const create = async (body: unknown) => (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { id: string };
     const draw = await create({ content: fullDrawContent() });

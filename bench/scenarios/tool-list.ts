@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { connectMcp } from '../../test/helpers/mcp.js';
-import { spawnReady } from '../lib/processes.js';
+import { spawnService } from '../lib/processes.js';
 import type { Section } from '../lib/report.js';
 
 const TOKEN_BUDGET = 5_000;
@@ -17,7 +17,7 @@ const BYTES_PER_TOKEN = 3.5;
 
 export async function toolListScenario(_quick: boolean): Promise<Section> {
   const dir = await tempDataDir();
-  const server = await spawnReady('server/app/main.ts', testEnv(dir));
+  const server = await spawnService(testEnv(dir));
   try {
     const mcp = await connectMcp(server.url);
     const { tools } = await mcp.client.listTools();

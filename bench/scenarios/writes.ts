@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { spawnReady, type Spawned } from '../lib/processes.js';
+import { spawnReady, spawnService, type Spawned } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, percentile, ratio } from '../lib/stats.js';
 
@@ -65,9 +65,9 @@ export async function writesScenario(quick: boolean): Promise<Section> {
   const dirs = [await tempDataDir(), await tempDataDir()];
   const started: Spawned[] = [];
   try {
-    const ours = await spawnReady('server/app/main.ts', testEnv(dirs[0]));
+    const ours = await spawnService(testEnv(dirs[0]));
     started.push(ours);
-    const noJournal = await spawnReady('server/app/main.ts', { ...testEnv(dirs[1]), UNSAFE_NO_JOURNAL: '1' });
+    const noJournal = await spawnService({ ...testEnv(dirs[1]), UNSAFE_NO_JOURNAL: '1' });
     started.push(noJournal);
     const bare = await spawnReady('bench/baselines/bare-fastify.ts');
     started.push(bare);
