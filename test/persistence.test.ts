@@ -52,6 +52,19 @@ describe('persistence', () => {
     expect(after[0].headers.get('etag')).toBe(before[0].headers.get('etag'));
   });
 
+  it('with the journal off (benchmarks only), an idle board is stored whole before it is unloaded', async () => {
+    const server = await started({ UNSAFE_NO_JOURNAL: '1', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
+    const api = client(server.url);
+    const id = (await api.post('/api/boards')).body.id;
+    for (let i = 0; i < 5; i++) await api.post(`/api/boards/${id}/texts`, { x: i, y: i, content: `t${i}` });
+    const before = await api.get(`/json/${id}`);
+    expect(before.body.texts).toHaveLength(5);
+    expect(await server.server.documents.journalLength(id)).toBe(0);
+
+    await until(() => !server.server.hocuspocus.documents.has(id));
+    expect((await api.get(`/json/${id}`)).body).toEqual(before.body);
+  });
+
   it('idle boards are stored, compacted and unloaded, and load back unchanged', async () => {
     const server = await started({ STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
     const api = client(server.url);

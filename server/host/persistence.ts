@@ -86,7 +86,11 @@ export class JournalledDatabase extends Database {
     if (this.discarded.has(document)) throw new Error('discarded copy');
   }
 
-  /** Folds the journal into the stored state; forgets the document of an erased board. */
+  /**
+   * Folds the journal into the stored state; forgets the document of an
+   * erased board. Without the journal, stores the whole state instead, as
+   * Hocuspocus's own database extension does: nothing else would keep it.
+   */
   override async onStoreDocument({ document, documentName, clientsCount }: onStoreDocumentPayload): Promise<void> {
     if (this.discarded.has(document)) return;
     const { registry, documents, blobs, history } = this.store;
@@ -96,7 +100,8 @@ export class JournalledDatabase extends Database {
       return;
     }
     const start = performance.now();
-    if (await documents.compact(documentName, document)) this.hooks?.compacted(seconds(start));
+    if (!this.journal) await this.store.atomically(documentName, (tx) => tx.replaceDocument(documentName, document));
+    else if (await documents.compact(documentName, document)) this.hooks?.compacted(seconds(start));
     // Unreferenced image payloads go once nobody is connected (an open browser
     // could still undo an erase and point at its payload again).
     if (clientsCount === 0) {
