@@ -30,7 +30,8 @@ const EnvSchema = z.object({
   MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(MAX_SOCKETS_PER_IP),
   // TCP connections one address may hold open (not applied behind TRUST_PROXY, where the proxy caps them).
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(MAX_CONNECTIONS_PER_IP),
-  // "1" skips the journal: for measuring its cost in benchmarks ONLY; acknowledged writes can then be lost.
+  // "1" skips the journal: for measuring its cost in benchmarks ONLY. A board is then stored whole when it settles,
+  // as plain Hocuspocus stores it, and the writes acknowledged since are lost on a crash.
   UNSAFE_NO_JOURNAL: z.enum(['0', '1']).default('0'),
   // "off" records no versions when bursts settle: for measuring history's write-path cost in benchmarks ONLY.
   HISTORY: z.enum(['on', 'off']).default('on'),
