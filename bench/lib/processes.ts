@@ -2,8 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawnReady, type Spawned } from '../../test/helpers/child-server.js';
+import { ROOT, spawnReady, type Spawned } from '../../test/helpers/child-server.js';
 
 export { spawnReady, type Spawned };
 
@@ -14,7 +13,6 @@ export { spawnReady, type Spawned };
  * its few handlers once.
  */
 const SERVICE = 'dist/server/app/main.js';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let built = false;
 

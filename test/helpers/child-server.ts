@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The project's root directory. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export async function tempDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'boards-test-'));
