@@ -7,12 +7,23 @@ import { ROOT, spawnReady, type Spawned } from '../../test/helpers/child-server.
 export { spawnReady, type Spawned };
 
 /**
- * The service as `npm start` runs it: tsc's output, not the TypeScript run
- * through tsx, whose transform adds a call per named closure (about 2 µs of an
- * MCP call, bench/FINDINGS.md). Baselines still run through tsx: each defines
- * its few handlers once.
+ * The service as `npm start` runs it, read from that script (`node <flags>
+ * <entry>`): tsc's output, not the TypeScript run through tsx, whose transform
+ * adds a call per named closure (about 2 µs of an MCP call, bench/FINDINGS.md),
+ * with the V8 flags the script gives (docs/runtime.md). Baselines still run
+ * through tsx, without flags: each defines its few handlers once.
  */
-const SERVICE = 'dist/server/app/main.js';
+export const SERVICE_COMMAND = startCommand();
+
+function startCommand(): { entry: string; nodeFlags: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [node, ...rest] = scripts.start.trim().split(/\s+/);
+  const entry = rest.pop();
+  if (node !== 'node' || !entry?.endsWith('.js') || rest.some((flag) => !flag.startsWith('--'))) {
+    throw new Error(`package.json's start script is not "node [--flags] <entry>.js": ${scripts.start}`);
+  }
+  return { entry, nodeFlags: rest };
+}
 
 let built = false;
 
@@ -26,7 +37,7 @@ function buildService(): void {
 /** The service in its own process with `env` (testEnv's, for a temp data directory), built from the current sources. */
 export function spawnService(env: Record<string, string>): Promise<Spawned> {
   buildService();
-  return spawnReady(SERVICE, env);
+  return spawnReady(SERVICE_COMMAND.entry, env, { nodeFlags: SERVICE_COMMAND.nodeFlags });
 }
 
 /** Resident memory of a process, in bytes (Linux). */

@@ -44,11 +44,13 @@ export type Spawned = {
 /**
  * Runs an entry point of this project in a child process and resolves once it
  * prints "ready at <url>": a TypeScript one through tsx, a built one (`.js`,
- * what `npm start` runs) as it is. With `captureOutput`, stderr is kept with
- * stdout instead of passed through, so a test can search all of it.
+ * what `npm start` runs) as it is, with `nodeFlags` before it. With
+ * `captureOutput`, stderr is kept with stdout instead of passed through, so a
+ * test can search all of it.
  */
-export async function spawnReady(entry: string, env: Record<string, string> = {}, options: { captureOutput?: boolean } = {}): Promise<Spawned> {
-  const child = spawn(process.execPath, entry.endsWith('.js') ? [join(ROOT, entry)] : ['--import', 'tsx', join(ROOT, entry)], {
+export async function spawnReady(entry: string, env: Record<string, string> = {}, options: { captureOutput?: boolean; nodeFlags?: string[] } = {}): Promise<Spawned> {
+  const flags = options.nodeFlags ?? [];
+  const child = spawn(process.execPath, entry.endsWith('.js') ? [...flags, join(ROOT, entry)] : [...flags, '--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', options.captureOutput ? 'pipe' : 'inherit'],
