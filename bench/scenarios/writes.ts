@@ -13,6 +13,14 @@ import type { Row, Section } from '../lib/report.js';
 import { ms, percentile, ratio } from '../lib/stats.js';
 
 const CONNECTIONS = 10;
+/**
+ * Load before each figure, on every server alike. After one second on a new set
+ * of boards, V8 was still compiling and optimising the paths they take (about
+ * 120 functions in the next second, 25 in the one after) on the cores the
+ * figure is measured on, and from the third second on next to none
+ * (bench/FINDINGS.md, the write path's tenth pass).
+ */
+const WARM_UP_SECONDS = 3;
 
 type Load = { rps: number; p50: number; p99: number; errors: number };
 
@@ -77,9 +85,10 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       const unsafeTargets = await prepare(noJournal.url, boards);
       const bareTargets = targets.map((target) => ({ ...target }));
       // The same warm-up for all three: a cold process measured after a warm one reads as slower than it is.
-      await load(ours.url, targets, 1);
-      await load(noJournal.url, unsafeTargets, 1);
-      await load(bare.url, bareTargets, 1);
+      const warmUp = quick ? 1 : WARM_UP_SECONDS;
+      await load(ours.url, targets, warmUp);
+      await load(noJournal.url, unsafeTargets, warmUp);
+      await load(bare.url, bareTargets, warmUp);
       const durable = await load(ours.url, targets, seconds);
       const unjournalled = await load(noJournal.url, unsafeTargets, seconds);
       const baseline = await load(bare.url, bareTargets, seconds);
@@ -96,7 +105,7 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       baseline: 'a bare Fastify route (its own process, like the service) that parses the same body with the same zod schema and answers the same JSON, with no document and no storage.',
       rows,
       notes: [
-        `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure, from the benchmark process to each server in its own process; rate limits off.`,
+        `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure after ${quick ? 1 : WARM_UP_SECONDS} s of the same load on each server, from the benchmark process to each server in its own process; rate limits off.`,
         "Latencies are each 2xx response's own duration as autocannon measures it (hrtime), not its summary's whole milliseconds.",
         'Each write updates one text in place (a Y transaction, a journal commit in SQLite WAL, the response); with 100 boards the writes rotate over them.',
       ],
