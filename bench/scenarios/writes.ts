@@ -70,6 +70,7 @@ export async function load(url: string, targets: { path: string; id: string }[],
 
 export async function writesScenario(quick: boolean): Promise<Section> {
   const seconds = quick ? 3 : 10;
+  const warmUp = quick ? 1 : WARM_UP_SECONDS;
   const dirs = [await tempDataDir(), await tempDataDir()];
   const started: Spawned[] = [];
   try {
@@ -85,7 +86,6 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       const unsafeTargets = await prepare(noJournal.url, boards);
       const bareTargets = targets.map((target) => ({ ...target }));
       // The same warm-up for all three: a cold process measured after a warm one reads as slower than it is.
-      const warmUp = quick ? 1 : WARM_UP_SECONDS;
       await load(ours.url, targets, warmUp);
       await load(noJournal.url, unsafeTargets, warmUp);
       await load(bare.url, bareTargets, warmUp);
@@ -105,7 +105,7 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       baseline: 'a bare Fastify route (its own process, like the service) that parses the same body with the same zod schema and answers the same JSON, with no document and no storage.',
       rows,
       notes: [
-        `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure after ${quick ? 1 : WARM_UP_SECONDS} s of the same load on each server, from the benchmark process to each server in its own process; rate limits off.`,
+        `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure after ${warmUp} s of the same load on each server, from the benchmark process to each server in its own process; rate limits off.`,
         "Latencies are each 2xx response's own duration as autocannon measures it (hrtime), not its summary's whole milliseconds.",
         'Each write updates one text in place (a Y transaction, a journal commit in SQLite WAL, the response); with 100 boards the writes rotate over them.',
       ],

@@ -49,8 +49,8 @@ export type Spawned = {
  * test can search all of it.
  */
 export async function spawnReady(entry: string, env: Record<string, string> = {}, options: { captureOutput?: boolean; nodeFlags?: string[] } = {}): Promise<Spawned> {
-  const flags = options.nodeFlags ?? [];
-  const child = spawn(process.execPath, entry.endsWith('.js') ? [...flags, join(ROOT, entry)] : [...flags, '--import', 'tsx', join(ROOT, entry)], {
+  const loader = entry.endsWith('.js') ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', options.captureOutput ? 'pipe' : 'inherit'],
