@@ -1,8 +1,9 @@
 /**
  * The write path's per-turn work (issue 22, bench/FINDINGS.md): the writes of
  * one event-loop turn share one SQLite commit and are acknowledged after it;
- * Hocuspocus asks for its debounced store once per board per turn and
- * broadcasts nothing for a document nobody is connected to. The kill -9 tests
+ * Hocuspocus is asked for a board's store once it is quiet (or has waited
+ * the longest debounce), not once per update, and broadcasts nothing for a
+ * document nobody is connected to. The kill -9 tests
  * (durability, crash-consistency) hold the durability side.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -208,23 +209,43 @@ describe('the journal without an index by board (embedded SQLite)', () => {
 });
 
 describe('Hocuspocus per-turn bookkeeping', () => {
-  it('a burst of one turn asks for the debounced store once, and the store still compacts the journal', async () => {
-    const boardId = await newBoard();
+  /** Records the debounce ids Hocuspocus is asked to run while `during` runs (its debouncer is how a store is asked for). */
+  async function storesAsked(boardId: string, during: () => Promise<unknown>): Promise<number> {
     const { hocuspocus } = t.server;
-    const asked: string[] = [];
+    let asked = 0;
     const debounce = hocuspocus.debouncer.debounce;
     hocuspocus.debouncer.debounce = (id, ...rest) => {
-      asked.push(id);
+      if (id === `onStoreDocument-${boardId}`) asked++;
       return debounce(id, ...rest);
     };
     try {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => write(boardId, `burst ${i}`)));
-      await new Promise((resolve) => setImmediate(resolve));
+      await during();
     } finally {
       hocuspocus.debouncer.debounce = debounce;
     }
-    expect(asked.filter((id) => id === `onStoreDocument-${boardId}`)).toHaveLength(1);
-    await eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0));
+    return asked;
+  }
+
+  it('a burst asks for no store per update: the board is stored once, after its quiet period, and the store compacts the journal', async () => {
+    const boardId = await newBoard();
+    const duringBurst = await storesAsked(boardId, async () => {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => write(boardId, `burst ${i}`)));
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    expect(duringBurst).toBe(0);
+    const afterIt = await storesAsked(boardId, () => eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0)));
+    expect(afterIt).toBe(1);
+  });
+
+  it('a board written without a pause is still stored once it has waited the longest debounce (1 s here)', async () => {
+    const boardId = await newBoard();
+    const asked = await storesAsked(boardId, async () => {
+      for (let i = 0; i < 30; i++) {
+        await write(boardId, `steady ${i}`);
+        await sleep(50); // well under the 200 ms debounce: the board is never quiet
+      }
+    });
+    expect(asked).toBeGreaterThanOrEqual(1);
   });
 
   it('broadcasts at once for a document nobody is connected to, and batches the turn once a Yjs client is', async () => {

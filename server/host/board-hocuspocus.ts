@@ -1,24 +1,30 @@
 /**
- * Hocuspocus with its per-update bookkeeping done once per board per
- * event-loop turn instead of once per update (issue 22, bench/FINDINGS.md):
+ * Hocuspocus with its per-update bookkeeping done once per board, not once per
+ * update (issue 22, bench/FINDINGS.md):
  *
- * - the debounced store: Hocuspocus clears and sets a timer on every update;
- *   here the updates of one turn ask for it once, at the end of the turn, so
- *   the store still runs its debounce after the board's last update;
+ * - the debounced store: Hocuspocus clears and sets a timer, and builds its
+ *   debounce key, on every update. Here an update only notes its time on the
+ *   board's pending store; one timer per board checks, when it fires, whether
+ *   the board has been quiet for the debounce or has waited the longest
+ *   debounce, and only then asks Hocuspocus to store it (at once). A busy
+ *   board so costs a timer per debounce period instead of one per update,
+ *   with the same stores at the same times;
  * - the broadcast: a document with no Yjs connection sends each update to
  *   nobody at once instead of buffering it for the turn and merging the
  *   buffer (a merge whose result nobody receives). A connected document
- *   keeps Hocuspocus' per-turn batching.
+ *   keeps Hocuspocus' per-turn batching. The switch follows the document's
+ *   connections as they come and go, not each transaction.
  *
  * Both through the class's public methods and options, so an upgrade that
  * changes them fails `test/write-path.test.ts`.
  */
 import { Hocuspocus, type Configuration, type ConnectionConfiguration, type Document, type onStoreDocumentPayload } from '@hocuspocus/server';
 
+/** A board's store still to ask for: the latest update's payload, and when its wait began and last moved. */
+type PendingStore = { document: Document; payload: onStoreDocumentPayload; since: number; last: number; timer: NodeJS.Timeout };
+
 export class BoardHocuspocus extends Hocuspocus {
-  /** Stores asked for during this turn, by document name: the latest request of each. */
-  private readonly storesDue = new Map<string, { document: Document; payload: onStoreDocumentPayload }>();
-  private turnScheduled = false;
+  private readonly pendingStores = new Map<string, PendingStore>();
 
   constructor(configuration: Partial<Configuration>) {
     // The default onChange does nothing, yet costs a promise per update.
@@ -27,41 +33,85 @@ export class BoardHocuspocus extends Hocuspocus {
 
   override async loadDocument(name: string, request: Request, socketId: string, connection: ConnectionConfiguration, context?: unknown): Promise<Document> {
     const document = await super.loadDocument(name, request, socketId, connection, context);
-    const batchWhenConnected = this.configuration.flushDelay;
-    // Checked before every transaction, so each update takes the path its document's connections call for.
-    document.on('beforeTransaction', () => {
-      document.flushDelay = document.connections.size === 0 ? false : batchWhenConnected;
-    });
+    followConnections(document, this.configuration.flushDelay);
     return document;
   }
 
   override storeDocumentHooks(document: Document, payload: onStoreDocumentPayload, immediately?: boolean): Promise<unknown> {
-    if (immediately) {
-      this.storesDue.delete(document.name);
-      return super.storeDocumentHooks(document, payload, true);
+    const { debounce } = this.configuration;
+    if (immediately || debounce === 0) {
+      this.cancelPendingStore(document.name);
+      return super.storeDocumentHooks(document, payload, immediately);
     }
-    this.storesDue.set(document.name, { document, payload });
-    if (!this.turnScheduled) {
-      this.turnScheduled = true;
-      setImmediate(() => this.storeDue());
+    const now = Date.now();
+    const pending = this.pendingStores.get(document.name);
+    if (pending && pending.document === document) {
+      pending.payload = payload;
+      pending.last = now;
+    } else {
+      if (pending) clearTimeout(pending.timer);
+      const timer = setTimeout(() => this.checkPendingStore(document.name), debounce);
+      this.pendingStores.set(document.name, { document, payload, since: now, last: now, timer });
     }
     return Promise.resolve();
   }
 
   /** A document with a store still to ask for is not unloaded meanwhile (it would miss its compaction). */
   override shouldUnloadDocument(document: Document): boolean {
-    return !this.storesDue.has(document.name) && super.shouldUnloadDocument(document);
+    return !this.pendingStores.has(document.name) && super.shouldUnloadDocument(document);
   }
 
   override flushPendingStores(): void {
-    this.storeDue();
+    for (const name of [...this.pendingStores.keys()]) this.storePending(name);
     super.flushPendingStores();
   }
 
-  private storeDue(): void {
-    this.turnScheduled = false;
-    const due = [...this.storesDue.values()];
-    this.storesDue.clear();
-    for (const { document, payload } of due) void super.storeDocumentHooks(document, payload);
+  /** Stores the board once it has been quiet for the debounce or has waited the longest one; else looks again when the earlier of the two is due. */
+  private checkPendingStore(name: string): void {
+    const pending = this.pendingStores.get(name);
+    if (!pending) return;
+    const { debounce, maxDebounce } = this.configuration;
+    const now = Date.now();
+    const wait = Math.min(pending.last + debounce, pending.since + maxDebounce) - now;
+    if (wait > 0) pending.timer = setTimeout(() => this.checkPendingStore(name), wait);
+    else this.storePending(name);
   }
+
+  private storePending(name: string): void {
+    const pending = this.pendingStores.get(name);
+    if (!pending) return;
+    this.cancelPendingStore(name);
+    void super.storeDocumentHooks(pending.document, pending.payload, true);
+  }
+
+  private cancelPendingStore(name: string): void {
+    const pending = this.pendingStores.get(name);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pendingStores.delete(name);
+  }
+}
+
+/**
+ * Broadcasts each update at once while nobody is connected, and batches the
+ * turn's updates once a Yjs client is: either is correct at any moment, so
+ * the switch may follow the connections a little late or early.
+ */
+function followConnections(document: Document, batchWhenConnected: number | false): void {
+  const follow = () => {
+    document.flushDelay = document.connections.size === 0 ? false : batchWhenConnected;
+  };
+  const addConnection = document.addConnection;
+  const removeConnection = document.removeConnection;
+  document.addConnection = (connection) => {
+    addConnection.call(document, connection);
+    follow();
+    return document;
+  };
+  document.removeConnection = (connection) => {
+    removeConnection.call(document, connection);
+    follow();
+    return document;
+  };
+  follow();
 }
