@@ -692,6 +692,26 @@ function storeContract(engine: Engine): void {
         expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['one', 'two']);
       });
 
+      it('a change that erases a document and then throws keeps its stored state, its journal and its payloads', async () => {
+        const id = await newBoard();
+        const { doc, push } = liveDoc();
+        await append(id, push('compacted'));
+        await store.documents.compact(id, doc);
+        await append(id, push('journalled'));
+        const hash = await store.atomically(id, () => store.blobs.put(id, dataUrl('kept image')));
+        const failure = new Error('the change failed after erasing the document');
+        await expect(
+          store.atomically(id, (tx) => {
+            tx.eraseDocument(id);
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect(await store.documents.journalLength(id)).toBe(1);
+        expect(contentOf(await store.documents.load(id))?.log).toEqual(['compacted', 'journalled']);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['compacted', 'journalled']);
+        expect(await storedPayload(id, hash)).toBe(dataUrl('kept image'));
+      });
+
       it('a registry write the database refuses takes the journal entries of its change with it', async () => {
         const id = await newBoard();
         const { push } = liveDoc();

@@ -60,6 +60,37 @@ describe('group commit (embedded SQLite)', () => {
     expect(texts).toHaveLength(3);
   });
 
+  it('a write that only journals opens no savepoint; a change that also writes the registry opens one, and its throw takes back both', async () => {
+    const boardId = await newBoard();
+    const store = t.server.store as SqliteStore;
+    // The savepoint statement is private: reached into here only to count when it runs.
+    const group = (store as unknown as { group: { savepoint: { run: () => unknown } } }).group;
+    const savepoint = group.savepoint.run.bind(group.savepoint);
+    let opened = 0;
+    group.savepoint.run = () => {
+      opened++;
+      return savepoint();
+    };
+    try {
+      await write(boardId, 'journal only');
+      expect(opened).toBe(0);
+      const before = await store.documents.journalLength(boardId);
+      const failure = new Error('the change failed after its writes');
+      await expect(
+        store.atomically(boardId, (tx) => {
+          store.documents.append(boardId, Y.encodeStateAsUpdate(new Y.Doc())); // made before the savepoint: deleted on the throw
+          tx.setMode(boardId, 'todo');
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(opened).toBe(1);
+      expect(await store.documents.journalLength(boardId)).toBe(before);
+      expect((await store.registry.get(boardId))?.mode).toBe('draw');
+    } finally {
+      group.savepoint.run = savepoint;
+    }
+  });
+
   it('a group stays open while each turn brings writes, up to its turn limit, and commits after a turn that brings none', async () => {
     const boardId = await newBoard();
     const { documents, db } = t.server.store as SqliteStore;

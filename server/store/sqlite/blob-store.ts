@@ -32,6 +32,7 @@ export class SqliteBlobs implements BlobStore {
   /** Stores a data URL and returns its hash (idempotent). */
   put(boardId: string, dataUrl: string): string {
     const hash = blobHash(dataUrl);
+    this.group.beforeWrite();
     this.insert.run(boardId, hash, dataUrl);
     return hash;
   }
@@ -56,6 +57,7 @@ export class SqliteBlobs implements BlobStore {
   }
 
   eraseBoard(boardId: string): void {
+    this.group.beforeWrite();
     this.deleteBoard.run(boardId);
   }
 }

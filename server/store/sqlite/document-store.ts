@@ -38,6 +38,7 @@ export class SqliteDocuments implements DocumentJournal {
   private readonly scanJournal;
   private readonly selectUpdates;
   private readonly insertUpdate;
+  private readonly deleteUpdate;
   private readonly upsertState;
   private readonly deleteUpdates;
   private readonly deleteRange;
@@ -69,6 +70,7 @@ export class SqliteDocuments implements DocumentJournal {
       .prepare<[string, string], Buffer>('SELECT "update" FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ? ORDER BY seq')
       .pluck();
     this.insertUpdate = db.prepare<[string, Uint8Array]>('INSERT INTO journal (name, "update") VALUES (?, ?)');
+    this.deleteUpdate = db.prepare<[number, string]>('DELETE FROM journal WHERE seq = ? AND name = ?');
     this.upsertState = db.prepare<[string, Uint8Array]>(
       'INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data',
     );
@@ -169,6 +171,8 @@ export class SqliteDocuments implements DocumentJournal {
     const seq = Number(this.insertUpdate.run(name, update).lastInsertRowid);
     this.remember(name, seq);
     this.group.onRollback(() => this.forgetRow(name, seq));
+    // No savepoint for an append (group-commit.ts): a change that throws deletes its row instead.
+    this.group.unwriteOnThrow(() => this.deleteUpdate.run(seq, name));
     return this.group.joined(name);
   }
 
@@ -237,6 +241,7 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Makes a live document's whole state the stored state, with an empty journal. */
   replace(name: string, doc: Y.Doc): void {
+    this.group.beforeWrite();
     this.replaceTx(name, doc);
   }
 
@@ -248,6 +253,7 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Forgets the document entirely (board erase), inside the caller's SQLite transaction. */
   eraseNow(name: string): void {
+    this.group.beforeWrite();
     this.forget(name);
     this.deleteState.run(name);
     this.dropJournal(name);

@@ -13,8 +13,13 @@
  * the event loop's CPU per write fell by about 3 µs). A turn that brings
  * nothing commits at its end, so a lone write waits one empty turn longer.
  *
- * Each change runs in a savepoint of the group's transaction: one that throws
- * undoes its own writes and nothing else. Writes that do not go through a
+ * A change that throws undoes its own writes and nothing else. Its writes
+ * run in a savepoint of the group's transaction, opened by the first write
+ * that needs it (`beforeWrite`: registry rows, payloads, erased or replaced
+ * documents). Nearly every change makes no such write, only its journal
+ * appends, and a savepoint would cost each of them about 1.4 µs (bench/
+ * FINDINGS.md, issue 22): an append made outside a savepoint leaves instead
+ * how to delete its row (`unwriteOnThrow`). Writes that do not go through a
  * change (a lock swap, a compaction, a recorded version) commit the open
  * group first (`settle`) and then run on their own, so nothing resolves before
  * it is stored.
@@ -34,6 +39,9 @@ type Group = {
   made: number;
 };
 
+/** The change running now: whether its savepoint is open, and how to take back what it wrote before that. */
+type Change = { savepoint: boolean; unwrite: (() => void)[]; undoFrom: number };
+
 /** At most this many event-loop turns share a group, however busy: the first change's answer waits for no more. */
 export const MAX_TURNS_PER_GROUP = 4;
 
@@ -42,34 +50,78 @@ export class GroupCommit {
   private readonly begin;
   private readonly commit;
   private readonly rollback;
-  /** Runs a function in a savepoint of the open transaction (better-sqlite3 nests transactions as savepoints). */
   private readonly savepoint;
+  private readonly release;
+  private readonly rollbackToSavepoint;
+  private change: Change | null = null;
 
   constructor(private readonly db: Db) {
     this.begin = db.prepare('BEGIN');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    this.savepoint = db.transaction((change: () => void) => change());
+    this.savepoint = db.prepare('SAVEPOINT change');
+    this.release = db.prepare('RELEASE change');
+    this.rollbackToSavepoint = db.prepare('ROLLBACK TO change');
   }
 
   /** Runs `change` in this turn's transaction; resolves with its result once the transaction is committed. */
   async run<T>(change: () => T): Promise<T> {
     const group = this.open();
     group.made++;
-    const undoFrom = group.undo.length;
+    const running: Change = { savepoint: false, unwrite: [], undoFrom: group.undo.length };
+    const outer = this.change;
+    this.change = running;
     let result!: T;
     try {
-      this.savepoint(() => {
-        result = change(); // kept out of better-sqlite3's hands: it refuses a change that returns a promise
-      });
+      result = change();
+      if (running.savepoint) this.release.run();
     } catch (error) {
-      undo(group.undo.splice(undoFrom)); // the savepoint rolled back this change's writes, and only them
+      this.change = outer;
+      this.takeBack(group, running);
       throw error;
     } finally {
+      this.change = outer;
       this.checkAlive(group);
     }
     await group.durable;
     return result;
+  }
+
+  /** Called before a write that a throwing change must take back: opens the change's savepoint (nothing outside a change). */
+  beforeWrite(): void {
+    const running = this.change;
+    if (!running || running.savepoint) return;
+    this.savepoint.run();
+    running.savepoint = true;
+  }
+
+  /** How to take back a write made without the savepoint (a journal append), should its change throw. */
+  unwriteOnThrow(unwrite: () => void): void {
+    const running = this.change;
+    if (running && !running.savepoint) running.unwrite.push(unwrite);
+  }
+
+  /**
+   * Takes back what a change that threw wrote: its savepoint, then what it
+   * wrote before that, newest first. Should that fail, the whole group fails
+   * instead, so that nothing of it is acknowledged.
+   */
+  private takeBack(group: Group, running: Change): void {
+    if (this.db.inTransaction && this.group === group) {
+      try {
+        if (running.savepoint) {
+          this.rollbackToSavepoint.run();
+          this.release.run();
+        }
+        undo(running.unwrite);
+      } catch {
+        if (this.db.inTransaction) this.rollback.run();
+        this.group = null;
+        this.end(group, false);
+        return;
+      }
+    }
+    undo(group.undo.splice(running.undoFrom)); // memory follows: this change's writes, and only them, are gone
   }
 
   /**

@@ -114,6 +114,7 @@ export class SqliteHistory implements VersionStore {
 
   /** Inside the caller's transaction (`eraseDocument`). The counter stays: numbers are never reused. */
   eraseNow(boardId: string): void {
+    this.group.beforeWrite();
     this.statements.erase.run(boardId);
   }
 }

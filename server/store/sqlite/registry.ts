@@ -88,6 +88,7 @@ export class SqliteRegistry implements Registry {
 
   /** Before any write to a row: it is read from the database again, once its transaction has ended. */
   private writing(id: string): void {
+    this.group.beforeWrite();
     this.cache.delete(id);
     if (this.uncommitted.has(id)) return;
     this.uncommitted.add(id);
