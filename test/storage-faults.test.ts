@@ -65,4 +65,33 @@ describe('storage faults', () => {
       await server.close();
     }
   });
+  it('a refused commit that held writes to several boards: each board keeps exactly what was acknowledged', async () => {
+    const server = await startServer({ STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '60000' });
+    try {
+      const api = client(server.url);
+      const boards: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const { id } = (await api.post('/api/boards')).body;
+        await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before' });
+        boards.push(id);
+      }
+      const contents = async (url: string, id: string) => (await client(url).get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content.slice(0, 20)).sort();
+      const restore = fillDisk((server.server.store as SqliteStore).db);
+      // Sent together, so that they share a transaction: the big one makes SQLite give up on all of it, the small ones
+      // before it included, whose documents must then drop what the commit did not store.
+      const answers = await Promise.all(boards.map((id, i) => api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: i === 2 ? big('refused') : `small ${i}` })));
+      restore();
+      expect(answers[2].status).toBe(503);
+      const expected = (i: number) => ['stored before', ...(answers[i].status === 200 ? [`small ${i}`] : [])].sort();
+      for (const [i, id] of boards.entries()) expect(await contents(server.url, id)).toEqual(expected(i));
+      const restarted = await server.restart();
+      try {
+        for (const [i, id] of boards.entries()) expect(await contents(restarted.url, id)).toEqual(expected(i));
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });

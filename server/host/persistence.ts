@@ -22,9 +22,14 @@ export type JournalHooks = {
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
 
+/** A journal append waiting for its commit: when it was made, and the document it came from. */
+type JournalAppend = { start: number; document: Document };
+
 export class JournalledDatabase extends Database {
   /** In-memory copies that hold a change the storage refused: never stored, never used again. */
   private readonly discarded = new WeakSet<Document>();
+  /** The latest commit appends wait for, and theirs so far (settleWith). */
+  private awaited: { commit: Promise<void>; appends: JournalAppend[] } | undefined;
 
   constructor(
     private readonly store: BoardStore,
@@ -60,11 +65,34 @@ export class JournalledDatabase extends Database {
       }
       // Both stores commit the turn's group later and hand back that commit; an append outside a change is durable at once.
       if (!pending) return this.hooks?.committed(seconds(start), true);
-      pending.then(() => this.hooks?.committed(seconds(start), true), () => {
-        this.hooks?.committed(seconds(start), false);
-        this.discard(instance, document);
-      });
+      this.settleWith(pending, { start, document }, instance);
     });
+  }
+
+  /**
+   * Reports each append once the commit that holds it settles, and discards
+   * the documents whose appends it refused. The appends of one commit share
+   * one reaction to it: a reaction (a promise and two closures) per update
+   * cost each write more than the report itself.
+   */
+  private settleWith(commit: Promise<void>, append: JournalAppend, instance: Hocuspocus): void {
+    if (this.awaited?.commit === commit) {
+      this.awaited.appends.push(append);
+      return;
+    }
+    const appends = [append];
+    this.awaited = { commit, appends };
+    commit.then(
+      () => {
+        for (const { start } of appends) this.hooks?.committed(seconds(start), true);
+      },
+      () => {
+        for (const { start, document } of appends) {
+          this.hooks?.committed(seconds(start), false);
+          this.discard(instance, document);
+        }
+      },
+    );
   }
 
   /**
