@@ -40,7 +40,7 @@ export class BoardHocuspocus extends Hocuspocus {
   override storeDocumentHooks(document: Document, payload: onStoreDocumentPayload, immediately?: boolean): Promise<unknown> {
     const { debounce } = this.configuration;
     if (immediately || debounce === 0) {
-      this.cancelPendingStore(document.name);
+      this.takePendingStore(document.name);
       return super.storeDocumentHooks(document, payload, immediately);
     }
     const now = Date.now();
@@ -78,17 +78,17 @@ export class BoardHocuspocus extends Hocuspocus {
   }
 
   private storePending(name: string): void {
-    const pending = this.pendingStores.get(name);
-    if (!pending) return;
-    this.cancelPendingStore(name);
-    void super.storeDocumentHooks(pending.document, pending.payload, true);
+    const pending = this.takePendingStore(name);
+    if (pending) void super.storeDocumentHooks(pending.document, pending.payload, true);
   }
 
-  private cancelPendingStore(name: string): void {
+  /** Removes the board's pending store, its timer with it, and hands it back. */
+  private takePendingStore(name: string): PendingStore | undefined {
     const pending = this.pendingStores.get(name);
-    if (!pending) return;
+    if (!pending) return undefined;
     clearTimeout(pending.timer);
     this.pendingStores.delete(name);
+    return pending;
   }
 }
 

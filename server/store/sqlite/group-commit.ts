@@ -76,7 +76,6 @@ export class GroupCommit {
       result = change();
       if (running.savepoint) this.release.run();
     } catch (error) {
-      this.change = outer;
       this.takeBack(group, running);
       throw error;
     } finally {
