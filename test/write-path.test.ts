@@ -240,7 +240,7 @@ describe('the journal without an index by board (embedded SQLite)', () => {
 });
 
 describe('Hocuspocus per-turn bookkeeping', () => {
-  /** Records the debounce ids Hocuspocus is asked to run while `during` runs (its debouncer is how a store is asked for). */
+  /** Counts the stores of `boardId` Hocuspocus is asked to run while `during` runs (its debouncer is how a store is asked for). */
   async function storesAsked(boardId: string, during: () => Promise<unknown>): Promise<number> {
     const { hocuspocus } = t.server;
     let asked = 0;

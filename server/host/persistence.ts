@@ -81,12 +81,19 @@ export class JournalledDatabase extends Database {
       return;
     }
     const appends = [append];
-    this.awaited = { commit, appends };
+    const awaited = { commit, appends };
+    this.awaited = awaited;
+    // Once settled, its documents are not held until the next commit (they may be unloaded by then).
+    const settled = () => {
+      if (this.awaited === awaited) this.awaited = undefined;
+    };
     commit.then(
       () => {
+        settled();
         for (const { start } of appends) this.hooks?.committed(seconds(start), true);
       },
       () => {
+        settled();
         for (const { start, document } of appends) {
           this.hooks?.committed(seconds(start), false);
           this.discard(instance, document);
