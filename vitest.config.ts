@@ -9,7 +9,7 @@ import { sharedServicesAvailable } from './test/helpers/shared-services.js';
  * fake clock (which Redis's windows do not follow) stay on SQLite only.
  */
 const SHARED_SETUP_FILES = [
-  'rest-draw', 'rest-todo', 'rest-boards', 'mcp', 'mcp-notifications', 'realtime-json', 'realtime-yjs', 'exports', 'preview', 'quotas', 'history', 'mcp-history',
+  'rest-draw', 'rest-todo', 'rest-boards', 'mcp', 'mcp-notifications', 'realtime-json', 'realtime-yjs', 'exports', 'preview', 'quotas', 'history', 'mcp-history', 'keep-loaded',
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {

@@ -30,11 +30,11 @@ const HEAVY_STROKES = 500;
 const HEAVY_X = 1_000_000;
 const YJS_CLIENT = '5f0c1e2d-3b4a-4c5d-8e6f-7a8b9c0d1e2f';
 
-/** Store settings per round: the defaults keep everything in the journal; short ones compact (and unload) all the time. */
+/** Store settings per round: the defaults keep everything in the journal (and the boards loaded); short ones compact and unload all the time. */
 const STORE_ENVS: Record<string, string>[] = [
   {},
-  { STORE_DEBOUNCE_MS: '30', STORE_MAX_DEBOUNCE_MS: '100' },
-  { STORE_DEBOUNCE_MS: '10', STORE_MAX_DEBOUNCE_MS: '40' },
+  { STORE_DEBOUNCE_MS: '30', STORE_MAX_DEBOUNCE_MS: '100', KEEP_LOADED_MS: '0' },
+  { STORE_DEBOUNCE_MS: '10', STORE_MAX_DEBOUNCE_MS: '40', KEEP_LOADED_MS: '0' },
 ];
 
 /** A small seeded PRNG (mulberry32), so that a failing schedule can be replayed. */

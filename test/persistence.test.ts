@@ -53,7 +53,7 @@ describe('persistence', () => {
   });
 
   it('with the journal off (benchmarks only), an idle board is stored whole before it is unloaded', async () => {
-    const server = await started({ UNSAFE_NO_JOURNAL: '1', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
+    const server = await started({ UNSAFE_NO_JOURNAL: '1', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     for (let i = 0; i < 5; i++) await api.post(`/api/boards/${id}/texts`, { x: i, y: i, content: `t${i}` });
@@ -66,7 +66,7 @@ describe('persistence', () => {
   });
 
   it('idle boards are stored, compacted and unloaded, and load back unchanged', async () => {
-    const server = await started({ STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
+    const server = await started({ STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     for (let i = 0; i < 5; i++) await api.post(`/api/boards/${id}/texts`, { x: i, y: i, content: `t${i}` });
@@ -85,7 +85,7 @@ describe('persistence', () => {
   });
 
   it('a read alone does not rewrite the stored state', async () => {
-    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100' });
+    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'once' });
@@ -101,7 +101,7 @@ describe('persistence', () => {
   });
 
   it('a small edit on a board holding 10 MB of images writes bytes, not megabytes', async () => {
-    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100' });
+    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     await server.server.boards.write(id, TEST_CALLER, (w) => {
@@ -125,7 +125,7 @@ describe('persistence', () => {
   });
 
   it('payloads of erased images are pruned once nobody is connected; erasing a board drops them all', async () => {
-    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100' });
+    const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     const keep = (await api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).body;

@@ -22,7 +22,7 @@ let server: ChildServer;
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
-  server = await startChildServer(dataDir, { RATE_LIMITS: 'on', TRUST_PROXY: 'true', STORE_DEBOUNCE_MS: '200', STORE_MAX_DEBOUNCE_MS: '1000' });
+  server = await startChildServer(dataDir, { RATE_LIMITS: 'on', TRUST_PROXY: 'true', STORE_DEBOUNCE_MS: '200', STORE_MAX_DEBOUNCE_MS: '1000', KEEP_LOADED_MS: '1000' });
 });
 afterAll(async () => {
   server.process.kill('SIGTERM');

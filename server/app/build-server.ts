@@ -90,11 +90,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     },
     (limit, tier) => metrics.refused(limit, tier),
   );
-  const hocuspocus = new BoardHocuspocus({
-    quiet: true,
-    debounce: config.storeDebounceMs,
-    maxDebounce: config.storeMaxDebounceMs,
-  });
+  const hocuspocus = new BoardHocuspocus(
+    {
+      quiet: true,
+      debounce: config.storeDebounceMs,
+      maxDebounce: config.storeMaxDebounceMs,
+    },
+    config.keepLoadedMs,
+  );
   const host = new DocumentHost(hocuspocus);
   // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
   let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);

@@ -23,9 +23,12 @@ const EnvSchema = z.object({
   // "off" switches every rate limit off: for benchmarks and trusted deployments only.
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // How long a loaded board stays in memory after its last use before it is stored and unloaded.
+  // How long a board's writes must pause before it is stored (its journal compacted), and how long its store may wait at most.
   STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
   STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+  // How long a board nobody is connected to stays loaded after its last use (a write, a read, its last client
+  // leaving). It is stored before, on the debounce above; 0 unloads it right after its store.
+  KEEP_LOADED_MS: z.coerce.number().int().min(0).default(60_000),
   // WebSockets one client IP may hold open (raise it for load tests from one machine).
   MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(MAX_SOCKETS_PER_IP),
   // TCP connections one address may hold open (not applied behind TRUST_PROXY, where the proxy caps them).
@@ -71,6 +74,7 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
+  keepLoadedMs: number;
   mcpSessionIdleMs: number;
   headersTimeoutMs: number;
   journal: boolean;
@@ -118,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
+    keepLoadedMs: e.KEEP_LOADED_MS,
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     journal: e.UNSAFE_NO_JOURNAL === '0',

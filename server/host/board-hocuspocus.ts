@@ -15,26 +15,69 @@
  *   keeps Hocuspocus' per-turn batching. The switch follows the document's
  *   connections as they come and go, not each transaction.
  *
- * Both through the class's public methods and options, so an upgrade that
- * changes them fails `test/write-path.test.ts`.
+ * - the unload: a board nobody is connected to stays loaded for `keepLoadedMs`
+ *   after its last use (a write, a read, its last client leaving), not just
+ *   until its store. An agent or a script calling every few seconds, or a
+ *   person reloading the page, so finds the board in memory instead of
+ *   loading it again each time. Stores are not moved: a board kept loaded has
+ *   been stored (and its journal compacted) as before.
+ *
+ * All through the class's public methods and options, so an upgrade that
+ * changes them fails `test/write-path.test.ts` or `test/keep-loaded.test.ts`.
  */
 import { Hocuspocus, type Configuration, type ConnectionConfiguration, type Document, type onStoreDocumentPayload } from '@hocuspocus/server';
 
 /** A board's store still to ask for: the latest update's payload, and when its wait began and last moved. */
 type PendingStore = { document: Document; payload: onStoreDocumentPayload; since: number; last: number; timer: NodeJS.Timeout };
 
+/** A loaded board, with when it was last read or left by its last client (a write's time is Hocuspocus' `lastChangeTime`). */
+type BoardDocument = Document & { lastUsedAt: number };
+
 export class BoardHocuspocus extends Hocuspocus {
   private readonly pendingStores = new Map<string, PendingStore>();
+  /** Unloads put off until their board's keep-loaded time is over, by document. */
+  private readonly laterUnloads = new Map<Document, NodeJS.Timeout>();
 
-  constructor(configuration: Partial<Configuration>) {
+  /** `keepLoadedMs`: how long a board nobody is connected to stays loaded after its last use. */
+  constructor(
+    configuration: Partial<Configuration>,
+    private readonly keepLoadedMs = 0,
+  ) {
     // The default onChange does nothing, yet costs a promise per update.
     super({ ...configuration, onChange: undefined });
   }
 
   override async loadDocument(name: string, request: Request, socketId: string, connection: ConnectionConfiguration, context?: unknown): Promise<Document> {
     const document = await super.loadDocument(name, request, socketId, connection, context);
-    followConnections(document, this.configuration.flushDelay);
+    (document as BoardDocument).lastUsedAt = Date.now();
+    followConnections(document as BoardDocument, this.configuration.flushDelay);
     return document;
+  }
+
+  /** Notes a use of a loaded board that changes nothing (a read), which keeps it loaded as a write does. */
+  used(document: Document): void {
+    (document as BoardDocument).lastUsedAt = Date.now();
+  }
+
+  /**
+   * Unloads the board once it has not been used for `keepLoadedMs`; until
+   * then, looks again when that time is over. A board still loading (a load
+   * that failed) is unloaded at once.
+   */
+  override unloadDocument(document: Document): Promise<void> {
+    if (document.isLoading || this.keepLoadedMs === 0) return super.unloadDocument(document);
+    const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt ?? 0);
+    const wait = lastUse + this.keepLoadedMs - Date.now();
+    if (wait <= 0) return super.unloadDocument(document);
+    if (!this.laterUnloads.has(document)) {
+      const timer = setTimeout(() => {
+        this.laterUnloads.delete(document);
+        if (this.documents.get(document.name) === document) void this.unloadDocument(document);
+      }, wait);
+      timer.unref();
+      this.laterUnloads.set(document, timer);
+    }
+    return Promise.resolve();
   }
 
   override storeDocumentHooks(document: Document, payload: onStoreDocumentPayload, immediately?: boolean): Promise<unknown> {
@@ -97,7 +140,7 @@ export class BoardHocuspocus extends Hocuspocus {
  * turn's updates once a Yjs client is: either is correct at any moment, so
  * the switch may follow the connections a little late or early.
  */
-function followConnections(document: Document, batchWhenConnected: number | false): void {
+function followConnections(document: BoardDocument, batchWhenConnected: number | false): void {
   const follow = () => {
     document.flushDelay = document.connections.size === 0 ? false : batchWhenConnected;
   };
@@ -110,6 +153,7 @@ function followConnections(document: Document, batchWhenConnected: number | fals
   };
   document.removeConnection = (connection) => {
     removeConnection.call(document, connection);
+    document.lastUsedAt = Date.now(); // a board kept loaded after its last client left is kept from then
     follow();
     return document;
   };

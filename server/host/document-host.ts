@@ -3,12 +3,14 @@
  * writes are broadcast, journalled and stored exactly like a client's. A
  * direct connection is opened per use and always disconnected (an open one
  * would pin its document in memory forever); the store after it is debounced,
- * so a busy board stays loaded and an idle one is stored and unloaded.
+ * so a busy board stays loaded and an idle one is stored, then unloaded once
+ * it has not been used for a while (BoardHocuspocus).
  */
-import type { Document, Hocuspocus } from '@hocuspocus/server';
+import type { Document } from '@hocuspocus/server';
+import type { BoardHocuspocus } from './board-hocuspocus.js';
 
 export class DocumentHost {
-  constructor(private readonly hocuspocus: Hocuspocus) {}
+  constructor(private readonly hocuspocus: BoardHocuspocus) {}
 
   /**
    * Runs fn against the loaded document (loading it first if needed). A
@@ -23,6 +25,7 @@ export class DocumentHost {
   use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const loaded = this.hocuspocus.documents.get(boardId);
     if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
+      this.hocuspocus.used(loaded);
       try {
         return Promise.resolve(fn(loaded, false)); // fn's own promise, not wrapped in another: two microtask turns fewer a write
       } catch (error) {

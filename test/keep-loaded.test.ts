@@ -1,0 +1,107 @@
+/**
+ * A board nobody is connected to stays loaded KEEP_LOADED_MS after its last
+ * use (a write, a read, its last client leaving), and is stored on the store
+ * debounce as before: keeping it holds nothing that is not durable
+ * (docs/document-model.md, "Loading and unloading").
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { client } from './helpers/http.js';
+import { connectYjs } from './helpers/realtime.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+const KEEP_MS = 1_500;
+const STORES = { STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: String(KEEP_MS) };
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
+
+async function started(env: Record<string, string>) {
+  const server = await startServer(env);
+  servers.push(server);
+  return { server, api: client(server.url), loaded: (id: string) => server.server.hocuspocus.documents.has(id) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+  return Date.now();
+}
+
+describe('a board kept loaded after its last use', () => {
+  it('is stored on the debounce, stays loaded for KEEP_LOADED_MS after its last write, then unloads and loads back the same', async () => {
+    const { server, api, loaded } = await started(STORES);
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'kept' });
+    const written = Date.now();
+    const before = await api.get(`/json/${id}`);
+
+    // The store is not held back: the journal is folded into the stored state while the board stays loaded.
+    await until(async () => (await server.server.documents.journalLength(id)) === 0);
+    expect(loaded(id)).toBe(true);
+    await sleep(KEEP_MS / 2);
+    expect(loaded(id)).toBe(true);
+
+    const unloaded = await until(() => !loaded(id));
+    expect(unloaded - written).toBeGreaterThanOrEqual(KEEP_MS - 50);
+    const after = await api.get(`/json/${id}`);
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+  });
+
+  it('a read keeps it loaded as a write does', async () => {
+    const { api, loaded } = await started(STORES);
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'read often' });
+    const written = Date.now();
+    // Read for twice the keep time: without the reads it would have unloaded half-way.
+    while (Date.now() - written < 2 * KEEP_MS) {
+      expect((await api.get(`/api/boards/${id}`)).status).toBe(200);
+      expect(loaded(id)).toBe(true);
+      await sleep(KEEP_MS / 5);
+    }
+    const lastRead = Date.now();
+    const unloaded = await until(() => !loaded(id));
+    expect(unloaded - lastRead).toBeGreaterThanOrEqual(KEEP_MS - 300);
+  });
+
+  it('counts from the moment its last Yjs client leaves, however long ago its last write was', async () => {
+    const { server, api, loaded } = await started(STORES);
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'watched' });
+    const yjs = connectYjs(server.url, id);
+    await yjs.synced;
+    await sleep(KEEP_MS + 300); // connected for longer than the keep time, writing nothing
+    expect(loaded(id)).toBe(true);
+    yjs.destroy();
+    const left = Date.now();
+    await sleep(KEEP_MS / 2);
+    expect(loaded(id)).toBe(true);
+    const unloaded = await until(() => !loaded(id));
+    expect(unloaded - left).toBeGreaterThanOrEqual(KEEP_MS - 100);
+  });
+
+  it("with KEEP_LOADED_MS=0 unloads after its store (on the shared setup, after the Redis extension's 1 s delay), not the default minute later", async () => {
+    const { api, loaded } = await started({ ...STORES, KEEP_LOADED_MS: '0' });
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'gone soon' });
+    await until(() => !loaded(id), 5_000);
+  });
+
+  it('an erased board stays gone while its document is kept', async () => {
+    const { server, api, loaded } = await started(STORES);
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'erased' });
+    expect((await api.del(`/api/boards/${id}`)).status).toBe(200);
+    expect((await api.get(`/json/${id}`)).status).toBe(404);
+    await until(() => !loaded(id));
+    expect((await api.get(`/json/${id}`)).status).toBe(404);
+    expect(await server.server.documents.journalLength(id)).toBe(0);
+  });
+});
