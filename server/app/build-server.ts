@@ -96,7 +96,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       debounce: config.storeDebounceMs,
       maxDebounce: config.storeMaxDebounceMs,
     },
-    config.keepLoadedMs,
+    config.keepLoaded,
   );
   const host = new DocumentHost(hocuspocus);
   // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).

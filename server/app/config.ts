@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   // How long a board nobody is connected to stays loaded after its last use (a write, a read, its last client
   // leaving). It is stored before, on the debounce above; 0 unloads it right after its store.
   KEEP_LOADED_MS: z.coerce.number().int().min(0).default(60_000),
+  // How many loaded boards may be kept so; beyond that an unused board unloads right after its store.
+  KEEP_LOADED_MAX_BOARDS: z.coerce.number().int().min(0).default(500),
   // WebSockets one client IP may hold open (raise it for load tests from one machine).
   MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(MAX_SOCKETS_PER_IP),
   // TCP connections one address may hold open (not applied behind TRUST_PROXY, where the proxy caps them).
@@ -74,7 +76,8 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
-  keepLoadedMs: number;
+  /** How long an unused board stays loaded after its last use, and how many boards may be kept so. */
+  keepLoaded: { ms: number; maxBoards: number };
   mcpSessionIdleMs: number;
   headersTimeoutMs: number;
   journal: boolean;
@@ -122,7 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
-    keepLoadedMs: e.KEEP_LOADED_MS,
+    keepLoaded: Object.freeze({ ms: e.KEEP_LOADED_MS, maxBoards: e.KEEP_LOADED_MAX_BOARDS }),
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     journal: e.UNSAFE_NO_JOURNAL === '0',

@@ -20,7 +20,10 @@
  *   until its store. An agent or a script calling every few seconds, or a
  *   person reloading the page, so finds the board in memory instead of
  *   loading it again each time. Stores are not moved: a board kept loaded has
- *   been stored (and its journal compacted) as before.
+ *   been stored (and its journal compacted) as before. At most `maxBoards`
+ *   boards are loaded for it: beyond that, an unused board unloads right
+ *   after its store, as it did before, so reads of many boards cannot pile up
+ *   memory.
  *
  * All through the class's public methods and options, so an upgrade that
  * changes them fails `test/write-path.test.ts` or `test/keep-loaded.test.ts`.
@@ -38,10 +41,13 @@ export class BoardHocuspocus extends Hocuspocus {
   /** Unloads put off until their board's keep-loaded time is over, by document. */
   private readonly laterUnloads = new Map<Document, NodeJS.Timeout>();
 
-  /** `keepLoadedMs`: how long a board nobody is connected to stays loaded after its last use. */
+  /**
+   * `keep.ms`: how long a board nobody is connected to stays loaded after its
+   * last use; `keep.maxBoards`: how many loaded boards that may be kept at most.
+   */
   constructor(
     configuration: Partial<Configuration>,
-    private readonly keepLoadedMs = 0,
+    private readonly keep: { ms: number; maxBoards: number } = { ms: 0, maxBoards: 0 },
   ) {
     // The default onChange does nothing, yet costs a promise per update.
     super({ ...configuration, onChange: undefined });
@@ -60,14 +66,16 @@ export class BoardHocuspocus extends Hocuspocus {
   }
 
   /**
-   * Unloads the board once it has not been used for `keepLoadedMs`; until
-   * then, looks again when that time is over. A board still loading (a load
-   * that failed) is unloaded at once.
+   * Unloads the board once it has not been used for `keep.ms`; until then,
+   * looks again when that time is over. A board still loading (a load that
+   * failed) is unloaded at once, and so is any while more than
+   * `keep.maxBoards` boards are loaded.
    */
   override unloadDocument(document: Document): Promise<void> {
-    if (document.isLoading || this.keepLoadedMs === 0) return super.unloadDocument(document);
+    // Boards on their way out no longer count: their unload may wait on a hook (Redis's delay) meanwhile.
+    if (document.isLoading || this.documents.size - this.unloadingDocuments.size > this.keep.maxBoards) return super.unloadDocument(document);
     const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt ?? 0);
-    const wait = lastUse + this.keepLoadedMs - Date.now();
+    const wait = lastUse + this.keep.ms - Date.now();
     if (wait <= 0) return super.unloadDocument(document);
     if (!this.laterUnloads.has(document)) {
       const timer = setTimeout(() => {
