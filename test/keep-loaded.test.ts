@@ -114,6 +114,16 @@ describe('a board kept loaded after its last use', () => {
     await until(() => ids.filter(loaded).length === 0, keepMs + 3_000);
   });
 
+  it('a server that closes keeps no board for later: none waits out its keep time against the closed store', async () => {
+    const { server, api, loaded } = await started({ ...STORES, KEEP_LOADED_MS: '60000' });
+    const id = (await api.post('/api/boards')).body.id;
+    await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'kept at shutdown' });
+    await until(async () => (await server.server.documents.journalLength(id)) === 0);
+    expect(loaded(id)).toBe(true);
+    await server.close();
+    await until(() => !loaded(id)); // unloaded after the shutdown's store, as without the keep, not a minute later
+  });
+
   it('an erased board stays gone while its document is kept', async () => {
     const { server, api, loaded } = await started(STORES);
     const id = (await api.post('/api/boards')).body.id;

@@ -193,6 +193,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
       await host.flushAll();
+      hocuspocus.stopKeeping();
       await cluster?.close();
       await store.close();
     })();

@@ -15,7 +15,7 @@
  *   keeps Hocuspocus' per-turn batching. The switch follows the document's
  *   connections as they come and go, not each transaction.
  *
- * - the unload: a board nobody is connected to stays loaded for `keepLoadedMs`
+ * - the unload: a board nobody is connected to stays loaded for `keep.ms`
  *   after its last use (a write, a read, its last client leaving), not just
  *   until its store. An agent or a script calling every few seconds, or a
  *   person reloading the page, so finds the board in memory instead of
@@ -47,7 +47,7 @@ export class BoardHocuspocus extends Hocuspocus {
    */
   constructor(
     configuration: Partial<Configuration>,
-    private readonly keep: { ms: number; maxBoards: number } = { ms: 0, maxBoards: 0 },
+    private keep: { ms: number; maxBoards: number } = { ms: 0, maxBoards: 0 },
   ) {
     // The default onChange does nothing, yet costs a promise per update.
     super({ ...configuration, onChange: undefined });
@@ -86,6 +86,17 @@ export class BoardHocuspocus extends Hocuspocus {
       this.laterUnloads.set(document, timer);
     }
     return Promise.resolve();
+  }
+
+  /**
+   * At shutdown, once every board is stored: nothing is kept loaded any more,
+   * and no unload put off earlier runs later (up to `keep.ms` after the
+   * server closed, in a process that goes on, against a closed store).
+   */
+  stopKeeping(): void {
+    this.keep = { ms: 0, maxBoards: 0 };
+    for (const timer of this.laterUnloads.values()) clearTimeout(timer);
+    this.laterUnloads.clear();
   }
 
   override storeDocumentHooks(document: Document, payload: onStoreDocumentPayload, immediately?: boolean): Promise<unknown> {
