@@ -55,7 +55,7 @@ export class BoardHocuspocus extends Hocuspocus {
 
   override async loadDocument(name: string, request: Request, socketId: string, connection: ConnectionConfiguration, context?: unknown): Promise<Document> {
     const document = await super.loadDocument(name, request, socketId, connection, context);
-    (document as BoardDocument).lastUsedAt = Date.now();
+    this.used(document);
     followConnections(document as BoardDocument, this.configuration.flushDelay);
     return document;
   }
@@ -74,7 +74,7 @@ export class BoardHocuspocus extends Hocuspocus {
   override unloadDocument(document: Document): Promise<void> {
     // Boards on their way out no longer count: their unload may wait on a hook (Redis's delay) meanwhile.
     if (document.isLoading || this.documents.size - this.unloadingDocuments.size > this.keep.maxBoards) return super.unloadDocument(document);
-    const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt ?? 0);
+    const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt);
     const wait = lastUse + this.keep.ms - Date.now();
     if (wait <= 0) return super.unloadDocument(document);
     if (!this.laterUnloads.has(document)) {
