@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TEXT_NODES } from '../schema/index.js';
 import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
+import { boardServer, SERVES_ALL } from '../adapters/mcp/handlers.js';
+import { RequestMemory } from '../adapters/mcp/memory.js';
 import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 import { eventually } from './helpers/realtime.js';
@@ -127,6 +129,34 @@ describe('2026-07-28, stateless', () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${t.server.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
+    }
+  });
+});
+
+describe('the server a 2026-07-28 request gets', () => {
+  const handlers = (serves?: (method: string) => boolean) =>
+    [...(boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost', undefined, serves) as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers.keys()];
+  const OURS = ['tools/list', 'tools/call', 'resources/templates/list', 'resources/list', 'resources/read', 'completion/complete'];
+
+  it('has the handler of the method it serves and none of the others (a whole set of them was built for every call)', () => {
+    expect(handlers((method) => method === 'tools/call').filter((method) => OURS.includes(method))).toEqual(['tools/call']);
+    expect(handlers((method) => method === 'resources/read').filter((method) => OURS.includes(method))).toEqual(['resources/read']);
+    expect(handlers(SERVES_ALL).filter((method) => OURS.includes(method)).sort()).toEqual([...OURS].sort());
+  });
+
+  it('each method is still answered on the wire, its header naming it', async () => {
+    const board = (await modern.raw('create_board', {})).structuredContent as { board_id: string };
+    const answers = await Promise.all([
+      modernRequest('tools/list'),
+      modernRequest('resources/templates/list'),
+      modernRequest('resources/read', { uri: `svc://board/${board.board_id}/state.json` }, { 'mcp-name': `svc://board/${board.board_id}/state.json` }),
+      modernRequest('completion/complete', { ref: { type: 'ref/resource', uri: 'svc://board/{id}/state.json' }, argument: { name: 'id', value: '' } }),
+    ]);
+    for (const answer of answers) {
+      const body = await answer.json();
+      expect(answer.status, JSON.stringify(body)).toBe(200);
+      expect(body.error, JSON.stringify(body.error)).toBeUndefined();
+      expect(body.result).toBeDefined();
     }
   });
 });

@@ -72,8 +72,18 @@ class BoardServer extends Server {
   }
 }
 
+/**
+ * The request methods a server instance gets handlers for: every one (a 2025
+ * session's server answers many requests), or only the one a 2026-07-28
+ * request names (its server answers that request and is closed). Registering
+ * the rest for nothing was the largest allocation a stateless call made that
+ * outlived it (bench/FINDINGS.md, MCP's eleventh pass).
+ */
+export type Serves = (method: string) => boolean;
+export const SERVES_ALL: Serves = () => true;
+
 /** A server instance for one era, with the board handlers on it; `calls` hears of every tool call's outcome. */
-export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls): Server {
+export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls, serves: Serves = SERVES_ALL): Server {
   const server = new BoardServer(
     { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version, websiteUrl: baseUrl || undefined, icons: serverIcons(baseUrl) },
     {
@@ -95,14 +105,15 @@ export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseU
       },
     },
   );
-  registerTools(server, boards, memory, era, baseUrl, calls);
-  registerResources(server, boards, memory);
-  registerCompletions(server, memory);
+  registerTools(server, boards, memory, era, baseUrl, serves, calls);
+  registerResources(server, boards, memory, serves);
+  if (serves('completion/complete')) registerCompletions(server, memory);
   return server;
 }
 
-function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls): void {
-  server.setRequestHandler('tools/list', () => ({ tools: toolListAt(baseUrl) }));
+function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, serves: Serves, calls?: ToolCalls): void {
+  if (serves('tools/list')) server.setRequestHandler('tools/list', () => ({ tools: toolListAt(baseUrl) }));
+  if (!serves('tools/call')) return;
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
     const name = request.params.name as McpToolName;
@@ -146,13 +157,15 @@ function toolResult(result: object & { blocks?: ContentBlock[] }): CallToolResul
   };
 }
 
-function registerResources(server: Server, boards: Boards, memory: AgentMemory): void {
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler('resources/list', () => ({
-    resources: [...memory.boards()].flatMap((boardId) => boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ type: _type, ...resource }) => resource)),
-  }));
+function registerResources(server: Server, boards: Boards, memory: AgentMemory, serves: Serves): void {
+  if (serves('resources/templates/list')) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  if (serves('resources/list')) {
+    server.setRequestHandler('resources/list', () => ({
+      resources: [...memory.boards()].flatMap((boardId) => boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ type: _type, ...resource }) => resource)),
+    }));
+  }
 
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  if (serves('resources/read')) server.setRequestHandler('resources/read', async (request, ctx) => {
     try {
       const context = contextOf(ctx.http?.authInfo);
       const { boardId } = parseUri(request.params.uri);
@@ -164,7 +177,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory):
 
   const { subscribe, unsubscribe } = memory;
   if (!subscribe || !unsubscribe) return; // 2026-07-28 subscribes with subscriptions/listen (modern.ts)
-  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+  if (serves('resources/subscribe')) server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     try {
       const context = contextOf(ctx.http?.authInfo);
       const { boardId, name } = parseUri(request.params.uri);
@@ -179,7 +192,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory):
       return resourceFailure(error, request.params.uri);
     }
   });
-  server.setRequestHandler('resources/unsubscribe', (request) => {
+  if (serves('resources/unsubscribe')) server.setRequestHandler('resources/unsubscribe', (request) => {
     unsubscribe.call(memory, request.params.uri);
     return {};
   });

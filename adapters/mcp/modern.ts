@@ -15,7 +15,7 @@ import { createMcpHandler, InMemoryServerEventBus, type AuthInfo, type McpHttpHa
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import { contextOf, mcpCaller } from './context.js';
-import { boardServer } from './handlers.js';
+import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
 import { RequestMemory } from './memory.js';
 import { INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
@@ -23,6 +23,17 @@ import { knownError } from '../../server/board/errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
 import { OpenCounter } from '../socket-limits.js';
 import { nodeHandler, type NodeMcpHandler } from './web.js';
+
+/**
+ * A 2026-07-28 request's server needs the handler of the one method it
+ * serves: the one its Mcp-Method header names, which the SDK has checked
+ * against the body's method before it asks for the server. Without the
+ * header, the server gets every handler.
+ */
+function servesOnly(request: Request | undefined): Serves {
+  const method = request?.headers.get('mcp-method');
+  return method ? (wanted) => wanted === method : SERVES_ALL;
+}
 
 export class ModernMcp {
   private readonly handler: McpHttpHandler;
@@ -35,7 +46,7 @@ export class ModernMcp {
   ) {
     const bus = new InMemoryServerEventBus();
     this.handler = createMcpHandler(
-      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl, calls),
+      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl, calls, servesOnly(ctx.requestInfo)),
       { legacy: 'reject', bus },
     );
     const changed = (boardId: string) => {
