@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TEXT_NODES } from '../schema/index.js';
 import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
-import { boardServer, SERVES_ALL } from '../adapters/mcp/handlers.js';
+import { boardServer, SERVES_ALL, type Serves } from '../adapters/mcp/handlers.js';
 import { RequestMemory } from '../adapters/mcp/memory.js';
 import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
@@ -134,7 +134,7 @@ describe('2026-07-28, stateless', () => {
 });
 
 describe('the server a 2026-07-28 request gets', () => {
-  const handlers = (serves?: (method: string) => boolean) =>
+  const handlers = (serves?: Serves) =>
     [...(boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost', undefined, serves) as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers.keys()];
   const OURS = ['tools/list', 'tools/call', 'resources/templates/list', 'resources/list', 'resources/read', 'completion/complete'];
 

@@ -107,7 +107,7 @@ export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseU
   );
   registerTools(server, boards, memory, era, baseUrl, serves, calls);
   registerResources(server, boards, memory, serves);
-  if (serves('completion/complete')) registerCompletions(server, memory);
+  registerCompletions(server, memory, serves);
   return server;
 }
 
@@ -199,7 +199,8 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory, 
 }
 
 /** Board ids this agent used complete a template's {id}; nothing else is offered (a board id is a credential). */
-function registerCompletions(server: Server, memory: AgentMemory): void {
+function registerCompletions(server: Server, memory: AgentMemory, serves: Serves): void {
+  if (!serves('completion/complete')) return;
   server.setRequestHandler('completion/complete', (request): CompleteResult => {
     const { ref, argument } = request.params;
     const values =
