@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as Y from 'yjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
 import { upsertText } from '../server/board/draw.js';
 import { SqliteStore } from '../server/store/sqlite/store.js';
-import { MAX_TURNS_PER_GROUP } from '../server/store/sqlite/group-commit.js';
+import { GroupCommit, MAX_GROUP_WAIT_MS, MAX_TURNS_PER_GROUP } from '../server/store/sqlite/group-commit.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
@@ -94,6 +94,13 @@ describe('group commit (embedded SQLite)', () => {
   it('a group stays open while each turn brings writes, up to its turn limit, and commits after a turn that brings none', async () => {
     const boardId = await newBoard();
     const { documents, db } = t.server.store as SqliteStore;
+    // Turns under a test runner can outlast the group's wait bound (the next test's subject): lifted here, reached into.
+    const group = (t.server.store as unknown as { group: { maxWaitMs: number } }).group;
+    const maxWaitMs = group.maxWaitMs;
+    group.maxWaitMs = Infinity;
+    onTestFinished(() => {
+      group.maxWaitMs = maxWaitMs;
+    });
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     /** Starts a write and returns it with the commit it waits for, once its change has run. */
     const started = async (content: string) => {
@@ -128,6 +135,36 @@ describe('group commit (embedded SQLite)', () => {
     expect(open).toBeLessThan(MAX_TURNS_PER_GROUP);
     await lone.written;
     expect(await documents.journalLength(boardId)).toBeGreaterThanOrEqual(turns + 1);
+  });
+
+  it('a group waits for no further turn once its first change has waited its bound, however busy the turns', async () => {
+    const db = new Database(':memory:');
+    onTestFinished(() => {
+      db.close();
+    });
+    db.exec('CREATE TABLE notes (content TEXT)');
+    const insert = db.prepare('INSERT INTO notes VALUES (?)');
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const longTurnMs = 2;
+    expect(MAX_GROUP_WAIT_MS).toBeLessThan(longTurnMs);
+    /** Turns that each bring a write and run longer than the default bound: whether the group was still open after each. */
+    const openAfterLongTurns = async (commits: GroupCommit) => {
+      const open: boolean[] = [];
+      const written: Promise<unknown>[] = [];
+      for (let turn = 0; turn < MAX_TURNS_PER_GROUP; turn++) {
+        written.push(commits.run(() => insert.run(`turn ${turn}`)));
+        for (const start = performance.now(); performance.now() - start < longTurnMs; );
+        await nextTurn();
+        open.push(db.inTransaction);
+      }
+      await Promise.all(written);
+      return open;
+    };
+    // Without the bound, the group waits while turns bring writes, up to its turn limit.
+    expect(await openAfterLongTurns(new GroupCommit(db, Infinity))).toEqual([true, true, true, false]);
+    // With it, each long turn's write commits at the end of its turn.
+    expect(await openAfterLongTurns(new GroupCommit(db))).toEqual([false, false, false, false]);
+    expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 2 * MAX_TURNS_PER_GROUP });
   });
 
   it('a lock swap is seen by the next write at once (the registry cache follows its own writes)', async () => {
