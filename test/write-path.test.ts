@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as Y from 'yjs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
@@ -101,7 +101,6 @@ describe('group commit (embedded SQLite)', () => {
     onTestFinished(() => {
       group.maxWaitMs = maxWaitMs;
     });
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     /** Starts a write and returns it with the commit it waits for, once its change has run. */
     const started = async (content: string) => {
       let ran = false;
@@ -144,7 +143,6 @@ describe('group commit (embedded SQLite)', () => {
     });
     db.exec('CREATE TABLE notes (content TEXT)');
     const insert = db.prepare('INSERT INTO notes VALUES (?)');
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const longTurnMs = 2;
     expect(MAX_GROUP_WAIT_MS).toBeLessThan(longTurnMs);
     /** Turns that each bring a write and run longer than the default bound: whether the group was still open after each. */
@@ -298,7 +296,7 @@ describe('Hocuspocus per-turn bookkeeping', () => {
     const boardId = await newBoard();
     const duringBurst = await storesAsked(boardId, async () => {
       await Promise.all(Array.from({ length: 20 }, (_, i) => write(boardId, `burst ${i}`)));
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     });
     expect(duringBurst).toBe(0);
     const afterIt = await storesAsked(boardId, () => eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0)));
