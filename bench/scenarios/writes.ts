@@ -12,7 +12,7 @@ import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { spawnReady, spawnService, type Spawned } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { NOTIFICATION_DEBOUNCE_MS } from '../../schema/limits.js';
-import { ms, percentile, ratio } from '../lib/stats.js';
+import { ms, ratio, summarize } from '../lib/stats.js';
 
 const CONNECTIONS = 10;
 /**
@@ -68,13 +68,16 @@ export async function prepare(url: string, boards: number): Promise<{ path: stri
  * in its 'response' event.
  */
 export async function load(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Load> {
-  const { rps, latencies, errors } = await sample(url, targets, seconds, pick);
-  const sorted = latencies.sort((a, b) => a - b);
-  return { rps, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
+  return summarized(await loadSamples(url, targets, seconds, pick));
+}
+
+function summarized({ rps, latencies, errors }: Samples): Load {
+  const { p50, p99 } = summarize(latencies);
+  return { rps, p50, p99, errors };
 }
 
 /** The load's throughput and each 2xx response's latency, unsorted. */
-async function sample(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Samples> {
+async function loadSamples(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Samples> {
   let next = 0;
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -111,17 +114,14 @@ async function inTurns(servers: { url: string; targets: { path: string; id: stri
   for (let round = 0; round < rounds; round++) {
     for (const [i, { url, targets }] of servers.entries()) {
       await sleep(BETWEEN_TURNS_MS);
-      await sample(url, targets, REWARM_SECONDS);
-      const turn = await sample(url, targets, seconds / rounds);
+      await loadSamples(url, targets, REWARM_SECONDS);
+      const turn = await loadSamples(url, targets, seconds / rounds);
       pooled[i].rps += turn.rps / rounds;
       pooled[i].errors += turn.errors;
       for (const latency of turn.latencies) pooled[i].latencies.push(latency);
     }
   }
-  return pooled.map(({ rps, latencies, errors }) => {
-    const sorted = latencies.sort((a, b) => a - b);
-    return { rps, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
-  });
+  return pooled.map(summarized);
 }
 
 export async function writesScenario(quick: boolean): Promise<Section> {
@@ -169,7 +169,7 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       rows,
       notes: [
         `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure after ${warmUp} s of the same load on each server, from the benchmark process to each server in its own process; rate limits off.`,
-        `The three servers take their figures in ${rounds} turns of ${seconds / rounds} s, one server after another, each turn after ${BETWEEN_TURNS_MS / 1000} s with no server loaded (what the turn before left for later, stores and versions, is done) and ${REWARM_SECONDS} s of the same load unmeasured: throughput is the mean of a server's turns, latencies are all its turns' together.`,
+        `The three servers take their figures in ${rounds} turn${rounds === 1 ? '' : 's'} of ${seconds / rounds} s, one server after another, each turn after ${BETWEEN_TURNS_MS / 1000} s with no server loaded (what the turn before left for later, stores and versions, is done) and ${REWARM_SECONDS} s of the same load unmeasured: throughput is the mean of a server's turns, latencies are all its turns' together.`,
         "Latencies are each 2xx response's own duration as autocannon measures it (hrtime), not its summary's whole milliseconds.",
         'Each write updates one text in place (a Y transaction, a journal commit in SQLite WAL, the response); with 100 boards the writes rotate over them.',
       ],
