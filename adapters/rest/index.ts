@@ -38,7 +38,8 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
     origin: '*',
     methods: CORS_ALLOWED_METHODS,
     allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
+    // Joined once here: @fastify/cors joins an array on every request.
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
     maxAge: 600,
     strictPreflight: false,
   });
