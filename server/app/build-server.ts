@@ -29,11 +29,9 @@ import { KeyBudget } from '../host/key-budget.js';
 import { opFeedExtension } from '../host/op-feed.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
-import { RedisCluster } from '../cluster/redis.js';
 import { Operations } from './operations.js';
 import { logRequests, redactUrl, requestId } from './request-log.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
-import { PgStore } from '../store/pg/store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
 
 /** How often ended rate-limit windows are dropped. */
@@ -67,16 +65,28 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
+/**
+ * The shared setup's modules, loaded only when it is configured: the
+ * PostgreSQL and Redis clients would hold 1.5 MB of an embedded server's
+ * heap for nothing, pages that every young collection walks
+ * (bench/FINDINGS.md, issue 22).
+ */
+async function loadShared(shared: NonNullable<Config['shared']>) {
+  const [{ PgStore }, { RedisCluster }] = await Promise.all([import('../store/pg/store.js'), import('../cluster/redis.js')]);
+  return { config: shared, PgStore, RedisCluster };
+}
+
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<BoardServer> {
   const now = options.now ?? Date.now;
   // The shared setup when configured: PostgreSQL holds the boards, Redis links the instances.
-  const store: BoardStore = config.shared
-    ? await PgStore.open(config.shared.databaseUrl, config.shared.poolSize, now)
+  const shared = config.shared && (await loadShared(config.shared));
+  const store: BoardStore = shared
+    ? await shared.PgStore.open(shared.config.databaseUrl, shared.config.poolSize, now)
     : new SqliteStore(config.dataDir, now);
   const { registry, documents, blobs } = store;
   const operations = new Operations(config, store, () => hocuspocus.getDocumentsCount());
   const { metrics } = operations;
-  const cluster = config.shared && new RedisCluster(config.shared.redisUrl, config.shared.redisPrefix, (boardId) => documents.pending(boardId), (direction, kind) => metrics.relayed(direction, kind));
+  const cluster = shared && new shared.RedisCluster(shared.config.redisUrl, shared.config.redisPrefix, (boardId) => documents.pending(boardId), (direction, kind) => metrics.relayed(direction, kind));
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
   const keyBudget = new KeyBudget(now);
@@ -113,7 +123,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       collabExtension({ boards, access, registry, blobs, events, host, now }),
     ],
   });
-  if (cluster && store instanceof PgStore) {
+  if (cluster && shared && store instanceof shared.PgStore) {
     await cluster.attach({ events, host, registry: store.registry });
     operations.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
