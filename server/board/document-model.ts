@@ -107,7 +107,17 @@ export type WriteMaps = { [K in MapName]: StagedMap<MapTypes[K]> };
 
 export function stagedMaps(doc: Y.Doc): WriteMaps {
   const maps = boardMaps(doc);
-  return Object.fromEntries(MAP_NAMES.map((name) => [name, new StagedMap(maps[name] as Y.Map<unknown>)])) as WriteMaps;
+  // Spelled out rather than built from MAP_NAMES (the type checks that none is missing): one object of a fixed
+  // shape, without the arrays of entries a write would otherwise allocate and drop (issue 22).
+  return {
+    texts: new StagedMap(maps.texts),
+    lines: new StagedMap(maps.lines),
+    images: new StagedMap(maps.images),
+    columns: new StagedMap(maps.columns),
+    tasks: new StagedMap(maps.tasks),
+    lanes: new StagedMap(maps.lanes),
+    meta: new StagedMap(maps.meta),
+  };
 }
 
 /** Applies every staged change of a write; call inside its Y transaction. */

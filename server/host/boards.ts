@@ -69,9 +69,7 @@ export class Boards {
 
   /** A board that exists and is not erased, or 404 (which says nothing of any lock). */
   async requireLive(boardId: string): Promise<BoardRecord> {
-    const record = await this.deps.store.registry.get(boardId);
-    if (!record || record.deletedAt) throw errors.boardNotFound();
-    return record;
+    return live(await this.deps.store.registry.get(boardId));
   }
 
   /**
@@ -80,7 +78,7 @@ export class Boards {
    */
   async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
-    const record = await this.requireLive(boardId);
+    const record = live(await this.deps.store.registry.get(boardId)); // not through requireLive: an async call fewer a write
     this.deps.access.requireAccess(record, access, caller);
     return record;
   }
@@ -136,13 +134,17 @@ export class Boards {
    */
   async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
     const admitted = await this.admit(boardId, caller, 'write');
-    return await this.deps.host.use(boardId, async (doc, waited) => {
-      // Checked again after a load: the board may have been erased or locked meanwhile.
-      const record = waited ? await this.requireLive(boardId) : admitted;
-      if (waited) this.deps.access.requireAccess(record, 'write', caller);
-      const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
-      return await this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
-    });
+    const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
+    const commit = (doc: Document, record: BoardRecord) => this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
+    // A loaded board is written at once, without an async step of its own (issue 22: each costs every write).
+    return await this.deps.host.use(boardId, (doc, waited) => (waited ? this.writeLoaded(boardId, doc, caller, commit) : commit(doc, admitted)));
+  }
+
+  /** Admits a write again after its board was loaded: it may have been erased or locked meanwhile. */
+  private async writeLoaded<T>(boardId: string, doc: Document, caller: Caller, commit: (doc: Document, record: BoardRecord) => Promise<T>): Promise<T> {
+    const record = await this.requireLive(boardId);
+    this.deps.access.requireAccess(record, 'write', caller);
+    return await commit(doc, record);
   }
 
   /**
@@ -365,4 +367,10 @@ export class Boards {
     doc.transact(() => commitMaps(write.maps), origin);
     return result;
   }
+}
+
+/** The record of a board that exists and is not erased, or 404 (which says nothing of any lock). */
+function live(record: BoardRecord | null): BoardRecord {
+  if (!record || record.deletedAt) throw errors.boardNotFound();
+  return record;
 }
