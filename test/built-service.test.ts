@@ -4,10 +4,18 @@
  * first command runs this build, and the benchmarks measure it
  * (bench/lib/processes.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_COMMAND, spawnService } from '../bench/lib/processes.js';
-import { tempDataDir, testEnv } from './helpers/child-server.js';
+import { ROOT, tempDataDir, testEnv } from './helpers/child-server.js';
+
+/** Full collections a process started with `flags` ran while its heap grew past 80 MB (test/helpers/old-space-floor.ts). */
+function fullCollectionsWith(flags: string[]): { major: number; heapMB: number } {
+  const output = execFileSync(process.execPath, [...flags, '--expose-gc', '--import', 'tsx', join(ROOT, 'test/helpers/old-space-floor.ts'), '120'], { cwd: ROOT, encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').pop()!) as { major: number; heapMB: number };
+}
 
 describe('the built service', () => {
   it('is built from the sources, starts without tsx and stores a write', async () => {
@@ -28,4 +36,13 @@ describe('the built service', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('lets the old generation grow to 128 MB before a full collection, which plain Node does not', () => {
+    // docs/runtime.md: under write load a low limit meant a marking cycle every few seconds, and slower young collections.
+    expect(SERVICE_COMMAND.nodeFlags).toContain('--initial-old-space-size=128');
+    const started = fullCollectionsWith(SERVICE_COMMAND.nodeFlags);
+    expect(started.heapMB).toBeGreaterThan(80);
+    expect(started.major).toBe(0);
+    expect(fullCollectionsWith([]).major).toBeGreaterThan(0);
+  }, 30_000);
 });
