@@ -1,5 +1,25 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * The entry (src/main.ts) starts a board's first requests and then imports the
+ * app (src/app.ts) dynamically; a `modulepreload` of the app's chunk in the page
+ * fetches it beside the entry rather than one round trip after it.
+ */
+function preloadApp(): Plugin {
+  return {
+    name: 'preload-app',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const app = Object.values(bundle ?? {}).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId?.endsWith('/src/app.ts'));
+        if (!app) throw new Error('preload-app: no chunk for src/app.ts');
+        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${app.fileName}` }, injectTo: 'head' }];
+      },
+    },
+  };
+}
 
 // The browser app: built from public/ into dist/public, which the server serves at /.
 export default defineConfig({
@@ -11,6 +31,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096, // mermaid is large, and loaded only when a diagram is shown
   },
   plugins: [
+    preloadApp(),
     // A service worker (Workbox) keeps the app shell, so a board seen before opens offline
     // from its IndexedDB copy (docs/browser-app.md, "Opening offline").
     VitePWA({
@@ -20,7 +41,7 @@ export default defineConfig({
       workbox: {
         // The shell: the page and its entry script and styles. Mermaid's many chunks are not
         // precached (several MB, and most boards have no diagram); they are kept once loaded.
-        globPatterns: ['index.html', 'assets/index-*.{js,css}'],
+        globPatterns: ['index.html', 'assets/index-*.{js,css}', 'assets/app-*.js'],
         // Only the app's own page: /todo, /draw, /api, /json, /mcp, /llms.txt... stay the server's.
         navigateFallback: 'index.html',
         navigateFallbackAllowlist: [/^\/(?:\?[^#]*)?$/],

@@ -2,18 +2,9 @@
 import { z } from 'zod';
 import { advertise, unadvertised } from './json-schema.js';
 import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
+import { UUID_PATTERN } from './uuid.js';
 
-/** The board-id pattern, the one place it is written: a UUID of any version, either case. */
-const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const UUID_PATTERN = new RegExp(`^${UUID_SOURCE}$`, 'i');
-
-/** A board id somewhere inside a text (a board URL such as `{base_url}/#<id>`): its first match. */
-export const UUID_IN_TEXT = new RegExp(UUID_SOURCE, 'i');
-
-/** True for a string shaped like a UUID (any version); board ids are UUID v4. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_PATTERN.test(value);
-}
+export { isUuid, UUID_IN_TEXT } from './uuid.js';
 
 /** A board id: a UUID, normalised to lower case. */
 export const BoardId = z

@@ -8,20 +8,35 @@
  * browser has opened before is in IndexedDB and skips this (no second
  * download of the same content); so does a board offline or behind a key the
  * app does not hold (the snapshot simply fails).
+ *
+ * Both requests a board's first paint waits for, its meta and its snapshot,
+ * are started by the app's entry (main.ts) before the app's own script has
+ * loaded, and the router takes them once it runs.
  */
 import type { ImageItem, StrokeItem, TextNode } from '../../server/board/document-model.js';
-import { api, recent } from './api.js';
+import { api, loadMeta, recent } from './api.js';
 
 /** The draw content of `/json/{id}`; images come without their blob hash, which only the document has. */
 export type DrawSnapshot = { mode: 'draw' | 'todo'; texts: TextNode[]; lines: StrokeItem[]; images: Omit<ImageItem, 'blob'>[] };
 
-const prefetched = new Map<string, Promise<DrawSnapshot | null>>();
+type Meta = Awaited<ReturnType<typeof loadMeta>>;
 
-/** Starts fetching the snapshot of a board this browser has not opened before. */
-export function prefetchSnapshot(boardId: string): void {
+const prefetched = new Map<string, Promise<DrawSnapshot | null>>();
+const metas = new Map<string, Promise<Meta>>();
+
+/** Starts fetching a board's meta, and its snapshot when this browser has not opened the board before; a second call finds them started. */
+export function prefetchBoard(boardId: string): void {
+  if (!metas.has(boardId)) metas.set(boardId, loadMeta(boardId));
   if (!navigator.onLine || prefetched.has(boardId) || recent.list().some((entry) => entry.id === boardId)) return;
   // Our own server's answer: drawn with the same escaping renderers as the document's items.
   prefetched.set(boardId, api<DrawSnapshot>('GET', `/json/${boardId}`, undefined, boardId).catch(() => null));
+}
+
+/** The board's meta: the prefetched answer, once (a later call asks again, with the key the app may hold by then). */
+export function takeMeta(boardId: string): Promise<Meta> {
+  const pending = metas.get(boardId);
+  metas.delete(boardId);
+  return pending ?? loadMeta(boardId);
 }
 
 /** The prefetched snapshot of a draw board, once; null when none was fetched, it failed, or the board is a todo board. */

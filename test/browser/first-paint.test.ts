@@ -4,6 +4,8 @@
  * is drawn from `GET /json/{id}` before its Yjs sync has happened; the sync
  * then takes over, dropping what the board no longer holds and adding what it
  * gained meanwhile. A board this browser opened before is not fetched twice.
+ * Both requests the first paint waits for leave before the app's own script
+ * has arrived (public/src/main.ts).
  */
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +58,32 @@ describe('first paint of a draw board', () => {
     await until(async () => (await second.textContent('[data-testid=status]')) === 'Live', 10_000);
     await until(async () => (await second.locator('.item[data-id]').count()) === 2);
     expect(snapshots).toEqual([]);
+    await context.close();
+  });
+
+  it("asks for the board's meta and snapshot before the app's script has arrived, then draws them", async () => {
+    const board = await post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: 'early' }] } });
+    const context = await chrome.browser.newContext();
+    const page = await context.newPage();
+    // The app's chunk (all of the app but its small entry) is held until both board requests have gone out.
+    const asked: string[] = [];
+    page.on('request', (request) => /\/(json\/|api\/boards\/[^/]+\/meta)/.test(request.url()) && asked.push(new URL(request.url()).pathname));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+      held++;
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${t.server.url}/#${board.id}`);
+    await until(() => asked.length === 2);
+    expect(held).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=canvas]').count()).toBe(0);
+    expect(asked.sort()).toEqual([`/api/boards/${board.id}/meta`, `/json/${board.id}`]);
+    release();
+    await until(async () => (await page.locator('.item[data-id]').textContent())?.includes('early'));
+    expect(asked).toHaveLength(2); // the app took them: it asked for neither again
     await context.close();
   });
 

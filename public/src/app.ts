@@ -1,0 +1,189 @@
+/**
+ * The browser app: the landing page, or the board named in the URL hash
+ * (`/#<boardId>`, `/?embed=1#<boardId>`). Loaded by the entry (main.ts) once it
+ * has started the board's first requests.
+ */
+import './jitless.js';
+import { isUuid } from '../../schema/index.js';
+import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';
+import { DrawBoard } from './draw/board.js';
+import { HistoryPanel } from './history.js';
+import { headerMenu } from './header-menu.js';
+import { renderLanding } from './landing.js';
+import { askForKey, lockBoard, unlockBoard } from './locks.js';
+import { prefetchBoard, takeMeta } from './first-paint.js';
+import { bindHelpKey, helpButton } from './help.js';
+import { localMeta } from './offline.js';
+import { BoardSession } from './session.js';
+import { applyTheme, themeToggle } from './theme.js';
+import { boardLabel, titleControl } from './title.js';
+import { KanbanBoard } from './todo/kanban.js';
+import { h, toast } from './ui.js';
+
+applyTheme();
+const root = document.getElementById('app')!;
+const embed = new URLSearchParams(location.search).get('embed') === '1';
+let close: (() => void) | undefined;
+
+function message(title: string, text: string, ...extra: Node[]): void {
+  root.replaceChildren(h('main.message', {}, h('h1', {}, title), h('p', {}, text), ...extra, embed ? null : h('p', {}, h('a', { href: '/' }, 'Start a new board'))));
+}
+
+async function route(): Promise<void> {
+  close?.();
+  close = undefined;
+  const id = location.hash.slice(1).toLowerCase();
+  document.body.classList.toggle('embed', embed);
+  if (!id) {
+    root.replaceChildren();
+    document.title = 'Boards';
+    return renderLanding(root);
+  }
+  if (!isUuid(id)) return message('No board here', 'This link does not name a board.');
+  prefetchBoard(id); // started already by the entry, unless the hash changed since (first-paint.ts)
+  const meta = await takeMeta(id);
+  if ('offline' in meta) {
+    const local = await localMeta(id);
+    if (local) return open(id, local, true);
+    return message('You are offline', 'This board was never opened in this browser, so there is no copy of it here. It opens once the network is back.', h('button', { type: 'button', onclick: () => void show() }, 'Try again'));
+  }
+  if ('missing' in meta) {
+    recent.remove(id);
+    return message('No board here', 'There is no board at this address.');
+  }
+  if ('deleted' in meta) {
+    recent.remove(id);
+    return message('This board was erased', `It was erased on ${meta.deleted} UTC; its content is gone.`);
+  }
+  if ('needsKey' in meta) {
+    if (embed) return message('This board is locked', 'It cannot be shown here.');
+    if (await askForKey(id, 'Enter its access key to open it.')) return route();
+    return message('This board is locked', 'You need its access key to open it.', h('button', { type: 'button', onclick: () => void route() }, 'Enter the key'));
+  }
+  open(id, meta);
+}
+
+/** Opens a board; `offline` when its meta came from this browser's copy, to be read again once connected. */
+function open(id: string, meta: BoardMeta, offline = false): void {
+  if (!embed) recent.add(id, meta.mode, meta.title);
+  document.title = boardLabel(id, meta.mode, meta.title);
+  let lockMode = meta.lockMode;
+  const session = new BoardSession(id, {
+    readOnly: embed,
+    onNeedKey: (reason) => {
+      if (reason === 'board_locked' && !embed) void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
+      else if (reason === 'board_not_found') void route();
+      else if (reason.startsWith('rate_limited')) toast(`Too many wrong keys from this address: try again in ${/retryAfterSeconds=(\d+)/.exec(reason)?.[1] ?? 'a few'} s.`, 'warn', 7000);
+    },
+  });
+  const status = h('span.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+  const people = h('span.people', { role: 'group', 'aria-label': 'People here' });
+  const lockButton = h('button', { type: 'button', 'data-testid': 'lock' });
+  const keyButton = h('button', { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: () => askKey() }, 'Enter key');
+  const unlockButton = h('button', { type: 'button', hidden: true, onclick: async () => {
+    if (await unlockBoard(id)) {
+      lockMode = null;
+      session.reconnect();
+      refresh();
+    }
+  } }, 'Unlock');
+  lockButton.addEventListener('click', async () => {
+    const mode = await lockBoard(id, lockMode);
+    if (mode) {
+      lockMode = mode as BoardMeta['lockMode'];
+      session.reconnect();
+      refresh();
+    }
+  });
+  const canRestore = () => !embed && !session.readOnly && (lockMode === null || keys.get(id) !== undefined);
+  const history = new HistoryPanel(id, canRestore());
+  const askKey = async () => (await askForKey(id, 'Enter the access key to edit.')) && session.reconnect();
+  // A visitor without the key of a write-locked board: says so above the board, with the way in.
+  const lockedBanner = h('div.locked-banner', { role: 'status', 'data-testid': 'locked-banner', hidden: true },
+    h('strong', {}, 'Locked: view only.'),
+    h('span', {}, ' Whoever locked this board can give you its key to edit.'),
+    h('button', { type: 'button', onclick: askKey }, 'Enter key'),
+  );
+  // The board's name, renamed in place (title.ts); the document holds it, so it follows every rename live.
+  const title = titleControl(session, () => (session.doc.getMap('meta').get('mode') as string | undefined) ?? meta.mode, { editable: () => !embed && !session.readOnly, recentList: !embed });
+  const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
+  const header = h('header.bar', {},
+    h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
+    title.element,
+    status, people,
+    h('span.spacer'),
+    embed ? null : history.button,
+    headerMenu(share, keyButton, lockButton, unlockButton, themeToggle()), // one "⋯" on a phone (header-menu.ts)
+    helpButton(() => mode),
+  );
+
+  const refresh = () => {
+    const { online, connected, synced, pending } = session.state;
+    status.textContent = !online || !connected ? `Offline${pending ? ` · ${pending} edit(s) waiting` : ''}` : pending ? 'Saving…' : synced ? 'Live' : 'Connecting…';
+    status.className = `status ${!online || !connected ? 'offline' : pending ? 'pending' : 'live'}`;
+    const readOnly = session.readOnly && !embed;
+    keyButton.hidden = !readOnly;
+    lockedBanner.hidden = !readOnly;
+    const hasKey = keys.get(id) !== undefined;
+    lockButton.hidden = readOnly || (lockMode !== null && !hasKey);
+    lockButton.textContent = lockMode ? 'Change lock' : 'Lock';
+    unlockButton.hidden = !lockMode || !hasKey || readOnly;
+    header.classList.toggle('readonly', readOnly);
+    history.setCanRestore(canRestore());
+    people.replaceChildren(...session.people().map((person) => h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4))));
+  };
+  session.onChange(refresh);
+  session.provider.awareness?.on('change', refresh);
+  refresh();
+  if (offline) {
+    const stop = session.onChange(() => {
+      if (!session.state.connected) return;
+      stop();
+      void loadMeta(id).then((fresh) => {
+        if (!('lockMode' in fresh)) return; // a lock that now refuses it, or an erased board: the provider's authentication says so
+        lockMode = fresh.lockMode;
+        refresh();
+      });
+    });
+  }
+
+  let view: DrawBoard | KanbanBoard | undefined;
+  let mode = meta.mode;
+  const mount = () => {
+    view?.destroy();
+    view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
+    // The history sits beside the board (over it on a phone); an embed is read-only and minimal, so it has none.
+    root.replaceChildren(...(embed ? [] : [header, lockedBanner]), h('div.board-area', {}, view.element, history.viewer, history.panel));
+    if (embed && view instanceof DrawBoard) {
+      const board = view;
+      void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
+      requestAnimationFrame(() => board.fit());
+    }
+  };
+  const onMeta = () => {
+    const next = session.mode;
+    if (next !== mode) {
+      mode = next;
+      mount();
+    }
+  };
+  session.doc.getMap('meta').observe(onMeta);
+  // Not 'update': a listener there makes Yjs encode every transaction again (see BoardSession.quietFirstSync).
+  session.doc.on('afterTransaction', (transaction) => transaction.changed.size > 0 && history.boardChanged());
+  mount();
+  const unbindHelp = embed ? () => {} : bindHelpKey(() => mode);
+  close = () => {
+    title.destroy();
+    unbindHelp();
+    history.destroy();
+    view?.destroy();
+    session.destroy();
+  };
+}
+
+function show(): Promise<void> {
+  return route().catch((error) => message('Something went wrong', error instanceof ApiError ? error.message : String(error)));
+}
+
+addEventListener('hashchange', () => void show());
+void show();
