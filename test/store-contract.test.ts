@@ -201,6 +201,22 @@ function storeContract(engine: Engine): void {
         expect(await store.documents.journalLength(unknown)).toBe(0);
       });
 
+      it('getNow answers as get does, where the engine can without a round trip: a lock or an erase just made holds', async () => {
+        const id = await newBoard();
+        const fresh = await store.registry.get(id);
+        // The embedded SQLite reads synchronously, so it always can; PostgreSQL never answers without its round trip.
+        if (engine.name === 'SQLite') expect(store.registry.getNow(id)).toEqual(fresh);
+        else expect(store.registry.getNow(id)).toBeUndefined();
+        expect(await store.registry.setLock(id, { mode: 'write', keyHash: 'k1' }, fresh!.lockVersion)).toBe(true);
+        const locked = await store.registry.get(id);
+        expect(store.registry.getNow(id) ?? locked).toEqual(locked);
+        await store.atomically(id, (tx) => tx.tombstone(id));
+        const erased = await store.registry.get(id);
+        expect(erased?.deletedAt).not.toBeNull();
+        expect(store.registry.getNow(id) ?? erased).toEqual(erased);
+        expect(store.registry.getNow(randomUUID()) ?? null).toBeNull();
+      });
+
       it('changes the mode, and peek follows a change this instance made', async () => {
         const id = await newBoard();
         await store.registry.get(id);

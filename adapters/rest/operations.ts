@@ -37,7 +37,8 @@ function pathArgs(params: Params): { id?: string; kind?: DrawKind } {
 function argsOf(route: RestRoute, request: { body: unknown; params: Params }): object {
   if (!route.body) return pathArgs(request.params);
   const body = route.body.safeParse(request.body ?? {}, { reportInput: true });
-  if (body.success) return { ...(body.data as object), ...pathArgs(request.params) };
+  // zod's output is an object of its own: a path with no id or kind adds nothing to copy it for.
+  if (body.success) return request.params.itemId === undefined && request.params.kind === undefined ? (body.data as object) : { ...(body.data as object), ...pathArgs(request.params) };
   if (body.error.issues[0].code === 'unrecognized_keys') pathArgs(request.params); // throws first if the path is wrong
   throw fromZodIssues(body.error.issues);
 }
@@ -50,10 +51,11 @@ function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOpera
   app.route<{ Params: Params }>({
     method: route.method,
     url: `${BOARD_PATH}${route.path}`,
-    handler: async (request) => {
+    // Not async: the write's own promise is the answer (Fastify takes a handler's throw as it takes a rejection).
+    handler: (request) => {
       const boardId = boardIdParam(request.params.boardId, operation.access);
       const args = argsOf(route, request);
-      return await boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
+      return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
     },
   });
 }

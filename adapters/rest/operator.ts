@@ -4,6 +4,7 @@
  * `/metrics` is not part of the public surface: no CORS header, and a bearer
  * token when METRICS_TOKEN is set.
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BoardError } from '../../server/board/errors.js';
 import { secretsEqual } from '../../server/host/keys.js';
@@ -27,18 +28,29 @@ export type RequestServed = (method: string, route: string, status: number, seco
 /** The label of a request no route matched (404s, malformed URLs). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+const STARTED = Symbol('started');
+const REQUEST = Symbol('request');
+/** What the timing hook leaves on a response for its one shared `close` listener. */
+type Timed = ServerResponse & { [STARTED]?: number; [REQUEST]?: FastifyRequest };
+
 /**
  * Times every request, including those whose reply is hijacked (MCP, whose
- * stream ends long after the handler) and those no route matched.
+ * stream ends long after the handler) and those no route matched. The start
+ * and the request ride on the response for one listener shared by all of
+ * them: a closure and a `once` wrapper per request were some 700 bytes of
+ * every write's allocation (bench/FINDINGS.md, issue 22).
  */
 export function observeRequests(app: FastifyInstance, served: RequestServed): void {
+  function closed(this: Timed): void {
+    const request = this[REQUEST]!;
+    served(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, this.statusCode, (performance.now() - this[STARTED]!) / 1000);
+  }
   // Callback-style hooks here and in the other per-request hooks: an async one costs promises on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    const start = performance.now();
-    reply.raw.once('close', () => {
-      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-      served(request.method, route, reply.raw.statusCode, (performance.now() - start) / 1000);
-    });
+    const raw: Timed = reply.raw;
+    raw[STARTED] = performance.now();
+    raw[REQUEST] = request;
+    raw.on('close', closed); // a response closes once
     done();
   });
 }

@@ -17,6 +17,13 @@ export type Lock = { mode: LockMode; keyHash: string };
 export interface Registry {
   get(id: string): Promise<BoardRecord | null>;
   /**
+   * What `get` would answer, when this instance can answer it without a round
+   * trip (the embedded SQLite always can: its reads are synchronous); undefined
+   * when only `get` can (PostgreSQL). Lets a write admit its caller and commit
+   * in one synchronous step.
+   */
+  getNow(id: string): BoardRecord | null | undefined;
+  /**
    * The record as this instance last saw it, without a round trip (null when
    * never seen). For rules checked inside a Y transaction, which cannot wait.
    */

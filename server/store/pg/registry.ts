@@ -23,6 +23,11 @@ export class PgRegistry implements Registry {
     return record;
   }
 
+  /** Never: a lock set on another instance must hold here at once, so every admission asks the database. */
+  getNow(): undefined {
+    return undefined;
+  }
+
   peek(id: string): BoardRecord | null {
     return this.seen.get(id) ?? null;
   }
