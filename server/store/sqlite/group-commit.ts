@@ -55,8 +55,15 @@ type Change = { savepoint: boolean; unwrite: (() => void)[]; undoFrom: number };
 
 /** At most this many event-loop turns share a group, however busy: the first change's answer waits for no more. */
 export const MAX_TURNS_PER_GROUP = 4;
-/** Nor does a group wait for another turn once its first change has waited this long (ms). */
-export const MAX_GROUP_WAIT_MS = 0.2;
+/**
+ * Nor does a group wait for another turn once its first change has waited
+ * this long (ms). A bound in wall time scales with the machine: when this one
+ * ran its turns twice as long, 0.2 ms cut REST groups to one turn of about four
+ * writes and 0.6 ms served 19% more writes over 100 boards; 0.4 ms serves as
+ * many as 0.2 on the faster machine, REST and MCP alike (bench/FINDINGS.md,
+ * issue 22, sixteenth pass).
+ */
+export const MAX_GROUP_WAIT_MS = 0.4;
 
 export class GroupCommit {
   private group: Group | null = null;
