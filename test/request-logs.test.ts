@@ -84,6 +84,15 @@ describe('request logs', () => {
     await expect.poll(() => requestLines().find((line) => line.reqId === badBody.requestId)).toMatchObject({ statusCode: 400 });
   });
 
+  it('a line logged while a request is answered (a warning here) carries its request id too', async () => {
+    const { id } = await (await fetch(`${child.url}/api/boards`, { method: 'POST' })).json();
+    const socket = await connectJson(child.url, id, { query: '?key=not-needed' });
+    socket.close();
+    // The request's logger is made when it first logs (request-log.ts): its lines must still be bound to the request.
+    const warned = () => lines().find((line) => line.boardId === id && String(line.msg).startsWith('deprecated ?key='));
+    await expect.poll(warned).toMatchObject({ level: 40, reqId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
   it('an incoming X-Request-Id that is too long or not [A-Za-z0-9._-] is replaced by our own', async () => {
     for (const incoming of ['a'.repeat(65), 'has space', 'semi;colon', '"quoted"', 'ünïcode']) {
       const response = await fetch(`${child.url}/healthz`, { headers: { 'x-request-id': encodeURI(incoming) === incoming ? incoming : encodeURIComponent(incoming) } });

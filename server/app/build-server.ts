@@ -30,7 +30,7 @@ import { opFeedExtension } from '../host/op-feed.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
 import { Operations } from './operations.js';
-import { logRequests, redactUrl, requestId } from './request-log.js';
+import { logRequests, redactUrl, requestId, requestLogger } from './request-log.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
 
@@ -142,6 +142,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: requestId,
+    childLoggerFactory: requestLogger,
     logger: {
       level: config.logLevel,
       serializers: {
