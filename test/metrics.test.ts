@@ -39,6 +39,14 @@ describe('GET /metrics', () => {
     expect(after.value('board_http_requests_total', TEXTS_ROUTE) - before.value('board_http_requests_total', TEXTS_ROUTE)).toBe(3);
     const latency = { method: 'POST', route: '/api/boards/:boardId/texts' };
     expect(after.value('board_http_request_duration_seconds_count', latency) - before.value('board_http_request_duration_seconds_count', latency)).toBe(3);
+    // The histogram's buckets are cumulative, as Prometheus reads them: +Inf holds every request, no bucket more than the next.
+    const bucket = (scrape: typeof after, le: string) => scrape.value('board_http_request_duration_seconds_bucket', { ...latency, le });
+    expect(bucket(after, '+Inf') - bucket(before, '+Inf')).toBe(3);
+    const bounds = ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60', '+Inf'];
+    const counts = bounds.map((le) => bucket(after, le));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(counts.at(-1)).toBe(after.value('board_http_request_duration_seconds_count', latency));
+    expect(after.value('board_http_request_duration_seconds_sum', latency)).toBeGreaterThan(before.value('board_http_request_duration_seconds_sum', latency));
     expect(after.value('board_journal_commits_total', { outcome: 'ok' }) - before.value('board_journal_commits_total', { outcome: 'ok' })).toBeGreaterThanOrEqual(3);
     expect(after.value('board_journal_commit_duration_seconds_count')).toBeGreaterThan(before.value('board_journal_commit_duration_seconds_count'));
     expect(after.value('board_loaded_boards')).toBeGreaterThanOrEqual(1);

@@ -7,7 +7,8 @@
  * knows nothing of them. No label ever holds a board id (an id is a
  * credential): routes are patterns, tools are names from a fixed list.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import { HttpFigures } from './http-figures.js';
 
 /** Open long-lived connections, by channel. */
 export const CHANNELS = ['ws', 'collab', 'mcp_session_stream', 'mcp_listen'] as const;
@@ -25,8 +26,8 @@ const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  private readonly httpDuration: Histogram<'method' | 'route'>;
+  /** Told of every request: counted without prom-client's per-call label hashing (http-figures.ts). */
+  private readonly http = new HttpFigures(HTTP_BUCKETS);
   private readonly connections: Gauge<'channel'>;
   private readonly journalCommits: Counter<'outcome'>;
   private readonly journalCommitsOk: Counter.Internal;
@@ -41,8 +42,8 @@ export class Metrics {
   constructor(loadedBoards: () => number) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.httpRequests = new Counter({ name: 'board_http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-    this.httpDuration = new Histogram({ name: 'board_http_request_duration_seconds', help: 'HTTP request latency, by route pattern', labelNames: ['method', 'route'], buckets: HTTP_BUCKETS, registers });
+    // prom-client's Metric type names its own classes; its Registry reads only what a Scraped metric has.
+    for (const metric of this.http.metrics()) this.registry.registerMetric(metric as unknown as Metric);
     new Gauge({ name: 'board_loaded_boards', help: 'Boards loaded in memory (Hocuspocus documents)', registers, collect() { this.set(loadedBoards()); } });
     this.connections = new Gauge({ name: 'board_open_connections', help: 'Open long-lived connections, by channel', labelNames: ['channel'], registers });
     for (const channel of CHANNELS) this.connections.set({ channel }, 0);
@@ -76,8 +77,7 @@ export class Metrics {
   }
 
   requestServed(method: string, route: string, status: number, seconds: number): void {
-    this.httpRequests.inc({ method, route, status: String(status) });
-    this.httpDuration.observe({ method, route }, seconds);
+    this.http.served(method, route, status, seconds);
   }
 
   /** Counts a connection of the channel open; returns its release (idempotent). */
