@@ -9,6 +9,7 @@
  * request costs two Map lookups and a few additions; the exposition is the
  * one prom-client writes for its own counter and histogram.
  */
+
 /** The figures of one method and route pattern. */
 type RouteTally = {
   readonly method: string;
@@ -81,6 +82,7 @@ export class HttpFigures {
       type,
       aggregator: 'sum',
       get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+      // Both metrics read one tally, so a reset of either resets both (the Registry's resetMetrics resets every metric).
       reset: () => this.byMethod.clear(),
     };
   }
