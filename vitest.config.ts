@@ -9,7 +9,19 @@ import { sharedServicesAvailable } from './test/helpers/shared-services.js';
  * fake clock (which Redis's windows do not follow) stay on SQLite only.
  */
 const SHARED_SETUP_FILES = [
-  'rest-draw', 'rest-todo', 'rest-boards', 'mcp', 'mcp-notifications', 'realtime-json', 'realtime-yjs', 'exports', 'preview', 'quotas', 'history', 'mcp-history', 'keep-loaded',
+  'rest-draw',
+  'rest-todo',
+  'rest-boards',
+  'mcp',
+  'mcp-notifications',
+  'realtime-json',
+  'realtime-yjs',
+  'exports',
+  'preview',
+  'quotas',
+  'history',
+  'mcp-history',
+  'keep-loaded',
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
@@ -22,7 +34,14 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
         { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
-        ...(shared ? [{ extends: true as const, test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }] : []),
+        ...(shared
+          ? [
+              {
+                extends: true as const,
+                test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } },
+              },
+            ]
+          : []),
       ],
     },
   };

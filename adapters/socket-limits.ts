@@ -35,7 +35,9 @@ export function socketCounter(limit = MAX_SOCKETS_PER_IP): OpenCounter {
 }
 
 export function tooManySockets(limit: number): BoardError {
-  return new BoardError(429, 'too_many_connections', `at most ${limit} WebSockets per client; close some first`, { retryAfterSeconds: 10 });
+  return new BoardError(429, 'too_many_connections', `at most ${limit} WebSockets per client; close some first`, {
+    retryAfterSeconds: 10,
+  });
 }
 
 /**
@@ -53,7 +55,11 @@ export function capConnections(server: Server, trustProxy: boolean, limit = MAX_
 }
 
 /** Takes a WebSocket slot for a request's client, released when its TCP socket closes (upgraded or not). */
-export function takeSocketSlot(sockets: OpenCounter, ip: string, raw: { socket: { once(event: 'close', listener: () => void): unknown } }): void {
+export function takeSocketSlot(
+  sockets: OpenCounter,
+  ip: string,
+  raw: { socket: { once(event: 'close', listener: () => void): unknown } },
+): void {
   const release = sockets.take(ip);
   if (!release) throw tooManySockets(sockets.limit);
   raw.socket.once('close', release);

@@ -32,7 +32,10 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['history', historyScenario],
   ['tool-list', toolListScenario],
 ];
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 const sections: Section[] = [];
 console.log(`bench: ${machine()}`);

@@ -13,9 +13,17 @@ function preloadApp(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, { bundle }) {
-        const app = Object.values(bundle ?? {}).find((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId?.endsWith('/src/app.ts'));
+        const app = Object.values(bundle ?? {}).find(
+          (chunk) => chunk.type === 'chunk' && chunk.facadeModuleId?.endsWith('/src/app.ts'),
+        );
         if (!app) throw new Error('preload-app: no chunk for src/app.ts');
-        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${app.fileName}` }, injectTo: 'head' }];
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${app.fileName}` },
+            injectTo: 'head',
+          },
+        ];
       },
     },
   };
@@ -54,7 +62,11 @@ export default defineConfig({
             handler: 'NetworkFirst',
             options: { cacheName: 'embed-page', expiration: { maxEntries: 4 } },
           },
-          { urlPattern: /\/assets\/[^/]+\.(?:js|css)$/, handler: 'CacheFirst', options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } } },
+          {
+            urlPattern: /\/assets\/[^/]+\.(?:js|css)$/,
+            handler: 'CacheFirst',
+            options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } },
+          },
         ],
         cleanupOutdatedCaches: true,
         clientsClaim: true,

@@ -1,12 +1,30 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
 import { EtagText } from './history.js';
-import { AccessKey, Author, BoardMode, Coordinate, dropping, ItemId, itemObject, LockMode, strictObject, Template, TextColor, StrokeColor } from './common.js';
+import {
+  AccessKey,
+  Author,
+  BoardMode,
+  Coordinate,
+  dropping,
+  ItemId,
+  itemObject,
+  LockMode,
+  strictObject,
+  Template,
+  TextColor,
+  StrokeColor,
+} from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
 import { advertise } from './json-schema.js';
 import { SNAPSHOT_KEYS } from './stored.js';
-import { MAX_BOARD_TITLE_CHARS, MAX_IMPORT_ITEMS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import {
+  MAX_BOARD_TITLE_CHARS,
+  WAIT_DEFAULT_TIMEOUT_MS,
+  WAIT_MAX_TIMEOUT_MS,
+  WAIT_MIN_TIMEOUT_MS,
+} from './limits.js';
 
 /**
  * A board's title (docs/titles.md): trimmed, at most MAX_BOARD_TITLE_CHARS
@@ -24,7 +42,9 @@ export const WaitTimeout = advertise(
   z
     .number({ error: 'must be a number of milliseconds' })
     .optional()
-    .transform((ms) => Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS)))),
+    .transform((ms) =>
+      Math.min(WAIT_MAX_TIMEOUT_MS, Math.max(WAIT_MIN_TIMEOUT_MS, Math.round(ms ?? WAIT_DEFAULT_TIMEOUT_MS))),
+    ),
   { type: 'number', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS },
 ).describe('ms, clamped');
 
@@ -35,39 +55,61 @@ export const WaitTimeout = advertise(
  * keys are those it takes and those a snapshot shows of its kind (an `id`,
  * `last_updated`; dropped), so a snapshot imports back; any other is refused.
  */
-export const ImportText = itemObject({
-  sourceId: ItemId.optional(),
-  kind: z.enum(['text', 'link']).optional(),
-  x: Coordinate.optional(),
-  y: Coordinate.optional(),
-  content: z.string({ error: 'must be a string' }).optional(),
-  url: LinkUrl.optional(),
-  color: TextColor.optional(),
-  width: TextInput.shape.width,
-  postit: TextInput.shape.postit,
-  diagram: TextInput.shape.diagram,
-  author: Author.optional(),
-}, [...SNAPSHOT_KEYS.text, ...SNAPSHOT_KEYS.link]).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
-export const ImportLine = itemObject({
-  points: Points,
-  color: StrokeColor.optional(),
-  anchors: Anchors.optional(),
-  author: Author.optional(),
-}, SNAPSHOT_KEYS.stroke);
-export const ImportImage = dropping(ImageInput.omit({ id: true, x: true, y: true }).extend({
-  sourceId: ItemId.optional(),
-  x: Coordinate.optional(),
-  y: Coordinate.optional(),
-}), 'id');
-export const ImportColumn = dropping(ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() }), 'id');
-export const ImportTask = dropping(TaskInput.omit({ id: true, column_id: true }).extend({
-  columnIndex: z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' }),
-}), 'id', 'column_id');
-export const ImportLane = itemObject({
-  lane: LaneIndex,
-  title: LaneTitle,
-  author: Author.optional(),
-}, SNAPSHOT_KEYS.lane);
+export const ImportText = itemObject(
+  {
+    sourceId: ItemId.optional(),
+    kind: z.enum(['text', 'link']).optional(),
+    x: Coordinate.optional(),
+    y: Coordinate.optional(),
+    content: z.string({ error: 'must be a string' }).optional(),
+    url: LinkUrl.optional(),
+    color: TextColor.optional(),
+    width: TextInput.shape.width,
+    postit: TextInput.shape.postit,
+    diagram: TextInput.shape.diagram,
+    author: Author.optional(),
+  },
+  [...SNAPSHOT_KEYS.text, ...SNAPSHOT_KEYS.link],
+).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
+export const ImportLine = itemObject(
+  {
+    points: Points,
+    color: StrokeColor.optional(),
+    anchors: Anchors.optional(),
+    author: Author.optional(),
+  },
+  SNAPSHOT_KEYS.stroke,
+);
+export const ImportImage = dropping(
+  ImageInput.omit({ id: true, x: true, y: true }).extend({
+    sourceId: ItemId.optional(),
+    x: Coordinate.optional(),
+    y: Coordinate.optional(),
+  }),
+  'id',
+);
+export const ImportColumn = dropping(
+  ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() }),
+  'id',
+);
+export const ImportTask = dropping(
+  TaskInput.omit({ id: true, column_id: true }).extend({
+    columnIndex: z
+      .number({ error: 'must be an integer' })
+      .int({ error: 'must be an integer' })
+      .min(0, { error: 'must be at least 0' }),
+  }),
+  'id',
+  'column_id',
+);
+export const ImportLane = itemObject(
+  {
+    lane: LaneIndex,
+    title: LaneTitle,
+    author: Author.optional(),
+  },
+  SNAPSHOT_KEYS.lane,
+);
 
 export const IMPORT_ITEM_SCHEMAS = {
   texts: ImportText,

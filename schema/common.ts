@@ -38,8 +38,23 @@ export const Coordinate = z
 
 /** The 17 ink colour names of the specification. `auto` and `black` are theme-aware ink. */
 export const INK_COLORS = [
-  'auto', 'black', 'red', 'blue', 'green', 'orange', 'yellow', 'pink', 'purple',
-  'maroon', 'brown', 'gray', 'lightgray', 'teal', 'sage', 'sky', 'lavender',
+  'auto',
+  'black',
+  'red',
+  'blue',
+  'green',
+  'orange',
+  'yellow',
+  'pink',
+  'purple',
+  'maroon',
+  'brown',
+  'gray',
+  'lightgray',
+  'teal',
+  'sage',
+  'sky',
+  'lavender',
 ] as const;
 export type InkColor = (typeof INK_COLORS)[number];
 
@@ -47,9 +62,23 @@ const INK_COLOR_SET = new Set<string>(INK_COLORS);
 
 /** How each ink name is drawn; `auto` and `black` are the theme's ink (dark on light, light on dark). */
 export const INK_HEX: Record<InkColor, string> = {
-  auto: '#222222', black: '#222222', red: '#d32f2f', blue: '#1976d2', green: '#388e3c', orange: '#f57c00',
-  yellow: '#fbc02d', pink: '#e91e63', purple: '#7b1fa2', maroon: '#800000', brown: '#795548', gray: '#757575',
-  lightgray: '#bdbdbd', teal: '#00897b', sage: '#8a9a5b', sky: '#4fc3f7', lavender: '#b39ddb',
+  auto: '#222222',
+  black: '#222222',
+  red: '#d32f2f',
+  blue: '#1976d2',
+  green: '#388e3c',
+  orange: '#f57c00',
+  yellow: '#fbc02d',
+  pink: '#e91e63',
+  purple: '#7b1fa2',
+  maroon: '#800000',
+  brown: '#795548',
+  gray: '#757575',
+  lightgray: '#bdbdbd',
+  teal: '#00897b',
+  sage: '#8a9a5b',
+  sky: '#4fc3f7',
+  lavender: '#b39ddb',
 };
 
 /** Any value to an ink colour name: known names case-insensitively, anything else `auto`. */
@@ -60,8 +89,10 @@ export function toInkColor(value: unknown): InkColor {
 }
 
 /** Stroke colour: never rejected; unknown values (hex too) silently become `auto`. Advertised as the ink names. */
-export const StrokeColor = advertise(z.unknown().transform(toInkColor), { type: 'string', enum: [...INK_COLORS] })
-  .describe('Other values: auto');
+export const StrokeColor = advertise(z.unknown().transform(toInkColor), {
+  type: 'string',
+  enum: [...INK_COLORS],
+}).describe('Other values: auto');
 
 /** Text colour: like strokes, but `''` or null clears the colour (theme ink); null in the output means "clear". */
 export const TextColor = advertise(
@@ -73,13 +104,17 @@ export const TextColor = advertise(
 export const CARD_COLORS = ['red', 'blue', 'green'] as const;
 export const CardColor = advertise(
   z
-    .union([z.enum(CARD_COLORS), z.literal(''), z.null()], { error: `must be one of ${CARD_COLORS.join(', ')} or empty` })
+    .union([z.enum(CARD_COLORS), z.literal(''), z.null()], {
+      error: `must be one of ${CARD_COLORS.join(', ')} or empty`,
+    })
     .transform((value) => (value ? value : null)),
   { type: 'string', enum: [...CARD_COLORS, ''] },
 ).describe('"" clears');
 
 export const BOARD_MODES = ['draw', 'todo'] as const;
-export const BoardMode = z.enum(BOARD_MODES, { error: 'must be "draw" or "todo"' }).describe('draw: canvas, todo: kanban');
+export const BoardMode = z
+  .enum(BOARD_MODES, { error: 'must be "draw" or "todo"' })
+  .describe('draw: canvas, todo: kanban');
 export type BoardMode = z.infer<typeof BoardMode>;
 
 export const TEMPLATES = ['kanban', 'sprint', 'bugs'] as const;
@@ -122,7 +157,8 @@ export function unknownKeyReason(key: string, known: readonly string[], aliases:
     let best = Infinity;
     for (const candidate of known) {
       const distance = editDistance(lower, candidate.toLowerCase());
-      if (distance < best && distance <= (Math.max(key.length, candidate.length) <= 5 ? 1 : 2)) [best, meant] = [distance, candidate];
+      if (distance < best && distance <= (Math.max(key.length, candidate.length) <= 5 ? 1 : 2))
+        [best, meant] = [distance, candidate];
     }
   }
   return meant === undefined
@@ -136,7 +172,12 @@ export function unknownKeyReason(key: string, known: readonly string[], aliases:
  * that a snapshot item sent back is accepted. Its value is not read, not
  * passed on (undefined) and not advertised.
  */
-export const Dropped = unadvertised(z.unknown().transform(() => undefined).optional());
+export const Dropped = unadvertised(
+  z
+    .unknown()
+    .transform(() => undefined)
+    .optional(),
+);
 
 function isDropped(schema: z.core.$ZodType): boolean {
   return schema === Dropped || (schema instanceof z.ZodOptional && isDropped(schema.unwrap()));
@@ -149,7 +190,9 @@ export function inputKeys(shape: z.ZodRawShape): string[] {
 
 /** The error of an object that refuses unknown keys: each key with the one it most likely meant. */
 const unknownKeyError = (known: readonly string[], aliases: Record<string, string>) => (issue: z.core.$ZodRawIssue) =>
-  issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ') : undefined;
+  issue.code === 'unrecognized_keys'
+    ? issue.keys.map((key) => unknownKeyReason(key, known, aliases)).join('; ')
+    : undefined;
 
 /**
  * An object that refuses keys it does not know, naming the one a client most
@@ -169,7 +212,9 @@ export function strictObject<S extends z.ZodRawShape>(shape: S, aliases: Record<
  * and nothing else: `colour` is refused naming `color`.
  */
 export function itemObject<S extends z.ZodRawShape>(shape: S, snapshotKeys: readonly string[]) {
-  const dropped = Object.fromEntries(snapshotKeys.filter((key) => !Object.hasOwn(shape, key)).map((key) => [key, Dropped]));
+  const dropped = Object.fromEntries(
+    snapshotKeys.filter((key) => !Object.hasOwn(shape, key)).map((key) => [key, Dropped]),
+  );
   // Typed as its input keys: the dropped ones come out undefined, and no write reads them.
   return strictObject({ ...shape, ...dropped }) as unknown as z.ZodObject<S, z.core.$strict>;
 }
@@ -180,7 +225,11 @@ export function itemObject<S extends z.ZodRawShape>(shape: S, snapshotKeys: read
  * refinements kept: an MCP tool's arguments add board_id and access_key.
  */
 export function refuseUnknownKeys<S extends z.ZodObject>(schema: S, aliases: Record<string, string> = {}): S {
-  return schema.clone({ ...schema._zod.def, catchall: z.never(), error: unknownKeyError(inputKeys(schema.shape), aliases) }) as S;
+  return schema.clone({
+    ...schema._zod.def,
+    catchall: z.never(),
+    error: unknownKeyError(inputKeys(schema.shape), aliases),
+  }) as S;
 }
 
 /**

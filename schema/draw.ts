@@ -1,11 +1,20 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
 import { Author, Coordinate, ItemId, itemObject, strictObject, StrokeColor, TextColor } from './common.js';
-import { Anchors, IMAGE_MIME_TYPES, LinkUrl, Points } from './item-fields.js';
+import { Anchors, LinkUrl, Points } from './item-fields.js';
 import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_TEXT_WIDTH_PX } from './limits.js';
 import { SNAPSHOT_KEYS } from './stored.js';
 
-export { Anchor, Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints, type Point, Points } from './item-fields.js';
+export {
+  Anchor,
+  Anchors,
+  IMAGE_MIME_TYPES,
+  isIsoDate,
+  LinkUrl,
+  normalizePoints,
+  type Point,
+  Points,
+} from './item-fields.js';
 
 /**
  * The cross-field rule of texts: not both a post-it and a diagram frame. A
@@ -13,7 +22,8 @@ export { Anchor, Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints,
  * `.shape` lose it, which is why the MCP arguments and frames extend the
  * schema instead (schema/mcp.ts) and import texts apply it themselves.
  */
-export const notPostitAndDiagram = (text: { postit?: boolean; diagram?: boolean }) => !(text.postit === true && text.diagram === true);
+export const notPostitAndDiagram = (text: { postit?: boolean; diagram?: boolean }) =>
+  !(text.postit === true && text.diagram === true);
 export const POSTIT_AND_DIAGRAM = { error: 'a text cannot be both a post-it and a diagram frame', path: ['diagram'] };
 
 /** The `id` of an upsert: the item to update; without it one is created. */
@@ -23,7 +33,8 @@ const Left = Coordinate.describe('Left, px');
 const Top = Coordinate.describe('Top, px');
 
 /** POST /texts and MCP add_text: create, or update when `id` names an existing text. */
-export const TextInput = itemObject({
+export const TextInput = itemObject(
+  {
     id: UpsertId,
     x: Left,
     y: Top,
@@ -38,18 +49,22 @@ export const TextInput = itemObject({
     postit: z.boolean({ error: 'must be a boolean' }).optional().describe('Sticky note'),
     diagram: z.boolean({ error: 'must be a boolean' }).optional().describe('Framed box'),
     author: Author.optional(),
-  }, SNAPSHOT_KEYS.text)
-  .refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
+  },
+  SNAPSHOT_KEYS.text,
+).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export type TextInput = z.infer<typeof TextInput>;
 
 /** POST /strokes and MCP draw_stroke. Width is fixed; colour never rejected. */
-export const StrokeInput = itemObject({
-  id: UpsertId,
-  points: Points,
-  color: StrokeColor.optional(),
-  anchors: Anchors.optional(),
-  author: Author.optional(),
-}, SNAPSHOT_KEYS.stroke);
+export const StrokeInput = itemObject(
+  {
+    id: UpsertId,
+    points: Points,
+    color: StrokeColor.optional(),
+    anchors: Anchors.optional(),
+    author: Author.optional(),
+  },
+  SNAPSHOT_KEYS.stroke,
+);
 export type StrokeInput = z.infer<typeof StrokeInput>;
 
 export const THUMBNAIL_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -89,11 +104,18 @@ export function base64DecodedBytes(base64: string): number {
 
 const ImageDataUrl = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
   if (/^https?:/i.test(value)) {
-    ctx.addIssue({ code: 'custom', message: 'hosted URLs are not accepted; send the image inline as data:image/<png|jpeg|gif|webp|svg+xml>;base64,...' });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'hosted URLs are not accepted; send the image inline as data:image/<png|jpeg|gif|webp|svg+xml>;base64,...',
+    });
   } else {
     const parsed = parseImageDataUrl(value);
     if (!parsed) {
-      ctx.addIssue({ code: 'custom', message: 'must be data:image/<png|jpeg|gif|webp|svg+xml>;base64,<data> with valid base64' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be data:image/<png|jpeg|gif|webp|svg+xml>;base64,<data> with valid base64',
+      });
     } else if (!matchesImageSignature(parsed.mime, parsed.base64)) {
       ctx.addIssue({ code: 'custom', message: `the payload is not a ${parsed.mime} image` });
     }
@@ -118,26 +140,32 @@ const ImageSide = z
   .max(MAX_IMAGE_SIDE_PX, { error: `must be at most ${MAX_IMAGE_SIDE_PX}` });
 
 /** POST /images and MCP add_image. */
-export const ImageInput = itemObject({
-  id: UpsertId,
-  x: Left,
-  y: Top,
-  width: ImageSide.describe('px'),
-  height: ImageSide.describe('px'),
-  dataUrl: ImageDataUrl.describe('Base64 data URL'),
-  thumbDataUrl: ThumbDataUrl.optional().describe('Small PNG data URL'),
-  author: Author.optional(),
-}, SNAPSHOT_KEYS.image);
+export const ImageInput = itemObject(
+  {
+    id: UpsertId,
+    x: Left,
+    y: Top,
+    width: ImageSide.describe('px'),
+    height: ImageSide.describe('px'),
+    dataUrl: ImageDataUrl.describe('Base64 data URL'),
+    thumbDataUrl: ThumbDataUrl.optional().describe('Small PNG data URL'),
+    author: Author.optional(),
+  },
+  SNAPSHOT_KEYS.image,
+);
 export type ImageInput = z.infer<typeof ImageInput>;
 
 /** POST /links and MCP add_link. */
-export const LinkInput = itemObject({
-  id: UpsertId,
-  x: Left,
-  y: Top,
-  url: LinkUrl.describe('http(s) URL'),
-  author: Author.optional(),
-}, SNAPSHOT_KEYS.link);
+export const LinkInput = itemObject(
+  {
+    id: UpsertId,
+    x: Left,
+    y: Top,
+    url: LinkUrl.describe('http(s) URL'),
+    author: Author.optional(),
+  },
+  SNAPSHOT_KEYS.link,
+);
 export type LinkInput = z.infer<typeof LinkInput>;
 
 /** POST /{kind}/{itemId}/move: a position, not an item, so only its own keys. */
@@ -161,6 +189,9 @@ const isDrawKind = (kind: string): kind is DrawKind => (DRAW_KINDS as readonly s
  */
 export const DrawKind = z
   .string({ error: `must be one of ${DRAW_KINDS.join(', ')}` })
-  .refine(isDrawKind, { error: `must be one of ${DRAW_KINDS.join(', ')}`, params: { code: 'unknown_kind', allowed: DRAW_KINDS } })
+  .refine(isDrawKind, {
+    error: `must be one of ${DRAW_KINDS.join(', ')}`,
+    params: { code: 'unknown_kind', allowed: DRAW_KINDS },
+  })
   .meta({ enum: [...DRAW_KINDS] })
   .describe('Optional');

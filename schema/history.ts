@@ -11,11 +11,23 @@ import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from './limits.js';
 
 const integer = (min: number, max: number) =>
   z
-    .union([
-      z.number(),
-      z.string().regex(/^\d{1,15}$/, { error: 'must be a whole number' }).transform(Number),
-    ], { error: 'must be a whole number' })
-    .pipe(z.number().int({ error: 'must be a whole number' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,15}$/, { error: 'must be a whole number' })
+          .transform(Number),
+      ],
+      { error: 'must be a whole number' },
+    )
+    .pipe(
+      z
+        .number()
+        .int({ error: 'must be a whole number' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 
 /** A version number: versions count from 1. */
 export const VersionNumber = integer(1, Number.MAX_SAFE_INTEGER);

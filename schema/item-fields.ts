@@ -29,14 +29,16 @@ export function normalizePoints(input: unknown): Point[] | string {
       return 'is a string but not JSON';
     }
   }
-  if (!Array.isArray(value)) return 'must be an array of [x, y] pairs, a flat [x1, y1, ...] array, or a JSON string of either';
+  if (!Array.isArray(value))
+    return 'must be an array of [x, y] pairs, a flat [x1, y1, ...] array, or a JSON string of either';
   if (value.length === 0) return 'must hold at least one point';
   if (Array.isArray(value[0])) {
     if (value.length > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
     // Already nested: checked in place and kept, not copied (a full board holds 100000 coordinates).
     for (const pair of value) {
       if (!Array.isArray(pair) || pair.length !== 2) return 'nested points must each be [x, y]';
-      if (!isCanvasNumber(pair[0]) || !isCanvasNumber(pair[1])) return 'every coordinate must be a finite number within the canvas';
+      if (!isCanvasNumber(pair[0]) || !isCanvasNumber(pair[1]))
+        return 'every coordinate must be a finite number within the canvas';
     }
     return value as Point[];
   }
@@ -44,7 +46,8 @@ export function normalizePoints(input: unknown): Point[] | string {
   if (value.length / 2 > MAX_STROKE_POINTS) return `must hold at most ${MAX_STROKE_POINTS} points`;
   const points: Point[] = [];
   for (let i = 0; i < value.length; i += 2) {
-    if (!isCanvasNumber(value[i]) || !isCanvasNumber(value[i + 1])) return 'every coordinate must be a finite number within the canvas';
+    if (!isCanvasNumber(value[i]) || !isCanvasNumber(value[i + 1]))
+      return 'every coordinate must be a finite number within the canvas';
     points.push([value[i], value[i + 1]]);
   }
   return points;
@@ -62,7 +65,12 @@ export const Points = advertise(
   }),
   {
     anyOf: [
-      { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, minItems: 1, maxItems: MAX_STROKE_POINTS },
+      {
+        type: 'array',
+        items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+        minItems: 1,
+        maxItems: MAX_STROKE_POINTS,
+      },
       { type: 'array', items: { type: 'number' }, minItems: 2 },
       { type: 'string' },
     ],
@@ -70,12 +78,14 @@ export const Points = advertise(
 ).describe('[[x,y],...], [x1,y1,...] or JSON text');
 
 /** One end of a stroke tied to a text or image; the point follows when that node moves. */
-export const Anchor = z.object({
-  kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }).describe('Node kind'),
-  id: ItemId.describe('Node id'),
-  dx: z.number().describe('x offset'),
-  dy: z.number().describe('y offset'),
-}).describe('Tie to a node');
+export const Anchor = z
+  .object({
+    kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }).describe('Node kind'),
+    id: ItemId.describe('Node id'),
+    dx: z.number().describe('x offset'),
+    dy: z.number().describe('y offset'),
+  })
+  .describe('Tie to a node');
 export type Anchor = z.infer<typeof Anchor>;
 
 export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() }).describe('Ends tied to nodes');
@@ -114,4 +124,3 @@ export function isIsoDate(value: string): boolean {
   }
   return true;
 }
-

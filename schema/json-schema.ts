@@ -38,7 +38,9 @@ const UUID_PATTERNS = new Set([
 
 /** An object's properties without those marked `unadvertised`. */
 function advertisedProperties(properties: JsonSchema): JsonSchema {
-  return Object.fromEntries(Object.entries(properties).filter(([, child]) => !(child as JsonSchema | null)?.[UNADVERTISED]));
+  return Object.fromEntries(
+    Object.entries(properties).filter(([, child]) => !(child as JsonSchema | null)?.[UNADVERTISED]),
+  );
 }
 
 /** One node, then its children: the rewrites described at the top of this file. */
@@ -46,13 +48,29 @@ function tidy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tidy);
   if (value === null || typeof value !== 'object') return value;
   let node = value as JsonSchema;
-  if (node[ADVERTISED]) node = { ...(node[ADVERTISED] as JsonSchema), ...(node.description !== undefined && { description: node.description }) };
+  if (node[ADVERTISED])
+    node = {
+      ...(node[ADVERTISED] as JsonSchema),
+      ...(node.description !== undefined && { description: node.description }),
+    };
   const out: JsonSchema = {};
   for (const [key, child] of Object.entries(node)) {
     if (key === 'pattern' && typeof child === 'string' && UUID_PATTERNS.has(child)) out.format = 'uuid';
-    else if ((key === 'minimum' || key === 'maximum') && node.type === 'integer' && Math.abs(child as number) === Number.MAX_SAFE_INTEGER) continue;
-    else if (key === 'properties' && child !== null && typeof child === 'object') out.properties = tidy(advertisedProperties(child as JsonSchema));
-    else if (key === 'additionalProperties' && child !== null && typeof child === 'object' && Object.keys(child).length === 0) continue;
+    else if (
+      (key === 'minimum' || key === 'maximum') &&
+      node.type === 'integer' &&
+      Math.abs(child as number) === Number.MAX_SAFE_INTEGER
+    )
+      continue;
+    else if (key === 'properties' && child !== null && typeof child === 'object')
+      out.properties = tidy(advertisedProperties(child as JsonSchema));
+    else if (
+      key === 'additionalProperties' &&
+      child !== null &&
+      typeof child === 'object' &&
+      Object.keys(child).length === 0
+    )
+      continue;
     else out[key] = tidy(child);
   }
   return out;

@@ -37,12 +37,38 @@ const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
 
 export const McpToolOutputs = {
   create_board: BoardLink.extend({ access_key: z.string().optional() }),
-  open_board: BoardLink.extend({ created: z.boolean(), locked: z.boolean(), lock_mode: z.enum(['write', 'all']).nullable() }),
-  get_board: z.looseObject({ boardId: z.string(), mode: z.enum(['draw', 'todo']), etag: z.string(), texts: z.array(z.looseObject({})), lines: z.array(z.looseObject({})), images: z.array(z.looseObject({})) }),
+  open_board: BoardLink.extend({
+    created: z.boolean(),
+    locked: z.boolean(),
+    lock_mode: z.enum(['write', 'all']).nullable(),
+  }),
+  get_board: z.looseObject({
+    boardId: z.string(),
+    mode: z.enum(['draw', 'todo']),
+    etag: z.string(),
+    texts: z.array(z.looseObject({})),
+    lines: z.array(z.looseObject({})),
+    images: z.array(z.looseObject({})),
+  }),
   get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
   add_text: Text.extend({ content: z.string() }),
-  add_link: z.looseObject({ id: z.string(), x: z.number(), y: z.number(), url: z.string(), author: z.string(), kind: z.literal('link') }),
-  add_image: z.looseObject({ id: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), hasThumbDataUrl: z.boolean(), author: z.string() }),
+  add_link: z.looseObject({
+    id: z.string(),
+    x: z.number(),
+    y: z.number(),
+    url: z.string(),
+    author: z.string(),
+    kind: z.literal('link'),
+  }),
+  add_image: z.looseObject({
+    id: z.string(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    hasThumbDataUrl: z.boolean(),
+    author: z.string(),
+  }),
   draw_stroke: z.looseObject({
     id: z.string(),
     pointCount: z.number().int(),
@@ -52,8 +78,17 @@ export const McpToolOutputs = {
   }),
   move: z.looseObject({ id: z.string(), x: z.number(), y: z.number() }),
   erase: Ok.extend({ kind: z.string() }),
-  wait_for_update: z.looseObject({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable() }),
-  set_board_mode: z.looseObject({ ok: z.boolean(), mode: z.enum(['draw', 'todo']), columns: z.array(Column).optional() }),
+  wait_for_update: z.looseObject({
+    boardId: z.string(),
+    updated: z.boolean(),
+    timedOut: z.boolean(),
+    etag: z.string().nullable(),
+  }),
+  set_board_mode: z.looseObject({
+    ok: z.boolean(),
+    mode: z.enum(['draw', 'todo']),
+    columns: z.array(Column).optional(),
+  }),
   set_board_title: z.looseObject({ ok: z.boolean(), title: z.string() }),
   create_column: Column,
   update_column: Column,
@@ -68,7 +103,11 @@ export const McpToolOutputs = {
   query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
   export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
   list_tasks: TasksView,
-  list_versions: z.looseObject({ boardId: z.string(), versions: z.array(VersionSummary), next: z.number().int().nullable() }),
+  list_versions: z.looseObject({
+    boardId: z.string(),
+    versions: z.array(VersionSummary),
+    next: z.number().int().nullable(),
+  }),
   get_changes: z.looseObject({
     boardId: z.string(),
     from: z.number().int(),
@@ -78,5 +117,10 @@ export const McpToolOutputs = {
     updated: z.array(ChangedItem),
     removed: z.array(z.looseObject({ kind: z.string(), id: z.string() })),
   }),
-  restore_version: z.looseObject({ ok: z.literal(true), version: z.number().int(), restoredFrom: z.number().int(), etag: z.string() }),
+  restore_version: z.looseObject({
+    ok: z.literal(true),
+    version: z.number().int(),
+    restoredFrom: z.number().int(),
+    etag: z.string(),
+  }),
 } as const;

@@ -8,7 +8,17 @@ import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownK
 import { CreateBoardInput, TitleInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
-import { ColumnId, ColumnInput, ColumnWidthInput, DueDate, LaneInput, ModeInput, Priority, TaskInput, TaskMoveInput } from './todo.js';
+import {
+  ColumnId,
+  ColumnInput,
+  ColumnWidthInput,
+  DueDate,
+  LaneInput,
+  ModeInput,
+  Priority,
+  TaskInput,
+  TaskMoveInput,
+} from './todo.js';
 import { advertise } from './json-schema.js';
 import { HISTORY_PAGE_DEFAULT, MAX_TASKS } from './limits.js';
 
@@ -81,15 +91,18 @@ const HistoryArgs = {
  * the frame of the same write do (`colour` is refused naming `color`), the
  * known keys now with board_id and access_key among them.
  */
-const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(schema: z.ZodObject<Shape, Config>) =>
-  refuseUnknownKeys(schema.extend(BoardRef));
+const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
+  schema: z.ZodObject<Shape, Config>,
+) => refuseUnknownKeys(schema.extend(BoardRef));
 
 export const McpToolArgs = {
   create_board: CreateBoardInput,
-  open_board: refuseUnknownKeys(z.object({
-    board: z.string({ error: 'must be a string' }).min(1).describe('Board URL or id'),
-    access_key: BoardRef.access_key,
-  })),
+  open_board: refuseUnknownKeys(
+    z.object({
+      board: z.string({ error: 'must be a string' }).min(1).describe('Board URL or id'),
+      access_key: BoardRef.access_key,
+    }),
+  ),
   get_board: onBoard(z.object({})),
   get_preview: onBoard(z.object({})),
   add_text: onBoard(MutationArgs.add_text),
@@ -98,10 +111,12 @@ export const McpToolArgs = {
   draw_stroke: onBoard(MutationArgs.draw_stroke),
   move: onBoard(MutationArgs.move),
   erase: onBoard(MutationArgs.erase),
-  wait_for_update: onBoard(z.object({
-    timeout_ms: WaitTimeout,
-    since_etag: EtagText.optional(),
-  })),
+  wait_for_update: onBoard(
+    z.object({
+      timeout_ms: WaitTimeout,
+      since_etag: EtagText.optional(),
+    }),
+  ),
   set_board_mode: onBoard(ModeInput),
   set_board_title: onBoard(MutationArgs.set_board_title),
   create_column: onBoard(MutationArgs.create_column),
@@ -113,25 +128,38 @@ export const McpToolArgs = {
   delete_task: onBoard(MutationArgs.delete_task),
   set_lane: onBoard(MutationArgs.set_lane),
   set_column_width: onBoard(MutationArgs.set_column_width),
-  create_tasks: onBoard(z.object({
-    tasks: z
-      // Advertised by reference to create_task, listed just before it: its fields again cost 850 bytes of tools/list.
-      .array(advertise(refuseUnknownKeys(MutationArgs.create_task), { type: 'object', required: ['column_id', 'name'] }).describe('create_task args'))
-      .min(1, { error: 'must hold at least one task' })
-      .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` })
-      .describe('Tasks to create'),
-    author: Author.optional(),
-  })),
-  query_tasks: onBoard(z.object({
-    assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),
-    priority: Priority.optional(),
-    done: z.boolean().optional().describe('Done'),
-    overdue: z.boolean().optional().describe('Late, not done'),
-    due_before: DueDate.optional().describe('Due before this day'),
-    due_after: DueDate.optional().describe('Due after this day'),
-    color: CardColor.optional(),
-  })),
-  export_tasks: onBoard(z.object({ format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format') })),
+  create_tasks: onBoard(
+    z.object({
+      tasks: z
+        // Advertised by reference to create_task, listed just before it: its fields again cost 850 bytes of tools/list.
+        .array(
+          advertise(refuseUnknownKeys(MutationArgs.create_task), {
+            type: 'object',
+            required: ['column_id', 'name'],
+          }).describe('create_task args'),
+        )
+        .min(1, { error: 'must hold at least one task' })
+        .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` })
+        .describe('Tasks to create'),
+      author: Author.optional(),
+    }),
+  ),
+  query_tasks: onBoard(
+    z.object({
+      assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),
+      priority: Priority.optional(),
+      done: z.boolean().optional().describe('Done'),
+      overdue: z.boolean().optional().describe('Late, not done'),
+      due_before: DueDate.optional().describe('Due before this day'),
+      due_after: DueDate.optional().describe('Due after this day'),
+      color: CardColor.optional(),
+    }),
+  ),
+  export_tasks: onBoard(
+    z.object({
+      format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format'),
+    }),
+  ),
   list_tasks: onBoard(z.object({})),
   list_versions: onBoard(HistoryArgs.list_versions),
   get_changes: refuseUnknownKeys(HistoryArgs.get_changes.safeExtend(BoardRef)),

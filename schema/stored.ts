@@ -7,9 +7,25 @@ import { z } from 'zod';
 import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
 import { Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
 import {
-  MAX_AUTHOR_CHARS, MAX_BOARD_TITLE_CHARS, MAX_COLUMN_TITLE_CHARS, MAX_COORDINATE, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE_PX, MAX_LANE_TITLE_CHARS,
-  MAX_LANES, MAX_TASK_CONTENT_CHARS, MAX_TASK_DESCRIPTION_CHARS, MAX_TASK_NAME_CHARS, MAX_ASSIGNEE_CHARS, MAX_TEXT_CHARS,
-  MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_COLUMN_WIDTH_PX, MAX_COLUMN_WIDTH_PX, MIN_TEXT_WIDTH_PX, STROKE_WIDTH_PX,
+  MAX_AUTHOR_CHARS,
+  MAX_BOARD_TITLE_CHARS,
+  MAX_COLUMN_TITLE_CHARS,
+  MAX_COORDINATE,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_SIDE_PX,
+  MAX_LANE_TITLE_CHARS,
+  MAX_LANES,
+  MAX_TASK_CONTENT_CHARS,
+  MAX_TASK_DESCRIPTION_CHARS,
+  MAX_TASK_NAME_CHARS,
+  MAX_ASSIGNEE_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_TEXT_WIDTH_PX,
+  MAX_THUMBNAIL_CHARS,
+  MIN_COLUMN_WIDTH_PX,
+  MAX_COLUMN_WIDTH_PX,
+  MIN_TEXT_WIDTH_PX,
+  STROKE_WIDTH_PX,
 } from './limits.js';
 
 const Coord = z.number().min(-MAX_COORDINATE).max(MAX_COORDINATE);
@@ -18,23 +34,34 @@ const Stamp = {
   last_updated: z.string().max(40),
 };
 
-export const StoredText = z.strictObject({
+export const StoredText = z
+  .strictObject({
+    id: ItemId,
+    x: Coord,
+    y: Coord,
+    content: z.string().max(MAX_TEXT_CHARS),
+    color: z.enum(INK_COLORS).optional(),
+    width: z.number().min(MIN_TEXT_WIDTH_PX).max(MAX_TEXT_WIDTH_PX).optional(),
+    postit: z.boolean().optional(),
+    diagram: z.boolean().optional(),
+    ...Stamp,
+  })
+  .refine((text) => !(text.postit && text.diagram), { error: 'a text cannot be both a post-it and a diagram frame' });
+
+export const StoredLink = z.strictObject({
   id: ItemId,
+  kind: z.literal('link'),
   x: Coord,
   y: Coord,
-  content: z.string().max(MAX_TEXT_CHARS),
-  color: z.enum(INK_COLORS).optional(),
-  width: z.number().min(MIN_TEXT_WIDTH_PX).max(MAX_TEXT_WIDTH_PX).optional(),
-  postit: z.boolean().optional(),
-  diagram: z.boolean().optional(),
+  url: LinkUrl,
   ...Stamp,
-}).refine((text) => !(text.postit && text.diagram), { error: 'a text cannot be both a post-it and a diagram frame' });
-
-export const StoredLink = z.strictObject({ id: ItemId, kind: z.literal('link'), x: Coord, y: Coord, url: LinkUrl, ...Stamp });
+});
 
 export const StoredStroke = z.strictObject({
   id: ItemId,
-  points: z.array(z.tuple([z.number(), z.number()])).refine((points) => typeof normalizePoints(points) !== 'string', { error: 'invalid points' }),
+  points: z
+    .array(z.tuple([z.number(), z.number()]))
+    .refine((points) => typeof normalizePoints(points) !== 'string', { error: 'invalid points' }),
   color: z.enum(INK_COLORS),
   width: z.literal(STROKE_WIDTH_PX),
   anchors: Anchors.optional(),
@@ -58,7 +85,11 @@ export const StoredColumn = z.strictObject({
   id: ItemId,
   title: z.string().max(MAX_COLUMN_TITLE_CHARS),
   sort: z.number(),
-  lane: z.number().int().min(0).max(MAX_LANES - 1),
+  lane: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_LANES - 1),
   color: z.enum(CARD_COLORS).optional(),
   ...Stamp,
 });
@@ -78,7 +109,15 @@ export const StoredTask = z.strictObject({
   ...Stamp,
 });
 
-export const StoredLane = z.strictObject({ lane: z.number().int().min(0).max(MAX_LANES - 1), title: z.string().max(MAX_LANE_TITLE_CHARS), ...Stamp });
+export const StoredLane = z.strictObject({
+  lane: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_LANES - 1),
+  title: z.string().max(MAX_LANE_TITLE_CHARS),
+  ...Stamp,
+});
 
 export const StoredColWidth = z.number().min(MIN_COLUMN_WIDTH_PX).max(MAX_COLUMN_WIDTH_PX);
 export const StoredMode = z.enum(BOARD_MODES);

@@ -31,7 +31,10 @@ export const MUTATION_FRAMES = {
   lane_upsert: MutationArgs.set_lane,
   set_board_title: MutationArgs.set_board_title,
   recolor: strictObject({
-    ids: z.array(ItemId).min(1, { error: 'must name at least one item' }).max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
+    ids: z
+      .array(ItemId)
+      .min(1, { error: 'must name at least one item' })
+      .max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
     color: z.string({ error: 'must be a colour name' }),
   }),
 } as const;
@@ -40,7 +43,11 @@ export const MUTATION_FRAME_TYPES = Object.keys(MUTATION_FRAMES) as MutationFram
 
 /** One operation of a batch: a mutation frame without `ref`. */
 export const BatchOp = z
-  .object({ type: z.enum(MUTATION_FRAME_TYPES as [MutationFrameType, ...MutationFrameType[]], { error: 'must be a mutation frame type' }) })
+  .object({
+    type: z.enum(MUTATION_FRAME_TYPES as [MutationFrameType, ...MutationFrameType[]], {
+      error: 'must be a mutation frame type',
+    }),
+  })
   .passthrough();
 export type BatchOp = z.infer<typeof BatchOp>;
 
@@ -102,9 +109,31 @@ export function isClientFrameType(type: string): type is ClientFrameType {
 
 /** One item's net change as the `op` frame carries it (docs/realtime.md). */
 const OpFrame = z.discriminatedUnion('op', [
-  z.object({ type: z.literal('op'), op: z.literal('upsert'), kind: z.string(), item: z.record(z.string(), z.unknown()), author: z.string(), etag: z.string() }),
-  z.object({ type: z.literal('op'), op: z.literal('delete'), kind: z.string(), id: z.string(), author: z.string(), etag: z.string() }),
-  z.object({ type: z.literal('op'), op: z.literal('set'), kind: z.literal('meta'), key: z.string(), value: z.unknown(), author: z.string(), etag: z.string() }),
+  z.object({
+    type: z.literal('op'),
+    op: z.literal('upsert'),
+    kind: z.string(),
+    item: z.record(z.string(), z.unknown()),
+    author: z.string(),
+    etag: z.string(),
+  }),
+  z.object({
+    type: z.literal('op'),
+    op: z.literal('delete'),
+    kind: z.string(),
+    id: z.string(),
+    author: z.string(),
+    etag: z.string(),
+  }),
+  z.object({
+    type: z.literal('op'),
+    op: z.literal('set'),
+    kind: z.literal('meta'),
+    key: z.string(),
+    value: z.unknown(),
+    author: z.string(),
+    etag: z.string(),
+  }),
 ]);
 
 /**
@@ -113,12 +142,21 @@ const OpFrame = z.discriminatedUnion('op', [
  * answering a client's frame (by its `ref`), `board_erased` before the close.
  */
 export const ServerFrame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), boardId: z.string(), mode: BoardMode, lockMode: LockMode.nullable(), readOnly: z.boolean(), author: z.string() }),
+  z.object({
+    type: z.literal('hello'),
+    boardId: z.string(),
+    mode: BoardMode,
+    lockMode: LockMode.nullable(),
+    readOnly: z.boolean(),
+    author: z.string(),
+  }),
   z.object({ type: z.literal('snapshot'), board: z.record(z.string(), z.unknown()), etag: z.string() }),
   OpFrame,
   z.object({ type: z.literal('ack'), ref: FrameRef, result: z.unknown() }),
   /** An error's details (field, reason, index, …) sit beside its code and message, as in REST bodies. */
-  z.object({ type: z.literal('error'), code: z.string(), message: z.string(), ref: FrameRef.optional() }).catchall(z.unknown()),
+  z
+    .object({ type: z.literal('error'), code: z.string(), message: z.string(), ref: FrameRef.optional() })
+    .catchall(z.unknown()),
   z.object({ type: z.literal('board_erased'), boardId: z.string() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;

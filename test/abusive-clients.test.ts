@@ -41,7 +41,9 @@ describe('slow and abusive clients', () => {
   it('a client that dribbles its body is cut off too', async () => {
     const { id } = (await client(t.server.url).post('/api/boards')).body;
     const socket = await rawSocket(t.server.url);
-    socket.write(`POST /api/boards/${id}/texts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"x":0,`);
+    socket.write(
+      `POST /api/boards/${id}/texts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"x":0,`,
+    );
     const ticker = setInterval(() => socket.write(' '), 300);
     const result = await closedWithin(socket, 6_000);
     clearInterval(ticker);
@@ -68,7 +70,13 @@ describe('slow and abusive clients', () => {
       for (let i = 0; i < 60; i++) await api.get(`/json/${id}`);
       const body = JSON.stringify({ x: 0, y: 0, content: 'x'.repeat(MAX_BODY_BYTES - 100) });
       const started = performance.now();
-      const results = await Promise.all(Array.from({ length: 20 }, () => api.request('POST', `/api/boards/${id}/texts`, { body, headers: { 'content-type': 'application/json' } }).catch(() => ({ status: 0 }))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api
+            .request('POST', `/api/boards/${id}/texts`, { body, headers: { 'content-type': 'application/json' } })
+            .catch(() => ({ status: 0 })),
+        ),
+      );
       const elapsed = performance.now() - started;
       expect(results.every((res) => res.status === 429 || res.status === 0)).toBe(true);
       expect(results.some((res) => res.status === 429)).toBe(true);

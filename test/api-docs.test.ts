@@ -12,12 +12,20 @@ import { useServer } from './helpers/server.js';
 
 const t = useServer();
 const docs = () => readFileSync(API_DOCS_PATH, 'utf8');
-const headings = () => new Set(docs().split('\n').filter((line) => line.startsWith('### ')).map((line) => line.slice(4)));
+const headings = () =>
+  new Set(
+    docs()
+      .split('\n')
+      .filter((line) => line.startsWith('### '))
+      .map((line) => line.slice(4)),
+  );
 
 describe('docs/api.md', () => {
   it('has a section for every path and method of /openapi.json', async () => {
     const { body } = await t.api.get('/openapi.json');
-    const described = Object.entries(body.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const described = Object.entries(body.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(described.length).toBeGreaterThan(40);
     expect(described.filter((route) => !headings().has(route))).toEqual([]);
   });
@@ -34,7 +42,9 @@ describe('docs/api.md', () => {
     expect(codes).toEqual(expect.arrayContaining(['board_locked', 'too_many_connections', 'unknown_frame']));
     const text = docs();
     expect(codes.filter((code) => !text.includes(`\`${code}\``))).toEqual([]);
-    expect(Object.values(CLOSE).filter(({ code, reason }) => !text.includes(`| ${code} | \`${reason}\` |`))).toEqual([]);
+    expect(Object.values(CLOSE).filter(({ code, reason }) => !text.includes(`| ${code} | \`${reason}\` |`))).toEqual(
+      [],
+    );
   });
 
   it('is what the generator writes from the code today', () => {

@@ -13,7 +13,11 @@ import { ROOT, tempDataDir, testEnv } from './helpers/child-server.js';
 
 /** Full collections a process started with `flags` ran while its heap grew past 80 MB (test/helpers/old-space-floor.ts). */
 function fullCollectionsWith(flags: string[]): { major: number; heapMB: number } {
-  const output = execFileSync(process.execPath, [...flags, '--expose-gc', '--import', 'tsx', join(ROOT, 'test/helpers/old-space-floor.ts'), '120'], { cwd: ROOT, encoding: 'utf8' });
+  const output = execFileSync(
+    process.execPath,
+    [...flags, '--expose-gc', '--import', 'tsx', join(ROOT, 'test/helpers/old-space-floor.ts'), '120'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   return JSON.parse(output.trim().split('\n').pop()!) as { major: number; heapMB: number };
 }
 
@@ -25,9 +29,16 @@ describe('the built service', () => {
       // Allocation sites V8 pretenures while the server starts would put every later request's objects in the old
       // generation (docs/runtime.md): the start script turns that off, and the benchmarks run what it runs.
       expect(SERVICE_COMMAND.nodeFlags).toContain('--no-allocation-site-pretenuring');
-      expect(service.process.spawnargs.slice(1)).toEqual([...SERVICE_COMMAND.nodeFlags, expect.stringMatching(/\/dist\/server\/app\/main\.js$/)]);
+      expect(service.process.spawnargs.slice(1)).toEqual([
+        ...SERVICE_COMMAND.nodeFlags,
+        expect.stringMatching(/\/dist\/server\/app\/main\.js$/),
+      ]);
       const board = await (await fetch(`${service.url}/api/boards`, { method: 'POST' })).json();
-      const written = await fetch(`${service.url}/api/boards/${board.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 1, y: 2, content: 'from the build' }) });
+      const written = await fetch(`${service.url}/api/boards/${board.id}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 1, y: 2, content: 'from the build' }),
+      });
       expect(written.status).toBe(200);
       const snapshot = await (await fetch(`${service.url}/json/${board.id}`)).json();
       expect(snapshot.texts.map((text: { content: string }) => text.content)).toEqual(['from the build']);

@@ -16,7 +16,11 @@ const task = { id: 't1', column_id: 'c1', name: 'a task', sort: 0, done: false, 
 function board(cachedMode: CompensationContext['mode']) {
   const doc = new Y.Doc();
   const repairs: Repair[] = [];
-  attachCompensator(doc, () => ({ mode: cachedMode, blobExists: () => false }), (_origin, made) => repairs.push(...made));
+  attachCompensator(
+    doc,
+    () => ({ mode: cachedMode, blobExists: () => false }),
+    (_origin, made) => repairs.push(...made),
+  );
   const fromServer = (change: () => void) => doc.transact(change, { source: 'local' });
   const fromClient = (change: () => void) => doc.transact(change, { source: 'connection', connection: {} });
   return { doc, repairs, fromServer, fromClient };
@@ -41,7 +45,10 @@ describe('the mode a client is checked against', () => {
       doc.getMap('meta').set('mode', 'todo');
       doc.getMap('columns').set('c1', column);
     });
-    expect(repairs.map((repair) => `${repair.kind}/${repair.id}/${repair.action}`).sort()).toEqual(['columns/c1/removed', 'meta/mode/restored']);
+    expect(repairs.map((repair) => `${repair.kind}/${repair.id}/${repair.action}`).sort()).toEqual([
+      'columns/c1/removed',
+      'meta/mode/restored',
+    ]);
     expect(doc.getMap('meta').get('mode')).toBe('draw');
     expect(doc.getMap('columns').size).toBe(0);
   });

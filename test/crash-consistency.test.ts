@@ -64,7 +64,15 @@ function tagOf(kind: Kind, item: any): string {
  * once its erase was acknowledged, `unknown` while a write is in flight (then
  * settled by what the next restart shows, which later rounds must keep).
  */
-type Entry = { writer: string; board: string; kind: Kind; tag: string; state: 'present' | 'absent' | 'unknown'; id?: string; item?: unknown };
+type Entry = {
+  writer: string;
+  board: string;
+  kind: Kind;
+  tag: string;
+  state: 'present' | 'absent' | 'unknown';
+  id?: string;
+  item?: unknown;
+};
 
 class Ledger {
   readonly entries = new Map<string, Entry>();
@@ -86,7 +94,9 @@ class Ledger {
 
   /** A present item of this writer to erase, if there is one. */
   pick(writer: string, random: () => number, filter: (entry: Entry) => boolean = () => true): Entry | undefined {
-    const own = [...this.entries.values()].filter((e) => e.writer === writer && e.state === 'present' && e.id && e.kind !== 'tasks' && filter(e));
+    const own = [...this.entries.values()].filter(
+      (e) => e.writer === writer && e.state === 'present' && e.id && e.kind !== 'tasks' && filter(e),
+    );
     return own.length ? own[Math.floor(random() * own.length)] : undefined;
   }
 
@@ -155,7 +165,12 @@ function readStored(dataDir: string): Map<string, Content> {
       expect(doc.store.pendingStructs, `board ${id}: journal entries with missing dependencies`).toBeNull();
       expect(doc.store.pendingDs, `board ${id}: deletions of unknown items in the journal`).toBeNull();
       const items = (name: string) => sortedById([...doc.getMap(name).values()]);
-      result.set(id, { texts: items('texts'), lines: items('lines'), tasks: items('tasks'), columns: items('columns') });
+      result.set(id, {
+        texts: items('texts'),
+        lines: items('lines'),
+        tasks: items('tasks'),
+        columns: items('columns'),
+      });
       doc.destroy();
     }
     return result;
@@ -216,7 +231,9 @@ function restWriter(round: Round, api: Client) {
       const victim = round.ledger.pick('rest', round.random);
       if (!victim) return;
       victim.state = 'unknown';
-      const res = await api.del(`/api/boards/${victim.board}/${victim.kind === 'lines' ? 'strokes' : 'texts'}/${victim.id}`);
+      const res = await api.del(
+        `/api/boards/${victim.board}/${victim.kind === 'lines' ? 'strokes' : 'texts'}/${victim.id}`,
+      );
       expectOk(res, 'DELETE item');
       victim.state = 'absent';
     } else {
@@ -225,7 +242,10 @@ function restWriter(round: Round, api: Client) {
       const res = await api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content }] } });
       expectOk(res, 'POST /api/boards');
       round.knownBoards.add(res.body.id);
-      Object.assign(round.ledger.sent('rest', res.body.id, 'texts', content), { state: 'present', id: res.body.ids.texts[0] });
+      Object.assign(round.ledger.sent('rest', res.body.id, 'texts', content), {
+        state: 'present',
+        id: res.body.ids.texts[0],
+      });
     }
   };
 }
@@ -242,7 +262,13 @@ function mcpWriter(round: Round, mcp: McpClient) {
     } else if (r < 0.65) {
       const n = next(round);
       const entry = round.ledger.sent('mcp', board, 'lines', `stroke:${n}`);
-      const result = await mcp.call('draw_stroke', { board_id: board, points: [[n, 5], [n + 2, 6]] });
+      const result = await mcp.call('draw_stroke', {
+        board_id: board,
+        points: [
+          [n, 5],
+          [n + 2, 6],
+        ],
+      });
       Object.assign(entry, { state: 'present', id: result.id });
     } else if (r < 0.85) {
       const name = `task-${next(round)}`;
@@ -276,7 +302,10 @@ function jsonWriter(round: Round, board: string, request: (frame: Record<string,
       // A batch is one transaction: both texts or neither.
       const contents = [`json-${next(round)}`, `json-${next(round)}`];
       const entries = contents.map((content) => round.ledger.sent('json', board, 'texts', content));
-      const results = await request({ type: 'batch', ops: contents.map((content) => ({ type: 'add_text', x: 0, y: 0, content })) });
+      const results = await request({
+        type: 'batch',
+        ops: contents.map((content) => ({ type: 'add_text', x: 0, y: 0, content })),
+      });
       entries.forEach((entry, i) => Object.assign(entry, { state: 'present', id: results[i].id, item: results[i] }));
     } else {
       const victim = round.ledger.pick('json', round.random, (e) => e.board === board);
@@ -302,7 +331,17 @@ function yjsWriter(round: Round, board: string, yjs: YjsClient) {
       yjs.doc.getMap('texts').set(id, item);
     } else if (r < 0.85) {
       const n = next(round);
-      const item = { id, points: [[n, 9], [n + 4, 10]], color: 'auto', width: 3, author, last_updated };
+      const item = {
+        id,
+        points: [
+          [n, 9],
+          [n + 4, 10],
+        ],
+        color: 'auto',
+        width: 3,
+        author,
+        last_updated,
+      };
       entry = round.ledger.sent('yjs', board, 'lines', `stroke:${n}`);
       Object.assign(entry, { id, item });
       yjs.doc.getMap('lines').set(id, item);
@@ -325,12 +364,24 @@ function yjsWriter(round: Round, board: string, yjs: YjsClient) {
  * state plus journal hold; every tracked item is as the ledger says, once;
  * nothing untracked appeared. Unknown outcomes are settled by what is there.
  */
-async function verify(api: Client, stored: Map<string, Content>, ledger: Ledger, knownBoards: Set<string>, note: string): Promise<void> {
-  for (const id of knownBoards) expect(stored.has(id), `${note}: acknowledged board ${id} is in the registry`).toBe(true);
+async function verify(
+  api: Client,
+  stored: Map<string, Content>,
+  ledger: Ledger,
+  knownBoards: Set<string>,
+  note: string,
+): Promise<void> {
+  for (const id of knownBoards)
+    expect(stored.has(id), `${note}: acknowledged board ${id} is in the registry`).toBe(true);
   for (const [id, content] of stored) {
     const res = await api.get(`/json/${id}`);
     expect(res.status, `${note}: board ${id} loads`).toBe(200);
-    const shown: Content = { texts: sortedById(res.body.texts), lines: sortedById(res.body.lines), tasks: sortedById(res.body.tasks ?? []), columns: sortedById(res.body.columns ?? []) };
+    const shown: Content = {
+      texts: sortedById(res.body.texts),
+      lines: sortedById(res.body.lines),
+      tasks: sortedById(res.body.tasks ?? []),
+      columns: sortedById(res.body.columns ?? []),
+    };
     expect(shown, `${note}: board ${id} as served equals its stored state plus journal`).toEqual(content);
     if (!knownBoards.has(id)) continue; // created by a request the kill cut off: loading it is all we can ask
 
@@ -417,15 +468,29 @@ describe('crash consistency', () => {
       if (!heavy) {
         // About 1.6 MB of document: compacting it takes tens of milliseconds, so with a short
         // debounce a kill often lands in the middle of a compaction.
-        const lines = Array.from({ length: HEAVY_STROKES }, (_, i) => ({ points: Array.from({ length: 400 }, (_, j) => [HEAVY_X + i, j]) }));
+        const lines = Array.from({ length: HEAVY_STROKES }, (_, i) => ({
+          points: Array.from({ length: 400 }, (_, j) => [HEAVY_X + i, j]),
+        }));
         const res = await api.post('/api/boards', { content: { lines } });
         expectOk(res, 'POST /api/boards (heavy)');
         heavy = res.body.id as string;
         knownBoards.add(heavy);
-        res.body.ids.lines.forEach((id: string, i: number) => Object.assign(ledger.sent('import', heavy!, 'lines', `stroke:${HEAVY_X + i}`), { state: 'present', id }));
+        res.body.ids.lines.forEach((id: string, i: number) =>
+          Object.assign(ledger.sent('import', heavy!, 'lines', `stroke:${HEAVY_X + i}`), { state: 'present', id }),
+        );
       }
       boards.push(heavy);
-      const round: Round = { ledger, random, killed: false, halted: false, failures: [], counter, boards, todo, knownBoards };
+      const round: Round = {
+        ledger,
+        random,
+        killed: false,
+        halted: false,
+        failures: [],
+        counter,
+        boards,
+        todo,
+        knownBoards,
+      };
 
       const mcp = await connectMcp(server.url);
       // The JSON channel and the Yjs client each stay on a fresh board of their own.
@@ -469,10 +534,15 @@ describe('crash consistency', () => {
     }
     // The rounds did real work: many writes of every surface, settled on both sides of the kills.
     for (const writerName of ['rest', 'mcp', 'json', 'yjs']) {
-      expect([...ledger.entries.values()].filter((e) => e.writer === writerName && e.state === 'present').length, writerName).toBeGreaterThan(ROUNDS);
+      expect(
+        [...ledger.entries.values()].filter((e) => e.writer === writerName && e.state === 'present').length,
+        writerName,
+      ).toBeGreaterThan(ROUNDS);
     }
     expect([...ledger.entries.values()].some((e) => e.state === 'absent')).toBe(true);
-    console.log(`crash consistency (seed ${SEED}): ${stats.acknowledged} items settled, ${stats.unknown} in flight at a kill, ${stats.pausedKills} kills after a settled burst`);
+    console.log(
+      `crash consistency (seed ${SEED}): ${stats.acknowledged} items settled, ${stats.unknown} in flight at a kill, ${stats.pausedKills} kills after a settled burst`,
+    );
   }, 120_000);
 });
 
@@ -499,11 +569,18 @@ describe('crash consistency of history', () => {
       server = await startChildServer(historyDir);
       api = client(server.url);
       const versions = (await api.get(`/api/boards/${id}/versions`)).body.versions;
-      expect(versions.map((v: any) => [v.version, v.restoredFrom])).toEqual([[3, 1], [2, undefined], [1, undefined]]);
+      expect(versions.map((v: any) => [v.version, v.restoredFrom])).toEqual([
+        [3, 1],
+        [2, undefined],
+        [1, undefined],
+      ]);
       const json = (await api.get(`/json/${id}`)).body;
       expect(json.etag).toBe(restored.body.etag);
       expect(json.texts.map((x: any) => x.content)).toEqual(['kept']);
-      expect((await api.get(`/api/boards/${id}/versions/2`)).body.texts.map((x: any) => x.content).sort()).toEqual(['kept', 'vandal']);
+      expect((await api.get(`/api/boards/${id}/versions/2`)).body.texts.map((x: any) => x.content).sort()).toEqual([
+        'kept',
+        'vandal',
+      ]);
     } finally {
       server.process.kill('SIGKILL');
       await server.exited;

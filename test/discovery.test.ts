@@ -24,7 +24,8 @@ describe('GET /llms.txt', () => {
     const sections = lines.filter((line: string) => line.startsWith('## ')).map((line: string) => line.slice(3));
     expect(sections).toEqual(expect.arrayContaining(['Start', 'Limits', 'Optional']));
     const links = [...res.text.matchAll(/\[[^\]]+\]\(([^)]+)\)/g)].map((match) => match[1]);
-    for (const path of ['/openapi.json', '/.well-known/mcp.json', '/quotas.json', '/.well-known/mcp/server-card']) expect(links).toContain(`${t.server.url}${path}`);
+    for (const path of ['/openapi.json', '/.well-known/mcp.json', '/quotas.json', '/.well-known/mcp/server-card'])
+      expect(links).toContain(`${t.server.url}${path}`);
     expect(res.text).toContain(`${t.server.url}/mcp`);
     expect(res.text).toContain('POST');
     expect(res.text).toContain('2000 strokes');
@@ -64,11 +65,21 @@ describe('MCP server card', () => {
       title: expect.any(String),
       description: expect.any(String),
       protocolVersion: '2026-07-28',
-      remotes: [{ type: 'streamable-http', url: `${t.server.url}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: `${t.server.url}/mcp`,
+          supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+        },
+      ],
       capabilities: { tools: expect.any(Object), resources: { subscribe: true }, completions: {} },
       connection: [
         { protocolVersions: ['2026-07-28'], stateless: true, description: expect.stringContaining('server/discover') },
-        { protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'], stateless: false, description: expect.stringContaining('initialize') },
+        {
+          protocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'],
+          stateless: false,
+          description: expect.stringContaining('initialize'),
+        },
       ],
     });
     // A model cannot set headers: the card tells it to pass the key as an argument.

@@ -39,10 +39,14 @@ describe('durability: a 2xx survives kill -9 right after the response', () => {
     const env = { STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '60000' };
     const first = await startChildServer(dataDir, env);
     const api = client(first.url);
-    const ids = await Promise.all([api.post('/api/boards'), api.post('/api/boards')]).then((r) => r.map((x) => x.body.id));
+    const ids = await Promise.all([api.post('/api/boards'), api.post('/api/boards')]).then((r) =>
+      r.map((x) => x.body.id),
+    );
     const todo = (await api.post('/api/boards', { mode: 'todo' })).body.id;
     const writes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api.post(`/api/boards/${ids[i % 2]}/strokes`, { points: [i, i, i + 1, i + 1] })),
+      Array.from({ length: 40 }, (_, i) =>
+        api.post(`/api/boards/${ids[i % 2]}/strokes`, { points: [i, i, i + 1, i + 1] }),
+      ),
     );
     expect(writes.every((w) => w.status === 200)).toBe(true);
     const erased = await api.post(`/api/boards/${ids[0]}/texts`, { x: 0, y: 0, content: 'to erase' });
@@ -52,7 +56,9 @@ describe('durability: a 2xx survives kill -9 right after the response', () => {
     const second = await startChildServer(dataDir, env);
     try {
       const api2 = client(second.url);
-      const lines = (await Promise.all(ids.map((id) => api2.get(`/json/${id}`)))).flatMap((r) => r.body.lines.map((l: any) => l.id));
+      const lines = (await Promise.all(ids.map((id) => api2.get(`/json/${id}`)))).flatMap((r) =>
+        r.body.lines.map((l: any) => l.id),
+      );
       expect(lines.sort()).toEqual(writes.map((w) => w.body.id).sort());
       expect((await api2.get(`/json/${ids[0]}`)).body.texts).toEqual([]);
       expect((await api2.get(`/json/${todo}`)).body.columns).toHaveLength(3);

@@ -17,7 +17,13 @@ async function fixture(withLaneTitles: boolean) {
       tasks: [
         { columnIndex: 0, name: 'Second in doing', sort: 2, priority: 'M', assignee: 'Bob' },
         { columnIndex: 0, name: 'First in doing', sort: 1, done: true, due_date: '2026-12-24' },
-        { columnIndex: 1, name: 'Quote "this", please', description: 'line one\nline two, with comma', assignee: 'Ann Lee', priority: 'H' },
+        {
+          columnIndex: 1,
+          name: 'Quote "this", please',
+          description: 'line one\nline two, with comma',
+          assignee: 'Ann Lee',
+          priority: 'H',
+        },
         { columnIndex: 1, name: '=HYPERLINK("http://evil.test","click")', description: '@SUM(A1:A9)' },
         { columnIndex: 2, name: '+1 for lanes', description: '-minus' },
       ],
@@ -48,9 +54,13 @@ describe('GET /tasks.csv', () => {
 
   it('download=1 (exactly) makes it an attachment', async () => {
     const id = await fixture(false);
-    expect((await t.api.get(`/api/boards/${id}/tasks.csv?download=1`)).headers.get('content-disposition')).toBe(`attachment; filename="board-${id}-tasks.csv"`);
+    expect((await t.api.get(`/api/boards/${id}/tasks.csv?download=1`)).headers.get('content-disposition')).toBe(
+      `attachment; filename="board-${id}-tasks.csv"`,
+    );
     for (const value of ['true', '0', '11', '']) {
-      expect((await t.api.get(`/api/boards/${id}/tasks.csv?download=${value}`)).headers.get('content-disposition')).toMatch(/^inline;/);
+      expect(
+        (await t.api.get(`/api/boards/${id}/tasks.csv?download=${value}`)).headers.get('content-disposition'),
+      ).toMatch(/^inline;/);
     }
   });
 
@@ -105,7 +115,14 @@ describe('GET /tasks.md', () => {
     const id = await fixture(true);
     const { text } = await t.api.get(`/api/boards/${id}/tasks.md`);
     const headings = text.split('\n').filter((line: string) => line.startsWith('#'));
-    expect(headings).toEqual([`# Board ${id}`, '## Row 1', '### Backlog "big"', '### Doing, now', '## Later', '### Row two column']);
+    expect(headings).toEqual([
+      `# Board ${id}`,
+      '## Row 1',
+      '### Backlog "big"',
+      '### Doing, now',
+      '## Later',
+      '### Row two column',
+    ]);
   });
 
   it('an empty column says so; a draw board gives only the heading', async () => {

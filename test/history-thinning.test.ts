@@ -22,16 +22,23 @@ describe('versionsToDrop', () => {
 
   it('keeps the last version of each hour between 1 and 7 days, of each day between 7 and 30, none older', () => {
     const ages = [
-      2 * DAY + 10 * 60_000, 2 * DAY + 20 * 60_000, 2 * DAY + 30 * 60_000, // one hour: the youngest of them is the hour's last
-      10 * DAY + HOUR, 10 * DAY + 2 * HOUR, 10 * DAY + 3 * HOUR, // one day (12:00 minus 1..3 h is 09:00..11:00 of one UTC day)
-      40 * DAY, 41 * DAY, // past 30 days
+      2 * DAY + 10 * 60_000,
+      2 * DAY + 20 * 60_000,
+      2 * DAY + 30 * 60_000, // one hour: the youngest of them is the hour's last
+      10 * DAY + HOUR,
+      10 * DAY + 2 * HOUR,
+      10 * DAY + 3 * HOUR, // one day (12:00 minus 1..3 h is 09:00..11:00 of one UTC day)
+      40 * DAY,
+      41 * DAY, // past 30 days
       60_000, // the newest
     ];
     const versions = versionsAt(ages);
     const byAge = (age: number) => versions.find((v) => v.at === new Date(NOW - age).toISOString())!.version;
     const dropped = versionsToDrop(versions, NOW, RETENTION);
     expect(dropped).toEqual(
-      [2 * DAY + 20 * 60_000, 2 * DAY + 30 * 60_000, 10 * DAY + 2 * HOUR, 10 * DAY + 3 * HOUR, 40 * DAY, 41 * DAY].map(byAge).sort((a, b) => a - b),
+      [2 * DAY + 20 * 60_000, 2 * DAY + 30 * 60_000, 10 * DAY + 2 * HOUR, 10 * DAY + 3 * HOUR, 40 * DAY, 41 * DAY]
+        .map(byAge)
+        .sort((a, b) => a - b),
     );
     expect(dropped).not.toContain(byAge(2 * DAY + 10 * 60_000));
     expect(dropped).not.toContain(byAge(10 * DAY + HOUR));

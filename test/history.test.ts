@@ -17,7 +17,12 @@ async function newBoard(api: Client, mode: 'draw' | 'todo' = 'draw'): Promise<st
 }
 
 /** Runs `edit` and resolves once its burst has settled (and so was recorded), with the ETag then. */
-async function settle(api: Client, id: string, edit: () => Promise<unknown>, headers: Record<string, string> = {}): Promise<string> {
+async function settle(
+  api: Client,
+  id: string,
+  edit: () => Promise<unknown>,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const waiting = api.get(`/api/boards/${id}/wait?timeout_ms=20000`, headers);
   await edit();
   const answer = await waiting;
@@ -43,7 +48,13 @@ describe('versions', () => {
     expect(list.headers.get('cache-control')).toBe('no-store');
     expect(list.body.versions).toHaveLength(1);
     const [version] = list.body.versions;
-    expect(version).toEqual({ version: 1, at: expect.any(String), authors: ['ai:rest'], counts: { texts: 2, lines: 0, images: 0 }, changes: { added: 2, updated: 0, removed: 0 } });
+    expect(version).toEqual({
+      version: 1,
+      at: expect.any(String),
+      authors: ['ai:rest'],
+      counts: { texts: 2, lines: 0, images: 0 },
+      changes: { added: 2, updated: 0, removed: 0 },
+    });
     expect(Date.parse(version.at)).toBeGreaterThan(Date.now() - 60_000);
     expect((await t.api.get(`/api/boards/${id}/versions/1`)).body.etag).toBe(etag);
     // Nothing changes, nothing is recorded.
@@ -135,7 +146,9 @@ describe('changes', () => {
         const [newest] = (await t.api.get(`/api/boards/${id}/versions?limit=1`)).body.versions;
         expect(newest).toMatchObject({ version: 2, changes: { added: 1, updated: 0, removed: 0 } });
         await addText(t.api, id, 'third');
-        expect((await t.api.get(`/api/boards/${id}/changes?since=2`)).body.added.map((x: any) => x.content)).toEqual(['third']);
+        expect((await t.api.get(`/api/boards/${id}/changes?since=2`)).body.added.map((x: any) => x.content)).toEqual([
+          'third',
+        ]);
       }
     } finally {
       history.stateAt = stateAt;
@@ -180,7 +193,12 @@ describe('restore', () => {
     expect(now.etag).toBe(restored.body.etag);
     const versions = (await t.api.get(`/api/boards/${id}/versions`)).body.versions;
     expect(versions.map((v: any) => v.version)).toEqual([4, 3, 2, 1]);
-    expect(versions[0]).toMatchObject({ restoredFrom: 1, authors: ['ai:rest'], counts: { texts: 1, lines: 1, images: 0 }, changes: { added: 1, updated: 0, removed: 2 } }); // the text comes back, the stroke never went
+    expect(versions[0]).toMatchObject({
+      restoredFrom: 1,
+      authors: ['ai:rest'],
+      counts: { texts: 1, lines: 1, images: 0 },
+      changes: { added: 1, updated: 0, removed: 2 },
+    }); // the text comes back, the stroke never went
     expect(versions[1].restoredFrom).toBeUndefined();
     const before = (await t.api.get(`/api/boards/${id}/versions/3`)).body;
     expect(before.texts.map((x: any) => x.content).sort()).toEqual(['unsettled', 'vandal']);
@@ -228,7 +246,15 @@ describe('restore', () => {
     await settle(t.api, id, () => addText(t.api, id, 'only'));
     await settle(t.api, id, () =>
       t.server.server.boards.write(id, TEST_CALLER, (w) => {
-        for (let i = 0; i <= MAX_BATCH_OPS; i++) w.maps.texts.set(`bulk-${i}`, { id: `bulk-${i}`, x: i, y: 0, content: `${i}`, author: 'ai:rest', last_updated: w.now });
+        for (let i = 0; i <= MAX_BATCH_OPS; i++)
+          w.maps.texts.set(`bulk-${i}`, {
+            id: `bulk-${i}`,
+            x: i,
+            y: 0,
+            content: `${i}`,
+            author: 'ai:rest',
+            last_updated: w.now,
+          });
       }),
     );
     const ws = await openJson(t.server.url, id);
@@ -255,7 +281,11 @@ describe('restore', () => {
     expect(json.etag).toBe(final);
     expect(json.texts.map((x: any) => x.content)).toContain('base');
     expect(json.texts.map((x: any) => x.content)).not.toContain('second');
-    await eventually(() => expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content).sort()).toEqual(json.texts.map((x: any) => x.content).sort()));
+    await eventually(() =>
+      expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content).sort()).toEqual(
+        json.texts.map((x: any) => x.content).sort(),
+      ),
+    );
     const [newest] = (await t.api.get(`/api/boards/${id}/versions?limit=1`)).body.versions;
     expect((await t.api.get(`/api/boards/${id}/versions/${newest.version}`)).body.etag).toBe(final);
     yjs.destroy();
@@ -282,7 +312,13 @@ describe('restore', () => {
   it("a restored image has its payload: stored versions keep their images' payloads from pruning", async () => {
     const id = await newBoard(t.api);
     let image = '';
-    await settle(t.api, id, async () => (image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).body.id));
+    await settle(
+      t.api,
+      id,
+      async () =>
+        (image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }))
+          .body.id),
+    );
     await settle(t.api, id, () => t.api.del(`/api/boards/${id}/images/${image}`)); // stored and pruned meanwhile (2 s debounce)
     expect((await t.api.get(`/api/boards/${id}/images/${image}`)).status).toBe(404);
     expect((await t.api.post(`/api/boards/${id}/versions/1/restore`)).status).toBe(200);
@@ -317,7 +353,7 @@ describe('hostile input', () => {
       ...bad.map((v) => `changes?since=${v}`),
       'changes',
       'changes?since=1&since_etag=%22abc%22',
-      'changes?since_etag=' + 'x'.repeat(500),
+      `changes?since_etag=${'x'.repeat(500)}`,
       'changes?since_etag=%3Cscript%3E',
       ...bad.filter((v) => v !== '').map((v) => `versions/${v}`),
       ...bad.filter((v) => v !== '').map((v) => `versions/${v}/svg-preview`),
@@ -409,7 +445,10 @@ describe('thinning as the clock moves on', () => {
     expect((await api.get(`/api/boards/${id}/changes?since_etag=${encodeURIComponent(first)}`)).status).toBe(410);
     expect((await api.get(`/api/boards/${id}/versions/1`)).body.code).toBe('version_not_found');
     // Version 2 holds its whole state although version 1, which it was built on, is gone.
-    expect((await api.get(`/api/boards/${id}/versions/2`)).body.texts.map((x: any) => x.content).sort()).toEqual(['day 0, first', 'day 0, second']);
+    expect((await api.get(`/api/boards/${id}/versions/2`)).body.texts.map((x: any) => x.content).sort()).toEqual([
+      'day 0, first',
+      'day 0, second',
+    ]);
     now += 40 * DAY_MS;
     await settle(api, id, () => addText(api, id, 'day 42'));
     versions = (await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version);

@@ -57,7 +57,9 @@ async function changeDocument(extensions: Extension[], times: number): Promise<v
 describe('the @hocuspocus/server patch', () => {
   it(`is made for the installed @hocuspocus/server ${PATCHED_VERSION}, and both builds carry it`, () => {
     const { version } = JSON.parse(readFileSync(join(serverDir, 'package.json'), 'utf8')) as { version: string };
-    expect(version, 'a new Hocuspocus release: re-check the patch against it (docs/upstream-patches.md)').toBe(PATCHED_VERSION);
+    expect(version, 'a new Hocuspocus release: re-check the patch against it (docs/upstream-patches.md)').toBe(
+      PATCHED_VERSION,
+    );
     expect(readdirSync(join(root, 'patches'))).toContain(`@hocuspocus+server+${PATCHED_VERSION}.patch`);
     for (const build of ['hocuspocus-server.esm.js', 'hocuspocus-server.cjs']) {
       const source = readFileSync(join(serverDir, 'dist', build), 'utf8');
@@ -74,7 +76,16 @@ describe('the @hocuspocus/server patch', () => {
 
   it('an extension with onChange still gets every update with the whole payload', async () => {
     const heard: onChangePayload[] = [];
-    await changeDocument([{ async onChange(payload) { heard.push(payload); } }], 3);
+    await changeDocument(
+      [
+        {
+          async onChange(payload) {
+            heard.push(payload);
+          },
+        },
+      ],
+      3,
+    );
     expect(heard).toHaveLength(3);
     for (const payload of heard) {
       expect(payload).toMatchObject({ documentName: 'patched', socketId: '' });

@@ -16,16 +16,31 @@ import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { MAX_COLLAB_MESSAGE_BYTES, MAX_WS_FRAME_BYTES, MUTATION_FRAME_TYPES, StoredLink, StoredStroke, StoredText } from '../schema/index.js';
 import {
-  hostileContentType, hostileHeaderValue, hostileJsonText, hostileScalar, hostileSegment, hostileValue, invalidUtf8, invalidUtf8Body,
-  mutated, objectOf, resolveTokens,
+  MAX_COLLAB_MESSAGE_BYTES,
+  MAX_WS_FRAME_BYTES,
+  MUTATION_FRAME_TYPES,
+  StoredLink,
+  StoredStroke,
+  StoredText,
+} from '../schema/index.js';
+import {
+  hostileContentType,
+  hostileHeaderValue,
+  hostileJsonText,
+  hostileScalar,
+  hostileSegment,
+  hostileValue,
+  invalidUtf8Body,
+  mutated,
+  objectOf,
+  resolveTokens,
 } from './helpers/hostile.js';
 import { client, PNG_1PX } from './helpers/http.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
 import { connectJson, connectYjs, eventually, openJson, type JsonClient, type YjsClient } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
-import { framed, MSG, openRawCollab, SYNC, syncMessage } from './helpers/yjs-raw.js';
+import { framed, openRawCollab, SYNC, syncMessage } from './helpers/yjs-raw.js';
 
 const t = useServer();
 
@@ -44,13 +59,23 @@ async function buildFixtures(): Promise<Fixtures> {
   const draw = await t.api.post('/api/boards', {
     mode: 'draw',
     content: {
-      texts: [{ x: 0, y: 0, content: 'text' }, { kind: 'link', x: 0, y: 60, url: 'https://a.test/' }],
+      texts: [
+        { x: 0, y: 0, content: 'text' },
+        { kind: 'link', x: 0, y: 60, url: 'https://a.test/' },
+      ],
       lines: [{ points: [0, 0, 20, 20] }],
       images: [{ x: 40, y: 40, width: 4, height: 4, dataUrl: PNG_1PX }],
     },
   });
-  const todo = await t.api.post('/api/boards', { mode: 'todo', content: { columns: [{ title: 'A' }, { title: 'B' }], tasks: [{ columnIndex: 0, name: 'task' }] } });
-  const locked = await t.api.post('/api/boards', { mode: 'draw', lock: 'all', content: { texts: [{ x: 0, y: 0, content: 'locked' }] } });
+  const todo = await t.api.post('/api/boards', {
+    mode: 'todo',
+    content: { columns: [{ title: 'A' }, { title: 'B' }], tasks: [{ columnIndex: 0, name: 'task' }] },
+  });
+  const locked = await t.api.post('/api/boards', {
+    mode: 'draw',
+    lock: 'all',
+    content: { texts: [{ x: 0, y: 0, content: 'locked' }] },
+  });
   for (const res of [draw, todo, locked]) expect(res.status).toBe(200);
   const tokens = {
     $draw: draw.body.id,
@@ -66,7 +91,10 @@ async function buildFixtures(): Promise<Fixtures> {
     $column2: todo.body.ids.columns[1],
     $task: todo.body.ids.tasks[0],
   };
-  return { tokens, boards: [{ id: draw.body.id }, { id: todo.body.id }, { id: locked.body.id, key: locked.body.access_key }] };
+  return {
+    tokens,
+    boards: [{ id: draw.body.id }, { id: todo.body.id }, { id: locked.body.id, key: locked.body.access_key }],
+  };
 }
 
 /** Substitutes `$token`s inside a string (paths, query strings, header values). */
@@ -74,7 +102,9 @@ const inString = (text: string) => text.replace(/\$[A-Za-z]\w*/g, (token) => fx.
 
 /** ETags of the fixture boards from GET /json, or null when one no longer answers 200 (erased, locked anew). */
 async function etags(): Promise<string[] | null> {
-  const answers = await Promise.all(fx.boards.map(({ id, key }) => t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})));
+  const answers = await Promise.all(
+    fx.boards.map(({ id, key }) => t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})),
+  );
   if (answers.some((res) => res.status !== 200)) return null;
   return answers.map((res) => res.headers.get('etag')!);
 }
@@ -102,11 +132,45 @@ async function expectHealthy(): Promise<void> {
 
 /** Valid bodies per route, which the arbitraries then mutate; a route without one gets random JSON. */
 const BODY_TEMPLATES: Record<string, Record<string, unknown>> = {
-  'POST /api/boards': { mode: 'draw', template: 'kanban', content: { texts: [{ x: 0, y: 0, content: 'imported', sourceId: 's' }], lines: [{ points: [0, 0, 1, 1], anchors: { start: { kind: 'text', id: 's', dx: 0, dy: 0 } } }] }, autolayout: false, author: 'ai:fuzz' },
-  'POST /api/boards/:boardId/texts': { id: '$text', x: 10, y: 10, content: 'hello', color: 'red', width: 200, postit: true, author: 'ai:fuzz' },
-  'POST /api/boards/:boardId/strokes': { id: '$stroke', points: [[0, 0], [10, 10]], color: 'blue', anchors: { start: { kind: 'text', id: '$text', dx: 0, dy: 0 } } },
+  'POST /api/boards': {
+    mode: 'draw',
+    template: 'kanban',
+    content: {
+      texts: [{ x: 0, y: 0, content: 'imported', sourceId: 's' }],
+      lines: [{ points: [0, 0, 1, 1], anchors: { start: { kind: 'text', id: 's', dx: 0, dy: 0 } } }],
+    },
+    autolayout: false,
+    author: 'ai:fuzz',
+  },
+  'POST /api/boards/:boardId/texts': {
+    id: '$text',
+    x: 10,
+    y: 10,
+    content: 'hello',
+    color: 'red',
+    width: 200,
+    postit: true,
+    author: 'ai:fuzz',
+  },
+  'POST /api/boards/:boardId/strokes': {
+    id: '$stroke',
+    points: [
+      [0, 0],
+      [10, 10],
+    ],
+    color: 'blue',
+    anchors: { start: { kind: 'text', id: '$text', dx: 0, dy: 0 } },
+  },
   'POST /api/boards/:boardId/lines': { points: '[0,0,5,5]', color: 'RED' },
-  'POST /api/boards/:boardId/images': { id: '$image', x: 1, y: 1, width: 5, height: 5, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX },
+  'POST /api/boards/:boardId/images': {
+    id: '$image',
+    x: 1,
+    y: 1,
+    width: 5,
+    height: 5,
+    dataUrl: PNG_1PX,
+    thumbDataUrl: PNG_1PX,
+  },
   'POST /api/boards/:boardId/links': { id: '$link', x: 1, y: 1, url: 'https://example.test/a' },
   'POST /api/boards/:boardId/:kind/:itemId/move': { x: 1, y: 2 },
   'POST /api/boards/:boardId/mode': { mode: 'todo', template: 'sprint' },
@@ -114,11 +178,28 @@ const BODY_TEMPLATES: Record<string, Record<string, unknown>> = {
   'POST /api/boards/:boardId/title': { title: 'Named' },
   'POST /api/boards/:boardId/lanes': { lane: 1, title: 'Row', author: 'ai:fuzz' },
   'POST /api/boards/:boardId/columns': { id: '$column', title: 'Col', sort: 1, lane: 0, color: 'red' },
-  'POST /api/boards/:boardId/tasks': { id: '$task', column_id: '$column', name: 'Task', description: 'd', due_date: '2026-01-01', priority: 'h', assignee: 'me', sort: 0, done: false, color: 'blue', content: '{"boards":[]}' },
+  'POST /api/boards/:boardId/tasks': {
+    id: '$task',
+    column_id: '$column',
+    name: 'Task',
+    description: 'd',
+    due_date: '2026-01-01',
+    priority: 'h',
+    assignee: 'me',
+    sort: 0,
+    done: false,
+    color: 'blue',
+    content: '{"boards":[]}',
+  },
   'POST /api/boards/:boardId/tasks/:itemId/move': { column_id: '$column2', sort: 2 },
   'POST /api/boards/:boardId/lock': { mode: 'write' },
   'POST /api/boards/:boardId/verify-key': { key: '$key' },
-  'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+  'POST /mcp': {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  },
 };
 
 type Body = { json: unknown } | { text: string } | { bytes: Uint8Array } | undefined;
@@ -129,23 +210,76 @@ type Plan = {
   body: Body;
 };
 
-const boardIdArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('$draw', '$todo', '$locked', '$DRAW') }, { weight: 3, arbitrary: hostileSegment });
-const itemIdArb = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('$text', '$link', '$stroke', '$image', '$column', '$task') }, { weight: 3, arbitrary: hostileSegment });
+const boardIdArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('$draw', '$todo', '$locked', '$DRAW') },
+  { weight: 3, arbitrary: hostileSegment },
+);
+const itemIdArb = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom('$text', '$link', '$stroke', '$image', '$column', '$task') },
+  { weight: 3, arbitrary: hostileSegment },
+);
 const kindArb = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images') },
-  { weight: 2, arbitrary: fc.constantFrom('columns', 'tasks', 'lanes', 'meta', '__proto__', 'constructor', 'hasOwnProperty', 'TEXTS') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'columns',
+      'tasks',
+      'lanes',
+      'meta',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      'TEXTS',
+    ),
+  },
   { weight: 2, arbitrary: hostileSegment },
 );
 /** A version of a history path: some that exist (the fixtures' first settled burst), then hostile ones. */
-const versionArb = fc.oneof({ weight: 2, arbitrary: fc.constantFrom('1', '2', '0', '-1', '1.5', '1e3', '0x1', '99999999999999999999') }, { weight: 3, arbitrary: hostileSegment });
+const versionArb = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom('1', '2', '0', '-1', '1.5', '1e3', '0x1', '99999999999999999999') },
+  { weight: 3, arbitrary: hostileSegment },
+);
 /** Names the routes read (often repeated within one query, which makes an array of the value), and random ones. */
 const queryName = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('timeout_ms', 'board', 'download', 'template', 'seed', 'key', 'client', 'access_key', '__proto__', 'constructor') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'timeout_ms',
+      'board',
+      'download',
+      'template',
+      'seed',
+      'key',
+      'client',
+      'access_key',
+      '__proto__',
+      'constructor',
+    ),
+  },
   { weight: 2, arbitrary: fc.constantFrom('since', 'since_etag', 'before', 'limit') },
   { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
 );
 const queryValue = fc.oneof(
-  fc.constantFrom('$draw', '$key', '1', '0', '-1', '1e999', 'NaN', '55001', '999', 'sprint', 'mermaid-mindmap', 'toString', '1.5', '99999999999999999999', '101', '"abc"', 'W/"abc"'),
+  fc.constantFrom(
+    '$draw',
+    '$key',
+    '1',
+    '0',
+    '-1',
+    '1e999',
+    'NaN',
+    '55001',
+    '999',
+    'sprint',
+    'mermaid-mindmap',
+    'toString',
+    '1.5',
+    '99999999999999999999',
+    '101',
+    '"abc"',
+    'W/"abc"',
+  ),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
 const queryArb = fc.oneof(
@@ -154,30 +288,73 @@ const queryArb = fc.oneof(
     weight: 3,
     arbitrary: fc
       .array(fc.tuple(queryName, queryValue, fc.boolean()), { minLength: 1, maxLength: 6 })
-      .map((pairs) => '?' + pairs.map(([name, value, encode]) => (encode ? `${encodeURIComponent(name)}=${encodeURIComponent(value)}` : `${name}=${value}`)).join('&')),
+      .map(
+        (pairs) =>
+          '?' +
+          pairs
+            .map(([name, value, encode]) =>
+              encode ? `${encodeURIComponent(name)}=${encodeURIComponent(value)}` : `${name}=${value}`,
+            )
+            .join('&'),
+      ),
   },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '?', '?%', '?a=%zz', '?&&&', '?key=a&key=b', '?key=$key&key=$key', '?board=$draw&board=$todo', '?board=$draw', '?board=%E2%80%AE$draw',
-      '?timeout_ms=1e999', '?timeout_ms=NaN', '?timeout_ms=-1', '?timeout_ms=Infinity', '?timeout_ms=0x10', '?timeout_ms=1000&timeout_ms=2000',
-      '?download=1', '?download=1&download=1', '?template=__proto__', '?seed=constructor', '?seed=mermaid-flowchart', '?template=sprint',
-      '?client=__proto__', '?%6Bey=$key', '?__proto__[x]=1', '?constructor[prototype][x]=1',
-      '?since=1', '?since=1&since_etag=%22x%22', '?since=1&since=2', '?since_etag=', '?limit=101', '?limit=0', '?before=-1', '?before=1&limit=1',
+      '?',
+      '?%',
+      '?a=%zz',
+      '?&&&',
+      '?key=a&key=b',
+      '?key=$key&key=$key',
+      '?board=$draw&board=$todo',
+      '?board=$draw',
+      '?board=%E2%80%AE$draw',
+      '?timeout_ms=1e999',
+      '?timeout_ms=NaN',
+      '?timeout_ms=-1',
+      '?timeout_ms=Infinity',
+      '?timeout_ms=0x10',
+      '?timeout_ms=1000&timeout_ms=2000',
+      '?download=1',
+      '?download=1&download=1',
+      '?template=__proto__',
+      '?seed=constructor',
+      '?seed=mermaid-flowchart',
+      '?template=sprint',
+      '?client=__proto__',
+      '?%6Bey=$key',
+      '?__proto__[x]=1',
+      '?constructor[prototype][x]=1',
+      '?since=1',
+      '?since=1&since_etag=%22x%22',
+      '?since=1&since=2',
+      '?since_etag=',
+      '?limit=101',
+      '?limit=0',
+      '?before=-1',
+      '?before=1&limit=1',
     ),
   },
 );
-const rarely = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const rarely = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 const headersArb = fc.record({
   contentType: hostileContentType,
-  key: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('$key', 'zzzzzzzz') }, { weight: 1, arbitrary: hostileHeaderValue }),
+  key: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.constantFrom('$key', 'zzzzzzzz') },
+    { weight: 1, arbitrary: hostileHeaderValue },
+  ),
   importToken: rarely(hostileHeaderValue),
   ifNoneMatch: rarely(fc.oneof(fc.constant('*'), hostileHeaderValue)),
-  accept: rarely(fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/html', 'application/json, text/event-stream')),
+  accept: rarely(
+    fc.constantFrom('application/json', 'text/event-stream', '*/*', 'text/html', 'application/json, text/event-stream'),
+  ),
 });
 
 function bodyArb(template: Record<string, unknown> | undefined): fc.Arbitrary<Body> {
-  const prefix = (template ? JSON.stringify(template).slice(0, -1) + ',' : '{') + '"zz":"';
+  const prefix = `${template ? `${JSON.stringify(template).slice(0, -1)},` : '{'}"zz":"`;
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant<Body>(undefined) },
     { weight: 6, arbitrary: (template ? mutated(template) : hostileValue).map<Body>((json) => ({ json })) },
@@ -190,7 +367,13 @@ function bodyArb(template: Record<string, unknown> | undefined): fc.Arbitrary<Bo
 function planArb(method: string, url: string): fc.Arbitrary<Plan> {
   const withBody = !['GET', 'HEAD'].includes(method);
   return fc.record({
-    params: fc.record({ boardId: boardIdArb, itemId: itemIdArb, kind: kindArb, version: versionArb, wildcard: fc.array(hostileSegment, { maxLength: 3 }).map((s) => s.join('/')) }),
+    params: fc.record({
+      boardId: boardIdArb,
+      itemId: itemIdArb,
+      kind: kindArb,
+      version: versionArb,
+      wildcard: fc.array(hostileSegment, { maxLength: 3 }).map((s) => s.join('/')),
+    }),
     query: queryArb,
     headers: headersArb,
     body: withBody ? bodyArb(BODY_TEMPLATES[`${method} ${url}`]) : fc.constant<Body>(undefined),
@@ -204,29 +387,51 @@ function planArb(method: string, url: string): fc.Arbitrary<Plan> {
  */
 function credentialPlanArb(method: string, url: string): fc.Arbitrary<Plan> {
   const template = BODY_TEMPLATES[`${method} ${url}`];
-  const keyValue = fc.oneof(fc.constantFrom('$key', 'zzzzzzzz', '', '%00', '$key%00', 'abc123'), hostileHeaderValue.map(encodeURIComponent));
+  const keyValue = fc.oneof(
+    fc.constantFrom('$key', 'zzzzzzzz', '', '%00', '$key%00', 'abc123'),
+    hostileHeaderValue.map(encodeURIComponent),
+  );
   const keyQuery = fc.oneof(
     fc.constant(''),
-    fc.array(fc.tuple(fc.constantFrom('key', 'key', 'KEY', '%6Bey', 'key[]', 'access_key', 'token', 'client'), keyValue), { minLength: 1, maxLength: 3 })
-      .map((pairs) => '?' + pairs.map(([name, value]) => `${name}=${value}`).join('&')),
+    fc
+      .array(
+        fc.tuple(fc.constantFrom('key', 'key', 'KEY', '%6Bey', 'key[]', 'access_key', 'token', 'client'), keyValue),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((pairs) => `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`),
   );
   return fc.record({
-    params: fc.record({ boardId: fc.constantFrom('$locked', '$locked', '$draw', '$todo'), itemId: itemIdArb, kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images'), version: fc.constant('1'), wildcard: fc.constant('') }),
+    params: fc.record({
+      boardId: fc.constantFrom('$locked', '$locked', '$draw', '$todo'),
+      itemId: itemIdArb,
+      kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images'),
+      version: fc.constant('1'),
+      wildcard: fc.constant(''),
+    }),
     query: keyQuery,
     headers: fc.record({
       contentType: fc.constant('application/json'),
-      key: fc.oneof(fc.constant(undefined), keyValue.map(decodeURIComponent).filter((value) => /^[\x20-\x7e]*$/.test(value))),
+      key: fc.oneof(
+        fc.constant(undefined),
+        keyValue.map(decodeURIComponent).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+      ),
       importToken: fc.constant(undefined),
       ifNoneMatch: fc.constant(undefined),
       accept: fc.constant(undefined),
     }),
-    body: template && !['GET', 'HEAD'].includes(method) ? fc.constant<Body>({ json: template }) : fc.constant<Body>(undefined),
+    body:
+      template && !['GET', 'HEAD'].includes(method)
+        ? fc.constant<Body>({ json: template })
+        : fc.constant<Body>(undefined),
   });
 }
 
 /** The concrete path of a route pattern: `:param`s filled, `*` expanded. */
 function pathOf(url: string, params: Record<string, string>): string {
-  const path = url === '*' ? `/${params.wildcard}` : url.replace('*', params.wildcard).replace(/:(\w+)/g, (_m, name: string) => params[name] ?? params.itemId);
+  const path =
+    url === '*'
+      ? `/${params.wildcard}`
+      : url.replace('*', params.wildcard).replace(/:(\w+)/g, (_m, name: string) => params[name] ?? params.itemId);
   return inString(path);
 }
 
@@ -248,7 +453,11 @@ function parsedOrUndefined(text: string): Record<string, unknown> | undefined {
   }
 }
 
-async function sendPlan(method: string, url: string, plan: Plan): Promise<{ status: number; text: string } | 'cut short'> {
+async function sendPlan(
+  method: string,
+  url: string,
+  plan: Plan,
+): Promise<{ status: number; text: string } | 'cut short'> {
   const headers: Record<string, string> = {};
   const h = plan.headers;
   if (h.contentType !== undefined) headers['content-type'] = h.contentType;
@@ -268,7 +477,9 @@ async function sendPlan(method: string, url: string, plan: Plan): Promise<{ stat
     return { status: response.status, text: await response.text() };
   } catch (error) {
     if (isLongPoll(url) && (error as Error).name === 'TimeoutError') return 'cut short';
-    throw new Error(`${method} ${target} failed on the client side: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`);
+    throw new Error(
+      `${method} ${target} failed on the client side: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`,
+    );
   }
 }
 
@@ -287,21 +498,27 @@ describe('REST: every route of the route table, hostile params, queries, headers
       expect(routes.length).toBeGreaterThan(40);
       for (const { method, url } of routes) {
         const numRuns = isLongPoll(url) ? 8 : 50;
-        const plans = fc.oneof({ weight: 3, arbitrary: planArb(method, url) }, { weight: 2, arbitrary: credentialPlanArb(method, url) });
+        const plans = fc.oneof(
+          { weight: 3, arbitrary: planArb(method, url) },
+          { weight: 2, arbitrary: credentialPlanArb(method, url) },
+        );
         await fc.assert(
           fc.asyncProperty(plans, async (plan) => {
             const before = await etagsBefore();
             const answer = await sendPlan(method, url, plan);
             const label = `${method} ${url}`;
             if (answer !== 'cut short') {
-              expect(answer.status, `${label} answered ${answer.status}: ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+              expect(answer.status, `${label} answered ${answer.status}: ${answer.text.slice(0, 300)}`).toBeLessThan(
+                500,
+              );
               if (answer.status >= 400 && method !== 'HEAD' && url !== '/mcp' && answer.text !== '') {
                 const body = parsedOrUndefined(answer.text);
                 expect(typeof body?.code, `${label}: error body ${answer.text.slice(0, 200)}`).toBe('string');
                 expect(typeof body?.error, `${label}: error body ${answer.text.slice(0, 200)}`).toBe('string');
               }
             }
-            if (answer === 'cut short' || answer.status >= 400) expect(await etags(), `${label} was refused but changed a board`).toEqual(before);
+            if (answer === 'cut short' || answer.status >= 400)
+              expect(await etags(), `${label} was refused but changed a board`).toEqual(before);
             else if (CHANGES_FIXTURES.test(label) || CHANGES_FIXTURES.test(url)) fx = await buildFixtures();
             await expectHealthy();
           }),
@@ -321,7 +538,9 @@ describe('REST: plain requests to the WebSocket routes', () => {
       const board = (await client(server.url).post('/api/boards')).body.id;
       const get = (path: string) =>
         new Promise<number>((resolve, reject) => {
-          http.get(`${server.url}${path}`, { agent }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject);
+          http
+            .get(`${server.url}${path}`, { agent }, (res) => res.resume().on('end', () => resolve(res.statusCode!)))
+            .on('error', reject);
         });
       for (let i = 0; i < 3; i++) {
         expect(await get('/collab')).toBeLessThan(500);
@@ -342,7 +561,12 @@ describe('REST: plain requests to the WebSocket routes', () => {
 
 /** Valid arguments per tool, which the arbitraries mutate; a tool without one gets a board id and random fields. */
 const TOOL_TEMPLATES: Record<string, Record<string, unknown>> = {
-  create_board: { mode: 'todo', template: 'bugs', content: { columns: [{ title: 'c' }], tasks: [{ columnIndex: 0, name: 't' }] }, author: 'ai:fuzz' },
+  create_board: {
+    mode: 'todo',
+    template: 'bugs',
+    content: { columns: [{ title: 'c' }], tasks: [{ columnIndex: 0, name: 't' }] },
+    author: 'ai:fuzz',
+  },
   open_board: { board: 'http://x.test/#$draw', access_key: '$key' },
   get_board: { board_id: '$draw' },
   get_preview: { board_id: '$locked', access_key: '$key' },
@@ -364,8 +588,23 @@ const TOOL_TEMPLATES: Record<string, Record<string, unknown>> = {
   delete_task: { board_id: '$todo', id: '$task' },
   set_lane: { board_id: '$todo', lane: 2, title: 'Lane' },
   set_column_width: { board_id: '$todo', width: 1e9 },
-  create_tasks: { board_id: '$todo', tasks: [{ column_id: '$column', name: 'a' }, { column_id: '$column', name: 'b' }] },
-  query_tasks: { board_id: '$todo', assignee: 'a', priority: 'H', done: false, overdue: true, due_before: '2030-01-01', due_after: '2000-01-01', color: 'red' },
+  create_tasks: {
+    board_id: '$todo',
+    tasks: [
+      { column_id: '$column', name: 'a' },
+      { column_id: '$column', name: 'b' },
+    ],
+  },
+  query_tasks: {
+    board_id: '$todo',
+    assignee: 'a',
+    priority: 'H',
+    done: false,
+    overdue: true,
+    due_before: '2030-01-01',
+    due_after: '2000-01-01',
+    color: 'red',
+  },
   export_tasks: { board_id: '$todo', format: 'csv' },
   list_tasks: { board_id: '$todo' },
   list_versions: { board_id: '$draw', before: 2, limit: 10 },
@@ -377,7 +616,14 @@ function argsArb(tool: string): fc.Arbitrary<unknown> {
   const template = TOOL_TEMPLATES[tool] ?? { board_id: '$draw' };
   const board = fc.option(fc.constantFrom('$draw', '$todo', '$locked', '$DRAW'), { nil: undefined });
   return fc.oneof(
-    { weight: 8, arbitrary: fc.tuple(mutated(template), board).map(([args, id]) => (id && Object.hasOwn(args, 'board_id') ? objectOf([...Object.entries(args), ['board_id', id]]) : args)) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(mutated(template), board)
+        .map(([args, id]) =>
+          id && Object.hasOwn(args, 'board_id') ? objectOf([...Object.entries(args), ['board_id', id]]) : args,
+        ),
+    },
     { weight: 1, arbitrary: hostileValue },
   );
 }
@@ -386,7 +632,8 @@ function argsArb(tool: string): fc.Arbitrary<unknown> {
 function expectNoInternalError(answer: RpcAnswer, label: string): void {
   expect(answer.status, `${label}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500);
   for (const message of [answer.body].flat()) {
-    if (message && typeof message === 'object' && message.error) expect(message.error.code, `${label}: ${answer.text.slice(0, 300)}`).not.toBe(-32603);
+    if (message && typeof message === 'object' && message.error)
+      expect(message.error.code, `${label}: ${answer.text.slice(0, 300)}`).not.toBe(-32603);
   }
 }
 
@@ -413,13 +660,18 @@ describe('MCP: every tool with hostile arguments, and hostile JSON-RPC envelopes
             const before = await etagsBefore();
             let answer: RpcAnswer | 'cut short';
             try {
-              answer = await mcp.call(tool, resolveTokens(args, fx.tokens), AbortSignal.timeout(longPoll ? 200 : 15_000));
+              answer = await mcp.call(
+                tool,
+                resolveTokens(args, fx.tokens),
+                AbortSignal.timeout(longPoll ? 200 : 15_000),
+              );
             } catch (error) {
               if (!longPoll || (error as Error).name !== 'TimeoutError') throw error;
               answer = 'cut short';
             }
             if (answer !== 'cut short') expectNoInternalError(answer, tool);
-            if (answer === 'cut short' || rejected(answer)) expect(await etags(), `${tool} was refused but changed a board`).toEqual(before);
+            if (answer === 'cut short' || rejected(answer))
+              expect(await etags(), `${tool} was refused but changed a board`).toEqual(before);
             await expectHealthy();
           }),
           runs(longPoll ? 8 : 30),
@@ -431,28 +683,72 @@ describe('MCP: every tool with hostile arguments, and hostile JSON-RPC envelopes
 
   it('hostile JSON-RPC envelopes, resource URIs and bodies never answer -32603 or 5xx', async () => {
     const methods = [
-      'tools/call', 'tools/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe', 'resources/list', 'resources/templates/list',
-      'prompts/list', 'ping', 'initialize', 'logging/setLevel', 'completion/complete', 'notifications/initialized', 'notifications/cancelled',
-      '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+      'tools/call',
+      'tools/list',
+      'resources/read',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'resources/list',
+      'resources/templates/list',
+      'prompts/list',
+      'ping',
+      'initialize',
+      'logging/setLevel',
+      'completion/complete',
+      'notifications/initialized',
+      'notifications/cancelled',
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
     ];
     const names = Object.keys(TOOL_TEMPLATES).filter((name) => name !== 'wait_for_update'); // a valid long poll would only wait
     const uri = fc.oneof(
-      fc.constantFrom('svc://board/$draw/state.json', 'svc://board/$todo/tasks.json', 'svc://board/$locked/preview.svg', 'svc://board/$locked/state.json', 'svc://board/$DRAW/tasks.json', 'svc://board/$draw/other', 'svc://board//state.json', 'svc://board/__proto__/state.json', 'http://x/', ''),
+      fc.constantFrom(
+        'svc://board/$draw/state.json',
+        'svc://board/$todo/tasks.json',
+        'svc://board/$locked/preview.svg',
+        'svc://board/$locked/state.json',
+        'svc://board/$DRAW/tasks.json',
+        'svc://board/$draw/other',
+        'svc://board//state.json',
+        'svc://board/__proto__/state.json',
+        'http://x/',
+        '',
+      ),
       hostileValue,
     );
     const params = fc.oneof(
       hostileValue,
-      fc.record({ name: fc.oneof(fc.constantFrom(...names), hostileScalar), arguments: fc.oneof(hostileValue, fc.constant({ board_id: '$draw' })), uri, level: hostileScalar }, { requiredKeys: [] }),
+      fc.record(
+        {
+          name: fc.oneof(fc.constantFrom(...names), hostileScalar),
+          arguments: fc.oneof(hostileValue, fc.constant({ board_id: '$draw' })),
+          uri,
+          level: hostileScalar,
+        },
+        { requiredKeys: [] },
+      ),
     );
     const envelope = fc.record(
-      { jsonrpc: fc.oneof(fc.constant('2.0'), hostileScalar), id: fc.oneof(fc.integer(), fc.string(), hostileScalar), method: fc.oneof(fc.constantFrom(...methods), hostileScalar), params },
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), hostileScalar),
+        id: fc.oneof(fc.integer(), fc.string(), hostileScalar),
+        method: fc.oneof(fc.constantFrom(...methods), hostileScalar),
+        params,
+      },
       { requiredKeys: ['method'] },
     );
     const message = fc.oneof(
       { weight: 6, arbitrary: envelope.map<Body>((json) => ({ json })) },
       { weight: 1, arbitrary: fc.array(envelope, { minLength: 1, maxLength: 3 }).map<Body>((json) => ({ json })) },
       { weight: 2, arbitrary: hostileJsonText.map<Body>((text) => ({ text })) },
-      { weight: 1, arbitrary: invalidUtf8Body('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_board","arguments":{"board_id":"').map<Body>((bytes) => ({ bytes })) },
+      {
+        weight: 1,
+        arbitrary: invalidUtf8Body(
+          '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_board","arguments":{"board_id":"',
+        ).map<Body>((bytes) => ({ bytes })),
+      },
     );
     await fc.assert(
       fc.asyncProperty(message, hostileContentType, async (body, contentType) => {
@@ -476,7 +772,13 @@ const FRAME_TEMPLATES: Record<string, Record<string, unknown>> = {
   add_text: { x: 1, y: 1, content: 'f', postit: false, color: 'sky' },
   add_link: { x: 1, y: 1, url: 'https://frame.test/' },
   add_image: { x: 1, y: 1, width: 2, height: 2, dataUrl: PNG_1PX },
-  draw_stroke: { points: [[0, 0], [1, 1]], color: 'pink' },
+  draw_stroke: {
+    points: [
+      [0, 0],
+      [1, 1],
+    ],
+    color: 'pink',
+  },
   move: { id: '$text', kind: 'texts', x: 3, y: 3 },
   erase: { id: '$link' },
   create_column: { title: 'F', sort: 9, lane: 0 },
@@ -494,11 +796,19 @@ const FRAME_TEMPLATES: Record<string, Record<string, unknown>> = {
 
 function frameArgsArb(type: string): fc.Arbitrary<Record<string, unknown>> {
   if (type !== 'batch') return mutated(FRAME_TEMPLATES[type] ?? {});
-  const op = fc.constantFrom(...MUTATION_FRAME_TYPES).chain((opType) =>
-    fc.oneof({ weight: 4, arbitrary: mutated({ type: opType, ...FRAME_TEMPLATES[opType] }) }, { weight: 1, arbitrary: hostileValue }),
-  );
+  const op = fc
+    .constantFrom(...MUTATION_FRAME_TYPES)
+    .chain((opType) =>
+      fc.oneof(
+        { weight: 4, arbitrary: mutated({ type: opType, ...FRAME_TEMPLATES[opType] }) },
+        { weight: 1, arbitrary: hostileValue },
+      ),
+    );
   return mutated({ ops: [], more: false }).chain((frame) =>
-    fc.oneof(fc.constant(frame), fc.array(op, { maxLength: 4 }).map((ops) => objectOf([...Object.entries(frame), ['ops', ops]]))),
+    fc.oneof(
+      fc.constant(frame),
+      fc.array(op, { maxLength: 4 }).map((ops) => objectOf([...Object.entries(frame), ['ops', ops]])),
+    ),
   );
 }
 
@@ -527,18 +837,30 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
     async () => {
       for (const type of [...MUTATION_FRAME_TYPES, 'batch']) {
         await fc.assert(
-          fc.asyncProperty(fc.constantFrom<'draw' | 'todo'>('draw', 'todo'), frameArgsArb(type), async (board, args) => {
-            const before = await etags();
-            expect(before).not.toBeNull();
-            const ref = `f-${counter++}`;
-            const client = clients[board];
-            const frame = objectOf([...Object.entries(resolveTokens(args, fx.tokens) as object), ['type', type], ['ref', ref]]);
-            const replies = await exchange(client, () => client.send(frame));
-            expect(replies.filter((f) => f.type === 'error' && f.code === 'internal_error'), type).toEqual([]);
-            if (!replies.some((f) => f.type === 'ack' && f.ref === ref)) expect(await etags(), `${type} was refused but changed a board`).toEqual(before);
-            expect(client.socket.readyState).toBe(WebSocket.OPEN);
-            await expectHealthy();
-          }),
+          fc.asyncProperty(
+            fc.constantFrom<'draw' | 'todo'>('draw', 'todo'),
+            frameArgsArb(type),
+            async (board, args) => {
+              const before = await etags();
+              expect(before).not.toBeNull();
+              const ref = `f-${counter++}`;
+              const client = clients[board];
+              const frame = objectOf([
+                ...Object.entries(resolveTokens(args, fx.tokens) as object),
+                ['type', type],
+                ['ref', ref],
+              ]);
+              const replies = await exchange(client, () => client.send(frame));
+              expect(
+                replies.filter((f) => f.type === 'error' && f.code === 'internal_error'),
+                type,
+              ).toEqual([]);
+              if (!replies.some((f) => f.type === 'ack' && f.ref === ref))
+                expect(await etags(), `${type} was refused but changed a board`).toEqual(before);
+              expect(client.socket.readyState).toBe(WebSocket.OPEN);
+              await expectHealthy();
+            },
+          ),
           runs(30),
         );
       }
@@ -547,18 +869,48 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
   );
 
   it('malformed JSON, non-object frames, binary frames and hostile envelopes are refused with an error frame', async () => {
-    const types = fc.oneof(fc.constantFrom(...MUTATION_FRAME_TYPES, 'batch', 'hello', 'snapshot', 'ack', 'error', 'op', '__proto__', 'constructor', 'toString', 'hasOwnProperty'), hostileScalar);
+    const types = fc.oneof(
+      fc.constantFrom(
+        ...MUTATION_FRAME_TYPES,
+        'batch',
+        'hello',
+        'snapshot',
+        'ack',
+        'error',
+        'op',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+      ),
+      hostileScalar,
+    );
     const raw = fc.oneof(
       hostileJsonText.map((text) => ({ text })),
       hostileValue.map((value) => ({ text: JSON.stringify(value) ?? 'null' })),
-      fc.record({ type: types, ref: hostileValue }).chain(({ type, ref }) => hostileValue.map((extra) => ({ text: JSON.stringify(objectOf([['type', type], ['ref', ref], ['x', extra], ['__proto__', extra]])) }))),
+      fc.record({ type: types, ref: hostileValue }).chain(({ type, ref }) =>
+        hostileValue.map((extra) => ({
+          text: JSON.stringify(
+            objectOf([
+              ['type', type],
+              ['ref', ref],
+              ['x', extra],
+              ['__proto__', extra],
+            ]),
+          ),
+        })),
+      ),
       fc.uint8Array({ maxLength: 256 }).map((bytes) => ({ binary: bytes })),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom<'draw' | 'todo'>('draw', 'todo'), raw, async (board, frame) => {
         const before = await etags();
         const client = clients[board];
-        const replies = await exchange(client, () => ('binary' in frame ? client.socket.send(frame.binary, { binary: true }) : client.socket.send(inString(frame.text))));
+        const replies = await exchange(client, () =>
+          'binary' in frame
+            ? client.socket.send(frame.binary, { binary: true })
+            : client.socket.send(inString(frame.text)),
+        );
         expect(replies.filter((f) => f.type === 'error' && f.code === 'internal_error')).toEqual([]);
         if (!replies.some((f) => f.type === 'ack')) expect(await etags()).toEqual(before);
         expect(client.socket.readyState).toBe(WebSocket.OPEN);
@@ -566,13 +918,21 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
       }),
       runs(150),
     );
-    for (const client of Object.values(clients)) expect(client.frames.filter((f) => f.type === 'error' && f.code === 'internal_error')).toEqual([]);
+    for (const client of Object.values(clients))
+      expect(client.frames.filter((f) => f.type === 'error' && f.code === 'internal_error')).toEqual([]);
   });
 
   it('a text frame that is not UTF-8 closes that socket with 1007 and nothing else', async () => {
     const before = await etags();
     const client = await openJson(t.server.url, fx.tokens.$draw);
-    client.socket.send(Buffer.concat([Buffer.from('{"type":"add_text","x":0,"y":0,"content":"'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}')]), { binary: false });
+    client.socket.send(
+      Buffer.concat([
+        Buffer.from('{"type":"add_text","x":0,"y":0,"content":"'),
+        Buffer.from([0xed, 0xa0, 0x80, 0xff]),
+        Buffer.from('"}'),
+      ]),
+      { binary: false },
+    );
     expect((await client.closed).code).toBe(1007);
     expect(await etags()).toEqual(before);
     expect(clients.draw.socket.readyState).toBe(WebSocket.OPEN);
@@ -583,11 +943,15 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
     const before = await etags();
     const client = await openJson(t.server.url, fx.tokens.$draw);
     const head = '{"type":"add_text","ref":"big","x":0,"y":0,"content":"';
-    const exact = head + 'a'.repeat(MAX_WS_FRAME_BYTES - head.length - 2) + '"}';
+    const exact = `${head + 'a'.repeat(MAX_WS_FRAME_BYTES - head.length - 2)}"}`;
     expect(Buffer.byteLength(exact)).toBe(MAX_WS_FRAME_BYTES);
     client.socket.send(exact);
-    expect(await client.next((f) => f.ref === 'big', 10_000)).toMatchObject({ type: 'error', code: 'quota_exceeded', kind: 'text_chars' });
-    client.socket.send(exact + ' ');
+    expect(await client.next((f) => f.ref === 'big', 10_000)).toMatchObject({
+      type: 'error',
+      code: 'quota_exceeded',
+      kind: 'text_chars',
+    });
+    client.socket.send(`${exact} `);
     expect(await client.closed).toMatchObject({ code: 1009 });
     expect(await etags()).toEqual(before);
     await expectHealthy();
@@ -624,25 +988,40 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
     await eventually(async () => {
       const res = await t.api.get(`/json/${board}`);
       expect(res.status).toBe(200);
-      for (const text of res.body.texts) expect((text.kind === 'link' ? StoredLink : StoredText).safeParse(text).error?.issues ?? [], JSON.stringify(text)).toEqual([]);
-      for (const line of res.body.lines) expect(StoredStroke.safeParse(line).error?.issues ?? [], JSON.stringify(line)).toEqual([]);
+      for (const text of res.body.texts)
+        expect(
+          (text.kind === 'link' ? StoredLink : StoredText).safeParse(text).error?.issues ?? [],
+          JSON.stringify(text),
+        ).toEqual([]);
+      for (const line of res.body.lines)
+        expect(StoredStroke.safeParse(line).error?.issues ?? [], JSON.stringify(line)).toEqual([]);
       const byId = (items: { id: string }[]) => JSON.stringify([...items].sort((a, b) => a.id.localeCompare(b.id)));
       expect(byId([...watcher.doc.getMap<any>('texts').values()])).toBe(byId(res.body.texts));
       expect(byId([...watcher.doc.getMap<any>('lines').values()])).toBe(byId(res.body.lines));
-      expect([...watcher.doc.getMap<any>('images').keys()].sort()).toEqual(res.body.images.map((i: { id: string }) => i.id).sort());
+      expect([...watcher.doc.getMap<any>('images').keys()].sort()).toEqual(
+        res.body.images.map((i: { id: string }) => i.id).sort(),
+      );
     });
   }
 
   /** Another client still syncs: a REST write reaches the watcher, and a new client sees what /json shows. */
   async function expectOthersStillSync(): Promise<void> {
-    const written = await t.api.post(`/api/boards/${board}/texts`, { x: 0, y: 0, content: `still syncing ${Date.now()}` });
+    const written = await t.api.post(`/api/boards/${board}/texts`, {
+      x: 0,
+      y: 0,
+      content: `still syncing ${Date.now()}`,
+    });
     expect(written.status).toBe(200);
     await eventually(() => expect(watcher.doc.getMap('texts').has(written.body.id)).toBe(true));
     const fresh = connectYjs(t.server.url, board);
     try {
       await fresh.synced;
       const json = (await t.api.get(`/json/${board}`)).body;
-      await eventually(() => expect([...fresh.doc.getMap<any>('texts').keys()].sort()).toEqual(json.texts.map((x: { id: string }) => x.id).sort()));
+      await eventually(() =>
+        expect([...fresh.doc.getMap<any>('texts').keys()].sort()).toEqual(
+          json.texts.map((x: { id: string }) => x.id).sort(),
+        ),
+      );
     } finally {
       fresh.destroy();
     }
@@ -652,23 +1031,41 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
   function validUpdate(content: string): Uint8Array {
     const doc = new Y.Doc();
     const id = `raw-${Math.random().toString(36).slice(2)}`;
-    doc.getMap('texts').set(id, { id, x: 1, y: 1, content, author: 'user:raw', last_updated: new Date().toISOString() });
+    doc
+      .getMap('texts')
+      .set(id, { id, x: 1, y: 1, content, author: 'user:raw', last_updated: new Date().toISOString() });
     return Y.encodeStateAsUpdate(doc);
   }
 
-  const settle = (client: { closed: Promise<unknown> }, ms = 40) => Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, ms))]);
+  const settle = (client: { closed: Promise<unknown> }, ms = 40) =>
+    Promise.race([client.closed, new Promise((resolve) => setTimeout(resolve, ms))]);
 
   it(
     'random bytes, random and truncated sync messages never crash the server or corrupt the document',
     async () => {
-      const docName = fc.constantFrom('$draw', '$locked', '00000000-0000-4000-8000-000000000000', '', '__proto__', '\u0000');
+      const docName = fc.constantFrom(
+        '$draw',
+        '$locked',
+        '00000000-0000-4000-8000-000000000000',
+        '',
+        '__proto__',
+        '\u0000',
+      );
       const update = validUpdate('truncated');
       const message = fc.oneof(
         fc.uint8Array({ maxLength: 512 }),
-        fc.tuple(docName, fc.integer({ min: 0, max: 12 }), fc.uint8Array({ maxLength: 256 })).map(([name, type, rest]) => framed(inString(name), type, rest)),
-        fc.tuple(fc.integer({ min: 0, max: 4 }), fc.uint8Array({ maxLength: 256 })).map(([step, payload]) => syncMessage(board, step, payload)),
-        fc.integer({ min: 1, max: update.length - 1 }).map((cut) => syncMessage(board, SYNC.update, update.slice(0, cut))),
-        fc.integer({ min: 1, max: update.length + 8 }).map((cut) => syncMessage(board, SYNC.update, update).slice(0, cut)),
+        fc
+          .tuple(docName, fc.integer({ min: 0, max: 12 }), fc.uint8Array({ maxLength: 256 }))
+          .map(([name, type, rest]) => framed(inString(name), type, rest)),
+        fc
+          .tuple(fc.integer({ min: 0, max: 4 }), fc.uint8Array({ maxLength: 256 }))
+          .map(([step, payload]) => syncMessage(board, step, payload)),
+        fc
+          .integer({ min: 1, max: update.length - 1 })
+          .map((cut) => syncMessage(board, SYNC.update, update.slice(0, cut))),
+        fc
+          .integer({ min: 1, max: update.length + 8 })
+          .map((cut) => syncMessage(board, SYNC.update, update).slice(0, cut)),
         fc.tuple(fc.nat({ max: update.length - 1 }), fc.integer({ min: 0, max: 255 })).map(([at, byte]) => {
           const flipped = update.slice();
           flipped[at] = byte;
@@ -676,14 +1073,18 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
         }),
       );
       await fc.assert(
-        fc.asyncProperty(fc.boolean(), fc.array(message, { minLength: 1, maxLength: 3 }), async (authenticate, messages) => {
-          const raw = await openRawCollab(t.server.url, authenticate ? board : undefined);
-          if (authenticate) await raw.auth;
-          for (const bytes of messages) raw.send(bytes);
-          await settle(raw);
-          raw.close();
-          await expectHealthy();
-        }),
+        fc.asyncProperty(
+          fc.boolean(),
+          fc.array(message, { minLength: 1, maxLength: 3 }),
+          async (authenticate, messages) => {
+            const raw = await openRawCollab(t.server.url, authenticate ? board : undefined);
+            if (authenticate) await raw.auth;
+            for (const bytes of messages) raw.send(bytes);
+            await settle(raw);
+            raw.close();
+            await expectHealthy();
+          },
+        ),
         runs(60),
       );
       await expectIntactAndConverged();
@@ -694,94 +1095,166 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
 
   /** Updates that decode fine but break the board's rules or Yjs' expectations, and the item keys that must not survive them. */
   const BOGUS: [name: string, make: () => Uint8Array, gone: string[]][] = [
-    ['an array where the board keeps a map', () => {
-      const doc = new Y.Doc();
-      doc.getArray('texts').insert(0, [1, 'two', { three: 3 }]);
-      return Y.encodeStateAsUpdate(doc);
-    }, []],
-    ['a shared type as an item', () => {
-      const doc = new Y.Doc();
-      doc.getMap('texts').set('nested', new Y.Map());
-      return Y.encodeStateAsUpdate(doc);
-    }, ['nested']],
-    ['an item whose fields hide in its __proto__', () => {
-      const doc = new Y.Doc();
-      doc.getMap('texts').set('proto', JSON.parse('{"id":"proto","author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","__proto__":{"x":1,"y":2,"content":"hidden"}}'));
-      return Y.encodeStateAsUpdate(doc);
-    }, ['proto']],
-    ['a valid item with a hidden extra field in its __proto__', () => {
-      const doc = new Y.Doc();
-      doc.getMap('texts').set('proto2', JSON.parse('{"id":"proto2","x":1,"y":2,"content":"c","author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","__proto__":{"postit":true}}'));
-      return Y.encodeStateAsUpdate(doc);
-    }, ['proto2']],
-    ['a stroke whose anchor hides in a __proto__', () => {
-      const doc = new Y.Doc();
-      doc.getMap('lines').set('proto3', JSON.parse('{"id":"proto3","points":[[0,0],[1,1]],"color":"auto","width":3,"author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","anchors":{"start":{"__proto__":{"kind":"text","id":"x","dx":0,"dy":0}}}}'));
-      return Y.encodeStateAsUpdate(doc);
-    }, ['proto3']],
-    ['an invalid item and an item keyed under another id', () => {
-      const doc = new Y.Doc();
-      doc.getMap('texts').set('bad', { id: 'bad', x: 'left', y: 1e999, content: 42 });
-      doc.getMap('texts').set('key', { id: 'other', x: 0, y: 0, content: 'c', author: 'user:x', last_updated: 'now' });
-      return Y.encodeStateAsUpdate(doc);
-    }, ['bad', 'key', 'other']],
-    ['the board mode flipped and todo items on a draw board', () => {
-      const doc = new Y.Doc();
-      doc.getMap('meta').set('mode', 'todo');
-      doc.getMap('lanes').set('0', { lane: 0, title: 'x', author: 'user:x', last_updated: 'now' });
-      return Y.encodeStateAsUpdate(doc);
-    }, []],
-    ['a struct that depends on one nobody sent (pending forever)', () => {
-      const a = new Y.Doc();
-      a.getArray('junk').insert(0, ['a']);
-      const b = new Y.Doc();
-      Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
-      const before = Y.encodeStateVector(b);
-      b.getArray('junk').insert(1, ['b']);
-      return Y.encodeStateAsUpdate(b, before);
-    }, []],
-    ['a struct at a huge clock', () => {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, 1); // one client
-      encoding.writeVarUint(encoder, 1); // one struct
-      encoding.writeVarUint(encoder, 4242); // client id
-      encoding.writeVarUint(encoder, 2 ** 40); // clock
-      encoding.writeUint8(encoder, 0); // a GC struct
-      encoding.writeVarUint(encoder, 2 ** 40); // of huge length
-      encoding.writeVarUint(encoder, 0); // empty delete set
-      return encoding.toUint8Array(encoder);
-    }, []],
-    ['a delete set over a huge range of an unknown client', () => {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, 0); // no structs
-      encoding.writeVarUint(encoder, 1); // one client in the delete set
-      encoding.writeVarUint(encoder, 999);
-      encoding.writeVarUint(encoder, 1);
-      encoding.writeVarUint(encoder, 0);
-      encoding.writeVarUint(encoder, 2 ** 50);
-      return encoding.toUint8Array(encoder);
-    }, []],
+    [
+      'an array where the board keeps a map',
+      () => {
+        const doc = new Y.Doc();
+        doc.getArray('texts').insert(0, [1, 'two', { three: 3 }]);
+        return Y.encodeStateAsUpdate(doc);
+      },
+      [],
+    ],
+    [
+      'a shared type as an item',
+      () => {
+        const doc = new Y.Doc();
+        doc.getMap('texts').set('nested', new Y.Map());
+        return Y.encodeStateAsUpdate(doc);
+      },
+      ['nested'],
+    ],
+    [
+      'an item whose fields hide in its __proto__',
+      () => {
+        const doc = new Y.Doc();
+        doc
+          .getMap('texts')
+          .set(
+            'proto',
+            JSON.parse(
+              '{"id":"proto","author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","__proto__":{"x":1,"y":2,"content":"hidden"}}',
+            ),
+          );
+        return Y.encodeStateAsUpdate(doc);
+      },
+      ['proto'],
+    ],
+    [
+      'a valid item with a hidden extra field in its __proto__',
+      () => {
+        const doc = new Y.Doc();
+        doc
+          .getMap('texts')
+          .set(
+            'proto2',
+            JSON.parse(
+              '{"id":"proto2","x":1,"y":2,"content":"c","author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","__proto__":{"postit":true}}',
+            ),
+          );
+        return Y.encodeStateAsUpdate(doc);
+      },
+      ['proto2'],
+    ],
+    [
+      'a stroke whose anchor hides in a __proto__',
+      () => {
+        const doc = new Y.Doc();
+        doc
+          .getMap('lines')
+          .set(
+            'proto3',
+            JSON.parse(
+              '{"id":"proto3","points":[[0,0],[1,1]],"color":"auto","width":3,"author":"user:x","last_updated":"2026-01-01T00:00:00.000Z","anchors":{"start":{"__proto__":{"kind":"text","id":"x","dx":0,"dy":0}}}}',
+            ),
+          );
+        return Y.encodeStateAsUpdate(doc);
+      },
+      ['proto3'],
+    ],
+    [
+      'an invalid item and an item keyed under another id',
+      () => {
+        const doc = new Y.Doc();
+        doc.getMap('texts').set('bad', { id: 'bad', x: 'left', y: 1e999, content: 42 });
+        doc
+          .getMap('texts')
+          .set('key', { id: 'other', x: 0, y: 0, content: 'c', author: 'user:x', last_updated: 'now' });
+        return Y.encodeStateAsUpdate(doc);
+      },
+      ['bad', 'key', 'other'],
+    ],
+    [
+      'the board mode flipped and todo items on a draw board',
+      () => {
+        const doc = new Y.Doc();
+        doc.getMap('meta').set('mode', 'todo');
+        doc.getMap('lanes').set('0', { lane: 0, title: 'x', author: 'user:x', last_updated: 'now' });
+        return Y.encodeStateAsUpdate(doc);
+      },
+      [],
+    ],
+    [
+      'a struct that depends on one nobody sent (pending forever)',
+      () => {
+        const a = new Y.Doc();
+        a.getArray('junk').insert(0, ['a']);
+        const b = new Y.Doc();
+        Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+        const before = Y.encodeStateVector(b);
+        b.getArray('junk').insert(1, ['b']);
+        return Y.encodeStateAsUpdate(b, before);
+      },
+      [],
+    ],
+    [
+      'a struct at a huge clock',
+      () => {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, 1); // one client
+        encoding.writeVarUint(encoder, 1); // one struct
+        encoding.writeVarUint(encoder, 4242); // client id
+        encoding.writeVarUint(encoder, 2 ** 40); // clock
+        encoding.writeUint8(encoder, 0); // a GC struct
+        encoding.writeVarUint(encoder, 2 ** 40); // of huge length
+        encoding.writeVarUint(encoder, 0); // empty delete set
+        return encoding.toUint8Array(encoder);
+      },
+      [],
+    ],
+    [
+      'a delete set over a huge range of an unknown client',
+      () => {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, 0); // no structs
+        encoding.writeVarUint(encoder, 1); // one client in the delete set
+        encoding.writeVarUint(encoder, 999);
+        encoding.writeVarUint(encoder, 1);
+        encoding.writeVarUint(encoder, 0);
+        encoding.writeVarUint(encoder, 2 ** 50);
+        return encoding.toUint8Array(encoder);
+      },
+      [],
+    ],
   ];
 
-  it.each(BOGUS)('a syntactically valid but bogus update (%s) is repaired or refused; /json and other clients agree', async (_name, make, gone) => {
-    await freshBoard();
-    for (const step of [SYNC.update, SYNC.step2]) {
-      const raw = await openRawCollab(t.server.url, board);
-      expect(await raw.auth).toMatchObject({ ok: true });
-      raw.send(syncMessage(board, step, make()));
-      await settle(raw, 300);
-      raw.close();
-      await expectHealthy();
-      await expectIntactAndConverged();
-      const json = (await t.api.get(`/json/${board}`)).body;
-      expect(json.mode).toBe('draw');
-      for (const kind of ['texts', 'lines', 'images'] as const) {
-        expect(json[kind].map((item: { id: string }) => item.id).filter((id: string) => gone.includes(id)), kind).toEqual([]);
-        expect([...watcher.doc.getMap(kind).keys()].filter((key) => gone.includes(key)), kind).toEqual([]);
+  it.each(BOGUS)(
+    'a syntactically valid but bogus update (%s) is repaired or refused; /json and other clients agree',
+    async (_name, make, gone) => {
+      await freshBoard();
+      for (const step of [SYNC.update, SYNC.step2]) {
+        const raw = await openRawCollab(t.server.url, board);
+        expect(await raw.auth).toMatchObject({ ok: true });
+        raw.send(syncMessage(board, step, make()));
+        await settle(raw, 300);
+        raw.close();
+        await expectHealthy();
+        await expectIntactAndConverged();
+        const json = (await t.api.get(`/json/${board}`)).body;
+        expect(json.mode).toBe('draw');
+        for (const kind of ['texts', 'lines', 'images'] as const) {
+          expect(
+            json[kind].map((item: { id: string }) => item.id).filter((id: string) => gone.includes(id)),
+            kind,
+          ).toEqual([]);
+          expect(
+            [...watcher.doc.getMap(kind).keys()].filter((key) => gone.includes(key)),
+            kind,
+          ).toEqual([]);
+        }
       }
-    }
-    await expectOthersStillSync();
-  });
+      await expectOthersStillSync();
+    },
+  );
 
   it(`a /collab message over ${MAX_COLLAB_MESSAGE_BYTES} bytes closes the socket with 1009`, async () => {
     await freshBoard();

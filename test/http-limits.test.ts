@@ -50,12 +50,18 @@ function chunkedPost(path: string, totalBytes: number): Promise<{ status: number
 
 describe('body cap of 5 MiB', () => {
   it('a body of exactly 5242880 bytes is accepted', async () => {
-    const res = await api.request('POST', `/api/boards/${boardId}/texts`, { body: paddedBody(MAX_BODY_BYTES), headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', `/api/boards/${boardId}/texts`, {
+      body: paddedBody(MAX_BODY_BYTES),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
   });
 
   it('one byte more is 413 payload_too_large', async () => {
-    const res = await api.request('POST', `/api/boards/${boardId}/texts`, { body: paddedBody(MAX_BODY_BYTES + 1), headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', `/api/boards/${boardId}/texts`, {
+      body: paddedBody(MAX_BODY_BYTES + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
   });
@@ -76,7 +82,11 @@ describe('body cap of 5 MiB', () => {
 
 describe('CORS', () => {
   it('public endpoints send Access-Control-Allow-Origin: *, errors included', async () => {
-    for (const path of [`/json/${boardId}`, `/api/boards/${boardId}`, '/api/boards/00000000-0000-4000-8000-000000000000']) {
+    for (const path of [
+      `/json/${boardId}`,
+      `/api/boards/${boardId}`,
+      '/api/boards/00000000-0000-4000-8000-000000000000',
+    ]) {
       const res = await api.get(path, { origin: 'https://elsewhere.test' });
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
@@ -85,7 +95,13 @@ describe('CORS', () => {
   });
 
   it('answers preflight with the allowed methods and headers, and not X-Import-Token', async () => {
-    for (const path of [`/api/boards/${boardId}/texts`, '/api/boards', `/json/${boardId}`, '/mcp', `/svg-preview/${boardId}`]) {
+    for (const path of [
+      `/api/boards/${boardId}/texts`,
+      '/api/boards',
+      `/json/${boardId}`,
+      '/mcp',
+      `/svg-preview/${boardId}`,
+    ]) {
       const res = await api.request('OPTIONS', path, {
         headers: {
           origin: 'https://elsewhere.test',
@@ -99,7 +115,16 @@ describe('CORS', () => {
       expect(methods.sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'POST']);
       const headers = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
       // The contract's four, and the headers an MCP client in a browser sends (issue 19).
-      expect(headers.sort()).toEqual(['content-type', 'if-none-match', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-protocol-version', 'mcp-session-id', 'x-board-key']);
+      expect(headers.sort()).toEqual([
+        'content-type',
+        'if-none-match',
+        'last-event-id',
+        'mcp-method',
+        'mcp-name',
+        'mcp-protocol-version',
+        'mcp-session-id',
+        'x-board-key',
+      ]);
       expect(headers).not.toContain('x-import-token');
     }
   });

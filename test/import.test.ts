@@ -37,7 +37,14 @@ describe('draw import', () => {
         ],
         images: [{ sourceId: 'pic', x: 300, y: 0, width: 10, height: 10, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX }],
         lines: [
-          { points: [10, 10, 300, 5], color: 'blue', anchors: { start: { kind: 'text', id: 'a', dx: 10, dy: 10 }, end: { kind: 'image', id: 'pic', dx: 0, dy: 5 } } },
+          {
+            points: [10, 10, 300, 5],
+            color: 'blue',
+            anchors: {
+              start: { kind: 'text', id: 'a', dx: 10, dy: 10 },
+              end: { kind: 'image', id: 'pic', dx: 0, dy: 5 },
+            },
+          },
           { points: '[[0,0],[1,1]]' },
         ],
       },
@@ -47,7 +54,13 @@ describe('draw import', () => {
       id: expect.any(String),
       mode: 'draw',
       imported: { texts: 3, lines: 2, images: 1, columns: 0, tasks: 0, lanes: 0 },
-      ids: { texts: [expect.any(String), expect.any(String), expect.any(String)], lines: [expect.any(String), expect.any(String)], images: [expect.any(String)], columns: [], tasks: [] },
+      ids: {
+        texts: [expect.any(String), expect.any(String), expect.any(String)],
+        lines: [expect.any(String), expect.any(String)],
+        images: [expect.any(String)],
+        columns: [],
+        tasks: [],
+      },
     });
     const snap = await snapshot(res.body.id);
     const { ids } = res.body;
@@ -56,8 +69,14 @@ describe('draw import', () => {
     expect(snap.texts[0]).not.toHaveProperty('sourceId');
     expect(snap.texts[1]).toMatchObject({ postit: true, author: 'user:bee' });
     expect(snap.texts[2]).toMatchObject({ kind: 'link', url: 'https://example.com' });
-    expect(snap.lines[0].anchors).toEqual({ start: { kind: 'text', id: ids.texts[0], dx: 10, dy: 10 }, end: { kind: 'image', id: ids.images[0], dx: 0, dy: 5 } });
-    expect(snap.lines[1].points).toEqual([[0, 0], [1, 1]]);
+    expect(snap.lines[0].anchors).toEqual({
+      start: { kind: 'text', id: ids.texts[0], dx: 10, dy: 10 },
+      end: { kind: 'image', id: ids.images[0], dx: 0, dy: 5 },
+    });
+    expect(snap.lines[1].points).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
     expect((await t.api.get(`/api/boards/${res.body.id}`)).body.images[0].dataUrl).toBe(PNG_1PX);
 
     // the remapped anchor really ties the stroke: moving the text bends it
@@ -66,27 +85,55 @@ describe('draw import', () => {
   });
 
   it('the body author is inherited by items without their own; default ai:import', async () => {
-    const res = await importBoard({ author: 'ai:claude', content: { texts: [{ x: 0, y: 0, content: 'mine' }, { x: 0, y: 0, content: 'theirs', author: 'user:x' }] } });
+    const res = await importBoard({
+      author: 'ai:claude',
+      content: {
+        texts: [
+          { x: 0, y: 0, content: 'mine' },
+          { x: 0, y: 0, content: 'theirs', author: 'user:x' },
+        ],
+      },
+    });
     const snap = await snapshot(res.body.id);
     expect(snap.texts.map((text: any) => text.author)).toEqual(['ai:claude', 'user:x']);
   });
 
   it('an anchor naming no sourceId of the import is invalid_item', async () => {
-    const res = await importBoard({ content: { texts: [{ sourceId: 'a', x: 0, y: 0, content: 'A' }], lines: [{ points: [0, 0, 1, 1], anchors: { end: { kind: 'text', id: 'zzz', dx: 0, dy: 0 } } }] } });
+    const res = await importBoard({
+      content: {
+        texts: [{ sourceId: 'a', x: 0, y: 0, content: 'A' }],
+        lines: [{ points: [0, 0, 1, 1], anchors: { end: { kind: 'text', id: 'zzz', dx: 0, dy: 0 } } }],
+      },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'lines', index: 0, reason: expect.stringContaining('zzz') });
+    expect(res.body).toMatchObject({
+      code: 'invalid_item',
+      kind: 'lines',
+      index: 0,
+      reason: expect.stringContaining('zzz'),
+    });
   });
 
   it('a todo import with tasks lists its columns: template columns are not addressable by index', async () => {
     const before = boardCount();
     const res = await importBoard({ mode: 'todo', content: { tasks: [{ columnIndex: 0, name: 'x' }] } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'tasks', index: 0, reason: expect.stringContaining('columnIndex 0') });
+    expect(res.body).toMatchObject({
+      code: 'invalid_item',
+      kind: 'tasks',
+      index: 0,
+      reason: expect.stringContaining('columnIndex 0'),
+    });
     expect(boardCount()).toBe(before);
   });
 
   it('duplicate sourceIds are refused', async () => {
-    const res = await importBoard({ content: { texts: [{ sourceId: 'a', x: 0, y: 0, content: 'A' }], images: [{ sourceId: 'a', x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }] } });
+    const res = await importBoard({
+      content: {
+        texts: [{ sourceId: 'a', x: 0, y: 0, content: 'A' }],
+        images: [{ sourceId: 'a', x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }],
+      },
+    });
     expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'images', index: 0 });
   });
 });
@@ -105,7 +152,13 @@ describe('autolayout', () => {
   it('without autolayout, texts and images without x/y are invalid_item', async () => {
     const res = await importBoard({ content });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'texts', index: 0, error: expect.any(String), reason: expect.stringContaining('autolayout') });
+    expect(res.body).toMatchObject({
+      code: 'invalid_item',
+      kind: 'texts',
+      index: 0,
+      error: expect.any(String),
+      reason: expect.stringContaining('autolayout'),
+    });
   });
 
   it('places them deterministically, leaves explicit coordinates alone, overlaps nothing', async () => {
@@ -133,7 +186,10 @@ describe('todo import', () => {
     const res = await importBoard({
       mode: 'todo',
       content: {
-        columns: [{ title: 'Now', color: 'red' }, { title: 'Later', lane: 1 }],
+        columns: [
+          { title: 'Now', color: 'red' },
+          { title: 'Later', lane: 1 },
+        ],
         tasks: [
           { columnIndex: 1, name: 'second', priority: 'l' },
           { columnIndex: 0, name: 'first', done: true, due_date: '2026-12-24', description: 'd' },
@@ -147,13 +203,23 @@ describe('todo import', () => {
     expect(res.body.imported).toEqual({ texts: 0, lines: 0, images: 0, columns: 2, tasks: 3, lanes: 1 });
     const snap = await snapshot(res.body.id);
     expect(snap.colWidth).toBe(480);
-    expect(snap.columns.map((c: any) => [c.title, c.lane, c.sort])).toEqual([['Now', 0, 0], ['Later', 1, 1]]);
+    expect(snap.columns.map((c: any) => [c.title, c.lane, c.sort])).toEqual([
+      ['Now', 0, 0],
+      ['Later', 1, 1],
+    ]);
     expect(snap.columns.map((c: any) => c.id)).toEqual(res.body.ids.columns);
     const byName = Object.fromEntries(snap.tasks.map((task: any) => [task.name, task]));
-    expect(byName.first).toMatchObject({ column_id: res.body.ids.columns[0], done: true, due_date: '2026-12-24', author: 'ai:import' });
+    expect(byName.first).toMatchObject({
+      column_id: res.body.ids.columns[0],
+      done: true,
+      due_date: '2026-12-24',
+      author: 'ai:import',
+    });
     expect(byName.second).toMatchObject({ column_id: res.body.ids.columns[1], priority: 'L', done: false });
     expect(res.body.ids.tasks).toEqual([byName.second.id, byName.first.id, byName.third.id]);
-    expect(snap.tasks.filter((task: any) => task.column_id === res.body.ids.columns[0]).map((task: any) => task.name)).toEqual(['first', 'third']);
+    expect(
+      snap.tasks.filter((task: any) => task.column_id === res.body.ids.columns[0]).map((task: any) => task.name),
+    ).toEqual(['first', 'third']);
     expect(snap.lanes).toEqual([{ lane: 1, title: 'Someday', author: 'ai:import', last_updated: expect.any(String) }]);
   });
 
@@ -167,11 +233,33 @@ describe('todo import', () => {
   });
 
   it.each([
-    [{ lanes: [{ lane: 0, title: 'a' }, { lane: 0, title: 'b' }], columns: [{ title: 'c' }] }, 'lanes', 1, 'twice'],
+    [
+      {
+        lanes: [
+          { lane: 0, title: 'a' },
+          { lane: 0, title: 'b' },
+        ],
+        columns: [{ title: 'c' }],
+      },
+      'lanes',
+      1,
+      'twice',
+    ],
     [{ lanes: [{ lane: 3, title: 'a' }], columns: [{ title: 'c' }] }, 'lanes', 0, 'no column'],
     [{ columns: [{ title: 'c' }], tasks: [{ columnIndex: 1, name: 'x' }] }, 'tasks', 0, 'columnIndex'],
     [{ columns: [{ title: 'c' }], tasks: [{ columnIndex: 0, name: 'x', done: 'yes' }] }, 'tasks', 0, 'done'],
-    [{ columns: [{ title: 'c' }], tasks: [{ columnIndex: 0, name: 'x' }, { columnIndex: 0, name: 'y', due_date: 'soon' }] }, 'tasks', 1, 'due_date'],
+    [
+      {
+        columns: [{ title: 'c' }],
+        tasks: [
+          { columnIndex: 0, name: 'x' },
+          { columnIndex: 0, name: 'y', due_date: 'soon' },
+        ],
+      },
+      'tasks',
+      1,
+      'due_date',
+    ],
   ])('rejects %j as invalid_item %s[%i]', async (content, kind, index, reason) => {
     const res = await importBoard({ mode: 'todo', content });
     expect(res.status).toBe(400);
@@ -183,7 +271,12 @@ describe('todo import', () => {
     const lanes = Array.from({ length: 11 }, (_, i) => ({ lane: i % 10, title: `l${i}` }));
     const res = await importBoard({ mode: 'todo', content: { columns, lanes } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'quota_exceeded', kind: 'lanes', reason: expect.any(String), error: expect.any(String) });
+    expect(res.body).toMatchObject({
+      code: 'quota_exceeded',
+      kind: 'lanes',
+      reason: expect.any(String),
+      error: expect.any(String),
+    });
   });
 });
 
@@ -192,13 +285,32 @@ describe('import rules', () => {
     const texts = Array.from({ length: 50 }, (_, i) => ({ x: i, y: i, content: `t${i}` }));
     const res = await importBoard({ content: { texts: [...texts, { x: 0, y: 0, content: 42 }] } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: expect.any(String), code: 'invalid_item', kind: 'texts', index: 50, reason: expect.stringContaining('content'), requestId: expect.any(String) });
+    expect(res.body).toEqual({
+      error: expect.any(String),
+      code: 'invalid_item',
+      kind: 'texts',
+      index: 50,
+      reason: expect.stringContaining('content'),
+      requestId: expect.any(String),
+    });
   });
 
   it('an imported text cannot be both a post-it and a diagram frame, as on POST /texts (issue 16.12)', async () => {
-    const res = await importBoard({ content: { texts: [{ x: 0, y: 0, content: 'ok' }, { x: 0, y: 0, content: 'both', postit: true, diagram: true }] } });
+    const res = await importBoard({
+      content: {
+        texts: [
+          { x: 0, y: 0, content: 'ok' },
+          { x: 0, y: 0, content: 'both', postit: true, diagram: true },
+        ],
+      },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'texts', index: 1, reason: expect.stringContaining('post-it and a diagram') });
+    expect(res.body).toMatchObject({
+      code: 'invalid_item',
+      kind: 'texts',
+      index: 1,
+      reason: expect.stringContaining('post-it and a diagram'),
+    });
   });
 
   it('draw items need draw mode and kanban items todo mode', async () => {
@@ -258,22 +370,40 @@ describe('import rules', () => {
     expect(JSON.parse(viaMcp.content[0].text)).toEqual({ ...restBody, next: expect.any(String) });
     await mcp.close();
 
-    expect((await importBoard({ mode: 'todo', content: { Tasks: [], columns: [{ title: 'a' }] } })).body).toMatchObject({ field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' });
-    expect((await importBoard({ content: { notes: [] } })).body.reason).toBe('unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, title, etag');
+    expect((await importBoard({ mode: 'todo', content: { Tasks: [], columns: [{ title: 'a' }] } })).body).toMatchObject(
+      { field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' },
+    );
+    expect((await importBoard({ content: { notes: [] } })).body.reason).toBe(
+      'unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, title, etag',
+    );
     // The create body is strict too: `contents` would have made an empty board.
     const typo = await importBoard({ mode: 'draw', contents: { texts: [{ x: 0, y: 0, content: 'lost' }] } });
     expect(typo.status).toBe(400);
-    expect(typo.body).toMatchObject({ code: 'invalid_payload', field: 'contents', reason: 'unknown key "contents": did you mean "content"?' });
+    expect(typo.body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'contents',
+      reason: 'unknown key "contents": did you mean "content"?',
+    });
   });
 
   it('a /json snapshot can be sent back as content: its boardId, mode and etag are ignored, and its items keep their extra fields', async () => {
-    const source = await importBoard({ content: { texts: [{ x: 1, y: 2, content: 'round trip', color: 'red' }, { kind: 'link', x: 0, y: 50, url: 'https://a.test/' }], lines: [{ points: [0, 0, 5, 5] }] } });
+    const source = await importBoard({
+      content: {
+        texts: [
+          { x: 1, y: 2, content: 'round trip', color: 'red' },
+          { kind: 'link', x: 0, y: 50, url: 'https://a.test/' },
+        ],
+        lines: [{ points: [0, 0, 5, 5] }],
+      },
+    });
     const snap = await snapshot(source.body.id);
     const copy = await importBoard({ content: snap });
     expect(copy.status).toBe(200);
     expect(copy.body.imported).toMatchObject({ texts: 2, lines: 1 });
     const copied = await snapshot(copy.body.id);
-    expect(copied.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text)).toEqual(snap.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text));
+    expect(copied.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text)).toEqual(
+      snap.texts.map(({ id: _id, last_updated: _at, ...text }: any) => text),
+    );
   });
 
   it('malformed top-level fields are invalid_content naming the field', async () => {

@@ -98,7 +98,12 @@ describe('a board kept loaded after its last use', () => {
     // A longer keep here: on the shared setup an unload waits a further second for the Redis extension. No
     // versions: recording one when a burst settles (3 s) would load an unloaded board again for a moment.
     const keepMs = 4_000;
-    const { server, api, loaded } = await started({ ...STORES, KEEP_LOADED_MS: String(keepMs), KEEP_LOADED_MAX_BOARDS: '2', HISTORY: 'off' });
+    const { server, api, loaded } = await started({
+      ...STORES,
+      KEEP_LOADED_MS: String(keepMs),
+      KEEP_LOADED_MAX_BOARDS: '2',
+      HISTORY: 'off',
+    });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const id = (await api.post('/api/boards')).body.id;
@@ -107,7 +112,9 @@ describe('a board kept loaded after its last use', () => {
     }
     const written = Date.now();
     // All four are stored; the two that unloaded did so without waiting for the keep time.
-    await until(async () => (await Promise.all(ids.map((id) => server.server.documents.journalLength(id)))).every((length) => length === 0));
+    await until(async () =>
+      (await Promise.all(ids.map((id) => server.server.documents.journalLength(id)))).every((length) => length === 0),
+    );
     await until(() => ids.filter(loaded).length === 2, keepMs / 2);
     await sleep(Math.max(0, written + keepMs - 1_000 - Date.now()));
     expect(ids.filter(loaded)).toHaveLength(2);

@@ -7,8 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  KEY_BACKOFF_FIRST_MS, KEY_BACKOFF_MAX_MS, KEY_BOARD_ALERT_FAILURES, KEY_BOARD_ALERT_WINDOW_MS, KEY_CLIENT_FAILURES, KEY_CLIENT_WINDOW_MS,
-  KEY_FAILURE_MEMORY_MS, KEY_FREE_FAILURES, KEY_FREE_FAILURES_ON_ALERT,
+  KEY_BACKOFF_FIRST_MS,
+  KEY_BACKOFF_MAX_MS,
+  KEY_BOARD_ALERT_FAILURES,
+  KEY_BOARD_ALERT_WINDOW_MS,
+  KEY_CLIENT_FAILURES,
+  KEY_CLIENT_WINDOW_MS,
+  KEY_FAILURE_MEMORY_MS,
+  KEY_FREE_FAILURES,
+  KEY_FREE_FAILURES_ON_ALERT,
 } from '../schema/index.js';
 import { client, type Client } from './helpers/http.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
@@ -42,7 +49,10 @@ let guesses = 0;
 const freshGuess = () => `g${(guesses++).toString(36).padStart(7, '0')}`;
 
 /** The wait after a client's n-th wrong key on a board (off alert), in seconds. */
-const backoffSeconds = (n: number) => (n <= KEY_FREE_FAILURES ? 0 : Math.min(KEY_BACKOFF_FIRST_MS * 2 ** (n - KEY_FREE_FAILURES - 1), KEY_BACKOFF_MAX_MS) / 1000);
+const backoffSeconds = (n: number) =>
+  n <= KEY_FREE_FAILURES
+    ? 0
+    : Math.min(KEY_BACKOFF_FIRST_MS * 2 ** (n - KEY_FREE_FAILURES - 1), KEY_BACKOFF_MAX_MS) / 1000;
 
 type Board = { id: string; key: string };
 
@@ -79,7 +89,10 @@ const present: Record<Surface, (board: Board, ip: string, key: string) => Promis
   },
   async mcp(board, ip, key) {
     const call = (await mcpOf(ip)).call('get_board', { board_id: board.id, access_key: key });
-    const outcome = await call.then(() => null, () => rpcError(call));
+    const outcome = await call.then(
+      () => null,
+      () => rpcError(call),
+    );
     if (!outcome) return { checked: 'ok' };
     if (outcome.code !== -32000) return { checked: String(outcome.code) };
     expect(outcome.data.code).toBe('rate_limited');
@@ -123,7 +136,12 @@ const present: Record<Surface, (board: Board, ip: string, key: string) => Promis
  * guesses were checked and wrong, waiting out every refusal exactly as long as
  * it was told, and then guesses on until it is refused again.
  */
-async function patientGuesser(board: Board, surface: Surface, ip: string, failures: number): Promise<{ refusedFor: number }> {
+async function patientGuesser(
+  board: Board,
+  surface: Surface,
+  ip: string,
+  failures: number,
+): Promise<{ refusedFor: number }> {
   for (let wrong = 0; ; ) {
     const answer = await present[surface](board, ip, freshGuess());
     if ('checked' in answer) {
@@ -140,8 +158,17 @@ async function patientGuesser(board: Board, surface: Surface, ip: string, failur
 /** The owner, at an address of its own, gets in at once with the right key: every surface, every channel of the key. */
 async function ownerGetsIn(board: Board): Promise<void> {
   const ip = newAddress();
-  for (const surface of SURFACES) expect(await present[surface](board, ip, board.key), surface).toEqual({ checked: RIGHT[surface] });
-  expect((await api.post(`/api/boards/${board.id}/texts`, { x: 0, y: 0, content: 'mine' }, from(ip, { 'x-board-key': board.key }))).status).toBe(200);
+  for (const surface of SURFACES)
+    expect(await present[surface](board, ip, board.key), surface).toEqual({ checked: RIGHT[surface] });
+  expect(
+    (
+      await api.post(
+        `/api/boards/${board.id}/texts`,
+        { x: 0, y: 0, content: 'mine' },
+        from(ip, { 'x-board-key': board.key }),
+      )
+    ).status,
+  ).toBe(200);
   const withHeader = await connectMcp(server.url, from(ip, { 'x-board-key': board.key }));
   try {
     expect((await withHeader.call('get_board', { board_id: board.id })).texts).toHaveLength(1);
@@ -170,12 +197,14 @@ describe('wrong keys from a stranger never lock the owner out', () => {
     await ownerGetsIn(board);
     // On alert a newcomer is still checked, but its free wrong keys are fewer and its backoff starts sooner.
     const newcomer = newAddress();
-    for (let i = 0; i <= KEY_FREE_FAILURES_ON_ALERT; i++) expect(await present.ws(board, newcomer, freshGuess())).toEqual({ checked: '401' });
+    for (let i = 0; i <= KEY_FREE_FAILURES_ON_ALERT; i++)
+      expect(await present.ws(board, newcomer, freshGuess())).toEqual({ checked: '401' });
     expect(await present.ws(board, newcomer, freshGuess())).toEqual({ refusedFor: KEY_BACKOFF_FIRST_MS / 1000 });
     // A quiet window later the alert is over.
     now += KEY_BOARD_ALERT_WINDOW_MS;
     const later = newAddress();
-    for (let i = 0; i < KEY_FREE_FAILURES; i++) expect(await present.ws(board, later, freshGuess())).toEqual({ checked: '401' });
+    for (let i = 0; i < KEY_FREE_FAILURES; i++)
+      expect(await present.ws(board, later, freshGuess())).toEqual({ checked: '401' });
   });
 });
 
@@ -222,7 +251,8 @@ describe('the budget', () => {
   it('verify-key spends the same budget as every other surface', async () => {
     const board = await lockedBoard();
     const ip = newAddress();
-    for (let i = 0; i < KEY_FREE_FAILURES; i++) expect(await present.verify(board, ip, freshGuess())).toEqual({ checked: 'false' });
+    for (let i = 0; i < KEY_FREE_FAILURES; i++)
+      expect(await present.verify(board, ip, freshGuess())).toEqual({ checked: 'false' });
     expect(await present.rest(board, ip, freshGuess())).toEqual({ checked: '401' });
     expect(await present.rest(board, ip, board.key)).toEqual({ refusedFor: backoffSeconds(KEY_FREE_FAILURES + 1) });
   });
@@ -234,10 +264,19 @@ describe('the budget', () => {
     for (let i = 0; i < 3 * KEY_FREE_FAILURES; i++) {
       expect(await present.ws(board, ip, stale)).toEqual({ checked: 'read-only' });
       expect(await present.yjs(board, ip, stale)).toEqual({ checked: 'read-only' });
-      expect((await api.post(`/api/boards/${board.id}/texts`, { x: 0, y: 0, content: 'x' }, from(ip, { 'x-board-key': stale }))).status).toBe(401);
+      expect(
+        (
+          await api.post(
+            `/api/boards/${board.id}/texts`,
+            { x: 0, y: 0, content: 'x' },
+            from(ip, { 'x-board-key': stale }),
+          )
+        ).status,
+      ).toBe(401);
     }
     // It counted once: the rest of the free wrong keys are still there.
-    for (let i = 1; i < KEY_FREE_FAILURES; i++) expect(await present.ws(board, ip, freshGuess())).toEqual({ checked: 'read-only' });
+    for (let i = 1; i < KEY_FREE_FAILURES; i++)
+      expect(await present.ws(board, ip, freshGuess())).toEqual({ checked: 'read-only' });
     expect(await present.ws(board, ip, freshGuess())).toEqual({ checked: 'read-only' });
     expect(await present.ws(board, ip, freshGuess())).toMatchObject({ refusedFor: expect.any(Number) });
   });
@@ -264,7 +303,8 @@ describe('the budget', () => {
   it('an IPv6 client is its /64: its addresses share one budget', async () => {
     const board = await lockedBoard();
     const [first, sibling, neighbour] = ['2001:db8:1:2::1', '2001:db8:1:2:ffff::5', '2001:db8:1:3::1'];
-    for (let i = 0; i <= KEY_FREE_FAILURES; i++) expect(await present.rest(board, first, freshGuess())).toEqual({ checked: '401' });
+    for (let i = 0; i <= KEY_FREE_FAILURES; i++)
+      expect(await present.rest(board, first, freshGuess())).toEqual({ checked: '401' });
     const refusal = { refusedFor: backoffSeconds(KEY_FREE_FAILURES + 1) };
     expect(await present.rest(board, first, board.key)).toEqual(refusal);
     expect(await present.rest(board, sibling, board.key)).toEqual(refusal);
@@ -274,14 +314,19 @@ describe('the budget', () => {
   it('the right key forgets a client’s wrong ones; so does a day without one, and the records are swept', async () => {
     const board = await lockedBoard();
     const [owner, stranger] = [newAddress(), newAddress()];
-    for (let i = 0; i < KEY_FREE_FAILURES; i++) expect(await present.ws(board, owner, freshGuess())).toEqual({ checked: '401' });
+    for (let i = 0; i < KEY_FREE_FAILURES; i++)
+      expect(await present.ws(board, owner, freshGuess())).toEqual({ checked: '401' });
     expect(await present.ws(board, owner, board.key)).toEqual({ checked: 'ok' });
-    for (let i = 0; i < KEY_FREE_FAILURES; i++) expect(await present.ws(board, owner, freshGuess())).toEqual({ checked: '401' });
+    for (let i = 0; i < KEY_FREE_FAILURES; i++)
+      expect(await present.ws(board, owner, freshGuess())).toEqual({ checked: '401' });
 
     await patientGuesser(board, 'ws', stranger, 12);
     now += KEY_FAILURE_MEMORY_MS;
-    for (let i = 0; i <= KEY_FREE_FAILURES; i++) expect(await present.ws(board, stranger, freshGuess())).toEqual({ checked: '401' });
-    expect(await present.ws(board, stranger, freshGuess())).toEqual({ refusedFor: backoffSeconds(KEY_FREE_FAILURES + 1) });
+    for (let i = 0; i <= KEY_FREE_FAILURES; i++)
+      expect(await present.ws(board, stranger, freshGuess())).toEqual({ checked: '401' });
+    expect(await present.ws(board, stranger, freshGuess())).toEqual({
+      refusedFor: backoffSeconds(KEY_FREE_FAILURES + 1),
+    });
 
     const budget = server.server.keyBudget;
     expect(budget.size).toBeGreaterThan(0);

@@ -14,14 +14,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 const rules = createRequire(import.meta.url)('../.dependency-cruiser.cjs');
 
 const TREE: Record<string, string> = {
-  'schema/index.ts': "export const x = 1;\n",
-  'server/board/pure.ts': "import '../../adapters/rest/route.js';\nimport { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n",
+  'schema/index.ts': 'export const x = 1;\n',
+  'server/board/pure.ts':
+    "import '../../adapters/rest/route.js';\nimport { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n",
   'server/host/boards.ts': "import '../store/sqlite/store.js';\n",
   'server/store/sqlite/store.ts': "import '../pg/store.js';\n",
-  'server/store/pg/store.ts': "export {};\n",
+  'server/store/pg/store.ts': 'export {};\n',
   'adapters/rest/route.ts': "import '../mcp/tools.js';\n",
   'adapters/mcp/tools.ts': "import '../kit/caller.js';\n",
-  'adapters/kit/caller.ts': "export {};\n",
+  'adapters/kit/caller.ts': 'export {};\n',
   'public/src/main.ts': "import '../../server/host/boards.js';\n",
   'circle/a.ts': "import './b.js';\n",
   'circle/b.ts': "import './a.js';\n",
@@ -40,22 +41,29 @@ describe('layer rules', () => {
     process.chdir(root); // the rules' paths are relative to the project root
     let result: IReporterOutput;
     try {
-      result = await cruise(Object.keys(TREE), { validate: true, ruleSet: { forbidden: rules.forbidden }, ...rules.options, tsConfig: undefined });
+      result = await cruise(Object.keys(TREE), {
+        validate: true,
+        ruleSet: { forbidden: rules.forbidden },
+        ...rules.options,
+        tsConfig: undefined,
+      });
     } finally {
       process.chdir(cwd);
     }
     const output = result.output as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
     const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
-    expect(found).toEqual(expect.arrayContaining([
-      'board-is-pure: server/board/pure.ts -> adapters/rest/route.ts',
-      'board-is-browser-safe: server/board/pure.ts -> fs',
-      'only-the-app-knows-adapters: server/board/pure.ts -> adapters/rest/route.ts',
-      'host-below-store-and-surfaces: server/host/boards.ts -> server/store/sqlite/store.ts',
-      'store-engines-apart: server/store/sqlite/store.ts -> server/store/pg/store.ts',
-      'adapters-apart: adapters/rest/route.ts -> adapters/mcp/tools.ts',
-      'browser-imports-board-and-schema: public/src/main.ts -> server/host/boards.ts',
-      expect.stringMatching(/^no-circular: circle\/[ab]\.ts -> circle\/[ab]\.ts$/),
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'board-is-pure: server/board/pure.ts -> adapters/rest/route.ts',
+        'board-is-browser-safe: server/board/pure.ts -> fs',
+        'only-the-app-knows-adapters: server/board/pure.ts -> adapters/rest/route.ts',
+        'host-below-store-and-surfaces: server/host/boards.ts -> server/store/sqlite/store.ts',
+        'store-engines-apart: server/store/sqlite/store.ts -> server/store/pg/store.ts',
+        'adapters-apart: adapters/rest/route.ts -> adapters/mcp/tools.ts',
+        'browser-imports-board-and-schema: public/src/main.ts -> server/host/boards.ts',
+        expect.stringMatching(/^no-circular: circle\/[ab]\.ts -> circle\/[ab]\.ts$/),
+      ]),
+    );
     expect(found.filter((line) => line.includes('adapters/kit/'))).toEqual([]);
   });
 });

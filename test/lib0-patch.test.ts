@@ -41,7 +41,9 @@ type Events = { tick: (n: number) => void };
 describe('the lib0 patch', () => {
   it(`is made for the installed lib0 ${PATCHED_VERSION}, and both builds carry it`, () => {
     const { version } = JSON.parse(readFileSync(join(lib0Dir, 'package.json'), 'utf8')) as { version: string };
-    expect(version, 'a new lib0 release: re-check the patch against it (docs/upstream-patches.md)').toBe(PATCHED_VERSION);
+    expect(version, 'a new lib0 release: re-check the patch against it (docs/upstream-patches.md)').toBe(
+      PATCHED_VERSION,
+    );
     expect(readdirSync(join(root, 'patches'))).toContain(`lib0+${PATCHED_VERSION}.patch`);
     for (const build of ['observable.js', 'dist/observable.cjs']) {
       const source = readFileSync(join(lib0Dir, build), 'utf8');

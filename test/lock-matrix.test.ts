@@ -85,12 +85,20 @@ function presentedKey({ mode, key }: Case, realKey: string | undefined): string 
 
 async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
   const content = {
-    draw: { texts: [{ x: 0, y: 0, content: 'text' }], lines: [{ points: [0, 0, 9, 9] }], images: [{ x: 0, y: 0, width: 4, height: 4, dataUrl: PNG_1PX }] },
+    draw: {
+      texts: [{ x: 0, y: 0, content: 'text' }],
+      lines: [{ points: [0, 0, 9, 9] }],
+      images: [{ x: 0, y: 0, width: 4, height: 4, dataUrl: PNG_1PX }],
+    },
     todo: { columns: [{ title: 'A' }, { title: 'B' }], tasks: [{ columnIndex: 0, name: 'task' }] },
     empty: undefined,
     versioned: { texts: [{ x: 0, y: 0, content: 'text' }] },
   }[kind];
-  const res = await t.api.post('/api/boards', { mode: kind === 'todo' ? 'todo' : 'draw', content, ...(cell.mode !== 'none' && { lock: cell.mode }) });
+  const res = await t.api.post('/api/boards', {
+    mode: kind === 'todo' ? 'todo' : 'draw',
+    content,
+    ...(cell.mode !== 'none' && { lock: cell.mode }),
+  });
   expect(res.status, res.text).toBe(200);
   let realKey: string | undefined = res.body.access_key;
   if (cell.mode !== 'none' && cell.key === 'legacy') {
@@ -105,19 +113,33 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
     id: res.body.id,
     presented: presentedKey(cell, realKey),
     realKey,
-    ids: { text: ids.texts[0], stroke: ids.lines[0], image: ids.images[0], column: ids.columns[0], column2: ids.columns[1], task: ids.tasks[0] },
+    ids: {
+      text: ids.texts[0],
+      stroke: ids.lines[0],
+      image: ids.images[0],
+      column: ids.columns[0],
+      column2: ids.columns[1],
+      task: ids.tasks[0],
+    },
   };
 }
 
 /** The board's ETag and lock mode, read with its real key: what a refused request must leave as it was. */
 async function stateOf(board: Board): Promise<string> {
   const headers: Record<string, string> = board.realKey ? { 'x-board-key': board.realKey } : {};
-  const [json, meta] = await Promise.all([t.api.get(`/json/${board.id}`, headers), t.api.get(`/api/boards/${board.id}/meta`, headers)]);
+  const [json, meta] = await Promise.all([
+    t.api.get(`/json/${board.id}`, headers),
+    t.api.get(`/api/boards/${board.id}/meta`, headers),
+  ]);
   return `${json.status} ${json.headers.get('etag')} ${meta.body.lockMode}`;
 }
 
 /** A refusal must change nothing: the outcome, or a note that the refused request changed the board anyway. */
-async function unchangedIfRefused(outcome: string, board: Board | undefined, before: string | undefined): Promise<string> {
+async function unchangedIfRefused(
+  outcome: string,
+  board: Board | undefined,
+  before: string | undefined,
+): Promise<string> {
   if (!board || !['401', '403', '-32001', 'board_locked'].includes(outcome)) return outcome;
   const after = await stateOf(board);
   return after === before ? outcome : `${outcome}, but the board changed (${before} -> ${after})`;
@@ -129,9 +151,11 @@ const keyWithoutBoard = (cell: Case) => presentedKey({ mode: 'none', key: cell.k
 /** Runs `work` over `items`, at most `limit` at a time. */
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 /** Observed outcomes, one row per route/tool/frame, in the shape of the expected table. */
@@ -155,49 +179,180 @@ const REST: Record<string, RestSpec> = {
   'POST /api/boards': { class: 'rest-public', request: () => ({ path: '/api/boards', body: { mode: 'draw' } }) },
   'GET /todo': { class: 'rest-public', request: () => ({ path: '/todo' }) },
   'GET /draw': { class: 'rest-public', request: () => ({ path: '/draw' }) },
-  'GET /api/boards/:boardId/wait': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `${on(b)}/wait?timeout_ms=1000` }) },
+  'GET /api/boards/:boardId/wait': {
+    class: 'rest-read',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/wait?timeout_ms=1000` }),
+  },
   'GET /api/boards/:boardId/meta': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `${on(b)}/meta` }) },
-  'GET /api/boards/:boardId/images/:itemId': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `${on(b)}/images/${b.ids.image}` }) },
+  'GET /api/boards/:boardId/images/:itemId': {
+    class: 'rest-read',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/images/${b.ids.image}` }),
+  },
   'GET /api/boards/:boardId': { class: 'rest-read', board: 'draw', request: (b) => ({ path: on(b) }) },
   'DELETE /api/boards/:boardId': { class: 'rest-write', board: 'draw', request: (b) => ({ path: on(b) }) },
   'GET /json/:boardId': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `/json/${b.id}` }) },
   'GET /json': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `/json?board=${b.id}` }) },
-  'GET /json/': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `/json/?board=${encodeURIComponent(`https://x.test/#${b.id}`)}` }) },
-  'GET /api/boards/:boardId/tasks.csv': { class: 'rest-read', board: 'todo', request: (b) => ({ path: `${on(b)}/tasks.csv` }) },
-  'GET /api/boards/:boardId/tasks.md': { class: 'rest-read', board: 'todo', request: (b) => ({ path: `${on(b)}/tasks.md` }) },
-  'POST /api/boards/:boardId/texts': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/texts`, body: { x: 1, y: 1, content: 'new' } }) },
-  'POST /api/boards/:boardId/strokes': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/strokes`, body: { points: [0, 0, 5, 5] } }) },
-  'POST /api/boards/:boardId/lines': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/lines`, body: { points: [[0, 0], [5, 5]] } }) },
-  'POST /api/boards/:boardId/images': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/images`, body: { x: 0, y: 0, width: 2, height: 2, dataUrl: PNG_1PX } }) },
-  'POST /api/boards/:boardId/links': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/links`, body: { x: 0, y: 0, url: 'https://l.test/' } }) },
-  'POST /api/boards/:boardId/:kind/:itemId/move': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/texts/${b.ids.text}/move`, body: { x: 9, y: 9 } }) },
-  'DELETE /api/boards/:boardId/:kind/:itemId': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/strokes/${b.ids.stroke}` }) },
-  'POST /api/boards/:boardId/mode': { class: 'rest-write', board: 'empty', request: (b) => ({ path: `${on(b)}/mode`, body: { mode: 'todo' } }) },
-  'POST /api/boards/:boardId/title': { class: 'rest-write', board: 'draw', request: (b) => ({ path: `${on(b)}/title`, body: { title: 'Named' } }) },
-  'POST /api/boards/:boardId/column-width': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/column-width`, body: { width: 300 } }) },
-  'POST /api/boards/:boardId/lanes': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/lanes`, body: { lane: 1, title: 'Row' } }) },
-  'POST /api/boards/:boardId/columns': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/columns`, body: { title: 'C', sort: 5 } }) },
-  'POST /api/boards/:boardId/tasks': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/tasks`, body: { column_id: b.ids.column, name: 'n' } }) },
-  'POST /api/boards/:boardId/tasks/:itemId/move': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/tasks/${b.ids.task}/move`, body: { column_id: b.ids.column2, sort: 0 } }) },
-  'DELETE /api/boards/:boardId/columns/:itemId': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/columns/${b.ids.column2}` }) },
-  'DELETE /api/boards/:boardId/tasks/:itemId': { class: 'rest-write', board: 'todo', request: (b) => ({ path: `${on(b)}/tasks/${b.ids.task}` }) },
-  'POST /api/boards/:boardId/lock': { class: 'rest-lock', board: 'draw', request: (b) => ({ path: `${on(b)}/lock`, body: { mode: 'all' } }) },
-  'POST /api/boards/:boardId/unlock': { class: 'rest-lock', board: 'draw', request: (b) => ({ path: `${on(b)}/unlock` }) },
+  'GET /json/': {
+    class: 'rest-read',
+    board: 'draw',
+    request: (b) => ({ path: `/json/?board=${encodeURIComponent(`https://x.test/#${b.id}`)}` }),
+  },
+  'GET /api/boards/:boardId/tasks.csv': {
+    class: 'rest-read',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/tasks.csv` }),
+  },
+  'GET /api/boards/:boardId/tasks.md': {
+    class: 'rest-read',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/tasks.md` }),
+  },
+  'POST /api/boards/:boardId/texts': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/texts`, body: { x: 1, y: 1, content: 'new' } }),
+  },
+  'POST /api/boards/:boardId/strokes': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/strokes`, body: { points: [0, 0, 5, 5] } }),
+  },
+  'POST /api/boards/:boardId/lines': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({
+      path: `${on(b)}/lines`,
+      body: {
+        points: [
+          [0, 0],
+          [5, 5],
+        ],
+      },
+    }),
+  },
+  'POST /api/boards/:boardId/images': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/images`, body: { x: 0, y: 0, width: 2, height: 2, dataUrl: PNG_1PX } }),
+  },
+  'POST /api/boards/:boardId/links': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/links`, body: { x: 0, y: 0, url: 'https://l.test/' } }),
+  },
+  'POST /api/boards/:boardId/:kind/:itemId/move': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/texts/${b.ids.text}/move`, body: { x: 9, y: 9 } }),
+  },
+  'DELETE /api/boards/:boardId/:kind/:itemId': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/strokes/${b.ids.stroke}` }),
+  },
+  'POST /api/boards/:boardId/mode': {
+    class: 'rest-write',
+    board: 'empty',
+    request: (b) => ({ path: `${on(b)}/mode`, body: { mode: 'todo' } }),
+  },
+  'POST /api/boards/:boardId/title': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/title`, body: { title: 'Named' } }),
+  },
+  'POST /api/boards/:boardId/column-width': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/column-width`, body: { width: 300 } }),
+  },
+  'POST /api/boards/:boardId/lanes': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/lanes`, body: { lane: 1, title: 'Row' } }),
+  },
+  'POST /api/boards/:boardId/columns': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/columns`, body: { title: 'C', sort: 5 } }),
+  },
+  'POST /api/boards/:boardId/tasks': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/tasks`, body: { column_id: b.ids.column, name: 'n' } }),
+  },
+  'POST /api/boards/:boardId/tasks/:itemId/move': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/tasks/${b.ids.task}/move`, body: { column_id: b.ids.column2, sort: 0 } }),
+  },
+  'DELETE /api/boards/:boardId/columns/:itemId': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/columns/${b.ids.column2}` }),
+  },
+  'DELETE /api/boards/:boardId/tasks/:itemId': {
+    class: 'rest-write',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/tasks/${b.ids.task}` }),
+  },
+  'POST /api/boards/:boardId/lock': {
+    class: 'rest-lock',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/lock`, body: { mode: 'all' } }),
+  },
+  'POST /api/boards/:boardId/unlock': {
+    class: 'rest-lock',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/unlock` }),
+  },
   // The key to verify travels in the body, not in X-Board-Key.
-  'POST /api/boards/:boardId/verify-key': { class: 'rest-verify', board: 'draw', request: (b) => ({ path: `${on(b)}/verify-key`, body: b.presented === undefined ? {} : { key: b.presented } }) },
-  'GET /svg-preview/:boardId': { class: 'rest-read', board: 'draw', request: (b) => ({ path: `/svg-preview/${b.id}` }) },
-  'GET /api/boards/:boardId/versions': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions` }) },
-  'GET /api/boards/:boardId/versions/:version': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1` }) },
-  'GET /api/boards/:boardId/versions/:version/svg-preview': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1/svg-preview` }) },
-  'GET /api/boards/:boardId/changes': { class: 'rest-read', board: 'versioned', request: (b) => ({ path: `${on(b)}/changes?since=1` }) },
-  'POST /api/boards/:boardId/versions/:version/restore': { class: 'rest-write', board: 'versioned', request: (b) => ({ path: `${on(b)}/versions/1/restore` }) },
+  'POST /api/boards/:boardId/verify-key': {
+    class: 'rest-verify',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/verify-key`, body: b.presented === undefined ? {} : { key: b.presented } }),
+  },
+  'GET /svg-preview/:boardId': {
+    class: 'rest-read',
+    board: 'draw',
+    request: (b) => ({ path: `/svg-preview/${b.id}` }),
+  },
+  'GET /api/boards/:boardId/versions': {
+    class: 'rest-read',
+    board: 'versioned',
+    request: (b) => ({ path: `${on(b)}/versions` }),
+  },
+  'GET /api/boards/:boardId/versions/:version': {
+    class: 'rest-read',
+    board: 'versioned',
+    request: (b) => ({ path: `${on(b)}/versions/1` }),
+  },
+  'GET /api/boards/:boardId/versions/:version/svg-preview': {
+    class: 'rest-read',
+    board: 'versioned',
+    request: (b) => ({ path: `${on(b)}/versions/1/svg-preview` }),
+  },
+  'GET /api/boards/:boardId/changes': {
+    class: 'rest-read',
+    board: 'versioned',
+    request: (b) => ({ path: `${on(b)}/changes?since=1` }),
+  },
+  'POST /api/boards/:boardId/versions/:version/restore': {
+    class: 'rest-write',
+    board: 'versioned',
+    request: (b) => ({ path: `${on(b)}/versions/1/restore` }),
+  },
   'GET /healthz': { class: 'rest-public', request: () => ({ path: '/healthz' }) },
   'GET /readyz': { class: 'rest-public', request: () => ({ path: '/readyz' }) },
   'GET /metrics': { class: 'rest-public', request: () => ({ path: '/metrics' }) },
   'GET /quotas.json': { class: 'rest-public', request: () => ({ path: '/quotas.json' }) },
   'GET /llms.txt': { class: 'rest-public', request: () => ({ path: '/llms.txt' }) },
   'GET /.well-known/mcp.json': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp.json' }) },
-  'GET /.well-known/mcp/server-card': { class: 'rest-public', request: () => ({ path: '/.well-known/mcp/server-card' }) },
+  'GET /.well-known/mcp/server-card': {
+    class: 'rest-public',
+    request: () => ({ path: '/.well-known/mcp/server-card' }),
+  },
   'GET /openapi.json': { class: 'rest-public', request: () => ({ path: '/openapi.json' }) },
   'GET /docs': { class: 'rest-public', request: () => ({ path: '/docs' }) },
   'GET /docs/redoc.standalone.js': { class: 'rest-public', request: () => ({ path: '/docs/redoc.standalone.js' }) },
@@ -214,12 +369,16 @@ const REST: Record<string, RestSpec> = {
 function restOutcome(cls: Class, res: Response, lockMode: Mode): string {
   const bearer = /^Bearer /.test(res.headers.get('www-authenticate') ?? '');
   const code = typeof res.body === 'object' ? res.body?.code : undefined;
-  const lockedBody = res.text === '' /* HEAD */ || (code === 'board_locked' && res.body.locked === true && res.body.lockMode === lockMode);
+  const lockedBody =
+    res.text === '' /* HEAD */ ||
+    (code === 'board_locked' && res.body.locked === true && res.body.lockMode === lockMode);
   if (res.status === 401 && bearer && lockedBody) return '401';
   if (res.status === 403 && code === 'invalid_key') return '403';
   if (cls === 'rest-verify' && res.status === 200) return String(res.body.ok);
-  if (cls === 'rest-verify' && res.status === 400 && ['board_not_locked', 'invalid_payload'].includes(code)) return '400';
-  if (cls === 'rest-public') return res.status < 500 && res.status !== 401 && res.status !== 403 ? 'ok' : `HTTP ${res.status}`;
+  if (cls === 'rest-verify' && res.status === 400 && ['board_not_locked', 'invalid_payload'].includes(code))
+    return '400';
+  if (cls === 'rest-public')
+    return res.status < 500 && res.status !== 401 && res.status !== 403 ? 'ok' : `HTTP ${res.status}`;
   if (res.status >= 200 && res.status < 400) return 'ok';
   return `HTTP ${res.status} ${code ?? res.text.slice(0, 80)}`;
 }
@@ -247,11 +406,19 @@ const TOOLS: Record<string, McpSpec> = {
   delete_column: { class: 'mcp-write', board: 'todo', args: (b) => ({ id: b.ids.column2 }) },
   create_task: { class: 'mcp-write', board: 'todo', args: (b) => ({ column_id: b.ids.column, name: 'n' }) },
   update_task: { class: 'mcp-write', board: 'todo', args: (b) => ({ id: b.ids.task, name: 'renamed' }) },
-  move_task: { class: 'mcp-write', board: 'todo', args: (b) => ({ id: b.ids.task, column_id: b.ids.column2, sort: 0 }) },
+  move_task: {
+    class: 'mcp-write',
+    board: 'todo',
+    args: (b) => ({ id: b.ids.task, column_id: b.ids.column2, sort: 0 }),
+  },
   delete_task: { class: 'mcp-write', board: 'todo', args: (b) => ({ id: b.ids.task }) },
   set_lane: { class: 'mcp-write', board: 'todo', args: () => ({ lane: 1, title: 'Row' }) },
   set_column_width: { class: 'mcp-write', board: 'todo', args: () => ({ width: 300 }) },
-  create_tasks: { class: 'mcp-write', board: 'todo', args: (b) => ({ tasks: [{ column_id: b.ids.column, name: 'a' }] }) },
+  create_tasks: {
+    class: 'mcp-write',
+    board: 'todo',
+    args: (b) => ({ tasks: [{ column_id: b.ids.column, name: 'a' }] }),
+  },
   query_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ done: false }) },
   export_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ format: 'markdown' }) },
   list_tasks: { class: 'mcp-read', board: 'todo' },
@@ -260,19 +427,55 @@ const TOOLS: Record<string, McpSpec> = {
   restore_version: { class: 'mcp-write', board: 'versioned', args: () => ({ version: 1 }) },
 };
 
-type ResourceSpec = { class: Class; board: BoardKind; method: 'resources/read' | 'resources/subscribe'; template: string };
+type ResourceSpec = {
+  class: Class;
+  board: BoardKind;
+  method: 'resources/read' | 'resources/subscribe';
+  template: string;
+};
 const RESOURCES: Record<string, ResourceSpec> = {
-  'read svc://board/{id}/state.json': { class: 'mcp-read', board: 'draw', method: 'resources/read', template: 'svc://board/{id}/state.json' },
-  'read svc://board/{id}/preview.svg': { class: 'mcp-read', board: 'draw', method: 'resources/read', template: 'svc://board/{id}/preview.svg' },
-  'read svc://board/{id}/tasks.json': { class: 'mcp-read', board: 'todo', method: 'resources/read', template: 'svc://board/{id}/tasks.json' },
-  'subscribe svc://board/{id}/state.json': { class: 'mcp-read', board: 'draw', method: 'resources/subscribe', template: 'svc://board/{id}/state.json' },
-  'subscribe svc://board/{id}/tasks.json': { class: 'mcp-read', board: 'todo', method: 'resources/subscribe', template: 'svc://board/{id}/tasks.json' },
-  'read svc://board/{id}/versions/{version}/state.json': { class: 'mcp-read', board: 'versioned', method: 'resources/read', template: 'svc://board/{id}/versions/{version}/state.json' },
+  'read svc://board/{id}/state.json': {
+    class: 'mcp-read',
+    board: 'draw',
+    method: 'resources/read',
+    template: 'svc://board/{id}/state.json',
+  },
+  'read svc://board/{id}/preview.svg': {
+    class: 'mcp-read',
+    board: 'draw',
+    method: 'resources/read',
+    template: 'svc://board/{id}/preview.svg',
+  },
+  'read svc://board/{id}/tasks.json': {
+    class: 'mcp-read',
+    board: 'todo',
+    method: 'resources/read',
+    template: 'svc://board/{id}/tasks.json',
+  },
+  'subscribe svc://board/{id}/state.json': {
+    class: 'mcp-read',
+    board: 'draw',
+    method: 'resources/subscribe',
+    template: 'svc://board/{id}/state.json',
+  },
+  'subscribe svc://board/{id}/tasks.json': {
+    class: 'mcp-read',
+    board: 'todo',
+    method: 'resources/subscribe',
+    template: 'svc://board/{id}/tasks.json',
+  },
+  'read svc://board/{id}/versions/{version}/state.json': {
+    class: 'mcp-read',
+    board: 'versioned',
+    method: 'resources/read',
+    template: 'svc://board/{id}/versions/{version}/state.json',
+  },
 };
 
 function mcpOutcome(answer: RpcAnswer, lockMode: Mode): string {
   const error = answer.body?.error;
-  if (error?.code === -32001 && error.data?.code === 'board_locked' && error.data?.lockMode === lockMode) return '-32001';
+  if (error?.code === -32001 && error.data?.code === 'board_locked' && error.data?.lockMode === lockMode)
+    return '-32001';
   if (error) return `error ${error.code} ${JSON.stringify(error.data ?? error.message)}`;
   const result = answer.body?.result;
   if (result && !result.isError) return 'ok';
@@ -325,7 +528,12 @@ function tableAfter(markdown: string, heading: string): string[][] {
   const first = lines.findIndex((line, i) => i > start && line.startsWith('|'));
   const table: string[][] = [];
   for (let i = first; i < lines.length && lines[i].startsWith('|'); i++) {
-    table.push(lines[i].split('|').slice(1, -1).map((cell) => cell.trim().replace(/^`(.*)`$/, '$1')));
+    table.push(
+      lines[i]
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^`(.*)`$/, '$1')),
+    );
   }
   return table;
 }
@@ -343,7 +551,9 @@ describe('the lock table', () => {
     expect(Object.fromEntries(byClass.slice(2).map(([cls, ...cells]) => [cls, cells]))).toEqual(OUTCOMES);
     const classes = tableAfter(doc, '### Class of every route, tool, resource and frame');
     expect(classes[0]).toEqual(['Surface', 'Name', 'Class']);
-    expect(Object.fromEntries(classes.slice(2).map(([surface, name, cls]) => [`${surface}: ${name}`, cls]))).toEqual(CLASS_OF);
+    expect(Object.fromEntries(classes.slice(2).map(([surface, name, cls]) => [`${surface}: ${name}`, cls]))).toEqual(
+      CLASS_OF,
+    );
   });
 
   it('classifies every route of the route table, every tool, resource and frame type (a new one fails here)', async () => {
@@ -357,15 +567,23 @@ describe('the lock table', () => {
     expect([...served].sort()).toEqual(Object.keys(REST).sort());
     const mcp = await connectRawMcp(t.server.url);
     try {
-      const tools = (await mcp.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools.map((tool: { name: string }) => tool.name);
+      const tools = (await mcp.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).body.result.tools.map(
+        (tool: { name: string }) => tool.name,
+      );
       expect([...tools].sort()).toEqual(Object.keys(TOOLS).sort());
-      const templates: string[] = (await mcp.send({ jsonrpc: '2.0', id: 2, method: 'resources/templates/list' })).body.result.resourceTemplates.map((r: { uriTemplate: string }) => r.uriTemplate);
+      const templates: string[] = (
+        await mcp.send({ jsonrpc: '2.0', id: 2, method: 'resources/templates/list' })
+      ).body.result.resourceTemplates.map((r: { uriTemplate: string }) => r.uriTemplate);
       const subscribable = templates.filter((uri) => SUBSCRIBABLE.has(uri.replace('svc://board/{id}/', '') as never));
-      expect(Object.keys(RESOURCES).sort()).toEqual([...templates.map((uri) => `read ${uri}`), ...subscribable.map((uri) => `subscribe ${uri}`)].sort());
+      expect(Object.keys(RESOURCES).sort()).toEqual(
+        [...templates.map((uri) => `read ${uri}`), ...subscribable.map((uri) => `subscribe ${uri}`)].sort(),
+      );
     } finally {
       await mcp.close();
     }
-    expect([...DRAW_FRAMES, ...TODO_FRAMES].map(([type]) => type).sort()).toEqual([...MUTATION_FRAME_TYPES, 'batch'].sort());
+    expect([...DRAW_FRAMES, ...TODO_FRAMES].map(([type]) => type).sort()).toEqual(
+      [...MUTATION_FRAME_TYPES, 'batch'].sort(),
+    );
   });
 });
 
@@ -383,10 +601,19 @@ describe('the lock matrix', () => {
       const headers: Record<string, string> = {};
       if (presented !== undefined && spec.class !== 'rest-verify') headers['x-board-key'] = presented;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const send = (verb: string) => t.api.request(verb, path, { body: body === undefined || verb === 'HEAD' ? undefined : JSON.stringify(body), headers });
+      const send = (verb: string) =>
+        t.api.request(verb, path, {
+          body: body === undefined || verb === 'HEAD' ? undefined : JSON.stringify(body),
+          headers,
+        });
       const before = board && (await stateOf(board));
       const [res, head] = await Promise.all([send(method), spec.class === 'rest-read' ? send('HEAD') : undefined]);
-      matrix.set(`REST: ${route}`, spec.class, index, await unchangedIfRefused(restOutcome(spec.class, res, cell.mode), board, before));
+      matrix.set(
+        `REST: ${route}`,
+        spec.class,
+        index,
+        await unchangedIfRefused(restOutcome(spec.class, res, cell.mode), board, before),
+      );
       if (head) matrix.set(`REST: HEAD ${route.slice(4)}`, spec.class, index, restOutcome(spec.class, head, cell.mode));
     });
     expect(matrix.observed).toEqual(matrix.expected);
@@ -394,7 +621,9 @@ describe('the lock matrix', () => {
 
   it('MCP: every tool (key as access_key or X-Board-Key), every resource read and subscription', async () => {
     const matrix = new Matrix();
-    const sessions = CASES.flatMap((cell, index) => (['argument', 'header'] as const).map((channel) => ({ cell, index, channel })));
+    const sessions = CASES.flatMap((cell, index) =>
+      (['argument', 'header'] as const).map((channel) => ({ cell, index, channel })),
+    );
     await pool(sessions, 6, async ({ cell, index, channel }) => {
       const sessionKey = keyWithoutBoard(cell);
       let mcp: RawMcp | undefined;
@@ -409,17 +638,27 @@ describe('the lock matrix', () => {
         const session = await open(board);
         // open_board names its board by `board` and takes no board_id (an unknown argument is refused).
         const own = spec.args?.(board!) ?? {};
-        const args = { ...(board && !('board' in own) && { board_id: board.id }), ...own, ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }) };
+        const args = {
+          ...(board && !('board' in own) && { board_id: board.id }),
+          ...own,
+          ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }),
+        };
         const before = board && (await stateOf(board));
         const outcome = mcpOutcome(await session.call(tool, args), cell.mode);
-        matrix.set(`MCP tool: ${tool} (${channel})`, spec.class, index, await unchangedIfRefused(outcome, board, before));
+        matrix.set(
+          `MCP tool: ${tool} (${channel})`,
+          spec.class,
+          index,
+          await unchangedIfRefused(outcome, board, before),
+        );
         if (channel === 'header') await session.close();
       }
       for (const [name, spec] of Object.entries(RESOURCES)) {
         const board = await makeBoard(spec.board, cell);
         const session = await open(board);
         // Without a header, a session uses the key that opened the board in an earlier call.
-        if (channel === 'argument' && board.presented !== undefined) await session.call('get_board', { board_id: board.id, access_key: board.presented });
+        if (channel === 'argument' && board.presented !== undefined)
+          await session.call('get_board', { board_id: board.id, access_key: board.presented });
         const uri = spec.template.replace('{id}', board.id).replace('{version}', '1'); // a versioned board's content is version 1
         const answer = await session.send({ jsonrpc: '2.0', id: `r-${name}`, method: spec.method, params: { uri } });
         matrix.set(`MCP resource: ${name} (${channel})`, spec.class, index, mcpOutcome(answer, cell.mode));
@@ -432,30 +671,54 @@ describe('the lock matrix', () => {
 
   it('MCP transport: initialize, the notification stream and DELETE are open whatever key is sent', async () => {
     const matrix = new Matrix();
-    await pool(CASES.map((cell, index) => ({ cell, index })), 6, async ({ cell, index }) => {
-      const key = keyWithoutBoard(cell);
-      const headers: Record<string, string> = key === undefined ? {} : { 'x-board-key': key };
-      let session: RawMcp | undefined;
-      try {
-        session = await connectRawMcp(t.server.url, headers);
-        matrix.set('REST: POST /mcp', 'mcp-transport', index, 'ok');
-      } catch (error) {
-        matrix.set('REST: POST /mcp', 'mcp-transport', index, (error as Error).message.slice(0, 80));
-        return;
-      }
-      const stream = await fetch(`${t.server.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' }, signal: AbortSignal.timeout(5_000) });
-      matrix.set('REST: GET /mcp', 'mcp-transport', index, stream.status === 200 && (stream.headers.get('content-type') ?? '').startsWith('text/event-stream') ? 'ok' : `HTTP ${stream.status}`);
-      await stream.body?.cancel();
-      const end = await fetch(`${t.server.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' } });
-      matrix.set('REST: DELETE /mcp', 'mcp-transport', index, end.status === 200 ? 'ok' : `HTTP ${end.status}`);
-    });
+    await pool(
+      CASES.map((cell, index) => ({ cell, index })),
+      6,
+      async ({ cell, index }) => {
+        const key = keyWithoutBoard(cell);
+        const headers: Record<string, string> = key === undefined ? {} : { 'x-board-key': key };
+        let session: RawMcp | undefined;
+        try {
+          session = await connectRawMcp(t.server.url, headers);
+          matrix.set('REST: POST /mcp', 'mcp-transport', index, 'ok');
+        } catch (error) {
+          matrix.set('REST: POST /mcp', 'mcp-transport', index, (error as Error).message.slice(0, 80));
+          return;
+        }
+        const stream = await fetch(`${t.server.url}/mcp`, {
+          headers: {
+            ...headers,
+            accept: 'text/event-stream',
+            'mcp-session-id': session.sessionId,
+            'mcp-protocol-version': '2025-06-18',
+          },
+          signal: AbortSignal.timeout(5_000),
+        });
+        matrix.set(
+          'REST: GET /mcp',
+          'mcp-transport',
+          index,
+          stream.status === 200 && (stream.headers.get('content-type') ?? '').startsWith('text/event-stream')
+            ? 'ok'
+            : `HTTP ${stream.status}`,
+        );
+        await stream.body?.cancel();
+        const end = await fetch(`${t.server.url}/mcp`, {
+          method: 'DELETE',
+          headers: { ...headers, 'mcp-session-id': session.sessionId, 'mcp-protocol-version': '2025-06-18' },
+        });
+        matrix.set('REST: DELETE /mcp', 'mcp-transport', index, end.status === 200 ? 'ok' : `HTTP ${end.status}`);
+      },
+    );
     expect(matrix.observed).toEqual(matrix.expected);
   });
 
   it('/ws/{boardId}: the upgrade and every frame type (key as svc-key.<key> subprotocol or deprecated ?key=)', async () => {
     const matrix = new Matrix();
     const work = CASES.flatMap((cell, index) =>
-      (['subprotocol', 'query'] as const).flatMap((channel) => (['draw', 'todo'] as const).map((kind) => ({ cell, index, channel, kind }))),
+      (['subprotocol', 'query'] as const).flatMap((channel) =>
+        (['draw', 'todo'] as const).map((kind) => ({ cell, index, channel, kind })),
+      ),
     );
     await pool(work, 8, async ({ cell, index, channel, kind }) => {
       const board = await makeBoard(kind, cell);
@@ -464,23 +727,49 @@ describe('the lock matrix', () => {
       const row = `REST: GET /ws/:boardId (${channel}, ${kind} board)`;
       let socket;
       try {
-        socket = await connectJson(t.server.url, board.id, channel === 'subprotocol' ? { key } : { query: key === undefined ? '' : `?key=${key}` });
+        socket = await connectJson(
+          t.server.url,
+          board.id,
+          channel === 'subprotocol' ? { key } : { query: key === undefined ? '' : `?key=${key}` },
+        );
       } catch (error) {
         const status = (error as { status?: number }).status;
         matrix.set(row, 'ws-upgrade', index, status === 401 ? '401' : `refused ${status ?? (error as Error).message}`);
-        for (const [type] of frames) matrix.set(`JSON frame: ${type} (${channel})`, 'ws-frame', index, status === 401 ? '401' : `refused ${status}`);
+        for (const [type] of frames)
+          matrix.set(
+            `JSON frame: ${type} (${channel})`,
+            'ws-frame',
+            index,
+            status === 401 ? '401' : `refused ${status}`,
+          );
         return;
       }
       try {
         const before = await stateOf(board);
         const hello = await socket.next((f) => f.type === 'hello');
-        const echoed = channel === 'subprotocol' && key !== undefined ? socket.socket.protocol === `svc-key.${key}` : true;
-        matrix.set(row, 'ws-upgrade', index, !echoed ? `subprotocol not echoed: ${socket.socket.protocol}` : hello.readOnly ? 'read-only' : 'ok');
+        const echoed =
+          channel === 'subprotocol' && key !== undefined ? socket.socket.protocol === `svc-key.${key}` : true;
+        matrix.set(
+          row,
+          'ws-upgrade',
+          index,
+          !echoed ? `subprotocol not echoed: ${socket.socket.protocol}` : hello.readOnly ? 'read-only' : 'ok',
+        );
         for (const [type, args] of frames) {
           socket.send({ ...args(board), type, ref: type });
           const reply: Frame = await socket.next((f) => f.ref === type);
-          const outcome = reply.type === 'ack' ? 'ok' : reply.code === 'board_locked' ? 'board_locked' : `error ${reply.code}: ${reply.message}`;
-          matrix.set(`JSON frame: ${type} (${channel})`, 'ws-frame', index, await unchangedIfRefused(outcome, board, before));
+          const outcome =
+            reply.type === 'ack'
+              ? 'ok'
+              : reply.code === 'board_locked'
+                ? 'board_locked'
+                : `error ${reply.code}: ${reply.message}`;
+          matrix.set(
+            `JSON frame: ${type} (${channel})`,
+            'ws-frame',
+            index,
+            await unchangedIfRefused(outcome, board, before),
+          );
         }
       } finally {
         socket.close();
@@ -491,26 +780,49 @@ describe('the lock matrix', () => {
 
   it('/collab: authentication and whether an update is kept (key as the Hocuspocus token)', async () => {
     const matrix = new Matrix();
-    await pool(CASES.map((cell, index) => ({ cell, index })), 12, async ({ cell, index }) => {
-      const board = await makeBoard('draw', cell);
-      const yjs = connectYjs(t.server.url, board.id, { token: board.presented });
-      try {
+    await pool(
+      CASES.map((cell, index) => ({ cell, index })),
+      12,
+      async ({ cell, index }) => {
+        const board = await makeBoard('draw', cell);
+        const yjs = connectYjs(t.server.url, board.id, { token: board.presented });
         try {
-          await yjs.synced;
-        } catch (error) {
-          matrix.set('REST: GET /collab', 'yjs', index, /board_locked/.test((error as Error).message) ? 'refused' : (error as Error).message);
-          return;
+          try {
+            await yjs.synced;
+          } catch (error) {
+            matrix.set(
+              'REST: GET /collab',
+              'yjs',
+              index,
+              /board_locked/.test((error as Error).message) ? 'refused' : (error as Error).message,
+            );
+            return;
+          }
+          const id = `yjs-${cell.mode}-${cell.key}`;
+          yjs.doc
+            .getMap('texts')
+            .set(id, {
+              id,
+              x: 0,
+              y: 0,
+              content: 'from yjs',
+              author: 'user:matrix',
+              last_updated: new Date().toISOString(),
+            });
+          const kept = await keptWithin(board, id, 2_000);
+          const scope = yjs.provider.authorizedScope;
+          const outcome =
+            kept && scope === 'read-write'
+              ? 'ok'
+              : !kept && scope === 'readonly'
+                ? 'read-only'
+                : `kept=${kept} scope=${scope}`;
+          matrix.set('REST: GET /collab', 'yjs', index, outcome);
+        } finally {
+          yjs.destroy();
         }
-        const id = `yjs-${cell.mode}-${cell.key}`;
-        yjs.doc.getMap('texts').set(id, { id, x: 0, y: 0, content: 'from yjs', author: 'user:matrix', last_updated: new Date().toISOString() });
-        const kept = await keptWithin(board, id, 2_000);
-        const scope = yjs.provider.authorizedScope;
-        const outcome = kept && scope === 'read-write' ? 'ok' : !kept && scope === 'readonly' ? 'read-only' : `kept=${kept} scope=${scope}`;
-        matrix.set('REST: GET /collab', 'yjs', index, outcome);
-      } finally {
-        yjs.destroy();
-      }
-    });
+      },
+    );
     expect(matrix.observed).toEqual(matrix.expected);
   });
 });
@@ -541,11 +853,18 @@ describe('the wrong-key budget (rate limits on)', () => {
       const guesses: (() => Promise<string>)[] = [
         async () => String((await api.get(`/json/${id}`, { 'x-board-key': wrong() })).status),
         async () => mcpOutcome(await mcp.call('get_board', { board_id: id, access_key: wrong() }), 'all'),
-        async () => connectJson(server.url, id, { key: wrong() }).then(() => 'opened', (error) => String(error.status)),
+        async () =>
+          connectJson(server.url, id, { key: wrong() }).then(
+            () => 'opened',
+            (error) => String(error.status),
+          ),
         async () => {
           const yjs = connectYjs(server.url, id, { token: wrong() });
           try {
-            return await yjs.synced.then(() => 'synced', (error: Error) => (/board_locked/.test(error.message) ? 'refused' : error.message));
+            return await yjs.synced.then(
+              () => 'synced',
+              (error: Error) => (/board_locked/.test(error.message) ? 'refused' : error.message),
+            );
           } finally {
             yjs.destroy();
           }
@@ -559,9 +878,19 @@ describe('the wrong-key budget (rate limits on)', () => {
       expect(answers).toEqual(Array.from({ length: failures }, (_, i) => refusals[i % refusals.length]));
       const wait = KEY_BACKOFF_FIRST_MS / 1000;
       const rest = await api.get(`/json/${id}`, { 'x-board-key': key });
-      expect([rest.status, rest.body.retryAfterSeconds, rest.headers.get('retry-after')]).toEqual([429, wait, String(wait)]);
-      expect((await mcp.call('get_board', { board_id: id, access_key: key })).body.error).toMatchObject({ code: -32000, data: { code: 'rate_limited', retryAfterSeconds: wait } });
-      await expect(connectJson(server.url, id, { key })).rejects.toMatchObject({ status: 429, body: { code: 'rate_limited', retryAfterSeconds: wait } });
+      expect([rest.status, rest.body.retryAfterSeconds, rest.headers.get('retry-after')]).toEqual([
+        429,
+        wait,
+        String(wait),
+      ]);
+      expect((await mcp.call('get_board', { board_id: id, access_key: key })).body.error).toMatchObject({
+        code: -32000,
+        data: { code: 'rate_limited', retryAfterSeconds: wait },
+      });
+      await expect(connectJson(server.url, id, { key })).rejects.toMatchObject({
+        status: 429,
+        body: { code: 'rate_limited', retryAfterSeconds: wait },
+      });
       const yjs = connectYjs(server.url, id, { token: key });
       await expect(yjs.synced).rejects.toThrow(`rate_limited; retryAfterSeconds=${wait}`);
       yjs.destroy();
@@ -580,7 +909,13 @@ describe('keys stay secret', () => {
     const child = await startLoggedChildServer(dataDir, { LOG_LEVEL: 'info' });
     const api = client(child.url);
     const seen: string[] = []; // every answer that carried no key of its own: error bodies, snapshots, frames
-    const key = (await api.post('/api/boards', { mode: 'draw', lock: 'all', content: { texts: [{ x: 0, y: 0, content: 'secret board' }] } })).body;
+    const key = (
+      await api.post('/api/boards', {
+        mode: 'draw',
+        lock: 'all',
+        content: { texts: [{ x: 0, y: 0, content: 'secret board' }] },
+      })
+    ).body;
     const other = (await api.post('/api/boards', { mode: 'todo', lock: 'write' })).body;
     const open = (await api.post('/api/boards')).body;
     const { id, access_key: secret } = key;
@@ -588,7 +923,14 @@ describe('keys stay secret', () => {
     const withKey = { 'x-board-key': secret };
     try {
       // REST: the header on reads, writes and lock calls; the key presented where it is wrong too
-      for (const path of [`/json/${id}`, `/api/boards/${id}`, `/svg-preview/${id}`, `/api/boards/${id}/tasks.md`, `/api/boards/${id}/meta`, `/json/${id}?key=${secret}`]) {
+      for (const path of [
+        `/json/${id}`,
+        `/api/boards/${id}`,
+        `/svg-preview/${id}`,
+        `/api/boards/${id}/tasks.md`,
+        `/api/boards/${id}/meta`,
+        `/json/${id}?key=${secret}`,
+      ]) {
         seen.push((await api.get(path, withKey)).text);
       }
       seen.push((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'with key' }, withKey)).text);
@@ -600,7 +942,13 @@ describe('keys stay secret', () => {
       seen.push((await api.post(`/api/boards/${open.id}/verify-key`, { key: secret })).text);
       seen.push((await api.get(`/json/${id}`, { 'x-board-key': `${secret}x` })).text);
       // WebSocket: the subprotocol, and the deprecated ?key= however its name is spelled
-      for (const options of [{ key: secret }, { query: `?key=${secret}` }, { query: `?%6Bey=${secret}` }, { query: `?ke%79=${secret}&key=${secret}` }, { query: `?client=x&key=${secret}` }]) {
+      for (const options of [
+        { key: secret },
+        { query: `?key=${secret}` },
+        { query: `?%6Bey=${secret}` },
+        { query: `?ke%79=${secret}&key=${secret}` },
+        { query: `?client=x&key=${secret}` },
+      ]) {
         const socket = await openJson(child.url, id, options);
         seen.push(JSON.stringify(socket.snapshot));
         socket.close();
@@ -609,7 +957,9 @@ describe('keys stay secret', () => {
       reader.send({ type: 'add_text', ref: 'r', x: 0, y: 0, content: 'x' });
       seen.push(JSON.stringify(await reader.next((f) => f.ref === 'r')));
       reader.close();
-      await expect(connectJson(child.url, '00000000-0000-4000-8000-000000000000', { key: secret })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        connectJson(child.url, '00000000-0000-4000-8000-000000000000', { key: secret }),
+      ).rejects.toMatchObject({ status: 404 });
       // Yjs: the token
       const yjs = connectYjs(child.url, id, { token: secret });
       await yjs.synced;
@@ -618,9 +968,20 @@ describe('keys stay secret', () => {
       // MCP: the access_key argument and the X-Board-Key header
       const byArgument = await connectRawMcp(child.url);
       seen.push((await byArgument.call('get_board', { board_id: id, access_key: secret })).text);
-      seen.push((await byArgument.call('add_text', { board_id: other.id, access_key: secret, x: 0, y: 0, content: 'x' })).text);
+      seen.push(
+        (await byArgument.call('add_text', { board_id: other.id, access_key: secret, x: 0, y: 0, content: 'x' })).text,
+      );
       seen.push((await byArgument.call('get_board', { board_id: id, access_key: secret.toUpperCase() })).text);
-      seen.push((await byArgument.send({ jsonrpc: '2.0', id: 'res', method: 'resources/read', params: { uri: `svc://board/${id}/state.json` } })).text);
+      seen.push(
+        (
+          await byArgument.send({
+            jsonrpc: '2.0',
+            id: 'res',
+            method: 'resources/read',
+            params: { uri: `svc://board/${id}/state.json` },
+          })
+        ).text,
+      );
       await byArgument.close();
       const byHeader = await connectRawMcp(child.url, withKey);
       seen.push((await byHeader.call('list_tasks', { board_id: id })).text);
@@ -633,12 +994,16 @@ describe('keys stay secret', () => {
       expect(log).toContain('[redacted]');
       expect(log).toContain('deprecated ?key=');
       expect(log.includes(secret), 'the key is in the server log').toBe(false);
-      expect(seen.filter((text) => text.includes(secret)), 'an answer repeats the key').toEqual([]);
+      expect(
+        seen.filter((text) => text.includes(secret)),
+        'an answer repeats the key',
+      ).toEqual([]);
     } finally {
       await child.stop();
     }
     // Nothing on disk holds it: documents, journal and registry (which keeps only its hash).
-    for (const file of await readdir(dataDir)) expect((await readFile(join(dataDir, file))).includes(secret), file).toBe(false);
+    for (const file of await readdir(dataDir))
+      expect((await readFile(join(dataDir, file))).includes(secret), file).toBe(false);
     await rm(dataDir, { recursive: true, force: true });
   });
 });

@@ -95,9 +95,14 @@ describe('POST /lock', () => {
 
   it('validates the body and the board', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
-    expect((await t.api.post(`/api/boards/${id}/lock`, { mode: 'read' })).body).toMatchObject({ code: 'invalid_payload', field: 'mode' });
+    expect((await t.api.post(`/api/boards/${id}/lock`, { mode: 'read' })).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'mode',
+    });
     expect((await t.api.post(`/api/boards/${id}/lock`, {})).body.field).toBe('mode');
-    expect((await t.api.post('/api/boards/00000000-0000-4000-8000-000000000000/lock', { mode: 'write' })).status).toBe(404);
+    expect((await t.api.post('/api/boards/00000000-0000-4000-8000-000000000000/lock', { mode: 'write' })).status).toBe(
+      404,
+    );
     expect((await t.api.post('/api/boards/nope/lock', { mode: 'write' })).body.code).toBe('invalid_board_id');
   });
 
@@ -105,9 +110,15 @@ describe('POST /lock', () => {
     const { id, key } = await lockedBoard('all');
     const created = (await t.api.post('/api/boards', { lock: 'write' })).body;
     const db = new Database(join(t.server.dataDir, DATABASE_FILE), { readonly: true });
-    const rows = db.prepare('SELECT id, key_hash FROM boards WHERE id IN (?, ?)').all(id, created.id) as { id: string; key_hash: string }[];
+    const rows = db.prepare('SELECT id, key_hash FROM boards WHERE id IN (?, ?)').all(id, created.id) as {
+      id: string;
+      key_hash: string;
+    }[];
     db.close();
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.key_hash]))).toEqual({ [id]: hashKey(key), [created.id]: hashKey(created.access_key) });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.key_hash]))).toEqual({
+      [id]: hashKey(key),
+      [created.id]: hashKey(created.access_key),
+    });
     for (const file of await readdir(t.server.dataDir)) {
       const bytes = await readFile(join(t.server.dataDir, file));
       expect(bytes.includes(key), file).toBe(false);
@@ -121,7 +132,10 @@ describe('POST /lock', () => {
     let conflicts = 0;
     for (let round = 0; round < 10; round++) {
       const { id } = (await t.api.post('/api/boards')).body;
-      const results = await Promise.all([t.api.post(`/api/boards/${id}/lock`, { mode: 'write' }), t.api.post(`/api/boards/${id}/lock`, { mode: 'all' })]);
+      const results = await Promise.all([
+        t.api.post(`/api/boards/${id}/lock`, { mode: 'write' }),
+        t.api.post(`/api/boards/${id}/lock`, { mode: 'all' }),
+      ]);
       const winners = results.filter((r) => r.status === 200);
       expect(winners).toHaveLength(1);
       expect(winners[0].body.key).toMatch(/^[a-z0-9]{8}$/);
@@ -132,7 +146,9 @@ describe('POST /lock', () => {
         expect(loser.body.code).toBe('lock_conflict');
       }
       // the winner's key is the one that works, and the lock mode is the winner's
-      expect((await t.api.post(`/api/boards/${id}/verify-key`, { key: winners[0].body.key })).body).toEqual({ ok: true });
+      expect((await t.api.post(`/api/boards/${id}/verify-key`, { key: winners[0].body.key })).body).toEqual({
+        ok: true,
+      });
       expect((await t.api.get(`/json/${id}`)).status).toBe(winners[0].body.mode === 'all' ? 401 : 200);
     }
     expect(conflicts).toBeGreaterThan(0);
@@ -142,10 +158,19 @@ describe('POST /lock', () => {
 describe('lock at creation', () => {
   it('POST /api/boards {lock} returns access_key once and locks at once', async () => {
     const res = await t.api.post('/api/boards', { lock: 'all', mode: 'todo' });
-    expect(res.body).toEqual({ id: expect.any(String), mode: 'todo', access_key: expect.stringMatching(/^[a-z0-9]{8}$/) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      mode: 'todo',
+      access_key: expect.stringMatching(/^[a-z0-9]{8}$/),
+    });
     expectLocked(await t.api.get(`/json/${res.body.id}`), 'all');
-    expect((await t.api.get(`/json/${res.body.id}`, { 'x-board-key': res.body.access_key })).body.columns).toHaveLength(3);
-    const imported = await t.api.post('/api/boards', { lock: 'write', content: { texts: [{ x: 0, y: 0, content: 'x' }] } });
+    expect((await t.api.get(`/json/${res.body.id}`, { 'x-board-key': res.body.access_key })).body.columns).toHaveLength(
+      3,
+    );
+    const imported = await t.api.post('/api/boards', {
+      lock: 'write',
+      content: { texts: [{ x: 0, y: 0, content: 'x' }] },
+    });
     expect(imported.body).toMatchObject({ access_key: expect.any(String), imported: { texts: 1 } });
   });
 });
@@ -184,10 +209,16 @@ describe('enforcement', () => {
     db.close();
     expectLocked(await t.api.get(`/json/${id}`), 'all');
     expect((await t.api.get(`/json/${id}`, { 'x-board-key': legacy })).status).toBe(200);
-    expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'ok' }, { 'x-board-key': legacy })).status).toBe(200);
+    expect(
+      (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'ok' }, { 'x-board-key': legacy })).status,
+    ).toBe(200);
     expect((await t.api.post(`/api/boards/${id}/verify-key`, { key: legacy })).body).toEqual({ ok: true });
-    expect((await t.api.post(`/api/boards/${id}/lock`, { mode: 'write' }, { 'x-board-key': legacy })).body).toEqual({ mode: 'write' });
-    expect((await t.api.post(`/api/boards/${id}/unlock`, undefined, { 'x-board-key': legacy })).body).toEqual({ mode: null });
+    expect((await t.api.post(`/api/boards/${id}/lock`, { mode: 'write' }, { 'x-board-key': legacy })).body).toEqual({
+      mode: 'write',
+    });
+    expect((await t.api.post(`/api/boards/${id}/unlock`, undefined, { 'x-board-key': legacy })).body).toEqual({
+      mode: null,
+    });
   });
 
   it('an erased or unknown board answers the same 404 whether it was locked or not', async () => {
@@ -203,9 +234,18 @@ describe('enforcement', () => {
 });
 
 describe('open Yjs connections', () => {
-  const text = (id: string, content: string) => ({ id, x: 0, y: 0, content, author: 'user:y', last_updated: new Date().toISOString() });
+  const text = (id: string, content: string) => ({
+    id,
+    x: 0,
+    y: 0,
+    content,
+    author: 'user:y',
+    last_updated: new Date().toISOString(),
+  });
   const storedTexts = async (id: string, key: string) =>
-    (await send(t.api, 'GET', `/json/${id}`, undefined, key)).body.texts.map((item: { content: string }) => item.content).sort();
+    (await send(t.api, 'GET', `/json/${id}`, undefined, key)).body.texts
+      .map((item: { content: string }) => item.content)
+      .sort();
 
   it('follow lock changes at once: read-only under a write lock, writable once unlocked, refused under an all lock; the key holder is never interrupted', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
@@ -231,7 +271,10 @@ describe('open Yjs connections', () => {
     const ownerAgain = connectYjs(t.server.url, id, { token: relocked });
     await ownerAgain.synced;
     ownerAgain.doc.getMap('texts').set('o', text('o', 'owner, all-locked'));
-    await eventually(async () => expect(await storedTexts(id, relocked)).toEqual(['guest, unlocked', 'owner, all-locked']), 3_000);
+    await eventually(
+      async () => expect(await storedTexts(id, relocked)).toEqual(['guest, unlocked', 'owner, all-locked']),
+      3_000,
+    );
     for (const client of [guest, owner, ownerAgain]) client.destroy();
   });
 });

@@ -30,42 +30,60 @@ const t = useServer();
 const node = process.execPath;
 
 describe.each(REQUIREMENT_SETS)('MCP conformance, requirement set %s', (revision) => {
-  it('passes every scored scenario except the listed fixture ones', async () => {
-    const outputDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
-    try {
-      const run = await runSuite(revision, outputDir);
-      const summary = summaryOf(run.output);
-      const scored = scoredScenarios(revision);
-      const excused = await baselineEntries();
-      // The suite's exit code judges the same thing; this list says which check broke and why.
-      const unexpected = (await failingChecks(outputDir))
-        .filter(({ scenario, check }) => scored.has(scenario) && !excused.has(scenario) && !excused.has(`${scenario}:${check.id}`))
-        .map(({ scenario, check }) => `${scenario}:${check.id} ${check.status}: ${check.errorMessage ?? ''}`.trim());
-      expect(unexpected, `unexpected failures under ${revision}\n${summary}`).toEqual([]);
-      expect(run.code, `conformance suite exit code under ${revision}\n${summary}`).toBe(0);
-    } finally {
-      await rm(outputDir, { recursive: true, force: true });
-    }
-  }, RUN_TIMEOUT_MS);
+  it(
+    'passes every scored scenario except the listed fixture ones',
+    async () => {
+      const outputDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
+      try {
+        const run = await runSuite(revision, outputDir);
+        const summary = summaryOf(run.output);
+        const scored = scoredScenarios(revision);
+        const excused = await baselineEntries();
+        // The suite's exit code judges the same thing; this list says which check broke and why.
+        const unexpected = (await failingChecks(outputDir))
+          .filter(
+            ({ scenario, check }) =>
+              scored.has(scenario) && !excused.has(scenario) && !excused.has(`${scenario}:${check.id}`),
+          )
+          .map(({ scenario, check }) => `${scenario}:${check.id} ${check.status}: ${check.errorMessage ?? ''}`.trim());
+        expect(unexpected, `unexpected failures under ${revision}\n${summary}`).toEqual([]);
+        expect(run.code, `conformance suite exit code under ${revision}\n${summary}`).toBe(0);
+      } finally {
+        await rm(outputDir, { recursive: true, force: true });
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 /** Runs one requirement set with the baseline; results go to outputDir, not ./results. */
 function runSuite(revision: string, outputDir: string): Promise<Run> {
   const args = [
-    SUITE, 'server',
-    '--url', `${t.server.url}/mcp`,
-    '--requirements', revision,
-    '--expected-failures', BASELINE,
-    '--timeout', String(SCENARIO_TIMEOUT_MS),
-    '--output-dir', outputDir,
+    SUITE,
+    'server',
+    '--url',
+    `${t.server.url}/mcp`,
+    '--requirements',
+    revision,
+    '--expected-failures',
+    BASELINE,
+    '--timeout',
+    String(SCENARIO_TIMEOUT_MS),
+    '--output-dir',
+    outputDir,
   ];
   // Vitest's NODE_OPTIONS (loaders for Node 20) must not reach another Node.
   const { NODE_OPTIONS: _ignored, ...env } = process.env;
   return new Promise((resolve) => {
-    execFile(node, args, { cwd: ROOT, env: { ...env, NO_COLOR: '1' }, timeout: RUN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      node,
+      args,
+      { cwd: ROOT, env: { ...env, NO_COLOR: '1' }, timeout: RUN_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -97,7 +115,11 @@ function summaryOf(output: string): string {
  * failures are not ours to list.
  */
 function scoredScenarios(revision: string): Set<string> {
-  const listing = execFileSync(node, [SUITE, 'list', '--requirements', revision], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' } });
+  const listing = execFileSync(node, [SUITE, 'list', '--requirements', revision], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' },
+  });
   const server = listing.slice(listing.indexOf('Server scenarios'), listing.indexOf('Client scenarios'));
   return new Set([...server.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]!));
 }

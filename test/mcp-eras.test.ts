@@ -24,14 +24,36 @@ beforeAll(async () => {
 afterAll(() => Promise.all([modern.close(), legacy.close()]));
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${t.server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** A 2026-07-28 request as a client writes it by hand: the envelope in _meta and the standard headers. */
 const modernRequest = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  post('/mcp', {
-    jsonrpc: '2.0', id: 7, method,
-    params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-  }, { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers });
+  post(
+    '/mcp',
+    {
+      jsonrpc: '2.0',
+      id: 7,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    },
+    {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...headers,
+    },
+  );
 
 describe('2026-07-28, stateless', () => {
   it('server/discover names the revision, the server and the capabilities; no session header is ever given', async () => {
@@ -42,7 +64,10 @@ describe('2026-07-28, stateless', () => {
     expect(body.id).toBe(7);
     // The 2025 revisions are reached by initialize, not negotiated here: discover advertises the stateless ones.
     expect(body.result.supportedVersions).toEqual(['2026-07-28']);
-    expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'board-service', icons: [{ mimeType: 'image/svg+xml' }] });
+    expect(body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({
+      name: 'board-service',
+      icons: [{ mimeType: 'image/svg+xml' }],
+    });
     expect(body.result.capabilities).toMatchObject({ tools: {}, resources: { subscribe: true }, completions: {} });
     expect(body.result.ttlMs).toBeGreaterThan(0);
   });
@@ -50,16 +75,30 @@ describe('2026-07-28, stateless', () => {
   it('a whole draw and todo workflow, with resource links, a PNG preview and a listen stream notified of an edit made over REST', async () => {
     const created = await modern.raw('create_board', {});
     const board = created.structuredContent;
-    expect(created.content.filter((block: any) => block.type === 'resource_link').map((block: any) => block.uri)).toEqual([
-      `svc://board/${board.board_id}/state.json`, `svc://board/${board.board_id}/preview.svg`, `svc://board/${board.board_id}/tasks.json`,
+    expect(
+      created.content.filter((block: any) => block.type === 'resource_link').map((block: any) => block.uri),
+    ).toEqual([
+      `svc://board/${board.board_id}/state.json`,
+      `svc://board/${board.board_id}/preview.svg`,
+      `svc://board/${board.board_id}/tasks.json`,
     ]);
-    expect(await modern.call('add_text', { board_id: board.board_id, x: 10, y: 20, content: '# Plan' })).toMatchObject({ content: '# Plan' });
-    await modern.call('draw_stroke', { board_id: board.board_id, points: [[0, 0], [40, 40]] });
+    expect(await modern.call('add_text', { board_id: board.board_id, x: 10, y: 20, content: '# Plan' })).toMatchObject({
+      content: '# Plan',
+    });
+    await modern.call('draw_stroke', {
+      board_id: board.board_id,
+      points: [
+        [0, 0],
+        [40, 40],
+      ],
+    });
     expect((await modern.call('get_board', { board_id: board.board_id })).texts).toHaveLength(1);
     const preview = await modern.raw('get_preview', { board_id: board.board_id });
     expect(preview.content.find((block: any) => block.type === 'image')).toMatchObject({ mimeType: 'image/png' });
 
-    const subscription = await modern.modern.listen({ resourceSubscriptions: [`svc://board/${board.board_id}/state.json`] });
+    const subscription = await modern.modern.listen({
+      resourceSubscriptions: [`svc://board/${board.board_id}/state.json`],
+    });
     expect(subscription.honoredFilter.resourceSubscriptions).toEqual([`svc://board/${board.board_id}/state.json`]);
     expect((await post(`/api/boards/${board.board_id}/texts`, { x: 0, y: 0, content: 'from REST' })).status).toBe(200);
     await eventually(() => expect(modern.updates).toContain(`svc://board/${board.board_id}/state.json`), 10_000);
@@ -67,7 +106,12 @@ describe('2026-07-28, stateless', () => {
 
     const todo = await modern.call('create_board', { mode: 'todo' });
     const { columns } = await modern.call('list_tasks', { board_id: todo.board_id });
-    await modern.call('create_task', { board_id: todo.board_id, column_id: columns[0].id, name: 'Ship', priority: 'H' });
+    await modern.call('create_task', {
+      board_id: todo.board_id,
+      column_id: columns[0].id,
+      name: 'Ship',
+      priority: 'H',
+    });
     expect(await modern.call('query_tasks', { board_id: todo.board_id, priority: 'H' })).toMatchObject({ count: 1 });
     expect((await modern.call('list_versions', { board_id: todo.board_id })).versions.length).toBeGreaterThanOrEqual(0);
   });
@@ -85,10 +129,22 @@ describe('2026-07-28, stateless', () => {
     expect(refused.structuredContent.next).toContain('access_key');
     expect(refused.structuredContent.error + refused.structuredContent.next).not.toMatch(/header/i); // a model cannot set one
     // Stateless: the key travels with each request that needs it.
-    expect(await modern.call('add_text', { board_id: locked.board_id, access_key: locked.access_key, x: 0, y: 0, content: 'ok' })).toMatchObject({ content: 'ok' });
-    expect((await modern.raw('add_text', { board_id: locked.board_id, x: 0, y: 0, content: 'again' })).isError).toBe(true);
+    expect(
+      await modern.call('add_text', {
+        board_id: locked.board_id,
+        access_key: locked.access_key,
+        x: 0,
+        y: 0,
+        content: 'ok',
+      }),
+    ).toMatchObject({ content: 'ok' });
+    expect((await modern.raw('add_text', { board_id: locked.board_id, x: 0, y: 0, content: 'again' })).isError).toBe(
+      true,
+    );
 
-    const full = await modern.call('create_board', { content: { texts: Array.from({ length: MAX_TEXT_NODES }, (_, i) => ({ x: i, y: 0, content: `t${i}` })) } });
+    const full = await modern.call('create_board', {
+      content: { texts: Array.from({ length: MAX_TEXT_NODES }, (_, i) => ({ x: i, y: 0, content: `t${i}` })) },
+    });
     const quota = await modern.raw('add_text', { board_id: full.board_id, x: 0, y: 0, content: 'one more' });
     expect(quota).toMatchObject({ isError: true, structuredContent: { code: 'quota_exceeded' } });
 
@@ -115,7 +171,8 @@ describe('2026-07-28, stateless', () => {
     const { board_id } = await modern.call('create_board', {});
     const uri = `svc://board/${board_id}/tasks.json`;
     const open = [];
-    for (let i = 0; i < MAX_LISTENS_PER_IP; i++) open.push(await modern.modern.listen({ resourceSubscriptions: [uri] }));
+    for (let i = 0; i < MAX_LISTENS_PER_IP; i++)
+      open.push(await modern.modern.listen({ resourceSubscriptions: [uri] }));
     await expect(modern.modern.listen({ resourceSubscriptions: [uri] })).rejects.toMatchObject({ code: -32000 });
     await open.pop()!.close();
     await eventually(async () => {
@@ -134,14 +191,34 @@ describe('2026-07-28, stateless', () => {
 });
 
 describe('the server a 2026-07-28 request gets', () => {
-  const handlers = (serves?: Serves) =>
-    [...(boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost', undefined, serves) as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers.keys()];
-  const OURS = ['tools/list', 'tools/call', 'resources/templates/list', 'resources/list', 'resources/read', 'completion/complete'];
+  const handlers = (serves?: Serves) => [
+    ...(
+      boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost', undefined, serves) as unknown as {
+        _requestHandlers: Map<string, unknown>;
+      }
+    )._requestHandlers.keys(),
+  ];
+  const OURS = [
+    'tools/list',
+    'tools/call',
+    'resources/templates/list',
+    'resources/list',
+    'resources/read',
+    'completion/complete',
+  ];
 
   it('has the handler of the method it serves and none of the others (a whole set of them was built for every call)', () => {
-    expect(handlers((method) => method === 'tools/call').filter((method) => OURS.includes(method))).toEqual(['tools/call']);
-    expect(handlers((method) => method === 'resources/read').filter((method) => OURS.includes(method))).toEqual(['resources/read']);
-    expect(handlers(SERVES_ALL).filter((method) => OURS.includes(method)).sort()).toEqual([...OURS].sort());
+    expect(handlers((method) => method === 'tools/call').filter((method) => OURS.includes(method))).toEqual([
+      'tools/call',
+    ]);
+    expect(handlers((method) => method === 'resources/read').filter((method) => OURS.includes(method))).toEqual([
+      'resources/read',
+    ]);
+    expect(
+      handlers(SERVES_ALL)
+        .filter((method) => OURS.includes(method))
+        .sort(),
+    ).toEqual([...OURS].sort());
   });
 
   it('each method is still answered on the wire, its header naming it', async () => {
@@ -149,8 +226,15 @@ describe('the server a 2026-07-28 request gets', () => {
     const answers = await Promise.all([
       modernRequest('tools/list'),
       modernRequest('resources/templates/list'),
-      modernRequest('resources/read', { uri: `svc://board/${board.board_id}/state.json` }, { 'mcp-name': `svc://board/${board.board_id}/state.json` }),
-      modernRequest('completion/complete', { ref: { type: 'ref/resource', uri: 'svc://board/{id}/state.json' }, argument: { name: 'id', value: '' } }),
+      modernRequest(
+        'resources/read',
+        { uri: `svc://board/${board.board_id}/state.json` },
+        { 'mcp-name': `svc://board/${board.board_id}/state.json` },
+      ),
+      modernRequest('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'svc://board/{id}/state.json' },
+        argument: { name: 'id', value: '' },
+      }),
     ]);
     for (const answer of answers) {
       const body = await answer.json();
@@ -179,7 +263,9 @@ describe('2025 sessions', () => {
     try {
       await agent.call('open_board', { board: board.board_id, access_key: board.access_key });
       expect(await agent.call('list_tasks', { board_id: board.board_id })).toMatchObject({ mode: 'todo' });
-      expect((await agent.client.readResource({ uri: `svc://board/${board.board_id}/tasks.json` })).contents).toHaveLength(1);
+      expect(
+        (await agent.client.readResource({ uri: `svc://board/${board.board_id}/tasks.json` })).contents,
+      ).toHaveLength(1);
     } finally {
       await agent.close();
     }
@@ -187,23 +273,45 @@ describe('2025 sessions', () => {
 
   it('completes a board id in a resource template from the boards the session used', async () => {
     const { board_id } = await legacy.call('create_board', {});
-    const completion = await legacy.client.complete({ ref: { type: 'ref/resource', uri: 'svc://board/{id}/state.json' }, argument: { name: 'id', value: board_id.slice(0, 6) } });
+    const completion = await legacy.client.complete({
+      ref: { type: 'ref/resource', uri: 'svc://board/{id}/state.json' },
+      argument: { name: 'id', value: board_id.slice(0, 6) },
+    });
     expect(completion.completion.values).toContain(board_id);
   });
 });
 
 describe('the Host check (DNS rebinding)', () => {
   it('refuses a Host that is not this server, on both eras; IP addresses and localhost are this server', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const { port } = new URL(t.server.url);
     const send = (host: string) =>
       new Promise<number>((resolve, reject) => {
         const body = JSON.stringify(initialize);
         import('node:http').then(({ request }) => {
-          const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } }, (res) => {
-            res.resume();
-            resolve(res.statusCode!);
-          });
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/mcp',
+              method: 'POST',
+              headers: {
+                host,
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'content-length': Buffer.byteLength(body),
+              },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            },
+          );
           req.on('error', reject);
           req.end(body);
         }, reject);

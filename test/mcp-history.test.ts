@@ -22,7 +22,10 @@ const recordNow = (boardId: string) => t.server.server.events.settling!(boardId)
 
 const contentOf = (snapshot: any) => ({ texts: snapshot.texts, lines: snapshot.lines, images: snapshot.images });
 
-async function boardWithVersions(contents: string[], lock?: 'write' | 'all'): Promise<{ board_id: string; access_key?: string; ids: string[] }> {
+async function boardWithVersions(
+  contents: string[],
+  lock?: 'write' | 'all',
+): Promise<{ board_id: string; access_key?: string; ids: string[] }> {
   const { board_id, access_key } = await mcp.call('create_board', { mode: 'draw', ...(lock && { lock }) });
   const ids: string[] = [];
   for (const content of contents) {
@@ -46,13 +49,20 @@ describe('tools/list', () => {
     expect(byName.list_versions.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get_changes.annotations).toMatchObject({ readOnlyHint: true });
     // Hints at their protocol defaults (readOnly false, destructive true, idempotent false) are left out of the list.
-    const restore = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, ...byName.restore_version.annotations };
+    const restore = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      ...byName.restore_version.annotations,
+    };
     expect(restore).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
     expect(byName.restore_version.inputSchema.required).toEqual(expect.arrayContaining(['board_id', 'version']));
     expect((byName.restore_version.inputSchema.properties as any).version.type).toBe('integer');
     expect(byName.wait_for_update.inputSchema.properties).toHaveProperty('since_etag');
     expect(byName.wait_for_update.description).toContain('get_changes');
-    expect([OPERATIONS.list_versions.access, OPERATIONS.get_changes.access, OPERATIONS.restore_version.access]).toEqual(['read', 'read', 'write']);
+    expect([OPERATIONS.list_versions.access, OPERATIONS.get_changes.access, OPERATIONS.restore_version.access]).toEqual(
+      ['read', 'read', 'write'],
+    );
   });
 });
 
@@ -62,7 +72,12 @@ describe('list_versions', () => {
     const first = await mcp.call('list_versions', { board_id, limit: 2 });
     expect(first.boardId).toBe(board_id);
     expect(first.versions.map((v: any) => v.version)).toEqual([3, 2]);
-    expect(first.versions[0]).toMatchObject({ at: expect.any(String), authors: ['ai:mcp'], counts: { texts: 3 }, changes: { added: 1, updated: 0, removed: 0 } });
+    expect(first.versions[0]).toMatchObject({
+      at: expect.any(String),
+      authors: ['ai:mcp'],
+      counts: { texts: 3 },
+      changes: { added: 1, updated: 0, removed: 0 },
+    });
     expect(first.next).toBe(2);
     const second = await mcp.call('list_versions', { board_id, limit: 2, before: first.next });
     expect(second.versions.map((v: any) => v.version)).toEqual([1]);
@@ -72,7 +87,9 @@ describe('list_versions', () => {
 });
 
 describe('the agent loop: wait_for_update → get_changes(since_etag)', () => {
-  it('sees exactly the edit made in between, and an edit between two waits is not missed', { timeout: 30_000 }, async () => {
+  it('sees exactly the edit made in between, and an edit between two waits is not missed', {
+    timeout: 30_000,
+  }, async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'draw' });
     const waiting = mcp.call('wait_for_update', { board_id, timeout_ms: 20_000 });
     const first = await mcp.call('add_text', { board_id, x: 0, y: 0, content: 'first' });
@@ -103,12 +120,18 @@ describe('the agent loop: wait_for_update → get_changes(since_etag)', () => {
   it('a wait with the current ETag waits for the next edit', async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'draw' });
     const { etag } = await mcp.call('get_board', { board_id });
-    expect(await mcp.call('wait_for_update', { board_id, timeout_ms: 1_000, since_etag: etag })).toMatchObject({ updated: false, timedOut: true, etag });
+    expect(await mcp.call('wait_for_update', { board_id, timeout_ms: 1_000, since_etag: etag })).toMatchObject({
+      updated: false,
+      timedOut: true,
+      etag,
+    });
   });
 
   it('a starting point never recorded is history_gone, an unknown version version_not_found: errors a model reads', async () => {
     const { board_id } = await boardWithVersions(['a']);
-    expect(await toolError('get_changes', { board_id, since_etag: '"0000000000000000"' })).toMatchObject({ code: 'history_gone' });
+    expect(await toolError('get_changes', { board_id, since_etag: '"0000000000000000"' })).toMatchObject({
+      code: 'history_gone',
+    });
     expect(await toolError('get_changes', { board_id, since: 99 })).toMatchObject({ code: 'version_not_found' });
     expect(await toolError('restore_version', { board_id, version: 99 })).toMatchObject({ code: 'version_not_found' });
   });
@@ -129,7 +152,11 @@ describe('restore_version', () => {
     expect(contentOf(now.body)).toEqual(contentOf(old));
     expect(now.body.etag).toBe(restored.etag);
     const { versions } = await mcp.call('list_versions', { board_id, limit: 1 });
-    expect(versions[0]).toMatchObject({ version: restored.version, restoredFrom: 2, authors: expect.arrayContaining(['ai:fixer']) });
+    expect(versions[0]).toMatchObject({
+      version: restored.version,
+      restoredFrom: 2,
+      authors: expect.arrayContaining(['ai:fixer']),
+    });
   });
 });
 
@@ -144,11 +171,21 @@ describe('the version resource', () => {
     const read = await mcp.client.readResource({ uri });
     expect(read.contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
     const snapshot = JSON.parse((read.contents[0] as any).text);
-    expect(snapshot).toMatchObject({ boardId: board_id, mode: 'draw', version: 1, at: expect.any(String), etag: then.etag });
+    expect(snapshot).toMatchObject({
+      boardId: board_id,
+      mode: 'draw',
+      version: 1,
+      at: expect.any(String),
+      etag: then.etag,
+    });
     expect(contentOf(snapshot)).toEqual(contentOf(then));
-    expect((await rpcError(mcp.client.readResource({ uri: `svc://board/${board_id}/versions/9/state.json` }))).data).toMatchObject({ code: 'version_not_found' });
+    expect(
+      (await rpcError(mcp.client.readResource({ uri: `svc://board/${board_id}/versions/9/state.json` }))).data,
+    ).toMatchObject({ code: 'version_not_found' });
     for (const version of ['0', '-1', '1.5', 'abc', '1e3', '99999999999999999', '']) {
-      const error = await rpcError(mcp.client.readResource({ uri: `svc://board/${board_id}/versions/${version}/state.json` }));
+      const error = await rpcError(
+        mcp.client.readResource({ uri: `svc://board/${board_id}/versions/${version}/state.json` }),
+      );
       expect(error.code, version).toBe(-32602);
     }
     expect((await rpcError(mcp.client.subscribeResource({ uri }))).code).toBe(-32602);
@@ -169,7 +206,10 @@ describe('locks', () => {
       expect(refused.code).toBe(-32001);
       expect(refused.data).toMatchObject({ code: 'board_locked', lockMode: 'write' });
       expect((await t.api.get(`/json/${board_id}`)).body.etag).toBe(before);
-      expect(await stranger.call('restore_version', { board_id, version: 1, access_key })).toMatchObject({ ok: true, restoredFrom: 1 });
+      expect(await stranger.call('restore_version', { board_id, version: 1, access_key })).toMatchObject({
+        ok: true,
+        restoredFrom: 1,
+      });
     } finally {
       await stranger.close();
     }
@@ -179,7 +219,11 @@ describe('locks', () => {
     const { board_id, access_key } = await boardWithVersions(['secret'], 'all');
     const stranger = await connectMcp(t.server.url);
     try {
-      for (const [tool, args] of [['list_versions', {}], ['get_changes', { since: 1 }], ['restore_version', { version: 1 }]] as const) {
+      for (const [tool, args] of [
+        ['list_versions', {}],
+        ['get_changes', { since: 1 }],
+        ['restore_version', { version: 1 }],
+      ] as const) {
         const refused = await rpcError(stranger.call(tool, { board_id, ...args }));
         expect(refused.code, tool).toBe(-32001);
         expect(refused.data, tool).toMatchObject({ code: 'board_locked', lockMode: 'all' });

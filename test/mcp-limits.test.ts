@@ -18,7 +18,6 @@ afterAll(async () => {
   await server.close();
 });
 
-
 describe('MCP shares the REST limits', () => {
   it(`per board: ${RATE_BOARD_STANDARD} tool calls per 10 s, then -32000 rate_limited with retryAfterSeconds`, async () => {
     const { board_id } = await mcp.call('create_board', {});
@@ -83,7 +82,15 @@ describe('tombstones', () => {
     now += 2 * 86_400_000;
     expect((await fetch(`${server.url}/api/boards/${board_id}`)).status).toBe(404);
     // REST never revives it
-    expect((await fetch(`${server.url}/api/boards/${board_id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":0,"y":0,"content":"x"}' })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${server.url}/api/boards/${board_id}/texts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"x":0,"y":0,"content":"x"}',
+        })
+      ).status,
+    ).toBe(404);
     expect(await mcp.call('open_board', { board: board_id })).toMatchObject({ board_id, created: true, mode: 'draw' });
     expect((await mcp.call('get_board', { board_id })).texts).toEqual([]);
   });
@@ -95,12 +102,18 @@ describe('an independent MCP client', () => {
     const buildDir = join(process.cwd(), 'node_modules/@modelcontextprotocol/inspector-cli/build');
     return new Promise((resolve, reject) => {
       // It finds its own package.json relative to the working directory, so it runs from its build folder.
-      const child = spawn(process.execPath, [join(buildDir, 'index.js'), `${server.url}/mcp`, '--transport', 'http', ...args], { cwd: buildDir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [join(buildDir, 'index.js'), `${server.url}/mcp`, '--transport', 'http', ...args],
+        { cwd: buildDir, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       child.stderr.on('data', (chunk) => (err += chunk));
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`inspector exited ${code}: ${err}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`inspector exited ${code}: ${err}`)),
+      );
     });
   }
 

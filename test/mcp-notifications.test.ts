@@ -72,11 +72,15 @@ describe.concurrent('resources/updated notifications', () => {
 
   it('preview.svg is not subscribable; a locked board needs its key to subscribe', async () => {
     const { board_id, access_key } = await mcp.call('create_board', { lock: 'all' });
-    await expect(mcp.client.subscribeResource({ uri: `svc://board/${board_id}/preview.svg` })).rejects.toMatchObject({ code: -32602 });
+    await expect(mcp.client.subscribeResource({ uri: `svc://board/${board_id}/preview.svg` })).rejects.toMatchObject({
+      code: -32602,
+    });
     // The creating session holds the key it was given (issue 19); another agent's does not.
     const stranger = await connectMcp(t.server.url);
     try {
-      await expect(stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` })).rejects.toMatchObject({ code: -32001 });
+      await expect(
+        stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` }),
+      ).rejects.toMatchObject({ code: -32001 });
       await stranger.call('get_board', { board_id, access_key }); // the session now holds the key
       await stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` });
     } finally {
@@ -112,10 +116,18 @@ describe.concurrent('long poll: MCP wait_for_update and GET /wait', () => {
     const res = await waiting;
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toEqual({ boardId: id, updated: true, timedOut: false, etag: (await t.api.get(`/json/${id}`)).headers.get('etag') });
+    expect(res.body).toEqual({
+      boardId: id,
+      updated: true,
+      timedOut: false,
+      etag: (await t.api.get(`/json/${id}`)).headers.get('etag'),
+    });
     const timeout = await t.api.get(`/api/boards/${id}/wait?timeout_ms=1000`);
     expect(timeout.body).toMatchObject({ updated: false, timedOut: true });
-    expect((await t.api.get(`/api/boards/${id}/wait?timeout_ms=soon`)).body).toMatchObject({ code: 'invalid_payload', field: 'timeout_ms' });
+    expect((await t.api.get(`/api/boards/${id}/wait?timeout_ms=soon`)).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'timeout_ms',
+    });
   });
 
   it('a waiter on a board that is erased returns at once; lock rules apply', async () => {
@@ -131,6 +143,9 @@ describe.concurrent('long poll: MCP wait_for_update and GET /wait', () => {
 
     const locked = (await t.api.post('/api/boards', { lock: 'all' })).body;
     expect((await t.api.get(`/api/boards/${locked.id}/wait?timeout_ms=1000`)).status).toBe(401);
-    expect((await t.api.get(`/api/boards/${locked.id}/wait?timeout_ms=1000`, { 'x-board-key': locked.access_key })).body.timedOut).toBe(true);
+    expect(
+      (await t.api.get(`/api/boards/${locked.id}/wait?timeout_ms=1000`, { 'x-board-key': locked.access_key })).body
+        .timedOut,
+    ).toBe(true);
   });
 });

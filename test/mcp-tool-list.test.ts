@@ -34,7 +34,10 @@ function* propertiesOf(schema: Record<string, any>, path: string): Generator<[st
 }
 
 const isTyped = (schema: Record<string, any>): boolean =>
-  schema.type !== undefined || Array.isArray(schema.enum) || 'const' in schema || (Array.isArray(schema.anyOf) && schema.anyOf.every(isTyped));
+  schema.type !== undefined ||
+  Array.isArray(schema.enum) ||
+  'const' in schema ||
+  (Array.isArray(schema.anyOf) && schema.anyOf.every(isTyped));
 
 const property = (tool: string, path: string) => {
   let schema: Record<string, any> = tools.find((candidate) => candidate.name === tool)!.inputSchema;
@@ -84,12 +87,18 @@ describe('tools/list', () => {
     expect(points.anyOf.map((branch: { type: string }) => branch.type)).toEqual(['array', 'array', 'string']);
     const content = property('create_board', 'content');
     expect(content.type).toBe('object');
-    for (const key of ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']) expect(content.properties[key].type, key).toBe('array');
+    for (const key of ['texts', 'lines', 'images', 'columns', 'tasks', 'lanes'])
+      expect(content.properties[key].type, key).toBe('array');
     expect(property('create_task', 'due_date').format).toBe('date');
     expect(property('update_task', 'due_date').format).toBe('date');
     expect(property('query_tasks', 'due_before').format).toBe('date');
     expect(property('query_tasks', 'due_after').format).toBe('date');
-    expect(property('wait_for_update', 'timeout_ms')).toMatchObject({ type: 'number', minimum: 1_000, maximum: 55_000, default: 25_000 });
+    expect(property('wait_for_update', 'timeout_ms')).toMatchObject({
+      type: 'number',
+      minimum: 1_000,
+      maximum: 55_000,
+      default: 25_000,
+    });
   });
 
   it('says a board id is a UUID in words, not by a pattern (or a format) repeated in every tool', () => {
@@ -117,7 +126,9 @@ describe('an unknown argument', () => {
 
   it('is refused on every board tool, not only create_board', async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
-    const result = await mcp.raw('list_tasks', { board_id, bord: 1 }).catch((error: Error) => ({ isError: true, content: [{ text: error.message }] }));
+    const result = await mcp
+      .raw('list_tasks', { board_id, bord: 1 })
+      .catch((error: Error) => ({ isError: true, content: [{ text: error.message }] }));
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result)).toContain('unknown key \\"bord\\"');
   });

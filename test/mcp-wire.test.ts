@@ -43,7 +43,9 @@ describe('JSON answers are written whole', () => {
     const { connectModernMcp } = await import('./helpers/mcp.js');
     const modern = await connectModernMcp(t.server.url, { fetch: wire.fetch });
     try {
-      expect(await modern.call('add_text', { board_id: boardId, x: 1, y: 2, content: 'whole ✓ é' })).toMatchObject({ content: 'whole ✓ é' });
+      expect(await modern.call('add_text', { board_id: boardId, x: 1, y: 2, content: 'whole ✓ é' })).toMatchObject({
+        content: 'whole ✓ é',
+      });
     } finally {
       await modern.close();
     }
@@ -59,8 +61,18 @@ describe('JSON answers are written whole', () => {
     const { sessionId, protocolVersion } = legacy.transport;
     const response = await fetch(`${t.server.url}/mcp`, {
       method: 'POST',
-      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId!, 'mcp-protocol-version': protocolVersion! },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_board', arguments: { board_id: boardId } } }),
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-session-id': sessionId!,
+        'mcp-protocol-version': protocolVersion!,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'get_board', arguments: { board_id: boardId } },
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBe(sessionId);
@@ -74,17 +86,30 @@ describe('JSON answers are written whole', () => {
     // A session opened by hand: the SDK client opens its own GET stream, and a session has one.
     const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
     const init = await fetch(`${t.server.url}/mcp`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     expect(init.headers.get('content-length')).not.toBeNull();
     const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     expect((await init.json()).result.protocolVersion).toBe('2025-11-25');
-    const initialized = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const initialized = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(initialized.status).toBe(202);
     const abort = new AbortController();
     const asked = performance.now();
-    const stream = await fetch(`${t.server.url}/mcp`, { headers: { accept: 'text/event-stream', ...session }, signal: abort.signal });
+    const stream = await fetch(`${t.server.url}/mcp`, {
+      headers: { accept: 'text/event-stream', ...session },
+      signal: abort.signal,
+    });
     // The headers come at once, not with the first event (a keep-alive 15 s later on a quiet board).
     expect(performance.now() - asked).toBeLessThan(3_000);
     expect(stream.status).toBe(200);
@@ -131,9 +156,24 @@ describe("the benchmark's hand-sent requests", () => {
     const viaStateless = statelessCalls(t.server.url);
     const a = await viaSession('add_text', { board_id: boardId, x: 5, y: 5, content: 'from a session' });
     const b = await viaStateless('add_text', { board_id: boardId, x: 6, y: 6, content: 'stateless' });
-    const board = (await client(t.server.url).get(`/api/boards/${boardId}`)).body as { texts: { id: string; content: string }[] };
-    expect(board.texts).toEqual(expect.arrayContaining([expect.objectContaining({ id: a.id, content: 'from a session' }), expect.objectContaining({ id: b.id, content: 'stateless' })]));
-    await expect(viaStateless('add_text', { board_id: boardId, x: 'left', y: 0, content: 'bad' })).rejects.toThrow(/add_text failed/);
-    await expect(sessionCalls(t.server.url, 'no-such-session', legacy.transport.protocolVersion!)('get_board', { board_id: boardId })).rejects.toThrow(/HTTP 404/);
+    const board = (await client(t.server.url).get(`/api/boards/${boardId}`)).body as {
+      texts: { id: string; content: string }[];
+    };
+    expect(board.texts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: a.id, content: 'from a session' }),
+        expect.objectContaining({ id: b.id, content: 'stateless' }),
+      ]),
+    );
+    await expect(viaStateless('add_text', { board_id: boardId, x: 'left', y: 0, content: 'bad' })).rejects.toThrow(
+      /add_text failed/,
+    );
+    await expect(
+      sessionCalls(
+        t.server.url,
+        'no-such-session',
+        legacy.transport.protocolVersion!,
+      )('get_board', { board_id: boardId }),
+    ).rejects.toThrow(/HTTP 404/);
   });
 });

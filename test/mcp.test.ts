@@ -15,36 +15,76 @@ beforeAll(async () => {
 afterAll(() => mcp.close());
 
 const EXPECTED_TOOLS = [
-  'create_board', 'open_board', 'get_board', 'get_preview', 'add_text', 'add_link', 'add_image', 'draw_stroke', 'move', 'erase',
-  'wait_for_update', 'set_board_mode', 'set_board_title', 'create_column', 'update_column', 'delete_column', 'create_task', 'update_task', 'move_task',
-  'delete_task', 'set_lane', 'set_column_width', 'create_tasks', 'query_tasks', 'export_tasks', 'list_tasks',
-  'list_versions', 'get_changes', 'restore_version',
+  'create_board',
+  'open_board',
+  'get_board',
+  'get_preview',
+  'add_text',
+  'add_link',
+  'add_image',
+  'draw_stroke',
+  'move',
+  'erase',
+  'wait_for_update',
+  'set_board_mode',
+  'set_board_title',
+  'create_column',
+  'update_column',
+  'delete_column',
+  'create_task',
+  'update_task',
+  'move_task',
+  'delete_task',
+  'set_lane',
+  'set_column_width',
+  'create_tasks',
+  'query_tasks',
+  'export_tasks',
+  'list_tasks',
+  'list_versions',
+  'get_changes',
+  'restore_version',
 ];
 
-
 describe('transport', () => {
-  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('initialize negotiates %s and answers with Mcp-Session-Id', async (version) => {
-    const res = await fetch(`${t.server.url}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://agent.test' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
-    const body = await res.json();
-    expect(body.result.protocolVersion).toBe(version);
-    expect(body.result.capabilities.resources).toMatchObject({ subscribe: true });
-    expect(body.result.serverInfo.name).toBe('board-service');
-  });
+  it.each(['2025-03-26', '2025-06-18', '2025-11-25'])(
+    'initialize negotiates %s and answers with Mcp-Session-Id',
+    async (version) => {
+      const res = await fetch(`${t.server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          origin: 'https://agent.test',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+      const body = await res.json();
+      expect(body.result.protocolVersion).toBe(version);
+      expect(body.result.capabilities.resources).toMatchObject({ subscribe: true });
+      expect(body.result.serverInfo.name).toBe('board-service');
+    },
+  );
 
   it('requests without a session are refused; an unknown session is 404; DELETE ends a session', async () => {
     const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(list) });
     expect(none.status).toBe(400);
-    const unknown = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'nope' }, body: JSON.stringify(list) });
+    const unknown = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': 'nope' },
+      body: JSON.stringify(list),
+    });
     expect(unknown.status).toBe(404);
 
     const other = await connectMcp(t.server.url);
@@ -68,8 +108,17 @@ describe('transport', () => {
   it('the 5 MiB body cap applies, answered as a JSON-RPC error', async () => {
     const res = await fetch(`${t.server.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': mcp.transport.sessionId! },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'add_text', arguments: { content: 'x'.repeat(5_300_000) } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': mcp.transport.sessionId!,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'add_text', arguments: { content: 'x'.repeat(5_300_000) } },
+      }),
     });
     expect(res.status).toBe(413);
     const body = await res.json();
@@ -78,23 +127,42 @@ describe('transport', () => {
 
   it('a body over the cap is answered with its request id, whether Content-Length says so or it streams in (issue 16.17)', async () => {
     const sessionId = mcp.transport.sessionId!;
-    const head = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_text","arguments":{"content":"`;
-    const tooLarge = { code: -32000, message: expect.any(String), data: { code: 'payload_too_large', limitBytes: MAX_BODY_BYTES } };
+    const head = (id: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_text","arguments":{"content":"`;
+    const tooLarge = {
+      code: -32000,
+      message: expect.any(String),
+      data: { code: 'payload_too_large', limitBytes: MAX_BODY_BYTES },
+    };
 
     const declared = await fetch(`${t.server.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
       body: `${head('7')}${'x'.repeat(MAX_BODY_BYTES)}"}}}`,
     });
     expect(declared.status).toBe(413);
     expect(await declared.json()).toEqual({ jsonrpc: '2.0', id: 7, error: tooLarge });
 
-    const streamed = await streamedPost(`${t.server.url}/mcp`, sessionId, head('"call-8"'), MAX_BODY_BYTES + 256 * 1024);
+    const streamed = await streamedPost(
+      `${t.server.url}/mcp`,
+      sessionId,
+      head('"call-8"'),
+      MAX_BODY_BYTES + 256 * 1024,
+    );
     expect(streamed.status).toBe(413);
     expect(streamed.body).toEqual({ jsonrpc: '2.0', id: 'call-8', error: tooLarge });
 
     // An id after the oversized params (the order the SDK's client writes) cannot be read: null, as JSON-RPC says.
-    const late = await streamedPost(`${t.server.url}/mcp`, sessionId, '{"method":"tools/call","params":{"arguments":{"content":"', MAX_BODY_BYTES + 1024);
+    const late = await streamedPost(
+      `${t.server.url}/mcp`,
+      sessionId,
+      '{"method":"tools/call","params":{"arguments":{"content":"',
+      MAX_BODY_BYTES + 1024,
+    );
     expect(late.body).toEqual({ jsonrpc: '2.0', id: null, error: tooLarge });
   });
 });
@@ -115,7 +183,12 @@ describe('the id of a body too large to parse', () => {
 });
 
 /** POSTs a body that starts with `head` and is padded to `totalBytes`, with chunked transfer encoding (no Content-Length). */
-function streamedPost(url: string, sessionId: string, head: string, totalBytes: number): Promise<{ status: number; body: any }> {
+function streamedPost(
+  url: string,
+  sessionId: string,
+  head: string,
+  totalBytes: number,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, {
       method: 'POST',
@@ -171,26 +244,69 @@ describe('tools/list', () => {
 describe('draw tools', () => {
   it('create_board, add_*, draw_stroke, move, erase, get_board and get_preview', async () => {
     const board = await mcp.call('create_board', { mode: 'draw' });
-    expect(board).toEqual({ board_id: expect.any(String), url: `${t.server.url}/#${board.board_id}`, embed_url: `${t.server.url}/?embed=1#${board.board_id}`, mode: 'draw' });
+    expect(board).toEqual({
+      board_id: expect.any(String),
+      url: `${t.server.url}/#${board.board_id}`,
+      embed_url: `${t.server.url}/?embed=1#${board.board_id}`,
+      mode: 'draw',
+    });
     const id = board.board_id;
-    const text = await mcp.call('add_text', { board_id: id, x: 10, y: 20, content: '# Plan\n- [ ] one', postit: true, color: 'Teal' });
+    const text = await mcp.call('add_text', {
+      board_id: id,
+      x: 10,
+      y: 20,
+      content: '# Plan\n- [ ] one',
+      postit: true,
+      color: 'Teal',
+    });
     expect(text).toMatchObject({ x: 10, y: 20, postit: true, color: 'teal', author: 'ai:mcp' });
-    const updated = await mcp.call('add_text', { board_id: id, id: text.id, x: 10, y: 20, content: 'edited', author: 'ai:other' });
+    const updated = await mcp.call('add_text', {
+      board_id: id,
+      id: text.id,
+      x: 10,
+      y: 20,
+      content: 'edited',
+      author: 'ai:other',
+    });
     expect(updated).toMatchObject({ id: text.id, content: 'edited', author: 'ai:mcp' });
     const link = await mcp.call('add_link', { board_id: id, x: 0, y: 100, url: 'https://example.org/x' });
     expect(link).toMatchObject({ kind: 'link', url: 'https://example.org/x' });
-    const image = await mcp.call('add_image', { board_id: id, x: 0, y: 200, width: 32, height: 32, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX, author: 'ai:painter' });
+    const image = await mcp.call('add_image', {
+      board_id: id,
+      x: 0,
+      y: 200,
+      width: 32,
+      height: 32,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: PNG_1PX,
+      author: 'ai:painter',
+    });
     expect(image).toMatchObject({ hasThumbDataUrl: true, author: 'ai:painter' });
     const stroke = await mcp.call('draw_stroke', { board_id: id, points: [0, 0, 30, 10], color: '#ff00ff' });
     expect(stroke).toMatchObject({ pointCount: 2, color: 'auto', bbox: { x: 0, y: 0, width: 30, height: 10 } });
-    expect(await mcp.call('move', { board_id: id, id: stroke.id, x: 50, y: 50 })).toEqual({ id: stroke.id, x: 50, y: 50 });
-    expect(await mcp.call('move', { board_id: id, id: link.id, kind: 'links', x: 5, y: 5 })).toEqual({ id: link.id, x: 5, y: 5 });
-    expect(await mcp.call('erase', { board_id: id, id: image.id })).toMatchObject({ ok: true, id: image.id, kind: 'images' });
+    expect(await mcp.call('move', { board_id: id, id: stroke.id, x: 50, y: 50 })).toEqual({
+      id: stroke.id,
+      x: 50,
+      y: 50,
+    });
+    expect(await mcp.call('move', { board_id: id, id: link.id, kind: 'links', x: 5, y: 5 })).toEqual({
+      id: link.id,
+      x: 5,
+      y: 5,
+    });
+    expect(await mcp.call('erase', { board_id: id, id: image.id })).toMatchObject({
+      ok: true,
+      id: image.id,
+      kind: 'images',
+    });
 
     const snapshot = await mcp.call('get_board', { board_id: id });
     expect(snapshot).toMatchObject({ boardId: id, mode: 'draw', etag: expect.any(String), images: [] });
     expect(snapshot.texts.map((item: any) => item.id).sort()).toEqual([text.id, link.id].sort());
-    expect(snapshot.lines[0].points).toEqual([[50, 50], [80, 60]]);
+    expect(snapshot.lines[0].points).toEqual([
+      [50, 50],
+      [80, 60],
+    ]);
     // REST sees the same board
     expect((await t.api.get(`/json/${id}`)).body).toEqual(snapshot);
 
@@ -220,7 +336,10 @@ describe('draw tools', () => {
   });
 
   it('a board_id that is not a UUID is invalid params, on reads and writes alike', async () => {
-    for (const [tool, args] of [['get_board', {}], ['add_text', { x: 0, y: 0, content: 'x' }]] as const) {
+    for (const [tool, args] of [
+      ['get_board', {}],
+      ['add_text', { x: 0, y: 0, content: 'x' }],
+    ] as const) {
       const error = await rpcError(mcp.call(tool, { board_id: 'not-a-uuid', ...args }));
       expect(error.code, tool).toBe(-32602);
       expect(error.data, tool).toMatchObject({ code: 'invalid_board_id' });
@@ -241,11 +360,26 @@ describe('todo tools', () => {
     expect(mode.columns.map((c: any) => c.title)).toEqual(['Triage', 'Confirmed', 'In progress', 'Fixed']);
     const column = await mcp.call('create_column', { board_id, title: 'Later', sort: 10, lane: 1, color: 'blue' });
     expect(column).toMatchObject({ title: 'Later', lane: 1, color: 'blue', author: 'ai:mcp' });
-    expect(await mcp.call('update_column', { board_id, id: column.id, title: 'Someday' })).toMatchObject({ id: column.id, title: 'Someday', sort: 10, lane: 1, color: 'blue' });
+    expect(await mcp.call('update_column', { board_id, id: column.id, title: 'Someday' })).toMatchObject({
+      id: column.id,
+      title: 'Someday',
+      sort: 10,
+      lane: 1,
+      color: 'blue',
+    });
     const triage = mode.columns[0].id;
-    const task = await mcp.call('create_task', { board_id, column_id: triage, name: 'Crash on save', priority: 'h', assignee: 'Ann', due_date: '2020-01-01' });
+    const task = await mcp.call('create_task', {
+      board_id,
+      column_id: triage,
+      name: 'Crash on save',
+      priority: 'h',
+      assignee: 'Ann',
+      due_date: '2020-01-01',
+    });
     expect(task).toMatchObject({ column_id: triage, priority: 'H', done: false, sort: 0 });
-    expect(await mcp.call('update_task', { board_id, id: task.id, description: 'stack trace attached' })).toMatchObject({ name: 'Crash on save', description: 'stack trace attached', priority: 'H' });
+    expect(await mcp.call('update_task', { board_id, id: task.id, description: 'stack trace attached' })).toMatchObject(
+      { name: 'Crash on save', description: 'stack trace attached', priority: 'H' },
+    );
     const bulk = await mcp.call('create_tasks', {
       board_id,
       tasks: [
@@ -254,8 +388,16 @@ describe('todo tools', () => {
       ],
     });
     expect(bulk.ids).toHaveLength(2);
-    expect(await mcp.call('move_task', { board_id, id: bulk.ids[0], column_id: mode.columns[1].id, sort: 3 })).toEqual({ id: bulk.ids[0], column_id: mode.columns[1].id, sort: 3 });
-    expect(await mcp.call('set_lane', { board_id, lane: 1, title: 'Backburner' })).toEqual({ ok: true, lane: 1, title: 'Backburner' });
+    expect(await mcp.call('move_task', { board_id, id: bulk.ids[0], column_id: mode.columns[1].id, sort: 3 })).toEqual({
+      id: bulk.ids[0],
+      column_id: mode.columns[1].id,
+      sort: 3,
+    });
+    expect(await mcp.call('set_lane', { board_id, lane: 1, title: 'Backburner' })).toEqual({
+      ok: true,
+      lane: 1,
+      title: 'Backburner',
+    });
     expect(await mcp.call('set_column_width', { board_id, width: 100 })).toEqual({ ok: true, width: 200 });
 
     const overdue = await mcp.call('query_tasks', { board_id, overdue: true });
@@ -263,8 +405,12 @@ describe('todo tools', () => {
     expect((await mcp.call('query_tasks', { board_id, assignee: 'ANN' })).count).toBe(1);
     expect((await mcp.call('query_tasks', { board_id, done: true })).tasks.map((x: any) => x.name)).toEqual(['dream']);
     expect((await mcp.call('query_tasks', { board_id, priority: 'H', done: false })).count).toBe(1);
-    expect((await mcp.call('query_tasks', { board_id, due_after: '2500-01-01' })).tasks.map((x: any) => x.name)).toEqual(['dream']);
-    expect((await mcp.call('query_tasks', { board_id, due_before: '2500-01-01' })).tasks.map((x: any) => x.name)).toEqual(['Crash on save']);
+    expect(
+      (await mcp.call('query_tasks', { board_id, due_after: '2500-01-01' })).tasks.map((x: any) => x.name),
+    ).toEqual(['dream']);
+    expect(
+      (await mcp.call('query_tasks', { board_id, due_before: '2500-01-01' })).tasks.map((x: any) => x.name),
+    ).toEqual(['Crash on save']);
 
     const csv = await mcp.call('export_tasks', { board_id, format: 'csv' });
     expect(csv.content).toBe((await t.api.get(`/api/boards/${board_id}/tasks.csv`)).text);
@@ -282,37 +428,56 @@ describe('todo tools', () => {
   });
 
   it('names, assignees and titles are trimmed on every surface, so query_tasks finds " Alice " as "alice" (issue 16.14)', async () => {
-    const { board_id } = await mcp.call('create_board', { mode: 'todo', content: { columns: [{ title: '  Imported  ' }], lanes: [{ lane: 0, title: ' Row ' }] } });
+    const { board_id } = await mcp.call('create_board', {
+      mode: 'todo',
+      content: { columns: [{ title: '  Imported  ' }], lanes: [{ lane: 0, title: ' Row ' }] },
+    });
     const list = await mcp.call('list_tasks', { board_id });
     expect(list.columns[0].title).toBe('Imported');
     expect(list.lanes[0].title).toBe('Row');
     const column = list.columns[0].id;
-    const rest = await t.api.post(`/api/boards/${board_id}/tasks`, { column_id: column, name: '  Fix the build ', assignee: ' Alice ' });
+    const rest = await t.api.post(`/api/boards/${board_id}/tasks`, {
+      column_id: column,
+      name: '  Fix the build ',
+      assignee: ' Alice ',
+    });
     expect(rest.body).toMatchObject({ name: 'Fix the build', assignee: 'Alice' });
     const viaMcp = await mcp.call('create_task', { board_id, column_id: column, name: '\tShip\n', assignee: 'BOB  ' });
     expect(viaMcp).toMatchObject({ name: 'Ship', assignee: 'BOB' });
-    expect(await mcp.call('update_column', { board_id, id: column, title: ' Doing ' })).toMatchObject({ title: 'Doing' });
+    expect(await mcp.call('update_column', { board_id, id: column, title: ' Doing ' })).toMatchObject({
+      title: 'Doing',
+    });
     expect(await mcp.call('set_lane', { board_id, lane: 0, title: '  Team A ' })).toMatchObject({ title: 'Team A' });
     expect((await t.api.post(`/api/boards/${board_id}/columns`, { title: ' Done ', sort: 9 })).body.title).toBe('Done');
 
-    expect((await mcp.call('query_tasks', { board_id, assignee: 'alice' })).tasks.map((task: any) => task.id)).toEqual([rest.body.id]);
-    expect((await mcp.call('query_tasks', { board_id, assignee: '  bob ' })).tasks.map((task: any) => task.id)).toEqual([viaMcp.id]);
+    expect((await mcp.call('query_tasks', { board_id, assignee: 'alice' })).tasks.map((task: any) => task.id)).toEqual([
+      rest.body.id,
+    ]);
+    expect((await mcp.call('query_tasks', { board_id, assignee: '  bob ' })).tasks.map((task: any) => task.id)).toEqual(
+      [viaMcp.id],
+    );
     // A name of spaces only is an empty name, as "" is (docs/choices.md); the limit counts the trimmed name.
     expect((await mcp.call('update_task', { board_id, id: viaMcp.id, name: '   ' })).name).toBe('');
-    expect((await mcp.call('update_task', { board_id, id: viaMcp.id, name: ` ${'x'.repeat(500)} ` })).name).toHaveLength(500);
+    expect(
+      (await mcp.call('update_task', { board_id, id: viaMcp.id, name: ` ${'x'.repeat(500)} ` })).name,
+    ).toHaveLength(500);
   });
 
-  it('query_tasks on a draw board is wrong_mode like every todo tool, not count 0; exports and list_tasks answer as the spec\'s tasks.csv does (issue 16.15)', async () => {
+  it("query_tasks on a draw board is wrong_mode like every todo tool, not count 0; exports and list_tasks answer as the spec's tasks.csv does (issue 16.15)", async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'draw' });
     const query = await mcp.raw('query_tasks', { board_id, assignee: 'alice' });
     expect(query.isError).toBe(true);
     expect(JSON.parse(query.content[0].text)).toMatchObject({ code: 'wrong_mode' });
-    expect(JSON.parse((await mcp.raw('create_task', { board_id, column_id: 'c', name: 'x' })).content[0].text)).toMatchObject({ code: 'wrong_mode' });
+    expect(
+      JSON.parse((await mcp.raw('create_task', { board_id, column_id: 'c', name: 'x' })).content[0].text),
+    ).toMatchObject({ code: 'wrong_mode' });
     // tasks.csv and tasks.md answer 200 with only their heading on a draw board (the spec), and export_tasks gives exactly them.
     const csv = await t.api.get(`/api/boards/${board_id}/tasks.csv`);
     expect(csv.status).toBe(200);
     expect((await mcp.call('export_tasks', { board_id, format: 'csv' })).content).toBe(csv.text);
-    expect((await mcp.call('export_tasks', { board_id, format: 'markdown' })).content).toBe((await t.api.get(`/api/boards/${board_id}/tasks.md`)).text);
+    expect((await mcp.call('export_tasks', { board_id, format: 'markdown' })).content).toBe(
+      (await t.api.get(`/api/boards/${board_id}/tasks.md`)).text,
+    );
     // list_tasks says which mode the board is in, so its empty lists cannot be mistaken for an empty kanban.
     expect(await mcp.call('list_tasks', { board_id })).toMatchObject({ mode: 'draw', columns: [], tasks: [] });
   });
@@ -321,7 +486,13 @@ describe('todo tools', () => {
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
     const column = (await mcp.call('list_tasks', { board_id })).columns[0].id;
     const etag = (await mcp.call('get_board', { board_id })).etag;
-    const result = await mcp.raw('create_tasks', { board_id, tasks: [{ column_id: column, name: 'fine' }, { column_id: 'missing', name: 'bad' }] });
+    const result = await mcp.raw('create_tasks', {
+      board_id,
+      tasks: [
+        { column_id: column, name: 'fine' },
+        { column_id: 'missing', name: 'bad' },
+      ],
+    });
     expect(result.isError).toBe(true);
     expect(JSON.parse(result.content[0].text)).toMatchObject({ field: 'column_id' });
     const after = await mcp.call('get_board', { board_id });
@@ -333,12 +504,27 @@ describe('todo tools', () => {
 describe('open_board', () => {
   it('resolves URLs and ids, creates a board only for an unknown UUID', async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
-    for (const ref of [board_id, `${t.server.url}/#${board_id}`, `${t.server.url}/?embed=1#${board_id}`, `${t.server.url}/json/${board_id}`]) {
-      expect(await mcp.call('open_board', { board: ref })).toMatchObject({ board_id, mode: 'todo', created: false, locked: false, lock_mode: null });
+    for (const ref of [
+      board_id,
+      `${t.server.url}/#${board_id}`,
+      `${t.server.url}/?embed=1#${board_id}`,
+      `${t.server.url}/json/${board_id}`,
+    ]) {
+      expect(await mcp.call('open_board', { board: ref })).toMatchObject({
+        board_id,
+        mode: 'todo',
+        created: false,
+        locked: false,
+        lock_mode: null,
+      });
     }
     const fresh = '7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11';
     expect((await t.api.get(`/json/${fresh}`)).status).toBe(404);
-    expect(await mcp.call('open_board', { board: `https://anywhere.test/#${fresh}` })).toMatchObject({ board_id: fresh, created: true, mode: 'draw' });
+    expect(await mcp.call('open_board', { board: `https://anywhere.test/#${fresh}` })).toMatchObject({
+      board_id: fresh,
+      created: true,
+      mode: 'draw',
+    });
     expect((await t.api.get(`/json/${fresh}`)).status).toBe(200);
     const bad = await mcp.raw('open_board', { board: 'no id here' });
     expect(JSON.parse(bad.content[0].text)).toMatchObject({ field: 'board' });
@@ -363,16 +549,28 @@ describe('locked boards', () => {
     const error = await rpcError(stranger.call('get_board', { board_id: board.board_id }));
     expect(error).toMatchObject({ code: -32001, data: { code: 'board_locked', lockMode: 'all' } });
     expect(error.message).toContain('call again with access_key');
-    const wrong = await rpcError(stranger.call('add_text', { board_id: board.board_id, access_key: 'zzzzzzzz', x: 0, y: 0, content: 'x' }));
+    const wrong = await rpcError(
+      stranger.call('add_text', { board_id: board.board_id, access_key: 'zzzzzzzz', x: 0, y: 0, content: 'x' }),
+    );
     expect(wrong.code).toBe(-32001);
 
-    expect(await stranger.call('add_text', { board_id: board.board_id, access_key: board.access_key, x: 0, y: 0, content: 'by argument' })).toMatchObject({ content: 'by argument' });
+    expect(
+      await stranger.call('add_text', {
+        board_id: board.board_id,
+        access_key: board.access_key,
+        x: 0,
+        y: 0,
+        content: 'by argument',
+      }),
+    ).toMatchObject({ content: 'by argument' });
     // Given once, the key is remembered for the rest of the session.
     expect((await stranger.call('list_tasks', { board_id: board.board_id })).mode).toBe('draw');
     await stranger.close();
     const withHeader = await connectMcp(t.server.url, { 'X-Board-Key': board.access_key });
     try {
-      expect(await withHeader.call('add_text', { board_id: board.board_id, x: 0, y: 0, content: 'by header' })).toMatchObject({ content: 'by header' });
+      expect(
+        await withHeader.call('add_text', { board_id: board.board_id, x: 0, y: 0, content: 'by header' }),
+      ).toMatchObject({ content: 'by header' });
       expect((await withHeader.call('get_board', { board_id: board.board_id })).texts).toHaveLength(2);
     } finally {
       await withHeader.close();
@@ -384,19 +582,30 @@ describe('resources', () => {
   it('lists the templates and reads state.json, tasks.json and preview.svg', async () => {
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
     expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual([
-      'svc://board/{id}/state.json', 'svc://board/{id}/preview.svg', 'svc://board/{id}/tasks.json', 'svc://board/{id}/versions/{version}/state.json',
+      'svc://board/{id}/state.json',
+      'svc://board/{id}/preview.svg',
+      'svc://board/{id}/tasks.json',
+      'svc://board/{id}/versions/{version}/state.json',
     ]);
     const { board_id } = await mcp.call('create_board', { mode: 'todo' });
     const state = await mcp.client.readResource({ uri: `svc://board/${board_id}/state.json` });
     expect(JSON.parse((state.contents[0] as any).text)).toMatchObject({ boardId: board_id, mode: 'todo' });
     const tasks = await mcp.client.readResource({ uri: `svc://board/${board_id}/tasks.json` });
-    expect(Object.keys(JSON.parse((tasks.contents[0] as any).text)).sort()).toEqual(['colWidth', 'columns', 'lanes', 'mode', 'tasks']);
+    expect(Object.keys(JSON.parse((tasks.contents[0] as any).text)).sort()).toEqual([
+      'colWidth',
+      'columns',
+      'lanes',
+      'mode',
+      'tasks',
+    ]);
     const svg = await mcp.client.readResource({ uri: `svc://board/${board_id}/preview.svg` });
     expect(svg.contents[0]).toMatchObject({ mimeType: 'image/svg+xml' });
     expect((svg.contents[0] as any).text).toBe((await mcp.call('get_preview', { board_id })).svg);
     const { resources } = await mcp.client.listResources();
     expect(resources.map((r) => r.uri)).toContain(`svc://board/${board_id}/state.json`);
-    const missing = await rpcError(mcp.client.readResource({ uri: 'svc://board/00000000-0000-4000-8000-000000000000/state.json' }));
+    const missing = await rpcError(
+      mcp.client.readResource({ uri: 'svc://board/00000000-0000-4000-8000-000000000000/state.json' }),
+    );
     expect(missing.data).toMatchObject({ code: 'board_not_found' });
   });
 });

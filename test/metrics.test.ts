@@ -34,24 +34,64 @@ describe('GET /metrics', () => {
     expect(before.status).toBe(200);
     expect(before.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const id = await newBoard();
-    for (let i = 0; i < 3; i++) expect((await t.api.post(`/api/boards/${id}/texts`, { x: i, y: 0, content: `t${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.api.post(`/api/boards/${id}/texts`, { x: i, y: 0, content: `t${i}` })).status).toBe(200);
     const after = await metrics();
-    expect(after.value('board_http_requests_total', TEXTS_ROUTE) - before.value('board_http_requests_total', TEXTS_ROUTE)).toBe(3);
+    expect(
+      after.value('board_http_requests_total', TEXTS_ROUTE) - before.value('board_http_requests_total', TEXTS_ROUTE),
+    ).toBe(3);
     const latency = { method: 'POST', route: '/api/boards/:boardId/texts' };
-    expect(after.value('board_http_request_duration_seconds_count', latency) - before.value('board_http_request_duration_seconds_count', latency)).toBe(3);
+    expect(
+      after.value('board_http_request_duration_seconds_count', latency) -
+        before.value('board_http_request_duration_seconds_count', latency),
+    ).toBe(3);
     // The histogram's buckets are cumulative, as Prometheus reads them: +Inf holds every request, no bucket more than the next.
-    const bucket = (scrape: typeof after, le: string) => scrape.value('board_http_request_duration_seconds_bucket', { ...latency, le });
+    const bucket = (scrape: typeof after, le: string) =>
+      scrape.value('board_http_request_duration_seconds_bucket', { ...latency, le });
     expect(bucket(after, '+Inf') - bucket(before, '+Inf')).toBe(3);
-    const bounds = ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '60', '+Inf'];
+    const bounds = [
+      '0.001',
+      '0.005',
+      '0.01',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.25',
+      '0.5',
+      '1',
+      '2.5',
+      '5',
+      '10',
+      '30',
+      '60',
+      '+Inf',
+    ];
     const counts = bounds.map((le) => bucket(after, le));
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(counts.at(-1)).toBe(after.value('board_http_request_duration_seconds_count', latency));
-    expect(after.value('board_http_request_duration_seconds_sum', latency)).toBeGreaterThan(before.value('board_http_request_duration_seconds_sum', latency));
-    expect(after.value('board_journal_commits_total', { outcome: 'ok' }) - before.value('board_journal_commits_total', { outcome: 'ok' })).toBeGreaterThanOrEqual(3);
-    expect(after.value('board_journal_commit_duration_seconds_count')).toBeGreaterThan(before.value('board_journal_commit_duration_seconds_count'));
+    expect(after.value('board_http_request_duration_seconds_sum', latency)).toBeGreaterThan(
+      before.value('board_http_request_duration_seconds_sum', latency),
+    );
+    expect(
+      after.value('board_journal_commits_total', { outcome: 'ok' }) -
+        before.value('board_journal_commits_total', { outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(after.value('board_journal_commit_duration_seconds_count')).toBeGreaterThan(
+      before.value('board_journal_commit_duration_seconds_count'),
+    );
     expect(after.value('board_loaded_boards')).toBeGreaterThanOrEqual(1);
-    await eventually(async () => expect((await metrics()).value('board_compactions_total')).toBeGreaterThan(before.value('board_compactions_total')), 5_000);
-    for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes']) {
+    await eventually(
+      async () =>
+        expect((await metrics()).value('board_compactions_total')).toBeGreaterThan(
+          before.value('board_compactions_total'),
+        ),
+      5_000,
+    );
+    for (const name of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+      'process_resident_memory_bytes',
+    ]) {
       expect(after.families.map((family) => family.name)).toContain(name);
     }
   });
@@ -73,8 +113,12 @@ describe('GET /metrics', () => {
     try {
       await eventually(async () => {
         const now = await metrics();
-        expect(now.value('board_open_connections', { channel: 'ws' })).toBe(before.value('board_open_connections', { channel: 'ws' }) + 1);
-        expect(now.value('board_open_connections', { channel: 'collab' })).toBe(before.value('board_open_connections', { channel: 'collab' }) + 1);
+        expect(now.value('board_open_connections', { channel: 'ws' })).toBe(
+          before.value('board_open_connections', { channel: 'ws' }) + 1,
+        );
+        expect(now.value('board_open_connections', { channel: 'collab' })).toBe(
+          before.value('board_open_connections', { channel: 'collab' }) + 1,
+        );
       });
     } finally {
       json.close();
@@ -82,13 +126,18 @@ describe('GET /metrics', () => {
     }
     await eventually(async () => {
       const now = await metrics();
-      expect(now.value('board_open_connections', { channel: 'ws' })).toBe(before.value('board_open_connections', { channel: 'ws' }));
-      expect(now.value('board_open_connections', { channel: 'collab' })).toBe(before.value('board_open_connections', { channel: 'collab' }));
+      expect(now.value('board_open_connections', { channel: 'ws' })).toBe(
+        before.value('board_open_connections', { channel: 'ws' }),
+      );
+      expect(now.value('board_open_connections', { channel: 'collab' })).toBe(
+        before.value('board_open_connections', { channel: 'collab' }),
+      );
     });
   });
 
   it('counts MCP tool calls by era, tool and outcome, and the open streams of both eras', async () => {
-    const calls = (s: Scrape, era: string, tool: string, outcome: string) => s.value('board_mcp_tool_calls_total', { era, tool, outcome });
+    const calls = (s: Scrape, era: string, tool: string, outcome: string) =>
+      s.value('board_mcp_tool_calls_total', { era, tool, outcome });
     const before = await metrics();
     const legacy = await connectMcp(t.server.url);
     const modern = await connectModernMcp(t.server.url);
@@ -107,18 +156,28 @@ describe('GET /metrics', () => {
         expect(calls(now, 'modern', 'add_text', 'ok') - calls(before, 'modern', 'add_text', 'ok')).toBe(1);
         expect(calls(now, 'modern', 'get_board', 'refused') - calls(before, 'modern', 'get_board', 'refused')).toBe(1);
         expect(calls(now, 'modern', 'unknown', 'refused') - calls(before, 'modern', 'unknown', 'refused')).toBe(1);
-        expect(now.value('board_open_connections', { channel: 'mcp_listen' })).toBe(before.value('board_open_connections', { channel: 'mcp_listen' }) + 1);
+        expect(now.value('board_open_connections', { channel: 'mcp_listen' })).toBe(
+          before.value('board_open_connections', { channel: 'mcp_listen' }) + 1,
+        );
         // The 2025 client holds its session's GET stream open.
-        await eventually(async () => expect((await metrics()).value('board_open_connections', { channel: 'mcp_session_stream' })).toBe(1));
+        await eventually(async () =>
+          expect((await metrics()).value('board_open_connections', { channel: 'mcp_session_stream' })).toBe(1),
+        );
       } finally {
         await listen.close();
       }
-      await eventually(async () => expect((await metrics()).value('board_open_connections', { channel: 'mcp_listen' })).toBe(before.value('board_open_connections', { channel: 'mcp_listen' })));
+      await eventually(async () =>
+        expect((await metrics()).value('board_open_connections', { channel: 'mcp_listen' })).toBe(
+          before.value('board_open_connections', { channel: 'mcp_listen' }),
+        ),
+      );
     } finally {
       await legacy.close();
       await modern.close();
     }
-    await eventually(async () => expect((await metrics()).value('board_open_connections', { channel: 'mcp_session_stream' })).toBe(0));
+    await eventually(async () =>
+      expect((await metrics()).value('board_open_connections', { channel: 'mcp_session_stream' })).toBe(0),
+    );
   });
 
   it('sends no Access-Control-Allow-Origin, where the public endpoints do', async () => {
@@ -162,7 +221,11 @@ describe('METRICS_TOKEN', () => {
   it('asks for Authorization: Bearer <token>, 401 with a JSON code otherwise', async () => {
     const { server } = own;
     const url = `${server.url}/metrics`;
-    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-secret' }, { authorization: 'Basic scrape-secret' }];
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-secret' },
+      { authorization: 'Basic scrape-secret' },
+    ];
     for (const headers of refused) {
       const res = await fetch(url, { headers });
       expect(res.status).toBe(401);

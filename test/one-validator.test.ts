@@ -64,17 +64,27 @@ async function createBoard(mode: Mode): Promise<Board> {
   const res = await t.api.post('/api/boards', { mode, content: mode === 'draw' ? DRAW_CONTENT : TODO_CONTENT });
   expect(res.status).toBe(200);
   const { id, ids } = res.body;
-  const tokens: Record<string, string> = mode === 'draw'
-    ? { $text: ids.texts[0], $postit: ids.texts[1], $diagram: ids.texts[2], $link: ids.texts[3], $stroke: ids.lines[0], $image: ids.images[0] }
-    : { $column: ids.columns[0], $column2: ids.columns[1], $task: ids.tasks[0] };
+  const tokens: Record<string, string> =
+    mode === 'draw'
+      ? {
+          $text: ids.texts[0],
+          $postit: ids.texts[1],
+          $diagram: ids.texts[2],
+          $link: ids.texts[3],
+          $stroke: ids.lines[0],
+          $image: ids.images[0],
+        }
+      : { $column: ids.columns[0], $column2: ids.columns[1], $task: ids.tasks[0] };
   for (const [token, itemId] of Object.entries(tokens)) names.set(itemId, token);
   return { id, tokens };
 }
 
 beforeAll(async () => {
-  for (const surface of SURFACES) boards[surface] = { draw: await createBoard('draw'), todo: await createBoard('todo') };
+  for (const surface of SURFACES)
+    boards[surface] = { draw: await createBoard('draw'), todo: await createBoard('todo') };
   mcp = await connectRawMcp(t.server.url);
-  for (const mode of ['draw', 'todo'] as const) sockets[mode] = await openJson(t.server.url, boards.ws[mode].id, { query: `?client=${WS_CLIENT}` });
+  for (const mode of ['draw', 'todo'] as const)
+    sockets[mode] = await openJson(t.server.url, boards.ws[mode].id, { query: `?client=${WS_CLIENT}` });
 });
 
 afterAll(async () => {
@@ -111,7 +121,9 @@ async function send(surface: Surface, call: Call): Promise<Verdict> {
     case 'rest': {
       const { path, body } = call.rest(args);
       const res = await t.api.post(`/api/boards/${board.id}${path}`, body);
-      return res.status === 200 ? { accepted: true, result: res.body } : { accepted: false, code: res.body?.code ?? `http ${res.status}` };
+      return res.status === 200
+        ? { accepted: true, result: res.body }
+        : { accepted: false, code: res.body?.code ?? `http ${res.status}` };
     }
     case 'mcp': {
       const answer = await mcp.call(call.tool, objectOf([['board_id', board.id], ...Object.entries(args)]));
@@ -149,7 +161,8 @@ function nameNewItem(mode: Mode, result: unknown): void {
 async function storedBoard(surface: Surface, mode: Mode): Promise<unknown> {
   const { boardId: _id, etag: _etag, ...snapshot } = (await t.api.get(`/json/${boards[surface][mode].id}`)).body;
   const view = normalise(snapshot) as Record<string, unknown>;
-  for (const value of Object.values(view)) if (Array.isArray(value)) value.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  for (const value of Object.values(view))
+    if (Array.isArray(value)) value.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   return view;
 }
 
@@ -157,7 +170,11 @@ function normalise(value: unknown): unknown {
   if (typeof value === 'string') return names.get(value) ?? (DEFAULT_AUTHORS.has(value) ? '<default author>' : value);
   if (Array.isArray(value)) return value.map(normalise);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'last_updated').map(([key, item]) => [key, normalise(item)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== 'last_updated')
+        .map(([key, item]) => [key, normalise(item)]),
+    );
   }
   return value;
 }
@@ -167,7 +184,9 @@ async function expectOneVerdict(call: Call): Promise<void> {
   const verdicts = await Promise.all(SURFACES.map((surface) => send(surface, call)));
   for (const verdict of verdicts) if (verdict.accepted) nameNewItem(call.mode, verdict.result);
   if (verdicts.some((verdict) => verdict.accepted)) created[call.mode] += 1;
-  const seen = verdicts.map((verdict) => (verdict.accepted ? { accepted: true, result: normalise(verdict.result) } : verdict));
+  const seen = verdicts.map((verdict) =>
+    verdict.accepted ? { accepted: true, result: normalise(verdict.result) } : verdict,
+  );
   const stored = await Promise.all(SURFACES.map((surface) => storedBoard(surface, call.mode)));
   const described = `${call.tool} ${JSON.stringify(call.args).slice(0, 300)}`;
   expect(seen[1], `MCP and REST disagree on ${described}`).toEqual(seen[0]);
@@ -182,15 +201,47 @@ async function expectOneVerdict(call: Call): Promise<void> {
 const wrongType = fc.constantFrom<unknown>(null, true, 'text', 12, [], {}, [1, 2]);
 /** Valid values most of the time, else an edge or a wrong type. */
 const usually = <T>(valid: fc.Arbitrary<T>, ...edges: unknown[]) =>
-  fc.oneof({ weight: 6, arbitrary: valid as fc.Arbitrary<unknown> }, { weight: 2, arbitrary: edges.length ? fc.constantFrom(...edges) : wrongType }, { weight: 1, arbitrary: wrongType });
+  fc.oneof(
+    { weight: 6, arbitrary: valid as fc.Arbitrary<unknown> },
+    { weight: 2, arbitrary: edges.length ? fc.constantFrom(...edges) : wrongType },
+    { weight: 1, arbitrary: wrongType },
+  );
 
 const coordinate = usually(fc.integer({ min: -5000, max: 5000 }), 1e9, -1e9, 1e9 + 1, -1e9 - 1, 0.5, -0, 1e308, '5');
-const author = usually(fc.constantFrom('ai:prop', 'user:someone', 'a.b_c-d'), '', ' ai:x', 'has space', 'x'.repeat(81), 'x'.repeat(80));
+const author = usually(
+  fc.constantFrom('ai:prop', 'user:someone', 'a.b_c-d'),
+  '',
+  ' ai:x',
+  'has space',
+  'x'.repeat(81),
+  'x'.repeat(80),
+);
 const inkColor = fc.constantFrom<unknown>('red', 'RED', ' blue ', '#ff0000', '', null, 'auto', 42, 'nope');
 const shortText = fc.string({ maxLength: 12 });
 /** Names and titles, padded with spaces now and then. */
-const label = (max: number) => usually(fc.oneof(shortText, shortText.map((s) => ` ${s}  `)), '', '   ', 'x'.repeat(max), 'x'.repeat(max + 1), ` ${'x'.repeat(max)} `);
-const drawId = fc.constantFrom('$text', '$postit', '$diagram', '$link', '$stroke', '$image', 'no-such-item', 'x'.repeat(128), 'x'.repeat(129));
+const label = (max: number) =>
+  usually(
+    fc.oneof(
+      shortText,
+      shortText.map((s) => ` ${s}  `),
+    ),
+    '',
+    '   ',
+    'x'.repeat(max),
+    'x'.repeat(max + 1),
+    ` ${'x'.repeat(max)} `,
+  );
+const drawId = fc.constantFrom(
+  '$text',
+  '$postit',
+  '$diagram',
+  '$link',
+  '$stroke',
+  '$image',
+  'no-such-item',
+  'x'.repeat(128),
+  'x'.repeat(129),
+);
 const BIG_IMAGE = pngOfBytes(921_601);
 
 /** Keys no schema knows; `type`, `ref`, `board_id` and `access_key` are left out (envelopes of the surfaces). */
@@ -207,7 +258,9 @@ function body(required: Record<string, fc.Arbitrary<unknown>>, optional: Record<
   const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
   return fc
     .tuple(fc.record(required), fc.record(optional, { requiredKeys: [] }), extraKeys)
-    .map(([a, b, extra]) => objectOf([...Object.entries(a), ...Object.entries(b), ...extra.filter(([key]) => !known.has(key))]));
+    .map(([a, b, extra]) =>
+      objectOf([...Object.entries(a), ...Object.entries(b), ...extra.filter(([key]) => !known.has(key))]),
+    );
 }
 
 /** Draw calls go to a todo board now and then (wrong_mode on every surface). */
@@ -217,22 +270,42 @@ const todoMode = fc.constantFrom<Mode>('todo', 'todo', 'todo', 'todo', 'draw');
 const upsert = (path: string) => (args: Record<string, unknown>) => ({ path, body: args });
 const pathSegment = (value: unknown) => encodeURIComponent(String(value));
 
-const texts = fc.tuple(drawMode, body(
-  { x: coordinate, y: coordinate, content: usually(shortText, '', 'x'.repeat(100_001)) },
-  {
-    id: drawId,
-    color: inkColor,
-    width: usually(fc.integer({ min: 160, max: 4096 }), 159, 4097, 300.5),
-    postit: usually(fc.boolean()),
-    diagram: usually(fc.boolean()),
-    author,
-  },
-)).map(([mode, args]): Call => ({ mode, tool: 'add_text', args, rest: upsert('/texts') }));
+const texts = fc
+  .tuple(
+    drawMode,
+    body(
+      { x: coordinate, y: coordinate, content: usually(shortText, '', 'x'.repeat(100_001)) },
+      {
+        id: drawId,
+        color: inkColor,
+        width: usually(fc.integer({ min: 160, max: 4096 }), 159, 4097, 300.5),
+        postit: usually(fc.boolean()),
+        diagram: usually(fc.boolean()),
+        author,
+      },
+    ),
+  )
+  .map(([mode, args]): Call => ({ mode, tool: 'add_text', args, rest: upsert('/texts') }));
 
-const links = fc.tuple(drawMode, body(
-  { x: coordinate, y: coordinate, url: usually(fc.constantFrom('https://example.test/a', 'http://b.test'), 'ftp://c.test', 'not a url', 'https://', `https://a.test/${'x'.repeat(2100)}`) },
-  { id: drawId, author },
-)).map(([mode, args]): Call => ({ mode, tool: 'add_link', args, rest: upsert('/links') }));
+const links = fc
+  .tuple(
+    drawMode,
+    body(
+      {
+        x: coordinate,
+        y: coordinate,
+        url: usually(
+          fc.constantFrom('https://example.test/a', 'http://b.test'),
+          'ftp://c.test',
+          'not a url',
+          'https://',
+          `https://a.test/${'x'.repeat(2100)}`,
+        ),
+      },
+      { id: drawId, author },
+    ),
+  )
+  .map(([mode, args]): Call => ({ mode, tool: 'add_link', args, rest: upsert('/links') }));
 
 const anchor = fc.record({
   kind: usually(fc.constantFrom('text', 'image'), 'link', 'stroke'),
@@ -240,60 +313,120 @@ const anchor = fc.record({
   dx: usually(fc.integer({ min: -10, max: 10 })),
   dy: usually(fc.integer({ min: -10, max: 10 })),
 });
-const strokes = fc.tuple(drawMode, fc.constantFrom('/strokes', '/lines'), body(
-  {
-    points: usually(
-      fc.constantFrom<unknown>([0, 0, 10, 10], [[1, 2], [3, 4], [5, 6]], '[0,0,5,5]', '[[0,0],[9,9]]', [7, 7]),
-      [], [1], [0, 0, 1], [[1]], [[1, 2, 3]], '', 'not json', [0, 1e9 + 1], Array(20_002).fill(1),
+const strokes = fc
+  .tuple(
+    drawMode,
+    fc.constantFrom('/strokes', '/lines'),
+    body(
+      {
+        points: usually(
+          fc.constantFrom<unknown>(
+            [0, 0, 10, 10],
+            [
+              [1, 2],
+              [3, 4],
+              [5, 6],
+            ],
+            '[0,0,5,5]',
+            '[[0,0],[9,9]]',
+            [7, 7],
+          ),
+          [],
+          [1],
+          [0, 0, 1],
+          [[1]],
+          [[1, 2, 3]],
+          '',
+          'not json',
+          [0, 1e9 + 1],
+          Array(20_002).fill(1),
+        ),
+      },
+      {
+        id: drawId,
+        color: inkColor,
+        anchors: usually(fc.record({ start: anchor, end: anchor }, { requiredKeys: [] })),
+        author,
+      },
     ),
-  },
-  { id: drawId, color: inkColor, anchors: usually(fc.record({ start: anchor, end: anchor }, { requiredKeys: [] })), author },
-)).map(([mode, path, args]): Call => ({ mode, tool: 'draw_stroke', args, rest: upsert(path) }));
+  )
+  .map(([mode, path, args]): Call => ({ mode, tool: 'draw_stroke', args, rest: upsert(path) }));
 
-const images = fc.tuple(drawMode, body(
-  {
-    x: coordinate,
-    y: coordinate,
-    width: usually(fc.integer({ min: 1, max: 400 }), 0, -1, 16_384, 16_385),
-    height: usually(fc.integer({ min: 1, max: 400 }), 0, 16_385),
-    dataUrl: usually(
-      fc.constant(PNG_1PX),
-      'https://a.test/x.png', 'data:image/png;base64,!!!', `data:image/jpeg;base64,${PNG_1PX.split(',')[1]}`, 'data:image/bmp;base64,AAAA', BIG_IMAGE,
+const images = fc
+  .tuple(
+    drawMode,
+    body(
+      {
+        x: coordinate,
+        y: coordinate,
+        width: usually(fc.integer({ min: 1, max: 400 }), 0, -1, 16_384, 16_385),
+        height: usually(fc.integer({ min: 1, max: 400 }), 0, 16_385),
+        dataUrl: usually(
+          fc.constant(PNG_1PX),
+          'https://a.test/x.png',
+          'data:image/png;base64,!!!',
+          `data:image/jpeg;base64,${PNG_1PX.split(',')[1]}`,
+          'data:image/bmp;base64,AAAA',
+          BIG_IMAGE,
+        ),
+      },
+      {
+        id: drawId,
+        thumbDataUrl: usually(fc.constant(PNG_1PX), 'data:image/gif;base64,R0lGODlh', `${PNG_1PX}${'A'.repeat(8000)}`),
+        author,
+      },
     ),
-  },
-  { id: drawId, thumbDataUrl: usually(fc.constant(PNG_1PX), 'data:image/gif;base64,R0lGODlh', `${PNG_1PX}${'A'.repeat(8000)}`), author },
-)).map(([mode, args]): Call => ({ mode, tool: 'add_image', args, rest: upsert('/images') }));
+  )
+  .map(([mode, args]): Call => ({ mode, tool: 'add_image', args, rest: upsert('/images') }));
 
 /** Moves: REST names the kind and id in the path, MCP and frames as arguments. `tasks` is left out (its REST path is the task move). */
-const moves = fc.tuple(drawMode, body(
-  {
-    kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images', 'widgets', 'columns', 'TEXTS'),
-    id: fc.constantFrom('$text', '$postit', '$link', '$stroke', '$image', 'no-such-item', 'x'.repeat(129)),
-    x: coordinate,
-    y: coordinate,
-  },
-  {},
-)).map(([mode, args]): Call => ({
-  mode,
-  tool: 'move',
-  args,
-  rest: ({ kind, id, ...rest }) => ({ path: `/${pathSegment(kind)}/${pathSegment(id)}/move`, body: rest }),
-}));
+const moves = fc
+  .tuple(
+    drawMode,
+    body(
+      {
+        kind: fc.constantFrom('texts', 'links', 'strokes', 'lines', 'images', 'widgets', 'columns', 'TEXTS'),
+        id: fc.constantFrom('$text', '$postit', '$link', '$stroke', '$image', 'no-such-item', 'x'.repeat(129)),
+        x: coordinate,
+        y: coordinate,
+      },
+      {},
+    ),
+  )
+  .map(
+    ([mode, args]): Call => ({
+      mode,
+      tool: 'move',
+      args,
+      rest: ({ kind, id, ...rest }) => ({ path: `/${pathSegment(kind)}/${pathSegment(id)}/move`, body: rest }),
+    }),
+  );
 
 const sort = usually(fc.integer({ min: -5, max: 50 }), 0.25, -1e9, 1e300);
 const lane = usually(fc.integer({ min: 0, max: 9 }), -1, 10, 1.5, '1');
 const cardColor = usually(fc.constantFrom('red', 'blue', 'green', ''), 'RED', 'purple', null);
 
-const columns = fc.tuple(todoMode, body({ title: label(200), sort }, { lane, color: cardColor, author }))
+const columns = fc
+  .tuple(todoMode, body({ title: label(200), sort }, { lane, color: cardColor, author }))
   .map(([mode, args]): Call => ({ mode, tool: 'create_column', args, rest: upsert('/columns') }));
 
 /** update_column changes the given fields; REST's upsert with the same id and every required field does the same. */
-const columnUpdates = fc.tuple(todoMode, body({ id: fc.constantFrom('$column', '$column2'), title: label(200), sort }, { lane, color: cardColor, author }))
+const columnUpdates = fc
+  .tuple(
+    todoMode,
+    body({ id: fc.constantFrom('$column', '$column2'), title: label(200), sort }, { lane, color: cardColor, author }),
+  )
   .map(([mode, args]): Call => ({ mode, tool: 'update_column', args, rest: upsert('/columns') }));
 
 const taskFields = {
   description: usually(shortText, 'x'.repeat(20_001)),
-  due_date: usually(fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z', '2024-02-29'), '2026-02-30', 'tomorrow', '2026-1-1', ''),
+  due_date: usually(
+    fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z', '2024-02-29'),
+    '2026-02-30',
+    'tomorrow',
+    '2026-1-1',
+    '',
+  ),
   priority: usually(fc.constantFrom('H', 'm', ' l ', ''), 'X', 'high'),
   assignee: label(200),
   sort,
@@ -304,34 +437,61 @@ const taskFields = {
 };
 const columnRef = fc.constantFrom<unknown>('$column', '$column2', 'no-such-column', '', 5);
 
-const tasks = fc.tuple(todoMode, body({ column_id: columnRef, name: label(500) }, taskFields))
+const tasks = fc
+  .tuple(todoMode, body({ column_id: columnRef, name: label(500) }, taskFields))
   .map(([mode, args]): Call => ({ mode, tool: 'create_task', args, rest: upsert('/tasks') }));
 
 /** update_task changes the given fields; REST's upsert of the same id with a name does the same. */
-const taskUpdates = fc.tuple(todoMode, body({ id: fc.constant('$task'), name: label(500) }, { ...taskFields, column_id: columnRef }))
+const taskUpdates = fc
+  .tuple(todoMode, body({ id: fc.constant('$task'), name: label(500) }, { ...taskFields, column_id: columnRef }))
   .map(([mode, args]): Call => ({ mode, tool: 'update_task', args, rest: upsert('/tasks') }));
 
-const taskMoves = fc.tuple(todoMode, body({ id: fc.constantFrom('$task', 'no-such-task', 'x'.repeat(129)), column_id: columnRef, sort }, {}))
-  .map(([mode, args]): Call => ({ mode, tool: 'move_task', args, rest: ({ id, ...rest }) => ({ path: `/tasks/${pathSegment(id)}/move`, body: rest }) }));
+const taskMoves = fc
+  .tuple(
+    todoMode,
+    body({ id: fc.constantFrom('$task', 'no-such-task', 'x'.repeat(129)), column_id: columnRef, sort }, {}),
+  )
+  .map(
+    ([mode, args]): Call => ({
+      mode,
+      tool: 'move_task',
+      args,
+      rest: ({ id, ...rest }) => ({ path: `/tasks/${pathSegment(id)}/move`, body: rest }),
+    }),
+  );
 
-const lanes = fc.tuple(todoMode, body({ lane }, { title: label(200), author }))
+const lanes = fc
+  .tuple(todoMode, body({ lane }, { title: label(200), author }))
   .map(([mode, args]): Call => ({ mode, tool: 'set_lane', frame: 'lane_upsert', args, rest: upsert('/lanes') }));
 
-const columnWidths = fc.tuple(todoMode, body({ width: usually(fc.integer({ min: 100, max: 600 }), 199.5, 1e300, -1) }, {}))
+const columnWidths = fc
+  .tuple(todoMode, body({ width: usually(fc.integer({ min: 100, max: 600 }), 199.5, 1e300, -1) }, {}))
   .map(([mode, args]): Call => ({ mode, tool: 'set_column_width', args, rest: upsert('/column-width') }));
 
 /** Board titles (docs/titles.md): on either kind of board. */
-const titles = fc.tuple(fc.constantFrom<Mode>('draw', 'todo'), body({ title: label(200) }, {}))
+const titles = fc
+  .tuple(fc.constantFrom<Mode>('draw', 'todo'), body({ title: label(200) }, {}))
   .map(([mode, args]): Call => ({ mode, tool: 'set_board_title', args, rest: upsert('/title') }));
 
 // ---------------------------------------------------------------------------
 
-const property = (calls: fc.Arbitrary<Call>) => fc.assert(fc.asyncProperty(calls, expectOneVerdict), { seed: SEED, numRuns: RUNS, endOnFailure: true });
+const property = (calls: fc.Arbitrary<Call>) =>
+  fc.assert(fc.asyncProperty(calls, expectOneVerdict), { seed: SEED, numRuns: RUNS, endOnFailure: true });
 
 describe('one validator: REST, MCP and a /ws frame give the same verdict and store the same thing', () => {
   it('the regression: add_text with postit and diagram is refused on every surface, with the same code', async () => {
-    await expectOneVerdict({ mode: 'draw', tool: 'add_text', args: { x: 1, y: 2, content: 'both', postit: true, diagram: true }, rest: upsert('/texts') });
-    const refused = await send('mcp', { mode: 'draw', tool: 'add_text', args: { x: 1, y: 2, content: 'both', postit: true, diagram: true }, rest: upsert('/texts') });
+    await expectOneVerdict({
+      mode: 'draw',
+      tool: 'add_text',
+      args: { x: 1, y: 2, content: 'both', postit: true, diagram: true },
+      rest: upsert('/texts'),
+    });
+    const refused = await send('mcp', {
+      mode: 'draw',
+      tool: 'add_text',
+      args: { x: 1, y: 2, content: 'both', postit: true, diagram: true },
+      rest: upsert('/texts'),
+    });
     expect(refused).toEqual({ accepted: false, code: 'invalid_payload' });
   });
 

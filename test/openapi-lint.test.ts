@@ -29,13 +29,15 @@ async function lint(document: unknown): Promise<Report> {
   await writeFile(file, JSON.stringify(document, null, 2));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   // Exit code 1 means problems were found: the report is still on stdout.
-  const { stdout } = await run(process.execPath, [cli, 'lint', file, '--extends=recommended', '--format=json'], { cwd: dir, env }).catch(
-    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-  );
+  const { stdout } = await run(process.execPath, [cli, 'lint', file, '--extends=recommended', '--format=json'], {
+    cwd: dir,
+    env,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
   return JSON.parse(stdout.slice(stdout.indexOf('{')));
 }
 
-const summary = (report: Report) => report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`).join('\n');
+const summary = (report: Report) =>
+  report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`).join('\n');
 
 describe('/openapi.json under Redocly lint (recommended)', () => {
   it('has no problem of any severity', async () => {

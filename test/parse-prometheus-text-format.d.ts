@@ -4,6 +4,11 @@ declare module 'parse-prometheus-text-format' {
     labels?: Record<string, string>;
     value?: string;
   };
-  export type Family = { name: string; help: string; type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED'; metrics: Sample[] };
+  export type Family = {
+    name: string;
+    help: string;
+    type: 'COUNTER' | 'GAUGE' | 'HISTOGRAM' | 'SUMMARY' | 'UNTYPED';
+    metrics: Sample[];
+  };
   export default function parsePrometheusTextFormat(text: string): Family[];
 }

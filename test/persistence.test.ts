@@ -39,12 +39,20 @@ describe('persistence', () => {
     await api.post(`/api/boards/${draw}/strokes`, { points: [0, 0, 5, 5], color: 'red' });
     await api.post(`/api/boards/${draw}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX });
     await api.post(`/api/boards/${draw}/links`, { x: 9, y: 9, url: 'https://kept.test' });
-    const before = await Promise.all([api.get(`/json/${draw}`), api.get(`/json/${todo}`), api.get(`/api/boards/${draw}`)]);
+    const before = await Promise.all([
+      api.get(`/json/${draw}`),
+      api.get(`/json/${todo}`),
+      api.get(`/api/boards/${draw}`),
+    ]);
 
     const second = await first.restart();
     servers.push(second);
     const api2 = client(second.url);
-    const after = await Promise.all([api2.get(`/json/${draw}`), api2.get(`/json/${todo}`), api2.get(`/api/boards/${draw}`)]);
+    const after = await Promise.all([
+      api2.get(`/json/${draw}`),
+      api2.get(`/json/${todo}`),
+      api2.get(`/api/boards/${draw}`),
+    ]);
     for (let i = 0; i < before.length; i++) {
       expect(after[i].status).toBe(200);
       expect(after[i].body).toEqual(before[i].body);
@@ -53,7 +61,12 @@ describe('persistence', () => {
   });
 
   it('with the journal off (benchmarks only), an idle board is stored whole before it is unloaded', async () => {
-    const server = await started({ UNSAFE_NO_JOURNAL: '1', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: '0' });
+    const server = await started({
+      UNSAFE_NO_JOURNAL: '1',
+      STORE_DEBOUNCE_MS: '50',
+      STORE_MAX_DEBOUNCE_MS: '200',
+      KEEP_LOADED_MS: '0',
+    });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     for (let i = 0; i < 5; i++) await api.post(`/api/boards/${id}/texts`, { x: i, y: i, content: `t${i}` });
@@ -105,17 +118,22 @@ describe('persistence', () => {
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
     await server.server.boards.write(id, TEST_CALLER, (w) => {
-      for (let i = 0; i < 11; i++) upsertImage(w, { x: i, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(921_600 - i) });
+      for (let i = 0; i < 11; i++)
+        upsertImage(w, { x: i, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(921_600 - i) });
     });
     await until(() => !server.server.hocuspocus.documents.has(id));
 
     const text = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a small edit' });
     expect(text.status).toBe(200);
     const db = sqlite(server.dataDir);
-    const journal = db.prepare('SELECT sum(length("update")) AS bytes FROM journal WHERE name = ?').get(id) as { bytes: number };
+    const journal = db.prepare('SELECT sum(length("update")) AS bytes FROM journal WHERE name = ?').get(id) as {
+      bytes: number;
+    };
     expect(journal.bytes).toBeLessThan(2_000);
     await until(() => !server.server.hocuspocus.documents.has(id));
-    const stored = db.prepare('SELECT length(data) AS bytes FROM documents WHERE name = ?').get(id) as { bytes: number };
+    const stored = db.prepare('SELECT length(data) AS bytes FROM documents WHERE name = ?').get(id) as {
+      bytes: number;
+    };
     expect(stored.bytes).toBeLessThan(20_000);
     db.close();
     // The payloads are still all there.
@@ -128,12 +146,16 @@ describe('persistence', () => {
     const server = await started({ STORE_DEBOUNCE_MS: '20', STORE_MAX_DEBOUNCE_MS: '100', KEEP_LOADED_MS: '0' });
     const api = client(server.url);
     const id = (await api.post('/api/boards')).body.id;
-    const keep = (await api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).body;
-    const drop = (await api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(64) })).body;
+    const keep = (await api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }))
+      .body;
+    const drop = (
+      await api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(64) })
+    ).body;
     await api.del(`/api/boards/${id}/images/${drop.id}`);
     await until(() => !server.server.hocuspocus.documents.has(id));
     const db = sqlite(server.dataDir);
-    const count = () => (db.prepare('SELECT count(*) AS n FROM image_blobs WHERE board_id = ?').get(id) as { n: number }).n;
+    const count = () =>
+      (db.prepare('SELECT count(*) AS n FROM image_blobs WHERE board_id = ?').get(id) as { n: number }).n;
     expect(count()).toBe(1);
     expect((await api.get(`/api/boards/${id}`)).body.images.map((i: any) => i.id)).toEqual([keep.id]);
     await api.del(`/api/boards/${id}`);

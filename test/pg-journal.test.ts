@@ -39,7 +39,10 @@ describe.skipIf(!available)('PostgreSQL journal', () => {
     await other.connect();
     await other.query('BEGIN');
     await other.query('INSERT INTO journal (name, data) VALUES ($1, $2)', [name, Buffer.from(textUpdate('late'))]);
-    await other.query('INSERT INTO documents (name, data) VALUES ($1, $2)', [name, Buffer.from(Y.encodeStateAsUpdate(new Y.Doc()))]);
+    await other.query('INSERT INTO documents (name, data) VALUES ($1, $2)', [
+      name,
+      Buffer.from(Y.encodeStateAsUpdate(new Y.Doc())),
+    ]);
     await journal.append(name, textUpdate('early'));
 
     const compacted = journal.compact(name, new Y.Doc());

@@ -19,10 +19,11 @@ function thumbnail(): string {
     const edge = x < 3 || y < 3 || x > 20 || y > 20;
     png.data.set(edge ? [25, 118, 210, 255] : [229, 57, 53, 255], i * 4);
   }
-  return 'data:image/png;base64,' + PNG.sync.write(png).toString('base64');
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
 }
 
-const FLOWCHART = '```mermaid\nflowchart LR\n  Idea[Idea] --> Review{Review}\n  Review -->|ok| Ship[Ship it]\n  Review -->|no| Idea\n```';
+const FLOWCHART =
+  '```mermaid\nflowchart LR\n  Idea[Idea] --> Review{Review}\n  Review -->|ok| Ship[Ship it]\n  Review -->|no| Idea\n```';
 const MARKDOWN = [
   '# Launch plan',
   'Ship the **preview** as a *picture* for `vision` models.',
@@ -61,16 +62,35 @@ describe('preview as PNG (issue 19)', () => {
   it('renders a real board: Markdown laid out, post-it, Mermaid drawn (not its source), stroke and image', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
     await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: MARKDOWN, width: 360 });
-    await t.api.post(`/api/boards/${id}/texts`, { x: 400, y: 0, content: 'Remember: **Friday** demo\n- [ ] slides', postit: true, author: 'user:1' });
+    await t.api.post(`/api/boards/${id}/texts`, {
+      x: 400,
+      y: 0,
+      content: 'Remember: **Friday** demo\n- [ ] slides',
+      postit: true,
+      author: 'user:1',
+    });
     await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 420, content: FLOWCHART });
-    await t.api.post(`/api/boards/${id}/strokes`, { points: Array.from({ length: 60 }, (_, i) => [700 + i * 4, 80 + Math.sin(i / 6) * 40]), color: 'red' });
-    await t.api.post(`/api/boards/${id}/images`, { x: 720, y: 200, width: 96, height: 96, dataUrl: PNG_1PX, thumbDataUrl: thumbnail() });
+    await t.api.post(`/api/boards/${id}/strokes`, {
+      points: Array.from({ length: 60 }, (_, i) => [700 + i * 4, 80 + Math.sin(i / 6) * 40]),
+      color: 'red',
+    });
+    await t.api.post(`/api/boards/${id}/images`, {
+      x: 720,
+      y: 200,
+      width: 96,
+      height: 96,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: thumbnail(),
+    });
     const svg: string = (await t.api.get(`/svg-preview/${id}`)).text;
 
     // The diagram is drawn: its labels are text elements and its edges lines, and the source is gone.
-    const diagram = /<svg class="mermaid" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"[^>]*>([\s\S]*?)<\/svg>/.exec(svg);
+    const diagram = /<svg class="mermaid" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"[^>]*>([\s\S]*?)<\/svg>/.exec(
+      svg,
+    );
     expect(diagram).not.toBeNull();
-    for (const label of ['Idea', 'Review', 'Ship it', 'ok']) expect(diagram![5]).toMatch(new RegExp(`<text[^>]*>${label}</text>`));
+    for (const label of ['Idea', 'Review', 'Ship it', 'ok'])
+      expect(diagram![5]).toMatch(new RegExp(`<text[^>]*>${label}</text>`));
     expect(diagram![5]).toMatch(/<(polyline|path|line)[^>]*(points|d|x1)=/);
     expect(svg).not.toContain('-->');
     expect(svg).not.toContain('var(--');
@@ -94,11 +114,13 @@ describe('preview as PNG (issue 19)', () => {
     expect(Math.abs(png.height / png.width - height / width)).toBeLessThan(0.01);
     const zoom = png.width / width;
     const [dx, dy, dw, dh] = diagram!.slice(1, 5).map(Number);
-    const area = (x: number, y: number, w: number, h: number) => inked(png, (x - minX) * zoom, (y - minY) * zoom, (x - minX + w) * zoom, (y - minY + h) * zoom);
+    const area = (x: number, y: number, w: number, h: number) =>
+      inked(png, (x - minX) * zoom, (y - minY) * zoom, (x - minX + w) * zoom, (y - minY + h) * zoom);
     expect(area(dx, dy, dw, dh)).toBeGreaterThan(0.01);
     expect(area(720, 200, 96, 96)).toBeGreaterThan(0.9);
     // The post-it is yellow (#fff59d, as in the app): a pixel inside its box, right of its text.
-    const postit = (i: number) => png.data[(Math.round((6 - minY) * zoom) * png.width + Math.round((670 - minX) * zoom)) * 4 + i];
+    const postit = (i: number) =>
+      png.data[(Math.round((6 - minY) * zoom) * png.width + Math.round((670 - minX) * zoom)) * 4 + i];
     expect([postit(0), postit(1), postit(2)]).toEqual([0xff, 0xf5, 0x9d]);
 
     // Same SVG, same bytes, from the cache.
@@ -108,7 +130,11 @@ describe('preview as PNG (issue 19)', () => {
 
   it('a diagram type the renderer lacks shows its source in a framed monospace box', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
-    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: '```mermaid\npie title Pets\n  "Dogs" : 3\n  "Cats" : 2\n```' });
+    await t.api.post(`/api/boards/${id}/texts`, {
+      x: 0,
+      y: 0,
+      content: '```mermaid\npie title Pets\n  "Dogs" : 3\n  "Cats" : 2\n```',
+    });
     const svg: string = (await t.api.get(`/svg-preview/${id}`)).text;
     expect(svg).toContain('Mermaid: pie');
     expect(svg).toContain('not drawn');
@@ -119,9 +145,21 @@ describe('preview as PNG (issue 19)', () => {
   it('renders a board at its quotas in reasonable time', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
     await t.server.server.boards.write(id, TEST_CALLER, (w) => {
-      for (let i = 0; i < MAX_TEXT_NODES; i++) upsertText(w, { x: (i % 25) * 300, y: Math.floor(i / 25) * 200, content: `# Note ${i}\n` + `Some **words** in note ${i}. `.repeat(200), author: 'ai:bench', postit: i % 3 === 0 });
-      for (let i = 0; i < MAX_STROKES; i++) upsertStroke(w, { points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]), color: 'blue' });
-      for (let i = 0; i < MAX_IMAGES; i++) upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
+      for (let i = 0; i < MAX_TEXT_NODES; i++)
+        upsertText(w, {
+          x: (i % 25) * 300,
+          y: Math.floor(i / 25) * 200,
+          content: `# Note ${i}\n${`Some **words** in note ${i}. `.repeat(200)}`,
+          author: 'ai:bench',
+          postit: i % 3 === 0,
+        });
+      for (let i = 0; i < MAX_STROKES; i++)
+        upsertStroke(w, {
+          points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]),
+          color: 'blue',
+        });
+      for (let i = 0; i < MAX_IMAGES; i++)
+        upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
     });
     const started = performance.now();
     const svg: string = (await t.api.get(`/svg-preview/${id}`)).text;
@@ -131,7 +169,9 @@ describe('preview as PNG (issue 19)', () => {
     save('preview-quota.png', bytes);
     save('preview-quota.svg', new TextEncoder().encode(svg));
     const png = PNG.sync.read(Buffer.from(bytes));
-    console.log(`board at its quotas: SVG ${svg.length} bytes in ${svgMs.toFixed(0)} ms, PNG ${png.width}×${png.height} ${bytes.length} bytes in ${pngMs.toFixed(0)} ms`);
+    console.log(
+      `board at its quotas: SVG ${svg.length} bytes in ${svgMs.toFixed(0)} ms, PNG ${png.width}×${png.height} ${bytes.length} bytes in ${pngMs.toFixed(0)} ms`,
+    );
     expect(png.width).toBeLessThanOrEqual(1200);
     expect(png.height).toBeLessThanOrEqual(2400);
     expect(pngMs).toBeLessThan(5_000);

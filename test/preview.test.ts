@@ -43,11 +43,30 @@ async function preview(id: string, headers: Record<string, string> = {}) {
 describe('GET /svg-preview/{id}', () => {
   it('draws a draw board: texts, post-its, diagrams, Mermaid, checkboxes, strokes, images, links, in a fitting viewBox', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
-    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: '# Plan\n- [ ] open\n- [x] done\nfourth line hidden', postit: true });
-    await t.api.post(`/api/boards/${id}/texts`, { x: 400, y: 0, content: '```mermaid\nsequenceDiagram\n  A->>B: hi\n```' });
+    await t.api.post(`/api/boards/${id}/texts`, {
+      x: 0,
+      y: 0,
+      content: '# Plan\n- [ ] open\n- [x] done\nfourth line hidden',
+      postit: true,
+    });
+    await t.api.post(`/api/boards/${id}/texts`, {
+      x: 400,
+      y: 0,
+      content: '```mermaid\nsequenceDiagram\n  A->>B: hi\n```',
+    });
     await t.api.post(`/api/boards/${id}/texts`, { x: 800, y: 0, content: 'framed', diagram: true });
-    await t.api.post(`/api/boards/${id}/strokes`, { points: Array.from({ length: 5000 }, (_, i) => [i / 5, Math.sin(i / 100) * 50 + 300]), color: 'teal' });
-    await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 500, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
+    await t.api.post(`/api/boards/${id}/strokes`, {
+      points: Array.from({ length: 5000 }, (_, i) => [i / 5, Math.sin(i / 100) * 50 + 300]),
+      color: 'teal',
+    });
+    await t.api.post(`/api/boards/${id}/images`, {
+      x: 0,
+      y: 500,
+      width: 64,
+      height: 64,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: PNG_1PX,
+    });
     await t.api.post(`/api/boards/${id}/images`, { x: 100, y: 500, width: 64, height: 64, dataUrl: PNG_1PX });
     await t.api.post(`/api/boards/${id}/links`, { x: 300, y: 600, url: 'https://docs.example.org/a/b?c=d' });
     const res = await preview(id);
@@ -68,7 +87,9 @@ describe('GET /svg-preview/{id}', () => {
     expect(res.text).not.toContain('a/b?c=d');
     expect(res.text).toContain(`href="${PNG_1PX}"`);
     const classes = groups(svg).map((g) => g.class);
-    expect(classes).toEqual(expect.arrayContaining(['text postit ai', 'text diagram ai', 'stroke ai', 'link ai', 'image ai']));
+    expect(classes).toEqual(
+      expect.arrayContaining(['text postit ai', 'text diagram ai', 'stroke ai', 'link ai', 'image ai']),
+    );
     const polyline = groups(svg).find((g) => g.class.startsWith('stroke'));
     expect(polyline.points.split(' ').length).toBeLessThanOrEqual(48);
     expect(polyline.stroke).toBe('#00897b');
@@ -76,14 +97,19 @@ describe('GET /svg-preview/{id}', () => {
   });
 
   it('draws a todo board: lanes, columns and task cards with done state and priority', async () => {
-    const { id } = (await t.api.post('/api/boards', {
-      mode: 'todo',
-      content: {
-        columns: [{ title: 'Now' }, { title: 'Later', lane: 1 }],
-        tasks: [{ columnIndex: 0, name: 'urgent thing', priority: 'H' }, { columnIndex: 1, name: 'finished thing', done: true }],
-        lanes: [{ lane: 1, title: 'Backlog row' }],
-      },
-    })).body;
+    const { id } = (
+      await t.api.post('/api/boards', {
+        mode: 'todo',
+        content: {
+          columns: [{ title: 'Now' }, { title: 'Later', lane: 1 }],
+          tasks: [
+            { columnIndex: 0, name: 'urgent thing', priority: 'H' },
+            { columnIndex: 1, name: 'finished thing', done: true },
+          ],
+          lanes: [{ lane: 1, title: 'Backlog row' }],
+        },
+      })
+    ).body;
     const res = await preview(id);
     const svg = parse(res.text);
     expect(res.text).toContain('Backlog row');
@@ -115,17 +141,25 @@ describe('GET /svg-preview/{id}', () => {
 
   it('escapes every user string: hostile content cannot inject markup', async () => {
     const draw = (await t.api.post('/api/boards')).body.id;
-    for (const [i, content] of HOSTILE.entries()) await t.api.post(`/api/boards/${draw}/texts`, { x: i * 300, y: 0, content });
+    for (const [i, content] of HOSTILE.entries())
+      await t.api.post(`/api/boards/${draw}/texts`, { x: i * 300, y: 0, content });
     await t.api.post(`/api/boards/${draw}/links`, { x: 0, y: 300, url: 'https://x.test/"><script>alert(1)</script>' });
-    const todo = (await t.api.post('/api/boards', {
-      mode: 'todo',
-      content: { columns: HOSTILE.map((title) => ({ title })), tasks: HOSTILE.map((name, i) => ({ columnIndex: i, name })), lanes: [{ lane: 0, title: HOSTILE[0] }] },
-    })).body.id;
+    const todo = (
+      await t.api.post('/api/boards', {
+        mode: 'todo',
+        content: {
+          columns: HOSTILE.map((title) => ({ title })),
+          tasks: HOSTILE.map((name, i) => ({ columnIndex: i, name })),
+          lanes: [{ lane: 0, title: HOSTILE[0] }],
+        },
+      })
+    ).body.id;
     for (const id of [draw, todo]) {
       const { text } = await preview(id);
       const names = new Set<string>();
       const walk = (node: unknown) => {
-        if (node && typeof node === 'object') for (const [key, value] of Object.entries(node)) (names.add(key.toLowerCase()), walk(value));
+        if (node && typeof node === 'object')
+          for (const [key, value] of Object.entries(node)) names.add(key.toLowerCase()), walk(value);
       };
       walk(parse(text));
       expect([...names].filter((name) => name === 'script' || name.startsWith('on'))).toEqual([]);
@@ -154,12 +188,25 @@ describe('GET /svg-preview/{id}', () => {
 
   it(`stays under ${MAX_PREVIEW_BYTES} bytes for a board filled to every quota`, async () => {
     const { id } = (await t.api.post('/api/boards')).body;
-    const thumb = 'data:image/png;base64,' + Buffer.concat([Buffer.from(PNG_1PX.split(',')[1], 'base64'), Buffer.alloc(5_800)]).toString('base64');
+    const thumb =
+      'data:image/png;base64,' +
+      Buffer.concat([Buffer.from(PNG_1PX.split(',')[1], 'base64'), Buffer.alloc(5_800)]).toString('base64');
     expect(thumb.length).toBeLessThanOrEqual(8_000);
     await t.server.server.boards.write(id, TEST_CALLER, (w) => {
-      for (let i = 0; i < MAX_TEXT_NODES; i++) upsertText(w, { x: (i % 25) * 300, y: Math.floor(i / 25) * 200, content: `Note ${i} `.repeat(2_000), author: 'ai:bench' });
-      for (let i = 0; i < MAX_STROKES; i++) upsertStroke(w, { points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]), color: 'blue' });
-      for (let i = 0; i < MAX_IMAGES; i++) upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: thumb });
+      for (let i = 0; i < MAX_TEXT_NODES; i++)
+        upsertText(w, {
+          x: (i % 25) * 300,
+          y: Math.floor(i / 25) * 200,
+          content: `Note ${i} `.repeat(2_000),
+          author: 'ai:bench',
+        });
+      for (let i = 0; i < MAX_STROKES; i++)
+        upsertStroke(w, {
+          points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]),
+          color: 'blue',
+        });
+      for (let i = 0; i < MAX_IMAGES; i++)
+        upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: thumb });
     });
     const res = await preview(id);
     parse(res.text);

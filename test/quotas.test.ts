@@ -25,21 +25,38 @@ describe('per-board quotas: exactly at the limit passes, one over is 413 and cha
     expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'last text' })).status).toBe(200);
     expect((await t.api.post(`/api/boards/${id}/links`, { x: 0, y: 0, url: 'https://last.test' })).status).toBe(200);
     const before = await etag(id);
-    for (const [path, body] of [['texts', { x: 0, y: 0, content: 'one too many' }], ['links', { x: 0, y: 0, url: 'https://over.test' }]] as const) {
+    for (const [path, body] of [
+      ['texts', { x: 0, y: 0, content: 'one too many' }],
+      ['links', { x: 0, y: 0, url: 'https://over.test' }],
+    ] as const) {
       const res = await t.api.post(`/api/boards/${id}/${path}`, body);
       expect(res.status).toBe(413);
-      expect(res.body).toMatchObject({ code: 'quota_exceeded', kind: 'texts', detail: expect.stringContaining(String(MAX_TEXT_NODES)) });
+      expect(res.body).toMatchObject({
+        code: 'quota_exceeded',
+        kind: 'texts',
+        detail: expect.stringContaining(String(MAX_TEXT_NODES)),
+      });
     }
     expect(await etag(id)).toBe(before);
     expect((await t.api.get(`/json/${id}`)).body.texts).toHaveLength(MAX_TEXT_NODES);
     // Updating an existing text is not a new node and still works at the limit.
     const existing = (await t.api.get(`/json/${id}`)).body.texts.find((t: any) => !t.kind);
-    expect((await t.api.post(`/api/boards/${id}/texts`, { id: existing.id, x: 1, y: 1, content: 'edited' })).status).toBe(200);
+    expect(
+      (await t.api.post(`/api/boards/${id}/texts`, { id: existing.id, x: 1, y: 1, content: 'edited' })).status,
+    ).toBe(200);
   });
 
   it(`strokes: ${MAX_STROKES}`, async () => {
     const id = (await t.api.post('/api/boards')).body.id;
-    await fill(id, MAX_STROKES - 1, (w) => upsertStroke(w, { points: [[0, 0], [1, 1]], color: 'auto' }));
+    await fill(id, MAX_STROKES - 1, (w) =>
+      upsertStroke(w, {
+        points: [
+          [0, 0],
+          [1, 1],
+        ],
+        color: 'auto',
+      }),
+    );
     expect((await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 2, 2] })).status).toBe(200);
     const before = await etag(id);
     const res = await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 3, 3] });
@@ -51,7 +68,9 @@ describe('per-board quotas: exactly at the limit passes, one over is 413 and cha
   it(`images: ${MAX_IMAGES}`, async () => {
     const id = (await t.api.post('/api/boards')).body.id;
     await fill(id, MAX_IMAGES - 1, (w) => upsertImage(w, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX }));
-    expect((await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).status).toBe(200);
+    expect(
+      (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX })).status,
+    ).toBe(200);
     const before = await etag(id);
     const res = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: PNG_1PX });
     expect(res.status).toBe(413);
@@ -63,9 +82,25 @@ describe('per-board quotas: exactly at the limit passes, one over is 413 and cha
     const id = (await t.api.post('/api/boards')).body.id;
     await fill(id, 11, (w) => upsertImage(w, { x: 0, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(921_600) }));
     const remaining = 10_485_760 - 11 * 921_600;
-    expect((await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(remaining) })).status).toBe(200);
+    expect(
+      (
+        await t.api.post(`/api/boards/${id}/images`, {
+          x: 0,
+          y: 0,
+          width: 1,
+          height: 1,
+          dataUrl: pngOfBytes(remaining),
+        })
+      ).status,
+    ).toBe(200);
     const before = await etag(id);
-    const over = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: pngOfBytes(8) });
+    const over = await t.api.post(`/api/boards/${id}/images`, {
+      x: 0,
+      y: 0,
+      width: 1,
+      height: 1,
+      dataUrl: pngOfBytes(8),
+    });
     expect(over.status).toBe(413);
     expect(over.body).toMatchObject({ code: 'quota_exceeded', kind: 'image_bytes_total' });
     expect(await etag(id)).toBe(before);

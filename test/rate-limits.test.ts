@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES, RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_TOKEN } from '../schema/index.js';
+import {
+  KEY_BACKOFF_FIRST_MS,
+  KEY_FREE_FAILURES,
+  RATE_BOARD_STANDARD,
+  RATE_BOARD_TOKEN,
+  RATE_CREATE_TOKEN,
+} from '../schema/index.js';
 import { client, type Client } from './helpers/http.js';
 import { connectMcp, rpcError } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -31,7 +37,11 @@ async function newBoard(headers: Record<string, string> = fromNewIp()): Promise<
 
 function expectLimited(res: { status: number; body: any; headers: Headers }, maxSeconds: number) {
   expect(res.status).toBe(429);
-  expect(res.body).toMatchObject({ code: 'rate_limited', retryAfterSeconds: expect.any(Number), error: expect.any(String) });
+  expect(res.body).toMatchObject({
+    code: 'rate_limited',
+    retryAfterSeconds: expect.any(Number),
+    error: expect.any(String),
+  });
   expect(res.body.retryAfterSeconds).toBeGreaterThan(0);
   expect(res.body.retryAfterSeconds).toBeLessThanOrEqual(maxSeconds);
   expect(res.headers.get('retry-after')).toBe(String(res.body.retryAfterSeconds));
@@ -42,7 +52,10 @@ describe('REST per board: 60 requests per 10 s', () => {
     const id = await newBoard();
     const other = await newBoard();
     for (let i = 0; i < RATE_BOARD_STANDARD; i++) {
-      const res = i % 2 ? await api.get(`/json/${id}`) : await api.post(`/api/boards/${id}/texts`, { x: i, y: 0, content: `${i}` });
+      const res =
+        i % 2
+          ? await api.get(`/json/${id}`)
+          : await api.post(`/api/boards/${id}/texts`, { x: i, y: 0, content: `${i}` });
       expect(res.status, `request ${i + 1}`).toBe(200);
     }
     const over = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'one too many' });
@@ -78,7 +91,12 @@ describe('board creation: 5 per 60 s per client IP', () => {
       (await api.post('/api/boards', { mode: 'todo' }, ip)).status,
     ];
     expect(statuses).toEqual([200, 302, 302, 302, 200]);
-    for (const res of [await api.post('/api/boards', undefined, ip), await api.get('/draw', ip), await api.get('/todo', ip)]) expectLimited(res, 60);
+    for (const res of [
+      await api.post('/api/boards', undefined, ip),
+      await api.get('/draw', ip),
+      await api.get('/todo', ip),
+    ])
+      expectLimited(res, 60);
     // another client is not affected; after the window the first may create again
     expect((await api.post('/api/boards', undefined, fromNewIp())).status).toBe(200);
     now += 60_000;
@@ -92,7 +110,8 @@ describe('board creation: 5 per 60 s per client IP', () => {
     for (let i = 0; i < 10; i++) expect((await api.post('/api/boards', invalid, ip)).body.code).toBe('invalid_item');
     const mcp = await connectMcp(server.url, ip);
     try {
-      for (let i = 0; i < 10; i++) expect(JSON.parse((await mcp.raw('create_board', invalid)).content[0].text).code).toBe('invalid_item');
+      for (let i = 0; i < 10; i++)
+        expect(JSON.parse((await mcp.raw('create_board', invalid)).content[0].text).code).toBe('invalid_item');
       // The whole budget is left, on both surfaces.
       for (let i = 0; i < 3; i++) expect((await api.post('/api/boards', undefined, ip)).status).toBe(200);
       await mcp.call('create_board', {});
@@ -109,7 +128,11 @@ describe('board creation: 5 per 60 s per client IP', () => {
   it('concurrent creations each take their own place: no more than 5 get through', async () => {
     now += 60_000;
     const ip = fromNewIp();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: 'x' }] } }, ip)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: 'x' }] } }, ip),
+      ),
+    );
     expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
     expect(answers.filter((res) => res.status === 429)).toHaveLength(7);
     now += 60_000;
@@ -167,10 +190,23 @@ describe('import token', () => {
     const { id, access_key } = (await api.post('/api/boards', { lock: 'all' }, headers)).body;
     expect(access_key).toBeDefined();
     expect((await api.get(`/json/${id}`, { 'x-import-token': TOKEN })).status).toBe(401);
-    expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' }, { 'x-import-token': TOKEN })).status).toBe(401);
+    expect(
+      (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' }, { 'x-import-token': TOKEN })).status,
+    ).toBe(401);
     const open = await newBoard();
-    expect((await api.post(`/api/boards/${open}/texts`, { x: 'no', y: 0, content: 'x' }, { 'x-import-token': TOKEN })).status).toBe(400);
-    expect((await api.post(`/api/boards/${open}/texts`, { x: 0, y: 0, content: 'x'.repeat(100_001) }, { 'x-import-token': TOKEN })).status).toBe(413);
+    expect(
+      (await api.post(`/api/boards/${open}/texts`, { x: 'no', y: 0, content: 'x' }, { 'x-import-token': TOKEN }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await api.post(
+          `/api/boards/${open}/texts`,
+          { x: 0, y: 0, content: 'x'.repeat(100_001) },
+          { 'x-import-token': TOKEN },
+        )
+      ).status,
+    ).toBe(413);
     const huge = await api.request('POST', `/api/boards/${open}/texts`, {
       body: JSON.stringify({ x: 0, y: 0, content: 'x'.repeat(6_000_000) }),
       headers: { 'content-type': 'application/json', 'x-import-token': TOKEN },
@@ -204,7 +240,10 @@ describe('wrong keys', () => {
     const guesser = fromNewIp();
     for (let i = 0; i <= KEY_FREE_FAILURES; i++) {
       const guess = { ...guesser, 'x-board-key': `wrong${String(i).padStart(3, '0')}` };
-      const res = i % 2 ? await api.get(`/json/${id}`, guess) : await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' }, guess);
+      const res =
+        i % 2
+          ? await api.get(`/json/${id}`, guess)
+          : await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' }, guess);
       expect(res.status).toBe(401);
     }
     const wait = KEY_BACKOFF_FIRST_MS / 1000;
@@ -237,8 +276,14 @@ describe('GET /quotas.json', () => {
     expect(q.rateLimits).toMatchObject({
       enabled: true,
       retryAfterSeconds: 10,
-      restAndMcpPerBoard: { standard: { requests: 60, windowSeconds: 10 }, withImportToken: { requests: 600, windowSeconds: 10 } },
-      boardCreation: { standard: { requests: 5, windowSeconds: 60 }, withImportToken: { requests: 50, windowSeconds: 60 } },
+      restAndMcpPerBoard: {
+        standard: { requests: 60, windowSeconds: 10 },
+        withImportToken: { requests: 600, windowSeconds: 10 },
+      },
+      boardCreation: {
+        standard: { requests: 5, windowSeconds: 60 },
+        withImportToken: { requests: 50, windowSeconds: 60 },
+      },
       websocketFramesPerBoard: { standard: { requests: 60, windowSeconds: 10 } },
       yjsUpdatesPerBoard: { standard: { requests: 600, windowSeconds: 10 } },
       lockOperations: { standard: { requests: 5, windowSeconds: 60 } },
@@ -251,11 +296,46 @@ describe('GET /quotas.json', () => {
         perClient: { failures: 100, windowSeconds: 3600 },
       },
     });
-    expect(q.perBoard).toMatchObject({ textNodes: 500, textChars: 100000, images: 50, imageBytes: 921600, imageBytesTotal: 10485760, strokes: 2000, columns: 200, columnsPerLane: 20, lanes: 10, tasks: 1000, taskContentChars: 20000 });
-    expect(q.fields).toMatchObject({ authorChars: 80, thumbnailBytes: 8000, textWidthPx: { min: 160, max: 4096 }, columnWidthPx: { min: 200, max: 480, default: 280 }, laneTitleChars: 200, columnTitleChars: 200, taskNameChars: 500, assigneeChars: 200, strokeWidthPx: 3 });
-    expect(q.operations).toEqual({ maxRecolorItems: 500, maxBatchOps: 500, websocketContinuation: { maxFrames: 500, idleMs: 500 } });
-    expect(q.import).toEqual({ maxItems: 2550, maxLaneTitles: 10, maxBatchStatements: 320, maxBoundParametersPerStatement: 100 });
+    expect(q.perBoard).toMatchObject({
+      textNodes: 500,
+      textChars: 100000,
+      images: 50,
+      imageBytes: 921600,
+      imageBytesTotal: 10485760,
+      strokes: 2000,
+      columns: 200,
+      columnsPerLane: 20,
+      lanes: 10,
+      tasks: 1000,
+      taskContentChars: 20000,
+    });
+    expect(q.fields).toMatchObject({
+      authorChars: 80,
+      thumbnailBytes: 8000,
+      textWidthPx: { min: 160, max: 4096 },
+      columnWidthPx: { min: 200, max: 480, default: 280 },
+      laneTitleChars: 200,
+      columnTitleChars: 200,
+      taskNameChars: 500,
+      assigneeChars: 200,
+      strokeWidthPx: 3,
+    });
+    expect(q.operations).toEqual({
+      maxRecolorItems: 500,
+      maxBatchOps: 500,
+      websocketContinuation: { maxFrames: 500, idleMs: 500 },
+    });
+    expect(q.import).toEqual({
+      maxItems: 2550,
+      maxLaneTitles: 10,
+      maxBatchStatements: 320,
+      maxBoundParametersPerStatement: 100,
+    });
     expect(q.request).toEqual({ maxBodyBytes: 5242880 });
-    expect(q.timing).toMatchObject({ tombstoneRetentionDays: 30, notificationDebounceMs: 3000, liveBroadcastTargetMs: 100 });
+    expect(q.timing).toMatchObject({
+      tombstoneRetentionDays: 30,
+      notificationDebounceMs: 3000,
+      liveBroadcastTargetMs: 100,
+    });
   });
 });

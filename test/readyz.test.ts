@@ -10,7 +10,12 @@ import { client } from './helpers/http.js';
 import { scrape } from './helpers/metrics.js';
 import { eventually } from './helpers/realtime.js';
 import { startChildServer, startServer, tempDataDir, useServer, type TestServer } from './helpers/server.js';
-import { throwawayPostgres, throwawayRedis, throwawayServicesAvailable, type Service } from './helpers/throwaway-services.js';
+import {
+  throwawayPostgres,
+  throwawayRedis,
+  throwawayServicesAvailable,
+  type Service,
+} from './helpers/throwaway-services.js';
 
 const t = useServer();
 
@@ -29,7 +34,12 @@ describe('GET /readyz', () => {
       server.server.drain();
       const res = await api.get('/readyz');
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ status: 'not_ready', code: 'not_ready', reasons: ['draining'], error: expect.any(String) });
+      expect(res.body).toMatchObject({
+        status: 'not_ready',
+        code: 'not_ready',
+        reasons: ['draining'],
+        error: expect.any(String),
+      });
       expect((await api.get('/healthz')).status).toBe(200);
       expect((await api.post('/api/boards')).status).toBe(200);
     } finally {
@@ -48,7 +58,11 @@ describe('SIGTERM', () => {
       expect((await api.get('/readyz')).status).toBe(200);
       const signalled = Date.now();
       child.process.kill('SIGTERM');
-      await eventually(async () => expect((await api.get('/readyz')).body).toMatchObject({ status: 'not_ready', reasons: ['draining'] }), 1_000);
+      await eventually(
+        async () =>
+          expect((await api.get('/readyz')).body).toMatchObject({ status: 'not_ready', reasons: ['draining'] }),
+        1_000,
+      );
       expect((await api.get('/healthz')).body).toMatchObject({ status: 'ok' });
       expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'during the drain' })).status).toBe(200);
       expect(await child.exited).toBe(0);
@@ -56,7 +70,9 @@ describe('SIGTERM', () => {
       // What was written during the drain was stored.
       const again = await startChildServer(dataDir);
       try {
-        expect((await client(again.url).get(`/json/${id}`)).body.texts).toMatchObject([{ content: 'during the drain' }]);
+        expect((await client(again.url).get(`/json/${id}`)).body.texts).toMatchObject([
+          { content: 'during the drain' },
+        ]);
       } finally {
         again.process.kill('SIGTERM');
         await again.exited;
@@ -91,7 +107,12 @@ describe.skipIf(!services)('GET /readyz in the shared setup', () => {
   beforeAll(async () => {
     redis = await throwawayRedis();
     postgres = await throwawayPostgres();
-    server = await startServer({ REDIS_URL: redis.url, DATABASE_URL: postgres.url, REDIS_PREFIX: 'readyz', DATABASE_POOL_SIZE: '4' });
+    server = await startServer({
+      REDIS_URL: redis.url,
+      DATABASE_URL: postgres.url,
+      REDIS_PREFIX: 'readyz',
+      DATABASE_POOL_SIZE: '4',
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -109,11 +130,18 @@ describe.skipIf(!services)('GET /readyz in the shared setup', () => {
     await eventually(async () => {
       const figures = await scrape(`${server.url}/metrics`);
       expect(figures.value('board_redis_connected')).toBe(1);
-      expect(figures.value('board_redis_messages_total', { direction: 'published', kind: 'events' })).toBeGreaterThan(0);
+      expect(figures.value('board_redis_messages_total', { direction: 'published', kind: 'events' })).toBeGreaterThan(
+        0,
+      );
       // This instance hears its own events on the channel too (and ignores them).
       expect(figures.value('board_redis_messages_total', { direction: 'received', kind: 'events' })).toBeGreaterThan(0);
       expect(figures.value('board_pg_pool_connections', { state: 'total' })).toBeGreaterThan(0);
-      expect(figures.families.find((family) => family.name === 'board_pg_pool_connections')?.metrics.map((sample) => sample.labels?.state).sort()).toEqual(['idle', 'total', 'waiting']);
+      expect(
+        figures.families
+          .find((family) => family.name === 'board_pg_pool_connections')
+          ?.metrics.map((sample) => sample.labels?.state)
+          .sort(),
+      ).toEqual(['idle', 'total', 'waiting']);
     });
   });
 

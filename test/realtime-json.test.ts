@@ -11,7 +11,8 @@ const CLIENT = '3b2f6e1a-9c4d-4e5f-8a7b-1c2d3e4f5a6b';
 async function board(mode: 'draw' | 'todo' = 'draw', lock?: 'write' | 'all') {
   return (await t.api.post('/api/boards', { mode, lock })).body as { id: string; access_key?: string };
 }
-const etagOf = async (id: string, key?: string) => (await t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})).headers.get('etag');
+const etagOf = async (id: string, key?: string) =>
+  (await t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})).headers.get('etag');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('connecting', () => {
@@ -20,7 +21,14 @@ describe('connecting', () => {
     await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 5, height: 5, dataUrl: PNG_1PX });
     const client = await connectJson(t.server.url, id, { query: `?client=${CLIENT}` });
     const hello = await client.next((f) => f.type === 'hello');
-    expect(hello).toEqual({ type: 'hello', boardId: id, mode: 'draw', lockMode: null, readOnly: false, author: `user:${CLIENT}` });
+    expect(hello).toEqual({
+      type: 'hello',
+      boardId: id,
+      mode: 'draw',
+      lockMode: null,
+      readOnly: false,
+      author: `user:${CLIENT}`,
+    });
     const snapshot = await client.next((f) => f.type === 'snapshot');
     expect(client.frames.indexOf(hello)).toBeLessThan(client.frames.indexOf(snapshot));
     expect(snapshot.etag).toBe(await etagOf(id));
@@ -30,7 +38,9 @@ describe('connecting', () => {
   });
 
   it('an unknown board is refused before the upgrade (404); without ?client= a fresh user id is made', async () => {
-    await expect(connectJson(t.server.url, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 404 });
+    await expect(connectJson(t.server.url, '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      status: 404,
+    });
     await expect(connectJson(t.server.url, 'not-a-uuid')).rejects.toMatchObject({ status: 404 });
     const { id } = await board();
     const client = await connectJson(t.server.url, id, { query: '?client=not-a-uuid' });
@@ -54,7 +64,12 @@ describe('live broadcast from every surface', () => {
     await eventually(() => expect(yjs.doc.getMap('texts').get(text.id)).toEqual(text));
     const deleted = await t.api.del(`/api/boards/${id}/texts/${text.id}`);
     expect(deleted.status).toBe(200);
-    for (const client of clients) expect(await client.next((f) => f.type === 'op' && f.op === 'delete')).toMatchObject({ kind: 'texts', id: text.id, author: 'ai:rest' });
+    for (const client of clients)
+      expect(await client.next((f) => f.type === 'op' && f.op === 'delete')).toMatchObject({
+        kind: 'texts',
+        id: text.id,
+        author: 'ai:rest',
+      });
     await eventually(() => expect(yjs.doc.getMap('texts').has(text.id)).toBe(false));
     clients.forEach((client) => client.close());
     yjs.destroy();
@@ -64,9 +79,17 @@ describe('live broadcast from every surface', () => {
     const { id } = await board('todo');
     const client = await openJson(t.server.url, id);
     await t.api.post(`/api/boards/${id}/column-width`, { width: 300 });
-    expect(await client.next((f) => f.type === 'op')).toMatchObject({ op: 'set', kind: 'meta', key: 'colWidth', value: 300 });
+    expect(await client.next((f) => f.type === 'op')).toMatchObject({
+      op: 'set',
+      kind: 'meta',
+      key: 'colWidth',
+      value: 300,
+    });
     await t.api.post(`/api/boards/${id}/lanes`, { lane: 1, title: 'Row' });
-    expect(await client.next((f) => f.type === 'op' && f.kind === 'lanes')).toMatchObject({ op: 'upsert', item: { lane: 1, title: 'Row' } });
+    expect(await client.next((f) => f.type === 'op' && f.kind === 'lanes')).toMatchObject({
+      op: 'upsert',
+      item: { lane: 1, title: 'Row' },
+    });
     client.close();
   });
 });
@@ -81,9 +104,17 @@ describe('client frames', () => {
     await sender.next((f) => f.type === 'snapshot');
     sender.send({ type: 'add_text', ref: 'r1', x: 3, y: 4, content: 'typed live', postit: true });
     const ack = await sender.next((f) => f.type === 'ack');
-    expect(ack).toMatchObject({ ref: 'r1', result: { x: 3, y: 4, content: 'typed live', postit: true, author: `user:${CLIENT}` } });
+    expect(ack).toMatchObject({
+      ref: 'r1',
+      result: { x: 3, y: 4, content: 'typed live', postit: true, author: `user:${CLIENT}` },
+    });
     for (const client of [sender, other]) {
-      expect(await client.next((f) => f.type === 'op')).toMatchObject({ op: 'upsert', kind: 'texts', item: { id: ack.result.id }, author: `user:${CLIENT}` });
+      expect(await client.next((f) => f.type === 'op')).toMatchObject({
+        op: 'upsert',
+        kind: 'texts',
+        item: { id: ack.result.id },
+        author: `user:${CLIENT}`,
+      });
     }
     await eventually(() => expect(yjs.doc.getMap('texts').get(ack.result.id)).toMatchObject({ content: 'typed live' }));
     expect((await t.api.get(`/json/${id}`)).body.texts).toEqual([ack.result]);
@@ -97,10 +128,12 @@ describe('client frames', () => {
       sender.send({ type, ref: type, ...args });
       expect((await sender.next((f) => f.type === 'ack' && f.ref === type)).result).toBeDefined();
     }
-    const image = (await sender.next((f) => f.type === 'op' && f.kind === 'images'));
+    const image = await sender.next((f) => f.type === 'op' && f.kind === 'images');
     expect(image.item.dataUrl).toBe(PNG_1PX);
     sender.send({ type: 'erase', ref: 'e', id: ack.result.id });
-    expect(await sender.next((f) => f.type === 'ack' && f.ref === 'e')).toMatchObject({ result: { ok: true, kind: 'texts' } });
+    expect(await sender.next((f) => f.type === 'ack' && f.ref === 'e')).toMatchObject({
+      result: { ok: true, kind: 'texts' },
+    });
     [sender, other].forEach((client) => client.close());
     yjs.destroy();
   });
@@ -118,7 +151,8 @@ describe('client frames', () => {
     client.send({ type: 'set_column_width', ref: 5, width: 999 });
     client.send({ type: 'create_column', ref: 6, title: 'New', sort: 9 });
     client.send({ type: 'update_column', ref: 7, id: column, title: 'Renamed' });
-    for (const ref of [2, 3, 4, 5, 6, 7]) expect((await client.next((f) => f.type === 'ack' && f.ref === ref)).result).toBeDefined();
+    for (const ref of [2, 3, 4, 5, 6, 7])
+      expect((await client.next((f) => f.type === 'ack' && f.ref === ref)).result).toBeDefined();
     client.send({ type: 'delete_task', ref: 8, id: task.id });
     client.send({ type: 'delete_column', ref: 9, id: column });
     await client.next((f) => f.ref === 9);
@@ -135,18 +169,32 @@ describe('client frames', () => {
     const client = await openJson(t.server.url, id);
     const etag = await etagOf(id);
     client.socket.send('{not json');
-    expect(await client.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_json', message: expect.any(String) });
+    expect(await client.next((f) => f.type === 'error')).toMatchObject({
+      code: 'invalid_json',
+      message: expect.any(String),
+    });
     client.send({ type: 'teleport', ref: 'x' });
     expect(await client.next((f) => f.ref === 'x')).toMatchObject({ type: 'error', code: 'unknown_frame' });
     client.send({ type: 'add_text', ref: 'y', x: 'left', y: 0, content: 'c' });
-    expect(await client.next((f) => f.ref === 'y')).toMatchObject({ type: 'error', code: 'invalid_payload', field: 'x' });
+    expect(await client.next((f) => f.ref === 'y')).toMatchObject({
+      type: 'error',
+      code: 'invalid_payload',
+      field: 'x',
+    });
     client.send({ type: 'create_column', ref: 'z', title: 'c', sort: 0 });
     expect(await client.next((f) => f.ref === 'z')).toMatchObject({ type: 'error', code: 'wrong_mode' });
     client.send({ type: 'add_text', ref: 'q', x: 0, y: 0, content: 'x'.repeat(100_001) });
-    expect(await client.next((f) => f.ref === 'q')).toMatchObject({ type: 'error', code: 'quota_exceeded', kind: 'text_chars' });
+    expect(await client.next((f) => f.ref === 'q')).toMatchObject({
+      type: 'error',
+      code: 'quota_exceeded',
+      kind: 'text_chars',
+    });
     const seen = client.frames.length;
     client.socket.send(Buffer.from([1, 2, 3]));
-    expect(await client.next((f) => f.type === 'error', 5_000, seen)).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('JSON text') });
+    expect(await client.next((f) => f.type === 'error', 5_000, seen)).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringContaining('JSON text'),
+    });
     expect(await etagOf(id)).toBe(etag);
     client.close();
   });
@@ -164,12 +212,36 @@ describe('client frames', () => {
         { type: 'erase', id: 'missing' },
       ],
     });
-    expect(await client.next((f) => f.ref === 'bad')).toMatchObject({ type: 'error', code: 'item_not_found', index: 2 });
+    expect(await client.next((f) => f.ref === 'bad')).toMatchObject({
+      type: 'error',
+      code: 'item_not_found',
+      index: 2,
+    });
     expect(await etagOf(id)).toBe(etag);
-    client.send({ type: 'batch', ref: 'bad2', ops: [{ type: 'add_text', x: 0, y: 0, content: 'a' }, { type: 'add_text', x: 'nope', y: 0, content: 'b' }] });
-    expect(await client.next((f) => f.ref === 'bad2')).toMatchObject({ type: 'error', code: 'invalid_payload', index: 1, field: 'x' });
+    client.send({
+      type: 'batch',
+      ref: 'bad2',
+      ops: [
+        { type: 'add_text', x: 0, y: 0, content: 'a' },
+        { type: 'add_text', x: 'nope', y: 0, content: 'b' },
+      ],
+    });
+    expect(await client.next((f) => f.ref === 'bad2')).toMatchObject({
+      type: 'error',
+      code: 'invalid_payload',
+      index: 1,
+      field: 'x',
+    });
 
-    client.send({ type: 'batch', ref: 'good', ops: [{ type: 'add_text', x: 0, y: 0, content: 'a' }, { type: 'draw_stroke', points: [0, 0, 1, 1] }, { type: 'add_link', x: 1, y: 1, url: 'https://b.test' }] });
+    client.send({
+      type: 'batch',
+      ref: 'good',
+      ops: [
+        { type: 'add_text', x: 0, y: 0, content: 'a' },
+        { type: 'draw_stroke', points: [0, 0, 1, 1] },
+        { type: 'add_link', x: 1, y: 1, url: 'https://b.test' },
+      ],
+    });
     const ack = await client.next((f) => f.ref === 'good');
     expect(ack.type).toBe('ack');
     expect(ack.result).toHaveLength(3);
@@ -177,38 +249,73 @@ describe('client frames', () => {
     expect(snap.texts).toHaveLength(2);
     expect(snap.lines).toHaveLength(1);
 
-    const tooMany = Array.from({ length: MAX_BATCH_OPS + 1 }, (_, i) => ({ type: 'draw_stroke', points: [i, 0, i, 1] }));
+    const tooMany = Array.from({ length: MAX_BATCH_OPS + 1 }, (_, i) => ({
+      type: 'draw_stroke',
+      points: [i, 0, i, 1],
+    }));
     client.send({ type: 'batch', ref: 'big', ops: tooMany });
-    expect(await client.next((f) => f.ref === 'big')).toMatchObject({ type: 'error', code: 'invalid_payload', field: 'ops' });
+    expect(await client.next((f) => f.ref === 'big')).toMatchObject({
+      type: 'error',
+      code: 'invalid_payload',
+      field: 'ops',
+    });
     client.close();
   });
 
   it('in one batch, a stroke drawn anchored to a text follows the text moved after it, and an anchored stroke already stored follows twice', async () => {
     const { id } = await board();
     const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'node' })).body;
-    const stored = (await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 100, 0], anchors: { start: { kind: 'text', id: text.id, dx: 0, dy: 0 }, end: { kind: 'text', id: text.id, dx: 0, dy: 0 } } })).body;
+    const stored = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [0, 0, 100, 0],
+        anchors: {
+          start: { kind: 'text', id: text.id, dx: 0, dy: 0 },
+          end: { kind: 'text', id: text.id, dx: 0, dy: 0 },
+        },
+      })
+    ).body;
     const client = await openJson(t.server.url, id);
     client.send({
       type: 'batch',
       ref: 'anchored',
       ops: [
-        { type: 'draw_stroke', id: 'fresh-stroke', points: [0, 0, 50, 50], anchors: { start: { kind: 'text', id: text.id, dx: 0, dy: 0 }, end: { kind: 'text', id: text.id, dx: 0, dy: 0 } } },
+        {
+          type: 'draw_stroke',
+          id: 'fresh-stroke',
+          points: [0, 0, 50, 50],
+          anchors: {
+            start: { kind: 'text', id: text.id, dx: 0, dy: 0 },
+            end: { kind: 'text', id: text.id, dx: 0, dy: 0 },
+          },
+        },
         { type: 'move', id: text.id, x: 10, y: 20 },
         { type: 'move', id: text.id, x: 30, y: 20 },
       ],
     });
     expect((await client.next((f) => f.ref === 'anchored')).type).toBe('ack');
-    const lines = new Map(((await t.api.get(`/json/${id}`)).body.lines as { id: string; points: number[][] }[]).map((line) => [line.id, line.points]));
+    const lines = new Map(
+      ((await t.api.get(`/json/${id}`)).body.lines as { id: string; points: number[][] }[]).map((line) => [
+        line.id,
+        line.points,
+      ]),
+    );
     // Anchored at both ends, each stroke moves whole: by (30, 20) in all.
-    expect(lines.get(stored.id)).toEqual([[30, 20], [130, 20]]);
-    expect([...lines.values()].find((points) => points !== lines.get(stored.id))).toEqual([[30, 20], [80, 70]]);
+    expect(lines.get(stored.id)).toEqual([
+      [30, 20],
+      [130, 20],
+    ]);
+    expect([...lines.values()].find((points) => points !== lines.get(stored.id))).toEqual([
+      [30, 20],
+      [80, 70],
+    ]);
     client.close();
   });
 
   it('a batch continued over several frames applies once, when its last frame arrives', async () => {
     const { id } = await board();
     const client = await openJson(t.server.url, id);
-    for (let i = 0; i < 3; i++) client.send({ type: 'batch', ref: 'c', more: true, ops: [{ type: 'draw_stroke', points: [i, 0, i, 1] }] });
+    for (let i = 0; i < 3; i++)
+      client.send({ type: 'batch', ref: 'c', more: true, ops: [{ type: 'draw_stroke', points: [i, 0, i, 1] }] });
     await sleep(200);
     expect((await t.api.get(`/json/${id}`)).body.lines).toHaveLength(0);
     client.send({ type: 'batch', ref: 'c', ops: [{ type: 'add_text', x: 0, y: 0, content: 'last' }] });
@@ -251,8 +358,17 @@ describe('client frames', () => {
     expect(await client.next((f) => f.ref === 1)).toMatchObject({ type: 'ack', result: { ok: true } });
     const snap = (await t.api.get(`/json/${id}`)).body;
     expect([snap.texts[0].color, snap.lines[0].color]).toEqual(['purple', 'purple']);
-    client.send({ type: 'recolor', ref: 2, ids: Array.from({ length: MAX_RECOLOR_ITEMS + 1 }, (_, i) => `id${i}`), color: 'red' });
-    expect(await client.next((f) => f.ref === 2)).toMatchObject({ type: 'error', code: 'invalid_payload', field: 'ids' });
+    client.send({
+      type: 'recolor',
+      ref: 2,
+      ids: Array.from({ length: MAX_RECOLOR_ITEMS + 1 }, (_, i) => `id${i}`),
+      color: 'red',
+    });
+    expect(await client.next((f) => f.ref === 2)).toMatchObject({
+      type: 'error',
+      code: 'invalid_payload',
+      field: 'ids',
+    });
     client.send({ type: 'recolor', ref: 3, ids: [text.id, 'missing'], color: 'red' });
     expect(await client.next((f) => f.ref === 3)).toMatchObject({ type: 'error', code: 'item_not_found' });
     expect((await t.api.get(`/json/${id}`)).body.texts[0].color).toBe('purple');
@@ -290,7 +406,11 @@ describe('locks on the JSON channel', () => {
     expect(await reader.next((f) => f.type === 'hello')).toMatchObject({ lockMode: 'write', readOnly: true });
     await reader.next((f) => f.type === 'snapshot');
     reader.send({ type: 'add_text', ref: 'no', x: 0, y: 0, content: 'x' });
-    expect(await reader.next((f) => f.ref === 'no')).toMatchObject({ type: 'error', code: 'board_locked', lockMode: 'write' });
+    expect(await reader.next((f) => f.ref === 'no')).toMatchObject({
+      type: 'error',
+      code: 'board_locked',
+      lockMode: 'write',
+    });
     reader.send({ type: 'batch', ref: 'nob', ops: [{ type: 'add_text', x: 0, y: 0, content: 'x' }] });
     expect(await reader.next((f) => f.ref === 'nob')).toMatchObject({ type: 'error', code: 'board_locked' });
     expect((await t.api.get(`/json/${id}`)).body.texts).toEqual([]);

@@ -11,8 +11,16 @@ const now = () => new Date().toISOString();
 async function board(mode: 'draw' | 'todo' = 'draw', lock?: 'write' | 'all') {
   return (await t.api.post('/api/boards', { mode, lock })).body as { id: string; access_key?: string };
 }
-const snapshot = async (id: string, key?: string) => (await t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})).body;
-const text = (id: string, content: string, author = `user:${CLIENT}`) => ({ id, x: 1, y: 2, content, author, last_updated: now() });
+const snapshot = async (id: string, key?: string) =>
+  (await t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})).body;
+const text = (id: string, content: string, author = `user:${CLIENT}`) => ({
+  id,
+  x: 1,
+  y: 2,
+  content,
+  author,
+  last_updated: now(),
+});
 
 describe('/collab: Yjs sync through Hocuspocus', () => {
   it('a Yjs edit shows up in /json and on the JSON channel, tagged with the client', async () => {
@@ -22,7 +30,12 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     await yjs.synced;
     yjs.doc.getMap('texts').set('a1', text('a1', 'typed in a browser'));
     const op = await json.next((f) => f.type === 'op');
-    expect(op).toMatchObject({ op: 'upsert', kind: 'texts', item: { id: 'a1', content: 'typed in a browser' }, author: `user:${CLIENT}` });
+    expect(op).toMatchObject({
+      op: 'upsert',
+      kind: 'texts',
+      item: { id: 'a1', content: 'typed in a browser' },
+      author: `user:${CLIENT}`,
+    });
     await eventually(async () => expect((await snapshot(id)).texts).toEqual([expect.objectContaining({ id: 'a1' })]));
     json.close();
     yjs.destroy();
@@ -76,8 +89,16 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     reader.doc.getMap('texts').set('r1', text('r1', 'not allowed'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await snapshot(writeLocked.id)).texts).toEqual([]);
-    await t.api.post(`/api/boards/${writeLocked.id}/texts`, { x: 0, y: 0, content: 'by REST with the key' }, { 'x-board-key': writeLocked.access_key! });
-    await eventually(() => expect([...reader.doc.getMap<any>('texts').values()].some((item) => item.content === 'by REST with the key')).toBe(true));
+    await t.api.post(
+      `/api/boards/${writeLocked.id}/texts`,
+      { x: 0, y: 0, content: 'by REST with the key' },
+      { 'x-board-key': writeLocked.access_key! },
+    );
+    await eventually(() =>
+      expect(
+        [...reader.doc.getMap<any>('texts').values()].some((item) => item.content === 'by REST with the key'),
+      ).toBe(true),
+    );
     reader.destroy();
   });
 });
@@ -89,10 +110,15 @@ describe('accept-then-compensate', () => {
     const watcher = connectYjs(t.server.url, id);
     const json = await connectJson(t.server.url, id);
     await Promise.all([writer.synced, watcher.synced, json.next((f) => f.type === 'snapshot')]);
-    writer.doc.getMap('texts').set('bad', { id: 'bad', x: 'left', y: 0, content: 42, author: 'user:x', last_updated: now() });
+    writer.doc
+      .getMap('texts')
+      .set('bad', { id: 'bad', x: 'left', y: 0, content: 42, author: 'user:x', last_updated: now() });
     writer.doc.getMap('texts').set('good', text('good', 'fine'));
     await eventually(() => expect(writer.stateless).toHaveLength(1));
-    expect(writer.stateless[0]).toEqual({ type: 'compensated', repairs: [{ kind: 'texts', id: 'bad', action: 'removed', reason: expect.stringContaining('x') }] });
+    expect(writer.stateless[0]).toEqual({
+      type: 'compensated',
+      repairs: [{ kind: 'texts', id: 'bad', action: 'removed', reason: expect.stringContaining('x') }],
+    });
     await eventually(() => {
       expect(writer.doc.getMap('texts').has('bad')).toBe(false);
       expect(watcher.doc.getMap('texts').has('good')).toBe(true);
@@ -128,8 +154,17 @@ describe('accept-then-compensate', () => {
     const client = connectYjs(t.server.url, id);
     await client.synced;
     client.doc.getMap('texts').set('extra', text('extra', 'one too many'));
-    client.doc.getMap('columns').set('c1', { id: 'c1', title: 'kanban on a canvas', sort: 0, lane: 0, author: 'user:x', last_updated: now() });
-    await eventually(() => expect(client.stateless.flatMap((s) => s.repairs).map((r: any) => r.id).sort()).toEqual(['c1', 'extra']));
+    client.doc
+      .getMap('columns')
+      .set('c1', { id: 'c1', title: 'kanban on a canvas', sort: 0, lane: 0, author: 'user:x', last_updated: now() });
+    await eventually(() =>
+      expect(
+        client.stateless
+          .flatMap((s) => s.repairs)
+          .map((r: any) => r.id)
+          .sort(),
+      ).toEqual(['c1', 'extra']),
+    );
     await eventually(() => expect(client.doc.getMap('texts').size).toBe(MAX_TEXT_NODES));
     expect((await snapshot(id)).texts).toHaveLength(MAX_TEXT_NODES);
     client.destroy();
@@ -144,9 +179,18 @@ describe('accept-then-compensate', () => {
     await client.synced;
     client.doc.transact(() => {
       client.doc.getMap('meta').set('mode', 'todo');
-      client.doc.getMap('columns').set('c1', { id: 'c1', title: 'kanban on a canvas', sort: 0, lane: 0, author: 'user:x', last_updated: now() });
+      client.doc
+        .getMap('columns')
+        .set('c1', { id: 'c1', title: 'kanban on a canvas', sort: 0, lane: 0, author: 'user:x', last_updated: now() });
     });
-    await eventually(() => expect(client.stateless.flatMap((s) => s.repairs).map((r: any) => r.id).sort()).toEqual(['c1', 'mode']));
+    await eventually(() =>
+      expect(
+        client.stateless
+          .flatMap((s) => s.repairs)
+          .map((r: any) => r.id)
+          .sort(),
+      ).toEqual(['c1', 'mode']),
+    );
     await eventually(() => expect(client.doc.getMap('meta').get('mode')).toBe('draw'));
     expect(client.doc.getMap('columns').size).toBe(0);
     expect((await snapshot(id)).columns ?? []).toEqual([]);
@@ -157,8 +201,23 @@ describe('accept-then-compensate', () => {
     const { id } = await board();
     const client = connectYjs(t.server.url, id);
     await client.synced;
-    client.doc.getMap('images').set('i1', { id: 'i1', x: 0, y: 0, width: 1, height: 1, blob: 'a'.repeat(64), mime: 'image/png', bytes: 10, author: 'user:x', last_updated: now() });
-    await eventually(() => expect(client.stateless[0]?.repairs[0]).toMatchObject({ id: 'i1', reason: expect.stringContaining('payload') }));
+    client.doc
+      .getMap('images')
+      .set('i1', {
+        id: 'i1',
+        x: 0,
+        y: 0,
+        width: 1,
+        height: 1,
+        blob: 'a'.repeat(64),
+        mime: 'image/png',
+        bytes: 10,
+        author: 'user:x',
+        last_updated: now(),
+      });
+    await eventually(() =>
+      expect(client.stateless[0]?.repairs[0]).toMatchObject({ id: 'i1', reason: expect.stringContaining('payload') }),
+    );
     client.destroy();
 
     const todo = await board('todo');
@@ -178,7 +237,9 @@ describe('accept-then-compensate', () => {
     const client = connectYjs(t.server.url, id);
     await client.synced;
     // Hocuspocus closes the document connection with a reason (its close message carries no code).
-    const closed = new Promise<string>((resolve) => client.provider.on('close', ({ event }: { event: { reason: string } }) => resolve(event.reason)));
+    const closed = new Promise<string>((resolve) =>
+      client.provider.on('close', ({ event }: { event: { reason: string } }) => resolve(event.reason)),
+    );
     for (let i = 0; i < 25; i++) client.doc.getMap('texts').set(`bad${i}`, { nonsense: i });
     expect(await closed).toBe('invalid_updates');
     await new Promise((resolve) => setTimeout(resolve, 100));

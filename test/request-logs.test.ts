@@ -27,7 +27,10 @@ describe('request logs', () => {
 
   /** Every line the server logged so far; each is JSON (pino), but for main.ts's own "ready at" line. */
   function lines(): Line[] {
-    const all = child.output().split('\n').filter((line) => line.trim() !== '' && !line.startsWith('board service ready at '));
+    const all = child
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('board service ready at '));
     return all.map((line) => {
       expect(() => JSON.parse(line), `not a JSON log line: ${line}`).not.toThrow();
       return JSON.parse(line) as Line;
@@ -36,7 +39,9 @@ describe('request logs', () => {
   const requestLines = () => lines().filter((line) => line.msg === 'request');
 
   it('N requests give N lines, each with its id, method, route pattern, status and time', async () => {
-    const id = (await (await fetch(`${child.url}/api/boards`, { method: 'POST', headers: { 'x-request-id': 'setup-1' } })).json()).id;
+    const id = (
+      await (await fetch(`${child.url}/api/boards`, { method: 'POST', headers: { 'x-request-id': 'setup-1' } })).json()
+    ).id;
     const calls: [string, string, number][] = [
       ['GET', '/healthz', 200],
       ['GET', `/json/${id}`, 200],
@@ -49,17 +54,29 @@ describe('request logs', () => {
     for (const [index, [method, path, status]] of calls.entries()) {
       const requestId = `count-${index}.x_y`;
       const body = path.endsWith('/texts') ? JSON.stringify({ x: 1, y: 2, content: 'hi' }) : undefined;
-      const response = await fetch(`${child.url}${path}`, { method, body, headers: { 'x-request-id': requestId, ...(body && { 'content-type': 'application/json' }) } });
+      const response = await fetch(`${child.url}${path}`, {
+        method,
+        body,
+        headers: { 'x-request-id': requestId, ...(body && { 'content-type': 'application/json' }) },
+      });
       await response.arrayBuffer();
       expect(response.status, path).toBe(status);
       expect(response.headers.get('x-request-id'), 'a sane incoming id is kept and echoed').toBe(requestId);
       sent.push(requestId);
     }
-    await expect.poll(() => requestLines().filter((line) => String(line.reqId).startsWith('count-')).length).toBe(calls.length);
+    await expect
+      .poll(() => requestLines().filter((line) => String(line.reqId).startsWith('count-')).length)
+      .toBe(calls.length);
     const logged = requestLines().filter((line) => String(line.reqId).startsWith('count-'));
     expect(logged.map((line) => line.reqId)).toEqual(sent);
     for (const [index, line] of logged.entries()) {
-      expect(line).toMatchObject({ level: 30, method: calls[index][0], statusCode: calls[index][2], responseTime: expect.any(Number), url: calls[index][1] });
+      expect(line).toMatchObject({
+        level: 30,
+        method: calls[index][0],
+        statusCode: calls[index][2],
+        responseTime: expect.any(Number),
+        url: calls[index][1],
+      });
       // No route matched a 404: no pattern, rather than the URL again.
       expect(line.route).toEqual(calls[index][2] === 404 ? null : expect.any(String));
       expect(typeof line.time).toBe('number');
@@ -75,13 +92,21 @@ describe('request logs', () => {
     expect(response.status).toBe(404);
     expect(body).toMatchObject({ code: 'board_not_found', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(response.headers.get('x-request-id')).toBe(body.requestId);
-    await expect.poll(() => requestLines().find((line) => line.reqId === body.requestId)).toMatchObject({ statusCode: 404, method: 'GET' });
+    await expect
+      .poll(() => requestLines().find((line) => line.reqId === body.requestId))
+      .toMatchObject({ statusCode: 404, method: 'GET' });
     // An error the router answers before any route (a bad JSON body here) too.
-    const bad = await fetch(`${child.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await fetch(`${child.url}/api/boards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     const badBody = await bad.json();
     expect(bad.status).toBe(400);
     expect(bad.headers.get('x-request-id')).toBe(badBody.requestId);
-    await expect.poll(() => requestLines().find((line) => line.reqId === badBody.requestId)).toMatchObject({ statusCode: 400 });
+    await expect
+      .poll(() => requestLines().find((line) => line.reqId === badBody.requestId))
+      .toMatchObject({ statusCode: 400 });
   });
 
   it('a line logged while a request is answered (a warning here) carries its request id too', async () => {
@@ -95,34 +120,73 @@ describe('request logs', () => {
 
   it('an incoming X-Request-Id that is too long or not [A-Za-z0-9._-] is replaced by our own', async () => {
     for (const incoming of ['a'.repeat(65), 'has space', 'semi;colon', '"quoted"', 'ünïcode']) {
-      const response = await fetch(`${child.url}/healthz`, { headers: { 'x-request-id': encodeURI(incoming) === incoming ? incoming : encodeURIComponent(incoming) } });
+      const response = await fetch(`${child.url}/healthz`, {
+        headers: { 'x-request-id': encodeURI(incoming) === incoming ? incoming : encodeURIComponent(incoming) },
+      });
       const echoed = response.headers.get('x-request-id');
       expect(echoed, incoming).toMatch(/^[0-9a-f-]{36}$/);
     }
     const longest = 'a'.repeat(64);
-    expect((await fetch(`${child.url}/healthz`, { headers: { 'x-request-id': longest } })).headers.get('x-request-id')).toBe(longest);
+    expect(
+      (await fetch(`${child.url}/healthz`, { headers: { 'x-request-id': longest } })).headers.get('x-request-id'),
+    ).toBe(longest);
   });
 
   it('a key or token sent in every way appears in no log line', async () => {
-    const created = await (await fetch(`${child.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lock: 'write' }) })).json();
+    const created = await (
+      await fetch(`${child.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lock: 'write' }),
+      })
+    ).json();
     const { id, access_key: key } = created;
     expect(key).toMatch(/^[a-z0-9]{8}$/);
     const before = requestLines().length;
     const text = JSON.stringify({ x: 0, y: 0, content: 'keyed' });
     const json = { 'content-type': 'application/json' };
-    await fetch(`${child.url}/api/boards/${id}/texts`, { method: 'POST', body: text, headers: { ...json, 'x-board-key': key } });
-    await fetch(`${child.url}/api/boards/${id}/texts`, { method: 'POST', body: text, headers: { ...json, authorization: `Bearer ${key}` } });
+    await fetch(`${child.url}/api/boards/${id}/texts`, {
+      method: 'POST',
+      body: text,
+      headers: { ...json, 'x-board-key': key },
+    });
+    await fetch(`${child.url}/api/boards/${id}/texts`, {
+      method: 'POST',
+      body: text,
+      headers: { ...json, authorization: `Bearer ${key}` },
+    });
     await fetch(`${child.url}/json/${id}?key=${key}&access_key=${key}&token=${TOKEN}&%6Bey=${key}`);
-    await fetch(`${child.url}/api/boards/${id}/verify-key`, { method: 'POST', body: JSON.stringify({ key }), headers: json });
-    await fetch(`${child.url}/api/boards`, { method: 'POST', body: '{}', headers: { ...json, 'x-import-token': TOKEN } });
-    await fetch(`${child.url}/api/boards`, { method: 'POST', body: '{}', headers: { ...json, 'x-import-token': `${TOKEN}-wrong` } });
-    await fetch(`${child.url}/api/boards/${id}/lock`, { method: 'POST', body: JSON.stringify({ mode: 'all' }), headers: { ...json, 'x-board-key': `${key}x`, authorization: `Bearer ${TOKEN}` } });
+    await fetch(`${child.url}/api/boards/${id}/verify-key`, {
+      method: 'POST',
+      body: JSON.stringify({ key }),
+      headers: json,
+    });
+    await fetch(`${child.url}/api/boards`, {
+      method: 'POST',
+      body: '{}',
+      headers: { ...json, 'x-import-token': TOKEN },
+    });
+    await fetch(`${child.url}/api/boards`, {
+      method: 'POST',
+      body: '{}',
+      headers: { ...json, 'x-import-token': `${TOKEN}-wrong` },
+    });
+    await fetch(`${child.url}/api/boards/${id}/lock`, {
+      method: 'POST',
+      body: JSON.stringify({ mode: 'all' }),
+      headers: { ...json, 'x-board-key': `${key}x`, authorization: `Bearer ${TOKEN}` },
+    });
     const socket = await connectJson(child.url, id, { key, query: `?key=${key}` });
     socket.close();
     await fetch(`${child.url}/mcp`, {
       method: 'POST',
       headers: { ...json, accept: 'application/json, text/event-stream', 'x-board-key': key },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_board', arguments: { board_id: id, access_key: key } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_board', arguments: { board_id: id, access_key: key } },
+      }),
     });
     await expect.poll(() => requestLines().length).toBeGreaterThanOrEqual(before + 8);
     const output = child.output();

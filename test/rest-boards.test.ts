@@ -14,7 +14,10 @@ describe('POST /api/boards', () => {
   });
 
   it('accepts an empty JSON body and an empty object', async () => {
-    const empty = await t.api.request('POST', '/api/boards', { body: '', headers: { 'content-type': 'application/json' } });
+    const empty = await t.api.request('POST', '/api/boards', {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(200);
     expect((await t.api.post('/api/boards', {})).body.mode).toBe('draw');
   });
@@ -57,20 +60,36 @@ describe('POST /api/boards', () => {
   ])('rejects %j with 400 invalid_payload naming the field', async (body, field) => {
     const res = await t.api.post('/api/boards', body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_payload', field, error: expect.any(String), reason: expect.any(String) });
+    expect(res.body).toMatchObject({
+      code: 'invalid_payload',
+      field,
+      error: expect.any(String),
+      reason: expect.any(String),
+    });
   });
 
   it('malformed import fields (author, lock, content) are 400 invalid_content', async () => {
-    for (const [body, field] of [[{ author: 'bad author!' }, 'author'], [{ lock: 'never' }, 'lock'], [{ content: 'text' }, 'content']] as const) {
+    for (const [body, field] of [
+      [{ author: 'bad author!' }, 'author'],
+      [{ lock: 'never' }, 'lock'],
+      [{ content: 'text' }, 'content'],
+    ] as const) {
       const res = await t.api.post('/api/boards', body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid_content', field, reason: expect.any(String), error: expect.any(String) });
+      expect(res.body).toMatchObject({
+        code: 'invalid_content',
+        field,
+        reason: expect.any(String),
+        error: expect.any(String),
+      });
     }
   });
 
-
   it('malformed JSON is 400 invalid_json and other media types 415', async () => {
-    const bad = await t.api.request('POST', '/api/boards', { body: '{"mode":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.api.request('POST', '/api/boards', {
+      body: '{"mode":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_json');
     const poisoned = await t.api.request('POST', '/api/boards', {
@@ -78,7 +97,10 @@ describe('POST /api/boards', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(poisoned.status).toBe(400);
-    const text = await t.api.request('POST', '/api/boards', { body: 'mode=todo', headers: { 'content-type': 'text/plain' } });
+    const text = await t.api.request('POST', '/api/boards', {
+      body: 'mode=todo',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body.code).toBe('unsupported_media_type');
   });
@@ -97,13 +119,24 @@ describe('board reads', () => {
     await t.api.post(`/api/boards/${body.id}/texts`, { x: 1, y: 2, content: 'hello' });
     const res = await t.api.get(`/json/${body.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ boardId: body.id, mode: 'draw', etag: res.headers.get('etag'), lines: [], images: [] });
+    expect(res.body).toMatchObject({
+      boardId: body.id,
+      mode: 'draw',
+      etag: res.headers.get('etag'),
+      lines: [],
+      images: [],
+    });
     expect(res.body.texts).toHaveLength(1);
   });
 
   it('/json accepts ?board= holding a board URL or an id', async () => {
     const { body } = await t.api.post('/api/boards');
-    for (const board of [body.id, `http://example.test/#${body.id}`, `http://example.test/?embed=1#${body.id}`, `http://x.test/json/${body.id}`]) {
+    for (const board of [
+      body.id,
+      `http://example.test/#${body.id}`,
+      `http://example.test/?embed=1#${body.id}`,
+      `http://x.test/json/${body.id}`,
+    ]) {
       for (const path of ['/json', '/json/']) {
         const res = await t.api.get(`${path}?board=${encodeURIComponent(board)}`);
         expect(res.status).toBe(200);
@@ -189,7 +222,10 @@ describe('DELETE /api/boards/{id}', () => {
 
     const marker = await t.api.get(`/api/boards/${body.id}`);
     expect(marker.status).toBe(200);
-    expect(marker.body).toEqual({ deleted: true, deleted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(marker.body).toEqual({
+      deleted: true,
+      deleted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
 
     expect((await t.api.get(`/json/${body.id}`)).status).toBe(404);
     expect((await t.api.post(`/api/boards/${body.id}/texts`, { x: 0, y: 0, content: 'x' })).status).toBe(404);
@@ -206,7 +242,10 @@ describe('DELETE /api/boards/{id}', () => {
       const { body } = await api2.post('/api/boards');
       await api2.del(`/api/boards/${body.id}`);
       now += 29 * 86_400_000;
-      expect((await api2.get(`/api/boards/${body.id}`)).body).toEqual({ deleted: true, deleted_at: '2026-01-01 00:00:00' });
+      expect((await api2.get(`/api/boards/${body.id}`)).body).toEqual({
+        deleted: true,
+        deleted_at: '2026-01-01 00:00:00',
+      });
       now += 2 * 86_400_000;
       expect((await api2.get(`/api/boards/${body.id}`)).status).toBe(404);
     } finally {
@@ -218,16 +257,24 @@ describe('DELETE /api/boards/{id}', () => {
 describe('board meta and image files', () => {
   it('GET /meta gives mode and lock; an all-locked board needs the key', async () => {
     const { id } = (await t.api.post('/api/boards', { mode: 'todo' })).body;
-    expect((await t.api.get(`/api/boards/${id}/meta`)).body).toEqual({ boardId: id, mode: 'todo', lockMode: null, createdAt: expect.any(String) });
+    expect((await t.api.get(`/api/boards/${id}/meta`)).body).toEqual({
+      boardId: id,
+      mode: 'todo',
+      lockMode: null,
+      createdAt: expect.any(String),
+    });
     const locked = (await t.api.post('/api/boards', { lock: 'all' })).body;
     expect((await t.api.get(`/api/boards/${locked.id}/meta`)).status).toBe(401);
-    expect((await t.api.get(`/api/boards/${locked.id}/meta`, { 'x-board-key': locked.access_key })).body).toMatchObject({ mode: 'draw', lockMode: 'all' });
+    expect((await t.api.get(`/api/boards/${locked.id}/meta`, { 'x-board-key': locked.access_key })).body).toMatchObject(
+      { mode: 'draw', lockMode: 'all' },
+    );
     expect((await t.api.get('/api/boards/00000000-0000-4000-8000-000000000000/meta')).status).toBe(404);
   });
 
   it('the document mirrors the mode for its clients', async () => {
     const { id } = (await t.api.post('/api/boards', { mode: 'todo' })).body;
-    const mode = () => t.server.server.boards.read(id, { surface: 'rest', ip: '127.0.0.1' }, (doc) => doc.getMap('meta').get('mode'));
+    const mode = () =>
+      t.server.server.boards.read(id, { surface: 'rest', ip: '127.0.0.1' }, (doc) => doc.getMap('meta').get('mode'));
     expect(await mode()).toBe('todo');
     await t.api.post(`/api/boards/${id}/mode`, { mode: 'draw' });
     expect(await mode()).toBe('draw');
@@ -235,14 +282,19 @@ describe('board meta and image files', () => {
 
   it('GET /images/{imageId} serves the payload as a file with an ETag', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
-    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: png })).body;
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 1, height: 1, dataUrl: png }))
+      .body;
     const res = await fetch(`${t.server.url}/api/boards/${id}/images/${image.id}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(png.split(',')[1], 'base64'))).toBe(true);
     const etag = res.headers.get('etag')!;
-    expect((await fetch(`${t.server.url}/api/boards/${id}/images/${image.id}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (await fetch(`${t.server.url}/api/boards/${id}/images/${image.id}`, { headers: { 'if-none-match': etag } }))
+        .status,
+    ).toBe(304);
     expect((await t.api.get(`/api/boards/${id}/images/nope`)).status).toBe(404);
   });
 });

@@ -15,18 +15,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('texts', () => {
   it('creates a text with every field and the default REST author', async () => {
     const id = await newBoard();
-    const res = await t.api.post(`/api/boards/${id}/texts`, { x: 10, y: 20.5, content: '# Title\n- [ ] task', color: 'Red', width: 300, postit: true });
+    const res = await t.api.post(`/api/boards/${id}/texts`, {
+      x: 10,
+      y: 20.5,
+      content: '# Title\n- [ ] task',
+      color: 'Red',
+      width: 300,
+      postit: true,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: expect.any(String), x: 10, y: 20.5, content: '# Title\n- [ ] task', color: 'red', width: 300, postit: true,
-      author: 'ai:rest', last_updated: expect.any(String),
+      id: expect.any(String),
+      x: 10,
+      y: 20.5,
+      content: '# Title\n- [ ] task',
+      color: 'red',
+      width: 300,
+      postit: true,
+      author: 'ai:rest',
+      last_updated: expect.any(String),
     });
     expect((await snapshot(id)).texts).toEqual([res.body]);
   });
 
   it('colour names are case-insensitive, unknown values become auto, "" means no colour', async () => {
     const id = await newBoard();
-    const cases: [unknown, string | undefined][] = [['TEAL', 'teal'], ['#ff0000', 'auto'], ['black', 'black'], ['', undefined], [42, 'auto']];
+    const cases: [unknown, string | undefined][] = [
+      ['TEAL', 'teal'],
+      ['#ff0000', 'auto'],
+      ['black', 'black'],
+      ['', undefined],
+      [42, 'auto'],
+    ];
     for (const [color, expected] of cases) {
       const res = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'c', color });
       expect(res.status).toBe(200);
@@ -36,9 +56,13 @@ describe('texts', () => {
 
   it('an id naming an existing text updates it in place and keeps its author', async () => {
     const id = await newBoard();
-    const created = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'v1', author: 'ai:first', postit: true })).body;
+    const created = (
+      await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'v1', author: 'ai:first', postit: true })
+    ).body;
     await sleep(5);
-    const updated = (await t.api.post(`/api/boards/${id}/texts`, { id: created.id, x: 5, y: 6, content: 'v2', author: 'ai:second' })).body;
+    const updated = (
+      await t.api.post(`/api/boards/${id}/texts`, { id: created.id, x: 5, y: 6, content: 'v2', author: 'ai:second' })
+    ).body;
     expect(updated).toMatchObject({ id: created.id, x: 5, y: 6, content: 'v2', author: 'ai:first', postit: true });
     expect(updated.last_updated > created.last_updated).toBe(true);
     expect((await snapshot(id)).texts).toHaveLength(1);
@@ -53,7 +77,8 @@ describe('texts', () => {
 
   it('width must be 160 to 4096; post-it and diagram exclude each other', async () => {
     const id = await newBoard();
-    for (const width of [160, 4096]) expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'w', width })).status).toBe(200);
+    for (const width of [160, 4096])
+      expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'w', width })).status).toBe(200);
     for (const width of [159, 4097, 'wide']) {
       const res = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'w', width });
       expect(res.status).toBe(400);
@@ -64,13 +89,21 @@ describe('texts', () => {
     expect(both.body.field).toBe('diagram');
     const diagram = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'd', diagram: true });
     expect(diagram.body.diagram).toBe(true);
-    const becomePostit = await t.api.post(`/api/boards/${id}/texts`, { id: diagram.body.id, x: 0, y: 0, content: 'd', postit: true });
+    const becomePostit = await t.api.post(`/api/boards/${id}/texts`, {
+      id: diagram.body.id,
+      x: 0,
+      y: 0,
+      content: 'd',
+      postit: true,
+    });
     expect(becomePostit.status).toBe(400);
   });
 
   it('content holds up to 100000 characters; one more is 413 quota_exceeded and changes nothing', async () => {
     const id = await newBoard();
-    expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a'.repeat(100_000) })).status).toBe(200);
+    expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a'.repeat(100_000) })).status).toBe(
+      200,
+    );
     const etag = (await t.api.get(`/json/${id}`)).headers.get('etag');
     const res = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a'.repeat(100_001) });
     expect(res.status).toBe(413);
@@ -101,7 +134,9 @@ describe('author tag', () => {
     const id = await newBoard();
     const ok = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a', author: 'ai:Agent_1.v-2' });
     expect(ok.body.author).toBe('ai:Agent_1.v-2');
-    expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a', author: 'a'.repeat(80) })).status).toBe(200);
+    expect(
+      (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a', author: 'a'.repeat(80) })).status,
+    ).toBe(200);
     for (const author of ['a'.repeat(81), '', 'has space', 'emoji✨', 'slash/no']) {
       const res = await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'a', author });
       expect(res.status).toBe(400);
@@ -113,26 +148,60 @@ describe('author tag', () => {
 describe('strokes', () => {
   it('normalises nested, flat and JSON-string points to nested pairs', async () => {
     const id = await newBoard();
-    const forms = [[[0, 0], [10, 5], [20, 10]], [0, 0, 10, 5, 20, 10], '[[0,0],[10,5],[20,10]]', '[0,0,10,5,20,10]'];
+    const forms = [
+      [
+        [0, 0],
+        [10, 5],
+        [20, 10],
+      ],
+      [0, 0, 10, 5, 20, 10],
+      '[[0,0],[10,5],[20,10]]',
+      '[0,0,10,5,20,10]',
+    ];
     for (const points of forms) {
       const res = await t.api.post(`/api/boards/${id}/strokes`, { points });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: expect.any(String), pointCount: 3, color: 'auto', bbox: { x: 0, y: 0, width: 20, height: 10 }, author: 'ai:rest' });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        pointCount: 3,
+        color: 'auto',
+        bbox: { x: 0, y: 0, width: 20, height: 10 },
+        author: 'ai:rest',
+      });
     }
     const lines = (await snapshot(id)).lines;
     expect(lines).toHaveLength(4);
-    for (const line of lines) expect(line).toMatchObject({ points: [[0, 0], [10, 5], [20, 10]], width: 3 });
+    for (const line of lines)
+      expect(line).toMatchObject({
+        points: [
+          [0, 0],
+          [10, 5],
+          [20, 10],
+        ],
+        width: 3,
+      });
   });
 
   it('the bbox is integers: floor of the top-left, ceil of the bottom-right', async () => {
     const id = await newBoard();
-    const res = await t.api.post(`/api/boards/${id}/strokes`, { points: [[1.5, 2.5], [3.2, 4.1]] });
+    const res = await t.api.post(`/api/boards/${id}/strokes`, {
+      points: [
+        [1.5, 2.5],
+        [3.2, 4.1],
+      ],
+    });
     expect(res.body.bbox).toEqual({ x: 1, y: 2, width: 3, height: 3 });
   });
 
   it('colours: names case-insensitive, anything else (hex too) silently auto', async () => {
     const id = await newBoard();
-    for (const [color, expected] of [['Blue', 'blue'], ['LIGHTGRAY', 'lightgray'], ['#00ff00', 'auto'], ['black', 'black'], [null, 'auto']]) {
+    for (const [color, expected] of [
+      ['Blue', 'blue'],
+      ['LIGHTGRAY', 'lightgray'],
+      ['#00ff00', 'auto'],
+      ['black', 'black'],
+      [null, 'auto'],
+    ]) {
       const res = await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 1, 1], color });
       expect(res.status).toBe(200);
       expect(res.body.color).toBe(expected);
@@ -164,14 +233,35 @@ describe('strokes', () => {
 describe('images', () => {
   it('stores the payload and answers the spec response; full dataUrl in the browser read, null in /json', async () => {
     const id = await newBoard();
-    const res = await t.api.post(`/api/boards/${id}/images`, { x: 1, y: 2, width: 64, height: 32, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
+    const res = await t.api.post(`/api/boards/${id}/images`, {
+      x: 1,
+      y: 2,
+      width: 64,
+      height: 32,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: PNG_1PX,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(String), x: 1, y: 2, width: 64, height: 32, hasThumbDataUrl: true, author: 'ai:rest' });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      x: 1,
+      y: 2,
+      width: 64,
+      height: 32,
+      hasThumbDataUrl: true,
+      author: 'ai:rest',
+    });
     const browser = (await t.api.get(`/api/boards/${id}`)).body;
     expect(browser.images[0]).toMatchObject({ id: res.body.id, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
     expect(browser.images[0]).not.toHaveProperty('blob');
     const json = await snapshot(id);
-    expect(json.images[0]).toMatchObject({ id: res.body.id, dataUrl: null, thumbDataUrl: PNG_1PX, width: 64, height: 32 });
+    expect(json.images[0]).toMatchObject({
+      id: res.body.id,
+      dataUrl: null,
+      thumbDataUrl: PNG_1PX,
+      width: 64,
+      height: 32,
+    });
   });
 
   it.each([
@@ -179,7 +269,7 @@ describe('images', () => {
     ['data:image/bmp;base64,Qk0=', 'unsupported type'],
     ['data:image/png;base64,@@@@', 'bad base64'],
     ['data:image/png,rawdata', 'not base64'],
-    ['data:image/jpeg;base64,' + PNG_1PX.split(',')[1], 'payload does not match type'],
+    [`data:image/jpeg;base64,${PNG_1PX.split(',')[1]}`, 'payload does not match type'],
   ])('rejects dataUrl %s (%s) with 400', async (dataUrl) => {
     const id = await newBoard();
     const res = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl });
@@ -189,8 +279,15 @@ describe('images', () => {
 
   it('width and height must be finite, above 0 and at most 16384', async () => {
     const id = await newBoard();
-    expect((await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 16384, height: 1, dataUrl: PNG_1PX })).status).toBe(200);
-    for (const [width, height, field] of [[0, 10, 'width'], [10, -1, 'height'], [16385, 10, 'width'], [10, 'big', 'height']] as const) {
+    expect(
+      (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 16384, height: 1, dataUrl: PNG_1PX })).status,
+    ).toBe(200);
+    for (const [width, height, field] of [
+      [0, 10, 'width'],
+      [10, -1, 'height'],
+      [16385, 10, 'width'],
+      [10, 'big', 'height'],
+    ] as const) {
       const res = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width, height, dataUrl: PNG_1PX });
       expect(res.status).toBe(400);
       expect(res.body.field).toBe(field);
@@ -199,21 +296,54 @@ describe('images', () => {
 
   it('thumbnails are PNG, JPEG or WebP of at most 8000 bytes', async () => {
     const id = await newBoard();
-    const svg = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64');
-    expect((await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: svg })).status).toBe(200);
-    const svgThumb = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: PNG_1PX, thumbDataUrl: svg });
+    const svg =
+      `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`;
+    expect(
+      (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: svg })).status,
+    ).toBe(200);
+    const svgThumb = await t.api.post(`/api/boards/${id}/images`, {
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: svg,
+    });
     expect(svgThumb.status).toBe(400);
     expect(svgThumb.body.field).toBe('thumbDataUrl');
     const big = pngOfBytes(6000); // 8000 base64 chars + prefix > 8000
-    const tooBig = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: PNG_1PX, thumbDataUrl: big });
+    const tooBig = await t.api.post(`/api/boards/${id}/images`, {
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      dataUrl: PNG_1PX,
+      thumbDataUrl: big,
+    });
     expect(tooBig.status).toBe(400);
     expect(tooBig.body.field).toBe('thumbDataUrl');
   });
 
   it('an image of 921600 bytes passes; one byte more is 413 image_bytes_per_item', async () => {
     const id = await newBoard();
-    expect((await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: pngOfBytes(921_600) })).status).toBe(200);
-    const res = await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: pngOfBytes(921_601) });
+    expect(
+      (
+        await t.api.post(`/api/boards/${id}/images`, {
+          x: 0,
+          y: 0,
+          width: 10,
+          height: 10,
+          dataUrl: pngOfBytes(921_600),
+        })
+      ).status,
+    ).toBe(200);
+    const res = await t.api.post(`/api/boards/${id}/images`, {
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      dataUrl: pngOfBytes(921_601),
+    });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'quota_exceeded', kind: 'image_bytes_per_item' });
     expect((await snapshot(id)).images).toHaveLength(1);
@@ -221,9 +351,20 @@ describe('images', () => {
 
   it('updating an image by id keeps its author and replaces its payload', async () => {
     const id = await newBoard();
-    const first = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: PNG_1PX, author: 'user:abc' })).body;
+    const first = (
+      await t.api.post(`/api/boards/${id}/images`, {
+        x: 0,
+        y: 0,
+        width: 10,
+        height: 10,
+        dataUrl: PNG_1PX,
+        author: 'user:abc',
+      })
+    ).body;
     const other = pngOfBytes(100);
-    const second = (await t.api.post(`/api/boards/${id}/images`, { id: first.id, x: 3, y: 4, width: 20, height: 20, dataUrl: other })).body;
+    const second = (
+      await t.api.post(`/api/boards/${id}/images`, { id: first.id, x: 3, y: 4, width: 20, height: 20, dataUrl: other })
+    ).body;
     expect(second).toMatchObject({ id: first.id, author: 'user:abc', x: 3, width: 20, hasThumbDataUrl: false });
     const browser = (await t.api.get(`/api/boards/${id}`)).body;
     expect(browser.images).toHaveLength(1);
@@ -236,15 +377,24 @@ describe('links', () => {
     const id = await newBoard();
     const res = await t.api.post(`/api/boards/${id}/links`, { x: 5, y: 6, url: 'https://example.com/a?b=c' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(String), x: 5, y: 6, url: 'https://example.com/a?b=c', author: 'ai:rest', kind: 'link' });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      x: 5,
+      y: 6,
+      url: 'https://example.com/a?b=c',
+      author: 'ai:rest',
+      kind: 'link',
+    });
     const snap = await snapshot(id);
-    expect(snap.texts).toEqual([expect.objectContaining({ id: res.body.id, kind: 'link', url: 'https://example.com/a?b=c' })]);
+    expect(snap.texts).toEqual([
+      expect.objectContaining({ id: res.body.id, kind: 'link', url: 'https://example.com/a?b=c' }),
+    ]);
     expect((await t.api.get(`/api/boards/${id}`)).body.texts[0].kind).toBe('link');
   });
 
   it('accepts only absolute http(s) URLs', async () => {
     const id = await newBoard();
-    for (const url of ['javascript:alert(1)', 'ftp://example.com', 'example.com', '', 'http://' + 'a'.repeat(2050)]) {
+    for (const url of ['javascript:alert(1)', 'ftp://example.com', 'example.com', '', `http://${'a'.repeat(2050)}`]) {
       const res = await t.api.post(`/api/boards/${id}/links`, { x: 0, y: 0, url });
       expect(res.status).toBe(400);
       expect(res.body.field).toBe('url');
@@ -257,8 +407,13 @@ describe('move', () => {
     const id = await newBoard();
     const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 't', author: 'ai:owner' })).body;
     const link = (await t.api.post(`/api/boards/${id}/links`, { x: 0, y: 0, url: 'http://a.test' })).body;
-    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 5, height: 5, dataUrl: PNG_1PX })).body;
-    for (const [kind, item] of [['texts', text], ['links', link], ['images', image]] as const) {
+    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 5, height: 5, dataUrl: PNG_1PX }))
+      .body;
+    for (const [kind, item] of [
+      ['texts', text],
+      ['links', link],
+      ['images', image],
+    ] as const) {
       const res = await t.api.post(`/api/boards/${id}/${kind}/${item.id}/move`, { x: 100, y: -50.5 });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: item.id, x: 100, y: -50.5 });
@@ -270,30 +425,65 @@ describe('move', () => {
 
   it('translates a stroke so its bbox top-left lands at (x, y)', async () => {
     const id = await newBoard();
-    const stroke = (await t.api.post(`/api/boards/${id}/strokes`, { points: [[10, 20], [30, 25], [15, 40]] })).body;
+    const stroke = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [
+          [10, 20],
+          [30, 25],
+          [15, 40],
+        ],
+      })
+    ).body;
     for (const kind of ['strokes', 'lines']) {
       const res = await t.api.post(`/api/boards/${id}/${kind}/${stroke.id}/move`, { x: 0, y: 0 });
       expect(res.body).toEqual({ id: stroke.id, x: 0, y: 0 });
     }
     const moved = await t.api.post(`/api/boards/${id}/strokes/${stroke.id}/move`, { x: 100, y: 200 });
     expect(moved.status).toBe(200);
-    expect((await snapshot(id)).lines[0].points).toEqual([[100, 200], [120, 205], [105, 220]]);
+    expect((await snapshot(id)).lines[0].points).toEqual([
+      [100, 200],
+      [120, 205],
+      [105, 220],
+    ]);
   });
 
   it('anchored strokes follow a moved text without a new last_updated', async () => {
     const id = await newBoard();
     const a = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A' })).body;
     const b = (await t.api.post(`/api/boards/${id}/texts`, { x: 100, y: 0, content: 'B' })).body;
-    const img = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 100, width: 10, height: 10, dataUrl: PNG_1PX })).body;
-    const connector = (await t.api.post(`/api/boards/${id}/strokes`, {
-      points: [[10, 10], [60, 10], [110, 10]],
-      anchors: { start: { kind: 'text', id: a.id, dx: 10, dy: 10 }, end: { kind: 'text', id: b.id, dx: 10, dy: 10 } },
-    })).body;
-    const attached = (await t.api.post(`/api/boards/${id}/strokes`, {
-      points: [[5, 105], [5, 115]],
-      anchors: { start: { kind: 'image', id: img.id, dx: 5, dy: 5 }, end: { kind: 'image', id: img.id, dx: 5, dy: 15 } },
-    })).body;
-    const loose = (await t.api.post(`/api/boards/${id}/strokes`, { points: [[500, 500], [510, 510]] })).body;
+    const img = (
+      await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 100, width: 10, height: 10, dataUrl: PNG_1PX })
+    ).body;
+    const connector = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [
+          [10, 10],
+          [60, 10],
+          [110, 10],
+        ],
+        anchors: { start: { kind: 'text', id: a.id, dx: 10, dy: 10 }, end: { kind: 'text', id: b.id, dx: 10, dy: 10 } },
+      })
+    ).body;
+    const attached = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [
+          [5, 105],
+          [5, 115],
+        ],
+        anchors: {
+          start: { kind: 'image', id: img.id, dx: 5, dy: 5 },
+          end: { kind: 'image', id: img.id, dx: 5, dy: 15 },
+        },
+      })
+    ).body;
+    const loose = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [
+          [500, 500],
+          [510, 510],
+        ],
+      })
+    ).body;
     const before = await snapshot(id);
     const stamp = (sid: string, snap: any) => snap.lines.find((l: any) => l.id === sid);
     await sleep(5);
@@ -303,14 +493,26 @@ describe('move', () => {
     const after = await snapshot(id);
 
     // The start follows A fully, the middle half-way, the end (tied to B) stays.
-    expect(stamp(connector.id, after).points).toEqual([[10, 50], [60, 30], [110, 10]]);
+    expect(stamp(connector.id, after).points).toEqual([
+      [10, 50],
+      [60, 30],
+      [110, 10],
+    ]);
     // Both ends on the image: the stroke moves whole.
-    expect(stamp(attached.id, after).points).toEqual([[55, 155], [55, 165]]);
-    expect(stamp(loose.id, after).points).toEqual([[500, 500], [510, 510]]);
+    expect(stamp(attached.id, after).points).toEqual([
+      [55, 155],
+      [55, 165],
+    ]);
+    expect(stamp(loose.id, after).points).toEqual([
+      [500, 500],
+      [510, 510],
+    ]);
     for (const sid of [connector.id, attached.id, loose.id]) {
       expect(stamp(sid, after).last_updated).toBe(stamp(sid, before).last_updated);
     }
-    expect(after.texts.find((t: any) => t.id === a.id).last_updated).not.toBe(before.texts.find((t: any) => t.id === a.id).last_updated);
+    expect(after.texts.find((t: any) => t.id === a.id).last_updated).not.toBe(
+      before.texts.find((t: any) => t.id === a.id).last_updated,
+    );
   });
 
   it('unknown kind is 400, unknown item 404, bad coordinates 400', async () => {
@@ -336,9 +538,16 @@ describe('erase', () => {
     const link = (await t.api.post(`/api/boards/${id}/links`, { x: 0, y: 0, url: 'http://a.test' })).body;
     const s1 = (await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 1, 1] })).body;
     const s2 = (await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 1, 1] })).body;
-    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 5, height: 5, dataUrl: PNG_1PX })).body;
+    const image = (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 5, height: 5, dataUrl: PNG_1PX }))
+      .body;
     expect((await t.api.del(`/api/boards/${id}/widgets/${text.id}`)).body.code).toBe('unknown_kind');
-    for (const [kind, item] of [['texts', text], ['links', link], ['strokes', s1], ['lines', s2], ['images', image]] as const) {
+    for (const [kind, item] of [
+      ['texts', text],
+      ['links', link],
+      ['strokes', s1],
+      ['lines', s2],
+      ['images', image],
+    ] as const) {
       const res = await t.api.del(`/api/boards/${id}/${kind}/${item.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ ok: true, id: item.id });

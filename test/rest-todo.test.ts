@@ -28,10 +28,16 @@ describe('POST /mode', () => {
     expect(snap.mode).toBe('draw');
     expect(snap).not.toHaveProperty('columns');
     // the columns and lanes are gone from the document, not only hidden from the snapshot
-    const left = await t.server.server.boards.read(id, TEST_CALLER, (doc) => [boardMaps(doc).columns.size, boardMaps(doc).lanes.size]);
+    const left = await t.server.server.boards.read(id, TEST_CALLER, (doc) => [
+      boardMaps(doc).columns.size,
+      boardMaps(doc).lanes.size,
+    ]);
     expect(left).toEqual([0, 0]);
     expect((await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'now a canvas' })).status).toBe(200);
-    const back = await t.api.request('POST', `/api/boards/${id}/mode`, { body: JSON.stringify({ mode: 'todo' }), headers: { 'content-type': 'application/json' } });
+    const back = await t.api.request('POST', `/api/boards/${id}/mode`, {
+      body: JSON.stringify({ mode: 'todo' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(back.status).toBe(400);
     expect(back.body.code).toBe('board_not_empty');
   });
@@ -74,7 +80,10 @@ describe('POST /mode', () => {
 
   it('rejects an invalid mode or template', async () => {
     const id = await board('draw');
-    expect((await t.api.post(`/api/boards/${id}/mode`, { mode: 'kanban' })).body).toMatchObject({ code: 'invalid_payload', field: 'mode' });
+    expect((await t.api.post(`/api/boards/${id}/mode`, { mode: 'kanban' })).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'mode',
+    });
     expect((await t.api.post(`/api/boards/${id}/mode`, { mode: 'todo', template: 'x' })).body.field).toBe('template');
   });
 });
@@ -82,13 +91,21 @@ describe('POST /mode', () => {
 describe('POST /column-width', () => {
   it('clamps to 200..480 and shows in the snapshot', async () => {
     const id = await board();
-    for (const [width, expected] of [[100, 200], [300, 300], [1000, 480], [333.6, 334]]) {
+    for (const [width, expected] of [
+      [100, 200],
+      [300, 300],
+      [1000, 480],
+      [333.6, 334],
+    ]) {
       const res = await t.api.post(`/api/boards/${id}/column-width`, { width });
       expect(res.body).toEqual({ ok: true, width: expected });
       expect((await snapshot(id)).colWidth).toBe(expected);
     }
     expect((await t.api.post(`/api/boards/${id}/column-width`, { width: 'wide' })).body.field).toBe('width');
-    expect((await t.api.post(`/api/boards/${id}/column-width`, {})).body).toMatchObject({ field: 'width', reason: 'is required' });
+    expect((await t.api.post(`/api/boards/${id}/column-width`, {})).body).toMatchObject({
+      field: 'width',
+      reason: 'is required',
+    });
   });
 });
 
@@ -97,7 +114,9 @@ describe('POST /lanes', () => {
     const id = await board();
     const named = await t.api.post(`/api/boards/${id}/lanes`, { lane: 2, title: 'Design', author: 'user:first' });
     expect(named.body).toEqual({ ok: true, lane: 2, title: 'Design' });
-    expect((await snapshot(id)).lanes).toEqual([{ lane: 2, title: 'Design', author: 'user:first', last_updated: expect.any(String) }]);
+    expect((await snapshot(id)).lanes).toEqual([
+      { lane: 2, title: 'Design', author: 'user:first', last_updated: expect.any(String) },
+    ]);
     await t.api.post(`/api/boards/${id}/lanes`, { lane: 2, title: 'Design & UX', author: 'ai:second' });
     expect((await snapshot(id)).lanes[0]).toMatchObject({ title: 'Design & UX', author: 'user:first' });
 
@@ -113,7 +132,8 @@ describe('POST /lanes', () => {
 
   it('lane must be an integer 0..9; titles at most 200 chars', async () => {
     const id = await board();
-    for (const lane of [-1, 10, 1.5, '1']) expect((await t.api.post(`/api/boards/${id}/lanes`, { lane, title: 'x' })).body.field).toBe('lane');
+    for (const lane of [-1, 10, 1.5, '1'])
+      expect((await t.api.post(`/api/boards/${id}/lanes`, { lane, title: 'x' })).body.field).toBe('lane');
     expect((await t.api.post(`/api/boards/${id}/lanes`, { lane: 9, title: 'x'.repeat(200) })).status).toBe(200);
     expect((await t.api.post(`/api/boards/${id}/lanes`, { lane: 9, title: 'x'.repeat(201) })).body.field).toBe('title');
   });
@@ -122,13 +142,44 @@ describe('POST /lanes', () => {
 describe('columns', () => {
   it('creates the column record, updates it in place by id, keeps its author', async () => {
     const id = await board();
-    const created = await t.api.post(`/api/boards/${id}/columns`, { title: 'Ideas', sort: 5, lane: 1, color: 'red', author: 'user:me' });
-    expect(created.body).toEqual({ id: expect.any(String), title: 'Ideas', sort: 5, lane: 1, color: 'red', author: 'user:me', last_updated: expect.any(String) });
+    const created = await t.api.post(`/api/boards/${id}/columns`, {
+      title: 'Ideas',
+      sort: 5,
+      lane: 1,
+      color: 'red',
+      author: 'user:me',
+    });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      title: 'Ideas',
+      sort: 5,
+      lane: 1,
+      color: 'red',
+      author: 'user:me',
+      last_updated: expect.any(String),
+    });
     await sleep(3);
-    const updated = await t.api.post(`/api/boards/${id}/columns`, { id: created.body.id, title: 'Ideas!', sort: 6, author: 'ai:x' });
-    expect(updated.body).toMatchObject({ id: created.body.id, title: 'Ideas!', sort: 6, lane: 1, color: 'red', author: 'user:me' });
+    const updated = await t.api.post(`/api/boards/${id}/columns`, {
+      id: created.body.id,
+      title: 'Ideas!',
+      sort: 6,
+      author: 'ai:x',
+    });
+    expect(updated.body).toMatchObject({
+      id: created.body.id,
+      title: 'Ideas!',
+      sort: 6,
+      lane: 1,
+      color: 'red',
+      author: 'user:me',
+    });
     expect(updated.body.last_updated > created.body.last_updated).toBe(true);
-    const cleared = await t.api.post(`/api/boards/${id}/columns`, { id: created.body.id, title: 'Ideas!', sort: 6, color: '' });
+    const cleared = await t.api.post(`/api/boards/${id}/columns`, {
+      id: created.body.id,
+      title: 'Ideas!',
+      sort: 6,
+      color: '',
+    });
     expect(cleared.body).not.toHaveProperty('color');
     expect((await snapshot(id)).columns.filter((c: any) => c.id === created.body.id)).toHaveLength(1);
   });
@@ -156,11 +207,14 @@ describe('columns', () => {
     expect(full.body).toMatchObject({ code: 'quota_exceeded', kind: 'columns_per_lane' });
     // moving a column into a full lane is refused too
     const other = (await t.api.post(`/api/boards/${id}/columns`, { title: 'elsewhere', sort: 0, lane: 3 })).body;
-    expect((await t.api.post(`/api/boards/${id}/columns`, { id: other.id, title: 'elsewhere', sort: 0, lane: 0 })).status).toBe(413);
+    expect(
+      (await t.api.post(`/api/boards/${id}/columns`, { id: other.id, title: 'elsewhere', sort: 0, lane: 0 })).status,
+    ).toBe(413);
 
     const big = await board();
     await t.server.server.boards.write(big, TEST_CALLER, (w) => {
-      for (let i = 0; i < MAX_COLUMNS - 3; i++) upsertColumn(w, { title: `c${i}`, sort: i, lane: Math.floor((i + 3) / 20) }); // 3 template columns fill lane 0 first
+      for (let i = 0; i < MAX_COLUMNS - 3; i++)
+        upsertColumn(w, { title: `c${i}`, sort: i, lane: Math.floor((i + 3) / 20) }); // 3 template columns fill lane 0 first
     });
     expect((await snapshot(big)).columns).toHaveLength(MAX_COLUMNS);
     const over = await t.api.post(`/api/boards/${big}/columns`, { title: 'one too many', sort: 0, lane: 9 });
@@ -187,19 +241,50 @@ describe('tasks', () => {
     const id = await board();
     const column = (await snapshot(id)).columns[0].id;
     const created = await t.api.post(`/api/boards/${id}/tasks`, {
-      column_id: column, name: 'Write docs', description: 'all of them', due_date: '2026-12-01', priority: 'h',
-      assignee: 'alice', color: 'blue', content: JSON.stringify({ boards: ['7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11'] }), author: 'ai:planner',
+      column_id: column,
+      name: 'Write docs',
+      description: 'all of them',
+      due_date: '2026-12-01',
+      priority: 'h',
+      assignee: 'alice',
+      color: 'blue',
+      content: JSON.stringify({ boards: ['7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11'] }),
+      author: 'ai:planner',
     });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
-      id: expect.any(String), column_id: column, name: 'Write docs', description: 'all of them', due_date: '2026-12-01', priority: 'H',
-      assignee: 'alice', sort: 0, done: false, color: 'blue', content: '{"boards":["7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11"]}',
-      author: 'ai:planner', last_updated: expect.any(String),
+      id: expect.any(String),
+      column_id: column,
+      name: 'Write docs',
+      description: 'all of them',
+      due_date: '2026-12-01',
+      priority: 'H',
+      assignee: 'alice',
+      sort: 0,
+      done: false,
+      color: 'blue',
+      content: '{"boards":["7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11"]}',
+      author: 'ai:planner',
+      last_updated: expect.any(String),
     });
     const second = await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'Next' });
     expect(second.body.sort).toBe(1);
-    const updated = await t.api.post(`/api/boards/${id}/tasks`, { id: created.body.id, name: 'Write all docs', done: true, priority: '', author: 'ai:other' });
-    expect(updated.body).toMatchObject({ id: created.body.id, name: 'Write all docs', done: true, assignee: 'alice', author: 'ai:planner', column_id: column, sort: 0 });
+    const updated = await t.api.post(`/api/boards/${id}/tasks`, {
+      id: created.body.id,
+      name: 'Write all docs',
+      done: true,
+      priority: '',
+      author: 'ai:other',
+    });
+    expect(updated.body).toMatchObject({
+      id: created.body.id,
+      name: 'Write all docs',
+      done: true,
+      assignee: 'alice',
+      author: 'ai:planner',
+      column_id: column,
+      sort: 0,
+    });
     expect(updated.body).not.toHaveProperty('priority');
     expect((await snapshot(id)).tasks).toHaveLength(2);
   });
@@ -218,7 +303,9 @@ describe('tasks', () => {
     const id = await board();
     const column = (await snapshot(id)).columns[0].id;
     for (const due_date of ['2026-12-01', '2026-12-01T09:30:00Z', '2026-12-01T09:30']) {
-      expect((await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', due_date })).status).toBe(200);
+      expect((await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', due_date })).status).toBe(
+        200,
+      );
     }
     for (const due_date of ['next week', '12/01/2026', '2026-02-30', 20261201]) {
       const res = await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', due_date });
@@ -243,8 +330,14 @@ describe('tasks', () => {
     }
     const big = JSON.stringify({ note: 'x'.repeat(20_000 - 11) });
     expect(big.length).toBe(20_000);
-    expect((await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', content: big })).status).toBe(200);
-    const over = await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', content: JSON.stringify({ note: 'x'.repeat(20_000 - 10) }) });
+    expect((await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'x', content: big })).status).toBe(
+      200,
+    );
+    const over = await t.api.post(`/api/boards/${id}/tasks`, {
+      column_id: column,
+      name: 'x',
+      content: JSON.stringify({ note: 'x'.repeat(20_000 - 10) }),
+    });
     expect(over.status).toBe(413);
     expect(over.body).toMatchObject({ code: 'quota_exceeded', kind: 'task_content_chars' });
   });
@@ -257,7 +350,9 @@ describe('tasks', () => {
     expect(moved.body).toEqual({ id: task.id, column_id: b.id, sort: 2.5 });
     expect((await snapshot(id)).tasks[0]).toMatchObject({ id: task.id, column_id: b.id, sort: 2.5, author: 'ai:rest' });
     expect((await t.api.post(`/api/boards/${id}/tasks/${task.id}/move`, { column_id: b.id })).body.field).toBe('sort');
-    expect((await t.api.post(`/api/boards/${id}/tasks/${task.id}/move`, { column_id: 'nope', sort: 1 })).body.field).toBe('column_id');
+    expect(
+      (await t.api.post(`/api/boards/${id}/tasks/${task.id}/move`, { column_id: 'nope', sort: 1 })).body.field,
+    ).toBe('column_id');
     expect((await t.api.post(`/api/boards/${id}/tasks/nope/move`, { column_id: b.id, sort: 1 })).status).toBe(404);
     expect((await t.api.del(`/api/boards/${id}/tasks/${task.id}`)).body).toEqual({ ok: true, id: task.id });
     expect((await t.api.del(`/api/boards/${id}/tasks/${task.id}`)).status).toBe(404);

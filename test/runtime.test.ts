@@ -17,7 +17,8 @@ describe('the supported Node', () => {
   it('is ^22.20 || ^24.12 || >=26 in package.json and in the check at start', () => {
     expect(readJson('package.json').engines.node).toBe(SUPPORTED_NODE);
     expect(SUPPORTED_NODE).toBe('^22.20 || ^24.12 || >=26');
-    for (const old of ['20.20.2', '22.12.0', '22.19.1', '23.11.0', '24.11.0', '25.2.0', '18.20.0']) expect(unsupportedNodeMessage(old)).toMatch(/Node 22\.20\+, 24\.12\+ or 26\+ is needed.*this is Node /);
+    for (const old of ['20.20.2', '22.12.0', '22.19.1', '23.11.0', '24.11.0', '25.2.0', '18.20.0'])
+      expect(unsupportedNodeMessage(old)).toMatch(/Node 22\.20\+, 24\.12\+ or 26\+ is needed.*this is Node /);
     for (const fine of ['22.20.0', '24.12.0', '26.10.0']) expect(unsupportedNodeMessage(fine)).toBeUndefined();
   });
 
@@ -33,7 +34,8 @@ describe('the supported Node', () => {
       // Other platforms' optional builds are locked but not installed, and npm checks only what it installs.
       if (!path || !range || !existsSync(join(ROOT, path))) continue;
       for (const version of ['22.20.0', '24.12.0', '26.10.0']) {
-        if (!semver.satisfies(version, range, { includePrerelease: true })) disagreeing.push(`${path} wants node ${range}, not ${version}`);
+        if (!semver.satisfies(version, range, { includePrerelease: true }))
+          disagreeing.push(`${path} wants node ${range}, not ${version}`);
       }
     }
     expect(disagreeing).toEqual([]);
@@ -58,7 +60,9 @@ describe.runIf(oldNode)(`a start on an unsupported Node (${oldNode})`, () => {
     expect(started.status).toBe(1);
     const lines = started.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^board service: Node 22\.20\+, 24\.12\+ or 26\+ is needed \(Node 26 recommended\); this is Node 20\./);
+    expect(lines[0]).toMatch(
+      /^board service: Node 22\.20\+, 24\.12\+ or 26\+ is needed \(Node 26 recommended\); this is Node 20\./,
+    );
     expect(started.stdout).toBe('');
   });
 });

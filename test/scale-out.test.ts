@@ -21,7 +21,10 @@ import { freePort } from './helpers/throwaway-services.js';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';
-if (available && !existsSync(NGINX)) console.warn(`\n!! SKIPPING the nginx test of docs/deploy.md: no ${NGINX} (scripts/start-shared-services.sh installs it)\n`);
+if (available && !existsSync(NGINX))
+  console.warn(
+    `\n!! SKIPPING the nginx test of docs/deploy.md: no ${NGINX} (scripts/start-shared-services.sh installs it)\n`,
+  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Cluster = { a: ChildServer; b: ChildServer; databaseUrl: string; stop(): Promise<void> };
@@ -29,7 +32,10 @@ type Cluster = { a: ChildServer; b: ChildServer; databaseUrl: string; stop(): Pr
 /** Two instances sharing a fresh database and Redis prefix. */
 async function startCluster(env: Record<string, string> = {}): Promise<Cluster> {
   const shared = { ...(await freshClusterEnv()), ...env };
-  const [a, b] = await Promise.all([startChildServer(await tempDataDir(), shared), startChildServer(await tempDataDir(), shared)]);
+  const [a, b] = await Promise.all([
+    startChildServer(await tempDataDir(), shared),
+    startChildServer(await tempDataDir(), shared),
+  ]);
   const stop = async () => {
     for (const server of [a, b]) {
       if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill('SIGTERM');
@@ -71,8 +77,16 @@ describe.skipIf(!available)('two instances, one board', () => {
     const answered = Date.now();
     const op = await json.next((f) => f.type === 'op', 2_000);
     const jsonDelay = Date.now() - answered;
-    expect(op).toMatchObject({ op: 'upsert', kind: 'texts', item: { id: written.body.id, content: 'written on A' }, author: 'ai:rest' });
-    await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toMatchObject({ content: 'written on A' }), 2_000);
+    expect(op).toMatchObject({
+      op: 'upsert',
+      kind: 'texts',
+      item: { id: written.body.id, content: 'written on A' },
+      author: 'ai:rest',
+    });
+    await eventually(
+      () => expect(yjs.doc.getMap('texts').get(written.body.id)).toMatchObject({ content: 'written on A' }),
+      2_000,
+    );
     console.log(`cross-instance JSON op ${jsonDelay} ms after the write's response (spec: about 100 ms)`);
 
     const onB = await client(b.url).get(`/json/${id}`);
@@ -89,17 +103,32 @@ describe.skipIf(!available)('two instances, one board', () => {
 
     const yjs = connectYjs(b.url, id);
     await yjs.synced;
-    yjs.doc.getMap('texts').set('yjs-text', { id: 'yjs-text', x: 0, y: 0, content: 'typed on B', author: 'user:b', last_updated: new Date().toISOString() });
-    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === 'yjs-text', 3_000)).toMatchObject({ item: { content: 'typed on B' } });
+    yjs.doc
+      .getMap('texts')
+      .set('yjs-text', {
+        id: 'yjs-text',
+        x: 0,
+        y: 0,
+        content: 'typed on B',
+        author: 'user:b',
+        last_updated: new Date().toISOString(),
+      });
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === 'yjs-text', 3_000)).toMatchObject({
+      item: { content: 'typed on B' },
+    });
 
     const framer = await openJson(b.url, id);
     framer.send({ type: 'add_text', ref: 'f1', x: 5, y: 5, content: 'framed on B' });
     const ack = await framer.next((f) => f.type === 'ack');
-    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === ack.result.id, 3_000)).toMatchObject({ item: { content: 'framed on B' } });
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === ack.result.id, 3_000)).toMatchObject({
+      item: { content: 'framed on B' },
+    });
 
     const mcp = await connectMcp(b.url);
     const added = await mcp.call('add_text', { board_id: id, x: 9, y: 9, content: 'from MCP on B' });
-    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === added.id, 3_000)).toMatchObject({ item: { content: 'from MCP on B' } });
+    expect(await watcher.next((f) => f.type === 'op' && f.item?.id === added.id, 3_000)).toMatchObject({
+      item: { content: 'from MCP on B' },
+    });
     await mcp.close();
     for (const socket of [watcher, framer]) socket.close();
     yjs.destroy();
@@ -108,7 +137,9 @@ describe.skipIf(!available)('two instances, one board', () => {
   it('people on A and on B see each other (awareness crosses instances), and see someone leave', async () => {
     const { onA, onB } = await yjsOnBoth();
     const others = (yjs: typeof onA) =>
-      [...yjs.provider.awareness!.getStates()].filter(([clientId]) => clientId !== yjs.doc.clientID).map(([, state]) => state.user);
+      [...yjs.provider.awareness!.getStates()]
+        .filter(([clientId]) => clientId !== yjs.doc.clientID)
+        .map(([, state]) => state.user);
     onA.provider.awareness!.setLocalStateField('user', { name: 'Ada on A' });
     onB.provider.awareness!.setLocalStateField('user', { name: 'Bo on B' });
     await eventually(() => expect(others(onB)).toEqual([{ name: 'Ada on A' }]), 3_000);
@@ -120,10 +151,22 @@ describe.skipIf(!available)('two instances, one board', () => {
 
   it('an edit from the only Yjs client on A, which leaves at once, still reaches clients on B', async () => {
     const { onA, onB } = await yjsOnBoth();
-    onA.doc.getMap('texts').set('parting', { id: 'parting', x: 0, y: 0, content: 'typed, then the tab closed', author: 'user:a', last_updated: new Date().toISOString() });
+    onA.doc
+      .getMap('texts')
+      .set('parting', {
+        id: 'parting',
+        x: 0,
+        y: 0,
+        content: 'typed, then the tab closed',
+        author: 'user:a',
+        last_updated: new Date().toISOString(),
+      });
     await eventually(() => expect(onA.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged: stored on A
     onA.destroy();
-    await eventually(() => expect(onB.doc.getMap('texts').get('parting')).toMatchObject({ content: 'typed, then the tab closed' }), 3_000);
+    await eventually(
+      () => expect(onB.doc.getMap('texts').get('parting')).toMatchObject({ content: 'typed, then the tab closed' }),
+      3_000,
+    );
     onB.destroy();
   });
 
@@ -138,9 +181,13 @@ describe.skipIf(!available)('two instances, one board', () => {
     await eventually(() => expect(yjs.doc.getMap('columns').size).toBeGreaterThan(0), 3_000);
     const column = [...yjs.doc.getMap<{ id: string }>('columns').values()][0].id;
     const stamp = { author: 'user:b', last_updated: new Date().toISOString() };
-    yjs.doc.getMap('tasks').set('task-on-b', { id: 'task-on-b', column_id: column, name: 'kept as a task', sort: 1, done: false, ...stamp });
+    yjs.doc
+      .getMap('tasks')
+      .set('task-on-b', { id: 'task-on-b', column_id: column, name: 'kept as a task', sort: 1, done: false, ...stamp });
     await eventually(async () => {
-      expect((await client(a.url).get(`/json/${id}`)).body.tasks).toContainEqual(expect.objectContaining({ id: 'task-on-b' }));
+      expect((await client(a.url).get(`/json/${id}`)).body.tasks).toContainEqual(
+        expect.objectContaining({ id: 'task-on-b' }),
+      );
     }, 3_000);
     await sleep(200);
     expect(yjs.doc.getMap('tasks').get('task-on-b')).toBeDefined(); // not removed as a wrong-mode item
@@ -152,10 +199,13 @@ describe.skipIf(!available)('two instances, one board', () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
     const json = await openJson(b.url, id);
-    const dataUrl = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const dataUrl =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
     const image = await client(a.url).post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl });
     expect(image.status).toBe(200);
-    expect(await json.next((f) => f.type === 'op' && f.kind === 'images', 3_000)).toMatchObject({ item: { id: image.body.id, dataUrl } });
+    expect(await json.next((f) => f.type === 'op' && f.kind === 'images', 3_000)).toMatchObject({
+      item: { id: image.body.id, dataUrl },
+    });
     expect((await client(b.url).get(`/api/boards/${id}`)).body.images[0]).toMatchObject({ dataUrl });
     json.close();
   });
@@ -191,9 +241,13 @@ describe.skipIf(!available)('two instances, one board', () => {
     await expect(connectJson(a.url, id)).rejects.toMatchObject({ status: 401 });
     await eventually(() => expect(yjsOnA.refusals).toContain('board_locked'), 3_000); // locked on B, refused on A
 
-    const unlocked = await client(b.url).request('POST', `/api/boards/${id}/unlock`, { headers: { 'x-board-key': locked.body.key } });
+    const unlocked = await client(b.url).request('POST', `/api/boards/${id}/unlock`, {
+      headers: { 'x-board-key': locked.body.key },
+    });
     expect(unlocked.status).toBe(200);
-    expect((await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'free again' })).status).toBe(200);
+    expect((await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'free again' })).status).toBe(
+      200,
+    );
     json.close();
     for (const yjs of [yjsOnA, yjsOnB]) yjs.destroy();
   });
@@ -236,7 +290,12 @@ describe.skipIf(!available)('two instances, one board', () => {
     const both = Promise.all([restWait, mcpWait]);
     const edit = () => client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'edited on A' });
     await edit();
-    for (let retry = 0; retry < 2 && (await Promise.race([both.then(() => 'woken'), sleep(6_000)])) !== 'woken'; retry++) await edit();
+    for (
+      let retry = 0;
+      retry < 2 && (await Promise.race([both.then(() => 'woken'), sleep(6_000)])) !== 'woken';
+      retry++
+    )
+      await edit();
     const [rest, viaMcp] = await both;
     const etag = (await client(a.url).get(`/json/${id}`)).headers.get('etag');
     expect(rest.body).toMatchObject({ updated: true, timedOut: false, etag });
@@ -264,12 +323,22 @@ describe.skipIf(!available)('two instances, one board', () => {
       await eventually(async () => expect((await agent.call('get_board', { board_id })).texts).toHaveLength(2), 5_000);
       expect(turn).toBeGreaterThanOrEqual(4);
       // Stateless: no instance remembers the key between requests.
-      expect((await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' })).structuredContent).toMatchObject({ code: 'board_locked' });
+      expect(
+        (await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' })).structuredContent,
+      ).toMatchObject({ code: 'board_locked' });
 
       const listener = await connectModernMcp(b.url);
       const uri = `svc://board/${board_id}/state.json`;
       const subscription = await listener.modern.listen({ resourceSubscriptions: [uri] });
-      expect((await client(a.url).post(`/api/boards/${board_id}/texts`, { x: 0, y: 120, content: 'on A' }, { 'x-board-key': access_key })).status).toBe(200);
+      expect(
+        (
+          await client(a.url).post(
+            `/api/boards/${board_id}/texts`,
+            { x: 0, y: 120, content: 'on A' },
+            { 'x-board-key': access_key },
+          )
+        ).status,
+      ).toBe(200);
       await eventually(() => expect(listener.updates).toContain(uri), 10_000);
       await subscription.close();
       await listener.close();
@@ -284,11 +353,19 @@ describe.skipIf(!available)('two instances, one board', () => {
     try {
       const res = await fetch(`${b.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.transport.sessionId!, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': session.transport.sessionId!,
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
       });
       expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ id: 3, error: { code: -32001, message: expect.stringContaining('initialize') } });
+      expect(await res.json()).toMatchObject({
+        id: 3,
+        error: { code: -32001, message: expect.stringContaining('initialize') },
+      });
     } finally {
       await session.close();
     }
@@ -303,18 +380,27 @@ describe.skipIf(!available)('two instances, one board', () => {
       await edit();
       expect((await waiting).body.updated).toBe(true);
     };
-    const versionsOn = async (api: typeof onA) => (await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version);
+    const versionsOn = async (api: typeof onA) =>
+      (await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version);
     await settled(() => onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on A' }));
     await eventually(async () => expect(await versionsOn(onB)).toEqual([1]), 8_000);
     // One burst with an edit on each instance: both record it, the store keeps one version of that state.
-    await settled(() => Promise.all([onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A again' }), onB.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on B' })]));
+    await settled(() =>
+      Promise.all([
+        onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A again' }),
+        onB.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on B' }),
+      ]),
+    );
     await sleep(1_000); // the later of the two recordings
     expect(await versionsOn(onA)).toEqual([2, 1]);
     const yjs = connectYjs(a.url, id);
     await yjs.synced;
     const restored = await onB.post(`/api/boards/${id}/versions/1/restore`);
     expect(restored.body).toMatchObject({ ok: true, version: 3, restoredFrom: 1 });
-    await eventually(() => expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content)).toEqual(['on A']), 8_000);
+    await eventually(
+      () => expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content)).toEqual(['on A']),
+      8_000,
+    );
     expect((await onA.get(`/json/${id}`)).body.etag).toBe(restored.body.etag);
     yjs.destroy();
   });
@@ -339,13 +425,22 @@ describe.skipIf(!available)('two instances, one board', () => {
 
 /** nginx running the configuration shown in docs/deploy.md, pointed at the given instances. */
 async function startDocumentedNginx(instances: string[]): Promise<{ url: string; stop(): void }> {
-  const documented = /```nginx\n([\s\S]*?)```/.exec(await readFile(join(import.meta.dirname, '..', 'docs', 'deploy.md'), 'utf8'))![1];
+  const documented = /```nginx\n([\s\S]*?)```/.exec(
+    await readFile(join(import.meta.dirname, '..', 'docs', 'deploy.md'), 'utf8'),
+  )![1];
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'boards-nginx-'));
   let conf = documented.replace('listen 80;', `listen 127.0.0.1:${port};`);
-  conf = conf.replace('10.0.0.11:3000', new URL(instances[0]).host).replace('10.0.0.12:3000', new URL(instances[1]).host);
-  await writeFile(join(dir, 'nginx.conf'), `pid ${dir}/pid; error_log ${dir}/error.log; daemon off; events {} http { access_log off; ${conf} }`);
-  const nginx = spawn(NGINX, ['-e', join(dir, 'error.log'), '-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
+  conf = conf
+    .replace('10.0.0.11:3000', new URL(instances[0]).host)
+    .replace('10.0.0.12:3000', new URL(instances[1]).host);
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    `pid ${dir}/pid; error_log ${dir}/error.log; daemon off; events {} http { access_log off; ${conf} }`,
+  );
+  const nginx = spawn(NGINX, ['-e', join(dir, 'error.log'), '-p', dir, '-c', join(dir, 'nginx.conf')], {
+    stdio: 'inherit',
+  });
   const url = `http://127.0.0.1:${port}`;
   await eventually(async () => expect((await fetch(`${url}/healthz`)).status).toBe(200), 5_000);
   return { url, stop: () => nginx.kill('SIGQUIT') };
@@ -369,7 +464,9 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       expect(await json.next((f) => f.type === 'op')).toMatchObject({ item: { id: written.body.id } });
       await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toBeDefined(), 2_000);
       // Sticky by board: the socket, the REST writes and the Yjs socket met on one instance.
-      const loaded = await Promise.all([a, b].map(async (server) => (await client(server.url).get('/healthz')).body.yjsConnections));
+      const loaded = await Promise.all(
+        [a, b].map(async (server) => (await client(server.url).get('/healthz')).body.yjsConnections),
+      );
       expect(loaded.sort()).toEqual([0, 1]);
 
       const dying = loaded[0] === 1 ? a : b;
@@ -379,7 +476,9 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       yjs.destroy();
       for (const board of boards) expect((await api.get(`/json/${board}`)).status).toBe(200);
       expect((await api.get(`/json/${id}`)).body.texts).toEqual([written.body]);
-      expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the failover' })).status).toBe(200);
+      expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the failover' })).status).toBe(
+        200,
+      );
     } finally {
       proxy.stop();
     }
@@ -398,7 +497,10 @@ describe.skipIf(!available)('losing an instance', () => {
 
     // Every surface writes on A: REST, MCP, JSON frames and a Yjs client.
     for (const board of boards) {
-      for (let i = 0; i < 5; i++) board.texts.push((await api.post(`/api/boards/${board.id}/texts`, { x: i, y: 0, content: `rest ${i}` })).body.id);
+      for (let i = 0; i < 5; i++)
+        board.texts.push(
+          (await api.post(`/api/boards/${board.id}/texts`, { x: i, y: 0, content: `rest ${i}` })).body.id,
+        );
     }
     const mcp = await connectMcp(a.url);
     boards[0].texts.push((await mcp.call('add_text', { board_id: boards[0].id, x: 0, y: 1, content: 'mcp' })).id);
@@ -407,7 +509,16 @@ describe.skipIf(!available)('losing an instance', () => {
     boards[1].texts.push((await json.next((f) => f.type === 'ack')).result.id);
     const yjs = connectYjs(a.url, boards[2].id);
     await yjs.synced;
-    yjs.doc.getMap('texts').set('from-yjs', { id: 'from-yjs', x: 0, y: 3, content: 'yjs', author: 'user:a', last_updated: new Date().toISOString() });
+    yjs.doc
+      .getMap('texts')
+      .set('from-yjs', {
+        id: 'from-yjs',
+        x: 0,
+        y: 3,
+        content: 'yjs',
+        author: 'user:a',
+        last_updated: new Date().toISOString(),
+      });
     await eventually(() => expect(yjs.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged by A
     boards[2].texts.push('from-yjs');
     const column = (await api.get(`/json/${todo}`)).body.columns[0].id;
@@ -423,9 +534,13 @@ describe.skipIf(!available)('losing an instance', () => {
       expect(snapshot.status).toBe(200);
       expect(snapshot.body.texts.map((text: { id: string }) => text.id).sort()).toEqual([...board.texts].sort());
     }
-    expect((await client(b.url).get(`/json/${todo}`)).body.tasks).toContainEqual(expect.objectContaining({ id: task.id, name: 'survives' }));
+    expect((await client(b.url).get(`/json/${todo}`)).body.tasks).toContainEqual(
+      expect.objectContaining({ id: task.id, name: 'survives' }),
+    );
     // And B goes on taking writes for them.
-    expect((await client(b.url).post(`/api/boards/${boards[3].id}/texts`, { x: 0, y: 0, content: 'after A died' })).status).toBe(200);
+    expect(
+      (await client(b.url).post(`/api/boards/${boards[3].id}/texts`, { x: 0, y: 0, content: 'after A died' })).status,
+    ).toBe(200);
   });
 });
 
@@ -450,12 +565,21 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
         expect(refused.body.code).toBe('storage_unavailable');
       }, 5_000);
       json.send({ type: 'add_text', ref: 'during', x: 0, y: 0, content: 'refused frame' });
-      expect(await json.next((f) => f.ref === 'during', 5_000)).toMatchObject({ type: 'error', code: 'storage_unavailable' });
+      expect(await json.next((f) => f.ref === 'during', 5_000)).toMatchObject({
+        type: 'error',
+        code: 'storage_unavailable',
+      });
     } finally {
       await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
     }
 
-    await eventually(async () => expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the outage' })).status).toBe(200), 10_000);
+    await eventually(
+      async () =>
+        expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the outage' })).status).toBe(
+          200,
+        ),
+      10_000,
+    );
     const texts = (await api.get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content).sort();
     expect(texts).toEqual(['after the outage', kept.content].sort());
     json.close();
@@ -480,9 +604,20 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
       const refused = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'refused' });
       expect(refused.status).toBe(503);
       expect(refused.body.code).toBe('storage_unavailable');
-      const viaMcp = await mcp.raw('add_text', { board_id: id, x: 0, y: 0, content: 'refused too' }).catch((error) => error);
+      const viaMcp = await mcp
+        .raw('add_text', { board_id: id, x: 0, y: 0, content: 'refused too' })
+        .catch((error) => error);
       expect(viaMcp).toMatchObject({ code: -32000, data: { code: 'storage_unavailable' } });
-      yjs.doc.getMap('texts').set('pending', { id: 'pending', x: 0, y: 0, content: 'from Yjs', author: 'user:y', last_updated: new Date().toISOString() });
+      yjs.doc
+        .getMap('texts')
+        .set('pending', {
+          id: 'pending',
+          x: 0,
+          y: 0,
+          content: 'from Yjs',
+          author: 'user:y',
+          last_updated: new Date().toISOString(),
+        });
       await sleep(500);
       expect(yjs.provider.hasUnsyncedChanges).toBe(true); // never acknowledged
     } finally {
@@ -493,7 +628,9 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
     await eventually(() => expect(yjs.provider.hasUnsyncedChanges).toBe(false), 10_000);
     for (const server of [a, b]) {
       await eventually(async () => {
-        const texts = (await client(server.url).get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content).sort();
+        const texts = (await client(server.url).get(`/json/${id}`)).body.texts
+          .map((text: { content: string }) => text.content)
+          .sort();
         expect(texts).toEqual(['from Yjs', kept.content].sort());
       }, 5_000);
     }
@@ -559,10 +696,14 @@ describe.skipIf(!available)('limits across instances', () => {
   it('board creation is limited across instances once they have heard of each other', async () => {
     const { a, b } = t.cluster;
     const created = [];
-    for (let i = 0; i < 5; i++) created.push((await client(a.url).request('POST', '/api/boards', from('10.0.0.2'))).status);
+    for (let i = 0; i < 5; i++)
+      created.push((await client(a.url).request('POST', '/api/boards', from('10.0.0.2'))).status);
     expect(created).toEqual([200, 200, 200, 200, 200]);
     expect((await client(a.url).request('POST', '/api/boards', from('10.0.0.2'))).status).toBe(429);
     // B has not counted any of them itself; it learns the shared count from the reply to its own hit.
-    await eventually(async () => expect((await client(b.url).request('POST', '/api/boards', from('10.0.0.2'))).status).toBe(429), 3_000);
+    await eventually(
+      async () => expect((await client(b.url).request('POST', '/api/boards', from('10.0.0.2'))).status).toBe(429),
+      3_000,
+    );
   });
 });

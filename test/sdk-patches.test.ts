@@ -30,7 +30,14 @@ import { MODERN_REVISION } from '../adapters/mcp/handlers.js';
 const SDK = '@modelcontextprotocol/server';
 /** The release the patches were made for. */
 const PATCHED_VERSION = '2.4.0';
-const PATCHES = ['guards', 'settled-handlers', 'given-classification', 'tools-call-parsed-once', 'json-body', 'exchange-handles'];
+const PATCHES = [
+  'guards',
+  'settled-handlers',
+  'given-classification',
+  'tools-call-parsed-once',
+  'json-body',
+  'exchange-handles',
+];
 
 const root = join(import.meta.dirname, '..');
 const sdkDir = join(root, 'node_modules', SDK);
@@ -38,19 +45,32 @@ const sdkDir = join(root, 'node_modules', SDK);
 describe('the SDK patches are applied to the release they were made for', () => {
   it(`the installed ${SDK} is ${PATCHED_VERSION}, with a patch file for each change`, () => {
     const { version } = JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')) as { version: string };
-    expect(version, 'a new SDK release: re-check each patch against it (docs/upstream-patches.md)').toBe(PATCHED_VERSION);
+    expect(version, 'a new SDK release: re-check each patch against it (docs/upstream-patches.md)').toBe(
+      PATCHED_VERSION,
+    );
     const files = readdirSync(join(root, 'patches'));
     for (const name of PATCHES) {
-      expect(files.some((file) => file.startsWith(`@modelcontextprotocol+server+${PATCHED_VERSION}+`) && file.endsWith(`+${name}.patch`)), name).toBe(true);
+      expect(
+        files.some(
+          (file) =>
+            file.startsWith(`@modelcontextprotocol+server+${PATCHED_VERSION}+`) && file.endsWith(`+${name}.patch`),
+        ),
+        name,
+      ).toBe(true);
     }
   });
 
   it('both builds (ESM and CommonJS) carry every patch', () => {
     const dist = join(sdkDir, 'dist');
-    const patched = (pattern: RegExp) => readdirSync(dist).filter((file) => /\.(mjs|cjs)$/.test(file) && pattern.test(readFileSync(join(dist, file), 'utf8')));
+    const patched = (pattern: RegExp) =>
+      readdirSync(dist).filter(
+        (file) => /\.(mjs|cjs)$/.test(file) && pattern.test(readFileSync(join(dist, file), 'utf8')),
+      );
     expect(patched(/const hasMember = /)).toHaveLength(2);
     expect(patched(/const handlerSettled = /)).toHaveLength(2);
-    expect(patched(/responseHandlers\.size > 0 \|\| requestHandlerAbortControllers\.size > 0 \? new SdkError/)).toHaveLength(2);
+    expect(
+      patched(/responseHandlers\.size > 0 \|\| requestHandlerAbortControllers\.size > 0 \? new SdkError/),
+    ).toHaveLength(2);
     expect(patched(/const given = requestOptions\?\.classification;/)).toHaveLength(2);
     expect(patched(/const prevalidated = this\._validatedRequests\?\.get\(request\);/)).toHaveLength(2);
     expect(patched(/\(this\._validatedRequests \?\?= /)).toHaveLength(2);
@@ -64,9 +84,19 @@ describe('the SDK patches are applied to the release they were made for', () => 
   });
 });
 
-const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientInfo': { name: 'patch-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: 'patch-test', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const toolsCall = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: meta } };
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'mcp-protocol-version': MODERN_REVISION };
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+  'mcp-protocol-version': MODERN_REVISION,
+};
 
 /** Messages of every kind, valid and broken, for the guards. */
 const MESSAGES: unknown[] = [
@@ -78,7 +108,12 @@ const MESSAGES: unknown[] = [
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', method: 'notifications/initialized', id: undefined },
   { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+  },
   { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
   { jsonrpc: '2.0', id: 1, result: {} },
   { jsonrpc: '2.0', id: 1, result: { content: [] }, method: 'x' },
@@ -115,15 +150,23 @@ describe('guards: a message of another kind is told apart before any zod parse',
   afterEach(() => vi.restoreAllMocks());
 
   it.each(GUARDS)('%s answers exactly as its schema does', (_name, guard, schema) => {
-    for (const message of MESSAGES) expect(guard(message), JSON.stringify(message)).toBe(schema.safeParse(message).success);
+    for (const message of MESSAGES)
+      expect(guard(message), JSON.stringify(message)).toBe(schema.safeParse(message).success);
   });
 
   it('a request is not parsed as a response, nor a response as a request or a notification', () => {
     const parses = GUARDS.map(([name, , schema]) => [name, vi.spyOn(schema, 'safeParse')] as const);
     const count = () => Object.fromEntries(parses.map(([name, spy]) => [name, spy.mock.calls.length]));
-    expect(isJSONRPCResultResponse(toolsCall) || isJSONRPCErrorResponse(toolsCall) || isJSONRPCNotification(toolsCall) || isInitializeRequest(toolsCall)).toBe(false);
+    expect(
+      isJSONRPCResultResponse(toolsCall) ||
+        isJSONRPCErrorResponse(toolsCall) ||
+        isJSONRPCNotification(toolsCall) ||
+        isInitializeRequest(toolsCall),
+    ).toBe(false);
     const response = { jsonrpc: '2.0', id: 7, result: { content: [] } };
-    expect(isJSONRPCRequest(response) || isJSONRPCNotification(response) || isJSONRPCErrorResponse(response)).toBe(false);
+    expect(isJSONRPCRequest(response) || isJSONRPCNotification(response) || isJSONRPCErrorResponse(response)).toBe(
+      false,
+    );
     expect(count()).toEqual(Object.fromEntries(GUARDS.map(([name]) => [name, 0])));
     // What passes the cheap check is still parsed whole.
     expect(isJSONRPCRequest(toolsCall)).toBe(true);
@@ -136,7 +179,10 @@ function echoEndpoint() {
   const signals: AbortSignal[] = [];
   const handler = createMcpHandler(
     () => {
-      const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: { tools: {} }, supportedProtocolVersions: [MODERN_REVISION, '2025-11-25'] });
+      const server = new Server(
+        { name: 'patch-test', version: '1' },
+        { capabilities: { tools: {} }, supportedProtocolVersions: [MODERN_REVISION, '2025-11-25'] },
+      );
       server.setRequestHandler('tools/call', (_request, ctx) => {
         signals.push(ctx.mcpReq.signal);
         return { content: [{ type: 'text', text: 'echo' }] };
@@ -151,7 +197,7 @@ function echoEndpoint() {
 }
 
 describe('a per-request server closes without aborting the handler that already answered', () => {
-  it('the tools/call handler\'s signal is not aborted once its answer is sent', async () => {
+  it("the tools/call handler's signal is not aborted once its answer is sent", async () => {
     const { handler, signals, post } = echoEndpoint();
     const response = await post(toolsCall);
     expect(response.status).toBe(200);
@@ -166,7 +212,13 @@ describe('a per-request server closes without aborting the handler that already 
 
 describe('createMcpHandler takes the classification its caller already made', () => {
   const classify = (body: unknown) =>
-    classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers['mcp-protocol-version'], mcpMethodHeader: headers['mcp-method'], mcpNameHeader: headers['mcp-name'], body });
+    classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: headers['mcp-protocol-version'],
+      mcpMethodHeader: headers['mcp-method'],
+      mcpNameHeader: headers['mcp-name'],
+      body,
+    });
 
   it('the given outcome is used as is, not made again from the body', async () => {
     const { handler, post } = echoEndpoint();
@@ -175,7 +227,9 @@ describe('createMcpHandler takes the classification its caller already made', ()
     expect(rejection.kind).toBe('reject');
     const refused = await post(toolsCall, { classification: rejection });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/not a valid JSON-RPC message/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /not a valid JSON-RPC message/,
+    );
     // The body's own outcome serves it.
     const route = classify(toolsCall);
     expect(route.kind).toBe('modern');
@@ -204,21 +258,35 @@ describe('a tools/call request is parsed once by the Server', () => {
     // Each parse of the message reads its params once: unpatched, the Server's tools/call check and the registration's own parse read them twice.
     let reads = 0;
     const params = { name: 'echo', arguments: { a: 1 } };
-    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', get params() { reads += 1; return params; } };
-    const wrapped = (server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> })._requestHandlers.get('tools/call')!;
+    const request = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      get params() {
+        reads += 1;
+        return params;
+      },
+    };
+    const wrapped = (
+      server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> }
+    )._requestHandlers.get('tools/call')!;
     const ctx = { mcpReq: { id: 1, requestState: () => undefined, signal: new AbortController().signal } };
     expect(await wrapped(request, ctx)).toMatchObject({ content: [] });
     expect(reads).toBe(1);
     expect(seen).toEqual({ method: 'tools/call', params });
   });
 
-  it('a malformed tools/call is still refused by the Server\'s check, as Invalid params', async () => {
+  it("a malformed tools/call is still refused by the Server's check, as Invalid params", async () => {
     const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: { tools: {} } });
     const handler = vi.fn(() => ({ content: [] }));
     server.setRequestHandler('tools/call', handler);
-    const wrapped = (server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> })._requestHandlers.get('tools/call')!;
+    const wrapped = (
+      server as unknown as { _requestHandlers: Map<string, (request: unknown, ctx: unknown) => Promise<unknown>> }
+    )._requestHandlers.get('tools/call')!;
     const ctx = { mcpReq: { id: 1, requestState: () => undefined, signal: new AbortController().signal } };
-    await expect(wrapped({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, ctx)).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      wrapped({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5 } }, ctx),
+    ).rejects.toMatchObject({ code: -32602 });
     expect(handler).not.toHaveBeenCalled();
   });
 });
@@ -226,23 +294,41 @@ describe('a tools/call request is parsed once by the Server', () => {
 describe('a JSON answer keeps its text for a server adapter', () => {
   const JSON_BODY = Symbol.for('mcp.jsonBody');
 
-  it('the stateless entry\'s answer carries the text its body holds', async () => {
+  it("the stateless entry's answer carries the text its body holds", async () => {
     const { handler, post } = echoEndpoint();
     const response = await post(toolsCall);
     const kept = (response as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
     expect(typeof kept).toBe('string');
     expect(await response.text()).toBe(kept);
-    expect(JSON.parse(kept as string)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'echo' }] } });
+    expect(JSON.parse(kept as string)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { content: [{ type: 'text', text: 'echo' }] },
+    });
     expect(response.headers.get('content-type')).toBe('application/json');
     await handler.close();
   });
 
-  it('so does a session transport\'s JSON answer', async () => {
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'session-1', enableJsonResponse: true });
+  it("so does a session transport's JSON answer", async () => {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => 'session-1',
+      enableJsonResponse: true,
+    });
     const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: {} });
     await server.connect(transport);
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
-    const response = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }), { parsedBody: initialize });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    };
+    const response = await transport.handleRequest(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      }),
+      { parsedBody: initialize },
+    );
     const kept = (response as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
     expect(typeof kept).toBe('string');
     expect(await response.text()).toBe(kept);
@@ -258,7 +344,10 @@ describe('the stateless entry lets go of a per-request server when its exchange 
     const signals: AbortSignal[] = [];
     const handler = createMcpHandler(
       () => {
-        const server = new Server({ name: 'patch-test', version: '1' }, { capabilities: { tools: {} }, supportedProtocolVersions: [MODERN_REVISION] });
+        const server = new Server(
+          { name: 'patch-test', version: '1' },
+          { capabilities: { tools: {} }, supportedProtocolVersions: [MODERN_REVISION] },
+        );
         server.setRequestHandler('tools/call', (_request, ctx) => {
           signals.push(ctx.mcpReq.signal);
           entered();
@@ -268,7 +357,9 @@ describe('the stateless entry lets go of a per-request server when its exchange 
       },
       { legacy: 'reject' },
     );
-    const pending = handler.fetch(new Request('http://localhost/mcp', { method: 'POST', headers }), { parsedBody: toolsCall });
+    const pending = handler.fetch(new Request('http://localhost/mcp', { method: 'POST', headers }), {
+      parsedBody: toolsCall,
+    });
     await inside;
     await handler.close();
     expect(signals[0].aborted).toBe(true);
@@ -279,9 +370,23 @@ describe('the stateless entry lets go of a per-request server when its exchange 
   it('the servers of ended exchanges do not outlive young-generation collections', () => {
     // 40 000 exchanges after 20 000 of warm-up (before that, unoptimised code keeps more alive either way).
     const calls = 40_000;
-    const trace = execFileSync(process.execPath, ['--import', 'tsx', '--no-allocation-site-pretenuring', '--trace-gc-nvp', join(root, 'test/helpers/exchange-survival.ts'), String(calls)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const trace = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--no-allocation-site-pretenuring',
+        '--trace-gc-nvp',
+        join(root, 'test/helpers/exchange-survival.ts'),
+        String(calls),
+      ],
+      { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
     const between = trace.slice(trace.indexOf('MARK-START'), trace.indexOf('MARK-END'));
-    const scavenges = between.split('\n').filter((line) => line.includes('"gc":"s"')).map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { new_space_survived: number; allocated: number });
+    const scavenges = between
+      .split('\n')
+      .filter((line) => line.includes('"gc":"s"'))
+      .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as { new_space_survived: number; allocated: number });
     expect(scavenges.length).toBeGreaterThan(10);
     const survivedPerCall = scavenges.reduce((sum, scavenge) => sum + scavenge.new_space_survived, 0) / calls;
     // Unpatched, a server held in the entry's set of exchanges kept about 9 KB a call alive through them (0.3 KB patched).
@@ -290,7 +395,9 @@ describe('the stateless entry lets go of a per-request server when its exchange 
 });
 
 it('patch-package is what applies the patches on install', () => {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   expect(scripts.postinstall).toMatch(/patch-package/);
   expect(existsSync(join(root, 'node_modules', 'patch-package'))).toBe(true);
 });

@@ -11,7 +11,12 @@ import { startServer, type TestServer } from './helpers/server.js';
 /** The policy's directives by name. */
 function directives(header: string | null): Map<string, string[]> {
   expect(header, 'no Content-Security-Policy').toBeTruthy();
-  return new Map(header!.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  return new Map(
+    header!
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 function expectEverywhere(headers: Headers): void {
@@ -62,7 +67,9 @@ describe('security headers on a plain http server', () => {
     // The query decides, as the app reads it: anything else is the framed-by-us-only app.
     for (const path of ['/?embed=0', '/?embed=10', '/llms.txt?embed=1']) {
       const response = await fetch(`${server.url}${path}`);
-      expect(directives(response.headers.get('content-security-policy')).get('frame-ancestors'), path).toEqual(["'self'"]);
+      expect(directives(response.headers.get('content-security-policy')).get('frame-ancestors'), path).toEqual([
+        "'self'",
+      ]);
       expect(response.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
     }
   });
@@ -75,7 +82,11 @@ describe('security headers on a plain http server', () => {
     expect(response.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
     const preflight = await fetch(`${server.url}/api/boards/${boardId}/texts`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-board-key' },
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-board-key',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -98,23 +109,43 @@ describe('security headers on a plain http server', () => {
   });
 
   it('a JSON answer (REST, /json, MCP) loads nothing and sits in no frame, without the page-only headers', async () => {
-    const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 1, y: 2, content: 'headers' }) });
+    const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: 1, y: 2, content: 'headers' }),
+    });
     expect(write.ok).toBe(true);
     const text = (await write.json()) as { id: string };
     const mcp = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     expect(mcp.status).toBe(200);
-    for (const [name, response] of [['POST /texts', write], ['GET /json', await fetch(`${server.url}/json/${boardId}`)], ['GET /api/boards/{id}/texts/{id}', await fetch(`${server.url}/api/boards/${boardId}/texts/${text.id}`)], ['POST /mcp', mcp]] as const) {
+    for (const [name, response] of [
+      ['POST /texts', write],
+      ['GET /json', await fetch(`${server.url}/json/${boardId}`)],
+      ['GET /api/boards/{id}/texts/{id}', await fetch(`${server.url}/api/boards/${boardId}/texts/${text.id}`)],
+      ['POST /mcp', mcp],
+    ] as const) {
       expect(response.headers.get('content-type'), name).toMatch(/^application\/json/);
       expectEverywhere(response.headers);
       const csp = directives(response.headers.get('content-security-policy'));
       expect(csp.get('default-src'), name).toEqual(["'none'"]);
       expect(csp.get('frame-ancestors'), name).toEqual(["'none'"]);
       expect(csp.has('script-src'), name).toBe(false);
-      for (const pageOnly of ['x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-dns-prefetch-control']) {
+      for (const pageOnly of [
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-xss-protection',
+        'x-dns-prefetch-control',
+      ]) {
         expect(response.headers.get(pageOnly), `${name}: ${pageOnly}`).toBeNull();
       }
     }
@@ -124,13 +155,36 @@ describe('security headers on a plain http server', () => {
     // One header set on Node's response before writeHead makes Node set every header of the answer again, one by one.
     const setHeader = vi.spyOn(ServerResponse.prototype, 'setHeader');
     try {
-      const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 1, y: 2, content: 'one writeHead' }) });
+      const write = await fetch(`${server.url}/api/boards/${boardId}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 1, y: 2, content: 'one writeHead' }),
+      });
       expect(write.ok).toBe(true);
-      const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const envelope = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
       const call = await fetch(`${server.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add_text' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_text', arguments: { board_id: boardId, x: 3, y: 4, content: 'over MCP' }, _meta: envelope } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'add_text',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'add_text',
+            arguments: { board_id: boardId, x: 3, y: 4, content: 'over MCP' },
+            _meta: envelope,
+          },
+        }),
       });
       expect(call.status).toBe(200);
       expect(JSON.stringify(await call.json())).not.toContain('"isError":true');
@@ -146,10 +200,17 @@ describe('security headers on a plain http server', () => {
   });
 
   it("an image (a user's file, which a browser may open as a page) keeps the app's headers", async () => {
-    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-    const created = await fetch(`${server.url}/api/boards/${boardId}/images`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 0, y: 0, width: 1, height: 1, dataUrl: png }) });
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const created = await fetch(`${server.url}/api/boards/${boardId}/images`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: 0, y: 0, width: 1, height: 1, dataUrl: png }),
+    });
     expect(created.ok).toBe(true);
-    const image = await fetch(`${server.url}/api/boards/${boardId}/images/${((await created.json()) as { id: string }).id}`);
+    const image = await fetch(
+      `${server.url}/api/boards/${boardId}/images/${((await created.json()) as { id: string }).id}`,
+    );
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expectEverywhere(image.headers);

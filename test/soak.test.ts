@@ -22,7 +22,13 @@ let server: ChildServer;
 
 beforeAll(async () => {
   dataDir = await tempDataDir();
-  server = await startChildServer(dataDir, { RATE_LIMITS: 'on', TRUST_PROXY: 'true', STORE_DEBOUNCE_MS: '200', STORE_MAX_DEBOUNCE_MS: '1000', KEEP_LOADED_MS: '1000' });
+  server = await startChildServer(dataDir, {
+    RATE_LIMITS: 'on',
+    TRUST_PROXY: 'true',
+    STORE_DEBOUNCE_MS: '200',
+    STORE_MAX_DEBOUNCE_MS: '1000',
+    KEEP_LOADED_MS: '1000',
+  });
 });
 afterAll(async () => {
   server.process.kill('SIGTERM');
@@ -33,53 +39,80 @@ afterAll(async () => {
 type Health = { rssBytes: number; loadedBoards: number; eventLoopDelayP99Ms: number };
 
 describe('soak', () => {
-  it(`${BOARDS} boards, ${2 * BOARDS + YJS_CLIENTS} WebSocket clients, writes near the limits: memory levels off, idle boards unload, the loop stays responsive`, async () => {
-    const api = client(server.url);
-    const health = async () => (await api.get<Health>('/healthz')).body;
-    // Each board is created from its own address (behind the trusted-proxy setting) so creation limits do not interfere.
-    const boards: string[] = [];
-    for (let i = 0; i < BOARDS; i++) boards.push((await api.post('/api/boards', undefined, { 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` })).body.id);
-    // Two JSON clients per board, each from its own address (one client IP may hold 128 sockets).
-    const json: JsonClient[] = await Promise.all([...boards, ...boards].map((id, i) => connectJson(server.url, id, { headers: { 'x-forwarded-for': `10.8.${i >> 8}.${i & 255}` } })));
-    const yjs: YjsClient[] = boards.slice(0, YJS_CLIENTS).map((id) => connectYjs(server.url, id));
-    await Promise.all(yjs.map((c) => c.synced));
+  it(
+    `${BOARDS} boards, ${2 * BOARDS + YJS_CLIENTS} WebSocket clients, writes near the limits: memory levels off, idle boards unload, the loop stays responsive`,
+    async () => {
+      const api = client(server.url);
+      const health = async () => (await api.get<Health>('/healthz')).body;
+      // Each board is created from its own address (behind the trusted-proxy setting) so creation limits do not interfere.
+      const boards: string[] = [];
+      for (let i = 0; i < BOARDS; i++)
+        boards.push(
+          (await api.post('/api/boards', undefined, { 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` })).body.id,
+        );
+      // Two JSON clients per board, each from its own address (one client IP may hold 128 sockets).
+      const json: JsonClient[] = await Promise.all(
+        [...boards, ...boards].map((id, i) =>
+          connectJson(server.url, id, { headers: { 'x-forwarded-for': `10.8.${i >> 8}.${i & 255}` } }),
+        ),
+      );
+      const yjs: YjsClient[] = boards.slice(0, YJS_CLIENTS).map((id) => connectYjs(server.url, id));
+      await Promise.all(yjs.map((c) => c.synced));
 
-    const samples: number[] = [];
-    let written = 0;
-    let refused = 0;
-    const started = Date.now();
-    const sampler = setInterval(async () => samples.push((await health()).rssBytes), 1000);
-    // Hot boards get about 5 writes a second (the limit is 6), the others one every couple of seconds between them.
-    while (Date.now() - started < SOAK_MS) {
-      const round = Date.now();
-      const targets = [...boards.slice(0, HOT_BOARDS), ...Array.from({ length: COOL_WRITES_PER_ROUND }, () => boards[HOT_BOARDS + Math.floor(Math.random() * (BOARDS - HOT_BOARDS))])];
-      const results = await Promise.all(targets.map((id, i) => api.post(`/api/boards/${id}/strokes`, { points: [i, 0, i + 5, 5, i + 10, 0], color: 'blue' })));
-      for (const res of results) res.status === 200 ? written++ : refused++;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 200 - (Date.now() - round))));
-    }
-    clearInterval(sampler);
-    const afterLoad = await health();
-    expect(written).toBeGreaterThan(SOAK_MS / 1000 * 50);
-    expect(refused).toBe(0);
+      const samples: number[] = [];
+      let written = 0;
+      let refused = 0;
+      const started = Date.now();
+      const sampler = setInterval(async () => samples.push((await health()).rssBytes), 1000);
+      // Hot boards get about 5 writes a second (the limit is 6), the others one every couple of seconds between them.
+      while (Date.now() - started < SOAK_MS) {
+        const round = Date.now();
+        const targets = [
+          ...boards.slice(0, HOT_BOARDS),
+          ...Array.from(
+            { length: COOL_WRITES_PER_ROUND },
+            () => boards[HOT_BOARDS + Math.floor(Math.random() * (BOARDS - HOT_BOARDS))],
+          ),
+        ];
+        const results = await Promise.all(
+          targets.map((id, i) =>
+            api.post(`/api/boards/${id}/strokes`, { points: [i, 0, i + 5, 5, i + 10, 0], color: 'blue' }),
+          ),
+        );
+        for (const res of results) res.status === 200 ? written++ : refused++;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 200 - (Date.now() - round))));
+      }
+      clearInterval(sampler);
+      const afterLoad = await health();
+      expect(written).toBeGreaterThan((SOAK_MS / 1000) * 50);
+      expect(refused).toBe(0);
 
-    // Memory levels off after warm-up: the last third stays near the first.
-    const third = Math.max(1, Math.floor(samples.length / 3));
-    const warm = Math.max(...samples.slice(0, third));
-    const late = Math.max(...samples.slice(-third));
-    console.log(`soak: ${written} writes in ${SOAK_MS / 1000} s; RSS after warm-up ${(warm / 2 ** 20).toFixed(0)} MiB, at the end ${(late / 2 ** 20).toFixed(0)} MiB; event-loop delay p99 ${afterLoad.eventLoopDelayP99Ms} ms`);
-    expect(late).toBeLessThan(warm * 1.3 + 30 * 2 ** 20);
-    expect(afterLoad.eventLoopDelayP99Ms).toBeLessThan(200);
+      // Memory levels off after warm-up: the last third stays near the first.
+      const third = Math.max(1, Math.floor(samples.length / 3));
+      const warm = Math.max(...samples.slice(0, third));
+      const late = Math.max(...samples.slice(-third));
+      console.log(
+        `soak: ${written} writes in ${SOAK_MS / 1000} s; RSS after warm-up ${(warm / 2 ** 20).toFixed(0)} MiB, at the end ${(late / 2 ** 20).toFixed(0)} MiB; event-loop delay p99 ${afterLoad.eventLoopDelayP99Ms} ms`,
+      );
+      expect(late).toBeLessThan(warm * 1.3 + 30 * 2 ** 20);
+      expect(afterLoad.eventLoopDelayP99Ms).toBeLessThan(200);
 
-    // Every acknowledged write reached every JSON client of its board.
-    const perBoard = await Promise.all(boards.slice(0, HOT_BOARDS).map(async (id) => (await api.get(`/json/${id}`)).body.lines.length));
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the last op frames are on their way
-    json.slice(0, HOT_BOARDS).forEach((c, i) => expect(c.frames.filter((f) => f.type === 'op').length).toBe(perBoard[i]));
+      // Every acknowledged write reached every JSON client of its board.
+      const perBoard = await Promise.all(
+        boards.slice(0, HOT_BOARDS).map(async (id) => (await api.get(`/json/${id}`)).body.lines.length),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the last op frames are on their way
+      json
+        .slice(0, HOT_BOARDS)
+        .forEach((c, i) => expect(c.frames.filter((f) => f.type === 'op').length).toBe(perBoard[i]));
 
-    // Idle boards unload once everyone has gone.
-    json.forEach((c) => c.close());
-    yjs.forEach((c) => c.destroy());
-    await eventually(async () => expect((await health()).loadedBoards).toBe(0), 10_000);
-  }, SOAK_MS + 60_000);
+      // Idle boards unload once everyone has gone.
+      json.forEach((c) => c.close());
+      yjs.forEach((c) => c.destroy());
+      await eventually(async () => expect((await health()).loadedBoards).toBe(0), 10_000);
+    },
+    SOAK_MS + 60_000,
+  );
 
   it('the per-board limit holds under concurrency: of 100 simultaneous requests exactly 60 pass', async () => {
     const api = client(server.url);

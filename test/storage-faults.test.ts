@@ -21,7 +21,9 @@ describe('storage faults', () => {
     try {
       const api = client(server.url);
       const { id } = (await api.post('/api/boards')).body;
-      const kept = (await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before the disk filled up' })).body;
+      const kept = (
+        await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before the disk filled up' })
+      ).body;
       const json = await openJson(server.url, id);
       const yjs = connectYjs(server.url, id);
       await yjs.synced;
@@ -31,21 +33,40 @@ describe('storage faults', () => {
       const refused = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: big('refused') });
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'storage_unavailable', error: expect.any(String) });
-      const viaMcp = await mcp.call('add_text', { board_id: id, x: 0, y: 0, content: big('mcp') }).catch((error) => error);
+      const viaMcp = await mcp
+        .call('add_text', { board_id: id, x: 0, y: 0, content: big('mcp') })
+        .catch((error) => error);
       expect(viaMcp).toMatchObject({ code: -32000, data: { code: 'storage_unavailable' } });
       json.send({ type: 'add_text', ref: 'full', x: 0, y: 0, content: big('frame') });
       expect(await json.next((f) => f.ref === 'full')).toMatchObject({ type: 'error', code: 'storage_unavailable' });
-      expect((await api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: big('import') }] } })).status).toBe(503);
+      expect(
+        (await api.post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: big('import') }] } })).status,
+      ).toBe(503);
 
       // A Yjs client's change is not acknowledged: it stays pending in the client.
-      yjs.doc.getMap('texts').set('y1', { id: 'y1', x: 9, y: 9, content: big('yjs'), author: 'user:writer', last_updated: new Date().toISOString() });
+      yjs.doc
+        .getMap('texts')
+        .set('y1', {
+          id: 'y1',
+          x: 9,
+          y: 9,
+          content: big('yjs'),
+          author: 'user:writer',
+          last_updated: new Date().toISOString(),
+        });
       await new Promise((resolve) => setTimeout(resolve, 300));
       const during = (await api.get(`/json/${id}`)).body;
       expect(during.texts.map((text: any) => text.id)).toEqual([kept.id]);
 
       restore();
       // The Yjs client reconnects and resends; then writes work again everywhere.
-      await eventually(async () => expect((await api.get(`/json/${id}`)).body.texts.map((t: any) => t.id).sort()).toEqual([kept.id, 'y1'].sort()), 15_000);
+      await eventually(
+        async () =>
+          expect((await api.get(`/json/${id}`)).body.texts.map((t: any) => t.id).sort()).toEqual(
+            [kept.id, 'y1'].sort(),
+          ),
+        15_000,
+      );
       expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'after recovery' })).status).toBe(200);
       json.send({ type: 'add_text', ref: 'ok', x: 0, y: 0, content: 'frame after recovery' });
       expect(await json.next((f) => f.ref === 'ok')).toMatchObject({ type: 'ack' });
@@ -56,8 +77,12 @@ describe('storage faults', () => {
       // Nothing refused was stored half-way; everything acknowledged is there after a restart.
       const restarted = await server.restart();
       try {
-        const texts = (await client(restarted.url).get(`/json/${id}`)).body.texts.map((t: any) => t.content.slice(0, 20)).sort();
-        expect(texts).toEqual(['after recovery', 'frame after recovery', 'stored before the di', 'yjs xxxxxxxxxxxxxxxx'].sort());
+        const texts = (await client(restarted.url).get(`/json/${id}`)).body.texts
+          .map((t: any) => t.content.slice(0, 20))
+          .sort();
+        expect(texts).toEqual(
+          ['after recovery', 'frame after recovery', 'stored before the di', 'yjs xxxxxxxxxxxxxxxx'].sort(),
+        );
       } finally {
         await restarted.close();
       }
@@ -75,11 +100,18 @@ describe('storage faults', () => {
         await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'stored before' });
         boards.push(id);
       }
-      const contents = async (url: string, id: string) => (await client(url).get(`/json/${id}`)).body.texts.map((text: { content: string }) => text.content.slice(0, 20)).sort();
+      const contents = async (url: string, id: string) =>
+        (await client(url).get(`/json/${id}`)).body.texts
+          .map((text: { content: string }) => text.content.slice(0, 20))
+          .sort();
       const restore = fillDisk((server.server.store as SqliteStore).db);
       // Sent together, so that they share a transaction: the big one makes SQLite give up on all of it, the small ones
       // before it included, whose documents must then drop what the commit did not store.
-      const answers = await Promise.all(boards.map((id, i) => api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: i === 2 ? big('refused') : `small ${i}` })));
+      const answers = await Promise.all(
+        boards.map((id, i) =>
+          api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: i === 2 ? big('refused') : `small ${i}` }),
+        ),
+      );
       restore();
       expect(answers[2].status).toBe(503);
       const expected = (i: number) => ['stored before', ...(answers[i].status === 200 ? [`small ${i}`] : [])].sort();

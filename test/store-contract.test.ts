@@ -111,7 +111,8 @@ const postgres: Engine = {
         );
         return () => asAdmin(`DROP TRIGGER refuse ON ${table}; DROP FUNCTION refuse();`, url);
       },
-      agePayloads: (boardId) => asAdmin(`UPDATE image_blobs SET created_at = now() - interval '1 day' WHERE board_id = '${boardId}'`, url),
+      agePayloads: (boardId) =>
+        asAdmin(`UPDATE image_blobs SET created_at = now() - interval '1 day' WHERE board_id = '${boardId}'`, url),
       dispose: async () => {},
     };
   },
@@ -186,8 +187,17 @@ function storeContract(engine: Engine): void {
     describe('registry', () => {
       it('creates a board, reads it back with get and peek, and knows nothing of an unknown id', async () => {
         const id = randomUUID();
-        const created = await store.atomically(id, (tx) => tx.createBoard(id, 'todo', { mode: 'write', keyHash: 'k1' }));
-        expect(created).toMatchObject({ id, mode: 'todo', deletedAt: null, lockMode: 'write', keyHash: 'k1', lockVersion: 0 });
+        const created = await store.atomically(id, (tx) =>
+          tx.createBoard(id, 'todo', { mode: 'write', keyHash: 'k1' }),
+        );
+        expect(created).toMatchObject({
+          id,
+          mode: 'todo',
+          deletedAt: null,
+          lockMode: 'write',
+          keyHash: 'k1',
+          lockVersion: 0,
+        });
         const record = await store.registry.get(id);
         expect(record).toEqual(created);
         expect(store.registry.peek(id)).toEqual(record); // peek: as this instance last saw it
@@ -237,7 +247,11 @@ function storeContract(engine: Engine): void {
         // Another instance unlocks: this one's version is stale now.
         expect(await outside((other) => other.registry.setLock(id, null, locked.lockVersion))).toBe(true);
         expect(await store.registry.setLock(id, { mode: 'all', keyHash: 'third' }, locked.lockVersion)).toBe(false);
-        expect(await store.registry.get(id)).toMatchObject({ lockMode: null, keyHash: null, lockVersion: locked.lockVersion + 1 });
+        expect(await store.registry.get(id)).toMatchObject({
+          lockMode: null,
+          keyHash: null,
+          lockVersion: locked.lockVersion + 1,
+        });
       });
 
       it('erases a board to a tombstone that drops its lock, its document and its payloads; a tombstone takes no lock', async () => {
@@ -287,7 +301,13 @@ function storeContract(engine: Engine): void {
         // Not lockVersion: PostgreSQL stages the revive and returns lockVersion 0 where the row holds a higher
         // one (SQLite returns the row). Undocumented; harmless today because host/boards.ts `open` reads the
         // record again after a revive, and a stale version only makes a lock swap fail (409), never pass.
-        expect(revived).toMatchObject({ id, mode: 'todo', createdAt: stored.createdAt, deletedAt: null, lockMode: null });
+        expect(revived).toMatchObject({
+          id,
+          mode: 'todo',
+          createdAt: stored.createdAt,
+          deletedAt: null,
+          lockMode: null,
+        });
         expect(await outside((other) => other.documents.load(id))).toBeNull();
       });
     });
@@ -302,7 +322,14 @@ function storeContract(engine: Engine): void {
           store.documents.append(id, push('five', 'six'));
         });
         expect(await outside((other) => other.documents.journalLength(id))).toBe(5);
-        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual([
+          'one',
+          'two',
+          'three',
+          'four',
+          'five',
+          'six',
+        ]);
       });
 
       it('compacts the journal into the stored state: the load after equals the load before; nothing new, nothing to do', async () => {
@@ -328,15 +355,21 @@ function storeContract(engine: Engine): void {
         // entries up), must leave the others' entries.
         const ids = await Promise.all(Array.from({ length: 10 }, () => newBoard()));
         const docs = ids.map(() => liveDoc());
-        for (let round = 0; round < 4; round++) for (const [i, id] of ids.entries()) await append(id, docs[i].push(`board ${i}, entry ${round}`));
+        for (let round = 0; round < 4; round++)
+          for (const [i, id] of ids.entries()) await append(id, docs[i].push(`board ${i}, entry ${round}`));
         const logOf = async (i: number) => contentOf(await outside((other) => other.documents.load(ids[i])))?.log;
         const expected = (i: number) => [0, 1, 2, 3].map((round) => `board ${i}, entry ${round}`);
 
-        expect(await Promise.all([0, 2, 4].map((i) => store.documents.compact(ids[i], docs[i].doc)))).toEqual([true, true, true]);
+        expect(await Promise.all([0, 2, 4].map((i) => store.documents.compact(ids[i], docs[i].doc)))).toEqual([
+          true,
+          true,
+          true,
+        ]);
         expect(await store.documents.compact(ids[3], docs[3].doc)).toBe(true);
 
         for (const i of [0, 2, 3, 4]) expect(await outside((other) => other.documents.journalLength(ids[i]))).toBe(0);
-        for (const i of [1, 5, 6, 7, 8, 9]) expect(await outside((other) => other.documents.journalLength(ids[i]))).toBe(4);
+        for (const i of [1, 5, 6, 7, 8, 9])
+          expect(await outside((other) => other.documents.journalLength(ids[i]))).toBe(4);
         for (const i of ids.keys()) expect(await logOf(i)).toEqual(expected(i));
       });
 
@@ -347,7 +380,9 @@ function storeContract(engine: Engine): void {
         const compacted = store.documents.compact(id, doc);
         const racing = append(id, push('racing'));
         await Promise.all([compacted, racing]);
-        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual([0, 1, 2, 3, 4].map((i) => `entry ${i}`).concat('racing'));
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(
+          [0, 1, 2, 3, 4].map((i) => `entry ${i}`).concat('racing'),
+        );
         // Whatever the compaction did not merge is still journalled, and the next one folds it in.
         await store.documents.compact(id, doc);
         expect(await outside((other) => other.documents.journalLength(id))).toBe(0);
@@ -358,7 +393,10 @@ function storeContract(engine: Engine): void {
         const id = await newBoard();
         const { doc, push } = liveDoc();
         await append(id, push('here'));
-        await outside(async (other) => void (await other.atomically(id, () => other.documents.append(id, push('from the other store')))));
+        await outside(
+          async (other) =>
+            void (await other.atomically(id, () => other.documents.append(id, push('from the other store')))),
+        );
         expect(await store.documents.journalLength(id)).toBe(2);
         expect(contentOf(await store.documents.load(id))?.log).toEqual(['here', 'from the other store']);
         expect(await store.documents.compact(id, doc)).toBe(true);
@@ -386,7 +424,10 @@ function storeContract(engine: Engine): void {
 
       it('prunes the payloads no image references and keeps the referenced ones', async () => {
         const id = await newBoard();
-        const [kept, dropped] = await store.atomically(id, () => [store.blobs.put(id, dataUrl('kept')), store.blobs.put(id, dataUrl('dropped'))]);
+        const [kept, dropped] = await store.atomically(id, () => [
+          store.blobs.put(id, dataUrl('kept')),
+          store.blobs.put(id, dataUrl('dropped')),
+        ]);
         const referenced = new Set([kept]);
 
         // Young payloads first: PostgreSQL spares them, SQLite does not wait.
@@ -420,7 +461,13 @@ function storeContract(engine: Engine): void {
             const newest = await on.history.newest(id);
             const update = Y.encodeStateAsUpdate(doc, newest?.stateVector);
             const etag = options.etag ?? `"${id}-${++etags}"`;
-            const meta = await on.history.record(id, versionMeta(etag, options.restoredFrom), update, Y.encodeStateVector(doc), options.blobs ?? []);
+            const meta = await on.history.record(
+              id,
+              versionMeta(etag, options.restoredFrom),
+              update,
+              Y.encodeStateVector(doc),
+              options.blobs ?? [],
+            );
             if (meta) states.set(meta.version, items.toJSON());
             return meta;
           },
@@ -458,7 +505,8 @@ function storeContract(engine: Engine): void {
         return board;
       }
 
-      const numbers = async (id: string, on: BoardStore = store) => (await on.history.all(id)).map((meta) => meta.version);
+      const numbers = async (id: string, on: BoardStore = store) =>
+        (await on.history.all(id)).map((meta) => meta.version);
 
       it('records versions: newest, list pages newest first, get and findEtag; another store reads the same', async () => {
         const id = await newBoard();
@@ -525,7 +573,9 @@ function storeContract(engine: Engine): void {
         const bytesBefore = new Map((await store.history.all(id)).map((meta) => [meta.version, meta.bytes]));
         const expectKeptStates = async () => {
           for (const version of await numbers(id)) {
-            expect(itemsOf(await outside((other) => other.history.stateAt(id, version)))).toEqual(board.states.get(version));
+            expect(itemsOf(await outside((other) => other.history.stateAt(id, version)))).toEqual(
+              board.states.get(version),
+            );
           }
         };
 
@@ -579,7 +629,11 @@ function storeContract(engine: Engine): void {
           for (let round = 1; round <= 5; round++) {
             board.items.set(`round-${round}`, 'settled');
             const etag = `"round-${round}"`;
-            const results = await Promise.all([board.record({ etag }), board.record({ on: second, etag }), board.record({ etag })]);
+            const results = await Promise.all([
+              board.record({ etag }),
+              board.record({ on: second, etag }),
+              board.record({ etag }),
+            ]);
             expect(results.filter((meta) => meta !== null).map((meta) => meta!.version)).toEqual([round]);
           }
         } finally {
@@ -598,13 +652,15 @@ function storeContract(engine: Engine): void {
         await board.record({ blobs: ['h-both', 'h-new'] });
         board.items.set('a', '3');
         await board.record({ blobs: [] });
-        expect(await outside((other) => other.history.referencedBlobs(id))).toEqual(new Set(['h-old', 'h-both', 'h-new']));
+        expect(await outside((other) => other.history.referencedBlobs(id))).toEqual(
+          new Set(['h-old', 'h-both', 'h-new']),
+        );
         await store.history.drop(id, [1]);
         expect(await store.history.referencedBlobs(id)).toEqual(new Set(['h-both', 'h-new']));
         expect(await store.history.referencedBlobs(randomUUID())).toEqual(new Set());
       });
 
-      it('erasing a board erases its history in the same change; erase alone forgets a board\'s history', async () => {
+      it("erasing a board erases its history in the same change; erase alone forgets a board's history", async () => {
         const id = await newBoard();
         const board = await recordMany(id, 3);
         const kept = await newBoard();
@@ -665,10 +721,12 @@ function storeContract(engine: Engine): void {
         ).rejects.toBe(failure);
         await store.documents.pending(id)?.catch(() => {});
         const stored = contentOf(await outside((other) => other.documents.load(id)));
-        expect(stored?.log ?? null).toEqual(engine.journalsAppendsOfThrowingChange ? ['applied, then the change threw'] : null);
+        expect(stored?.log ?? null).toEqual(
+          engine.journalsAppendsOfThrowingChange ? ['applied, then the change threw'] : null,
+        );
       });
 
-      it('what a failed change took back is forgotten: another board\'s entry, stored where it was, outlives the first board\'s compaction', async () => {
+      it("what a failed change took back is forgotten: another board's entry, stored where it was, outlives the first board's compaction", async () => {
         const [first, second] = [await newBoard(), await newBoard()];
         const one = liveDoc();
         await append(first, one.push('stored'));
@@ -681,12 +739,14 @@ function storeContract(engine: Engine): void {
         ).rejects.toBe(failure);
         await store.documents.pending(first)?.catch(() => {});
         // In SQLite the next row takes the number the rolled-back row had: the journal's seq is max + 1.
-        await append(second, liveDoc().push('the second board\'s entry'));
+        await append(second, liveDoc().push("the second board's entry"));
         expect(await store.documents.journalLength(first)).toBe(engine.journalsAppendsOfThrowingChange ? 2 : 1);
         expect(await store.documents.compact(first, one.doc)).toBe(true);
         expect(await store.documents.journalLength(second)).toBe(1);
-        expect(contentOf(await store.documents.load(second))?.log).toEqual(['the second board\'s entry']);
-        expect(contentOf(await outside((other) => other.documents.load(second)))?.log).toEqual(['the second board\'s entry']);
+        expect(contentOf(await store.documents.load(second))?.log).toEqual(["the second board's entry"]);
+        expect(contentOf(await outside((other) => other.documents.load(second)))?.log).toEqual([
+          "the second board's entry",
+        ]);
       });
 
       it('a change that replaces a document and then throws keeps the journal it would have dropped', async () => {
@@ -773,7 +833,8 @@ function storeContract(engine: Engine): void {
         } finally {
           await undo();
         }
-        for (const error of errors) expect(knownError(error)).toMatchObject({ status: 503, code: 'storage_unavailable' });
+        for (const error of errors)
+          expect(knownError(error)).toMatchObject({ status: 503, code: 'storage_unavailable' });
         expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['stored before']);
         expect(await store.documents.journalLength(id)).toBe(1);
         expect(contentOf(await store.documents.load(id))?.log).toEqual(['stored before']);

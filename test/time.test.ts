@@ -27,7 +27,12 @@ beforeAll(async () => {
   // Rate limits on: their windows are under test too. The tests that count requests first move the clock
   // a minute on, past every window an earlier test opened.
   // A long store debounce keeps an erased board's copy loaded while the clock jumps 30 days (see the reuse test).
-  const env = { RATE_LIMITS: 'on', MCP_SESSION_IDLE_MS: '1000', STORE_DEBOUNCE_MS: '60000', STORE_MAX_DEBOUNCE_MS: '60000' };
+  const env = {
+    RATE_LIMITS: 'on',
+    MCP_SESSION_IDLE_MS: '1000',
+    STORE_DEBOUNCE_MS: '60000',
+    STORE_MAX_DEBOUNCE_MS: '60000',
+  };
   original = server = await startServer(env, { now: () => now });
   api = client(server.url);
   mcp = await connectMcp(server.url);
@@ -38,7 +43,6 @@ afterAll(async () => {
   await original.close(); // a restarted server keeps the DATA_DIR; the first one removes it
 });
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The texts a crash right now would leave: the stored state plus the journal, read from the SQLite file. */
@@ -48,7 +52,10 @@ function storedTexts(dataDir: string, boardId: string): unknown[] {
     const doc = new Y.Doc();
     const state = db.prepare('SELECT data FROM documents WHERE name = ?').get(boardId) as { data: Buffer } | undefined;
     if (state) Y.applyUpdate(doc, state.data);
-    for (const row of db.prepare('SELECT "update" AS u FROM journal WHERE name = ? ORDER BY seq').all(boardId) as { u: Buffer }[]) Y.applyUpdate(doc, row.u);
+    for (const row of db.prepare('SELECT "update" AS u FROM journal WHERE name = ? ORDER BY seq').all(boardId) as {
+      u: Buffer;
+    }[])
+      Y.applyUpdate(doc, row.u);
     expect(doc.store.pendingStructs, 'journal entries whose dependencies are not stored').toBeNull();
     return [...doc.getMap('texts').values()];
   } finally {
@@ -81,7 +88,10 @@ describe('tombstones', () => {
     const yjs = connectYjs(server.url, id);
     await expect(yjs.synced).rejects.toThrow(/board_not_found/);
     yjs.destroy();
-    expect(await rpcError(mcp.call('get_board', { board_id: id }))).toMatchObject({ code: -32602, data: { code: 'board_not_found' } });
+    expect(await rpcError(mcp.call('get_board', { board_id: id }))).toMatchObject({
+      code: -32602,
+      data: { code: 'board_not_found' },
+    });
     // POST /api/boards mints its own ids: an `id` in the body is no way back (it is an unknown key, refused).
     const created = await api.post('/api/boards', { id });
     expect(created.status).toBe(400);
@@ -90,7 +100,7 @@ describe('tombstones', () => {
   });
 
   // Issue 18: a version's view is cached (versions never change); the reused id is a new board with a new history.
-  it('a reused id never serves the erased board\'s versions, not even a view read and cached before the erase', async () => {
+  it("a reused id never serves the erased board's versions, not even a view read and cached before the erase", async () => {
     now += 60_000;
     const { id } = (await api.post('/api/boards', {})).body;
     expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'old life' })).status).toBe(200);
@@ -122,7 +132,13 @@ describe('tombstones', () => {
     expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' })).status).toBe(404);
     expect((await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'x' }, key)).status).toBe(404);
 
-    expect(await mcp.call('open_board', { board: id })).toMatchObject({ board_id: id, created: true, mode: 'draw', locked: false, lock_mode: null });
+    expect(await mcp.call('open_board', { board: id })).toMatchObject({
+      board_id: id,
+      created: true,
+      mode: 'draw',
+      locked: false,
+      lock_mode: null,
+    });
     expect((await api.get(`/api/boards/${id}`)).body).toEqual({ texts: [], lines: [], images: [] });
     const fresh = await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'new life' });
     expect(fresh.status).toBe(200);
@@ -148,7 +164,11 @@ describe('MCP sessions (MCP_SESSION_IDLE_MS=1000, real time)', () => {
     const post = (sessionId: string) =>
       fetch(`${server.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       });
     // Closing the SDK client ends its stream but leaves its session on the server.

@@ -31,20 +31,41 @@ describe('REST', () => {
     const snapshot = (await t.api.get(`/json/${id}`)).body;
     expect(Object.keys(snapshot).slice(0, 4)).toEqual(['boardId', 'mode', 'title', 'etag']);
     expect(snapshot.title).toBe('Sprint planning');
-    expect((await t.api.get(`/api/boards/${id}/meta`)).body).toMatchObject({ boardId: id, mode: 'draw', title: 'Sprint planning', lockMode: null });
+    expect((await t.api.get(`/api/boards/${id}/meta`)).body).toMatchObject({
+      boardId: id,
+      mode: 'draw',
+      title: 'Sprint planning',
+      lockMode: null,
+    });
     expect((await t.api.post(`/api/boards/${id}/title`, { title: '   ' })).body).toEqual({ ok: true, title: '' });
     expect(await titleOf(id)).toBeUndefined();
   });
 
   it(`refuses a title over ${MAX_BOARD_TITLE_CHARS} characters, a non-string and unknown keys with invalid_payload`, async () => {
     const id = await newBoard();
-    expect((await t.api.post(`/api/boards/${id}/title`, { title: 'x'.repeat(MAX_BOARD_TITLE_CHARS) })).status).toBe(200);
+    expect((await t.api.post(`/api/boards/${id}/title`, { title: 'x'.repeat(MAX_BOARD_TITLE_CHARS) })).status).toBe(
+      200,
+    );
     const long = await t.api.post(`/api/boards/${id}/title`, { title: 'y'.repeat(MAX_BOARD_TITLE_CHARS + 1) });
     expect(long.status).toBe(400);
-    expect(long.body).toMatchObject({ code: 'invalid_payload', field: 'title', reason: `must be at most ${MAX_BOARD_TITLE_CHARS} characters` });
-    expect((await t.api.post(`/api/boards/${id}/title`, { title: 7 })).body).toMatchObject({ code: 'invalid_payload', field: 'title' });
-    expect((await t.api.post(`/api/boards/${id}/title`, {})).body).toMatchObject({ code: 'invalid_payload', field: 'title', reason: 'is required' });
-    expect((await t.api.post(`/api/boards/${id}/title`, { title: 'a', name: 'b' })).body).toMatchObject({ code: 'invalid_payload', field: 'name' });
+    expect(long.body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'title',
+      reason: `must be at most ${MAX_BOARD_TITLE_CHARS} characters`,
+    });
+    expect((await t.api.post(`/api/boards/${id}/title`, { title: 7 })).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'title',
+    });
+    expect((await t.api.post(`/api/boards/${id}/title`, {})).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'title',
+      reason: 'is required',
+    });
+    expect((await t.api.post(`/api/boards/${id}/title`, { title: 'a', name: 'b' })).body).toMatchObject({
+      code: 'invalid_payload',
+      field: 'name',
+    });
     expect(await titleOf(id)).toBe('x'.repeat(MAX_BOARD_TITLE_CHARS));
   });
 
@@ -55,8 +76,15 @@ describe('REST', () => {
     const todoSnapshot = (await t.api.get(`/json/${todo}`)).body;
     expect(todoSnapshot.title).toBe('Backlog');
     expect(todoSnapshot.columns.length).toBeGreaterThan(0);
-    const imported = await newBoard({ mode: 'draw', title: 'Imported', content: { texts: [{ x: 0, y: 0, content: 'hi' }] } });
-    expect((await t.api.get(`/json/${imported}`)).body).toMatchObject({ title: 'Imported', texts: [{ content: 'hi' }] });
+    const imported = await newBoard({
+      mode: 'draw',
+      title: 'Imported',
+      content: { texts: [{ x: 0, y: 0, content: 'hi' }] },
+    });
+    expect((await t.api.get(`/json/${imported}`)).body).toMatchObject({
+      title: 'Imported',
+      texts: [{ content: 'hi' }],
+    });
     // A snapshot sent back as content carries its title as a wrapper key: ignored like boardId and etag.
     const copy = await newBoard({ mode: 'draw', content: (await t.api.get(`/json/${imported}`)).body });
     expect(await titleOf(copy)).toBeUndefined();
@@ -68,7 +96,10 @@ describe('REST', () => {
   it('needs the key on a write-locked board', async () => {
     const locked = (await t.api.post('/api/boards', { mode: 'draw', lock: 'write' })).body;
     expect((await t.api.post(`/api/boards/${locked.id}/title`, { title: 'No' })).status).toBe(401);
-    expect((await t.api.post(`/api/boards/${locked.id}/title`, { title: 'Yes' }, { 'x-board-key': locked.access_key })).status).toBe(200);
+    expect(
+      (await t.api.post(`/api/boards/${locked.id}/title`, { title: 'Yes' }, { 'x-board-key': locked.access_key }))
+        .status,
+    ).toBe(200);
     expect(await titleOf(locked.id)).toBe('Yes');
   });
 });
@@ -89,11 +120,18 @@ describe('MCP set_board_title', () => {
       it('sets the title, which get_board shows; create_board takes one; too long is refused', async () => {
         const created = await mcp.call('create_board', { mode: 'todo', title: ' Roadmap ' });
         expect((await mcp.call('get_board', { board_id: created.board_id })).title).toBe('Roadmap');
-        expect(await mcp.call('set_board_title', { board_id: created.board_id, title: 'Roadmap 2027' })).toEqual({ ok: true, title: 'Roadmap 2027' });
+        expect(await mcp.call('set_board_title', { board_id: created.board_id, title: 'Roadmap 2027' })).toEqual({
+          ok: true,
+          title: 'Roadmap 2027',
+        });
         expect(await titleOf(created.board_id)).toBe('Roadmap 2027');
-        const refused = await mcp.raw('set_board_title', { board_id: created.board_id, title: 'w'.repeat(MAX_BOARD_TITLE_CHARS + 1) }).catch((error: any) => ({ rpc: error }));
+        const refused = await mcp
+          .raw('set_board_title', { board_id: created.board_id, title: 'w'.repeat(MAX_BOARD_TITLE_CHARS + 1) })
+          .catch((error: any) => ({ rpc: error }));
         // 2025 answers a JSON-RPC error, 2026-07-28 an isError result carrying the REST body; both name invalid_payload.
-        const code = refused.rpc ? refused.rpc.data?.code : (refused.structuredContent?.code ?? JSON.parse(refused.content[0].text).code);
+        const code = refused.rpc
+          ? refused.rpc.data?.code
+          : (refused.structuredContent?.code ?? JSON.parse(refused.content[0].text).code);
         expect(code).toBe('invalid_payload');
         expect(await titleOf(created.board_id)).toBe('Roadmap 2027');
       });
@@ -114,7 +152,10 @@ describe('the JSON channel', () => {
       const op = await b.next((frame) => frame.type === 'op' && frame.kind === 'meta');
       expect(op).toMatchObject({ op: 'set', kind: 'meta', key: 'title', value: 'After' });
       a.send({ type: 'set_board_title', ref: 2, title: 'q'.repeat(MAX_BOARD_TITLE_CHARS + 1) });
-      expect(await a.next((frame) => frame.type === 'error' && frame.ref === 2)).toMatchObject({ code: 'invalid_payload', field: 'title' });
+      expect(await a.next((frame) => frame.type === 'error' && frame.ref === 2)).toMatchObject({
+        code: 'invalid_payload',
+        field: 'title',
+      });
       expect(await titleOf(id)).toBe('After');
     } finally {
       a.close();

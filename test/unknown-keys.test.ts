@@ -37,21 +37,44 @@ async function boardWith(body: object) {
 
 beforeAll(async () => {
   mcp = await connectRawMcp(t.server.url);
-  draw = await boardWith({ mode: 'draw', content: {
-    texts: [
-      { sourceId: 'note', x: 0, y: 0, content: 'note', color: 'red', width: 200, postit: true },
-      { x: 0, y: 100, content: 'frame', diagram: true },
-      { kind: 'link', x: 0, y: 300, url: 'https://a.test/' },
-    ],
-    lines: [{ points: [0, 0, 10, 10], color: 'blue', anchors: { start: { kind: 'text', id: 'note', dx: 1, dy: 2 } } }],
-    images: [{ x: 50, y: 50, width: 4, height: 4, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX }],
-  } });
-  todo = await boardWith({ mode: 'todo', content: {
-    columns: [{ title: 'A', color: 'green' }, { title: 'B', lane: 1 }],
-    tasks: [{ columnIndex: 0, name: 'T', description: 'd', due_date: '2026-01-31', priority: 'H', assignee: 'ann', done: true, color: 'red', content: '{"boards":[]}' }],
-    lanes: [{ lane: 1, title: 'Second' }],
-    colWidth: 300,
-  } });
+  draw = await boardWith({
+    mode: 'draw',
+    content: {
+      texts: [
+        { sourceId: 'note', x: 0, y: 0, content: 'note', color: 'red', width: 200, postit: true },
+        { x: 0, y: 100, content: 'frame', diagram: true },
+        { kind: 'link', x: 0, y: 300, url: 'https://a.test/' },
+      ],
+      lines: [
+        { points: [0, 0, 10, 10], color: 'blue', anchors: { start: { kind: 'text', id: 'note', dx: 1, dy: 2 } } },
+      ],
+      images: [{ x: 50, y: 50, width: 4, height: 4, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX }],
+    },
+  });
+  todo = await boardWith({
+    mode: 'todo',
+    content: {
+      columns: [
+        { title: 'A', color: 'green' },
+        { title: 'B', lane: 1 },
+      ],
+      tasks: [
+        {
+          columnIndex: 0,
+          name: 'T',
+          description: 'd',
+          due_date: '2026-01-31',
+          priority: 'H',
+          assignee: 'ann',
+          done: true,
+          color: 'red',
+          content: '{"boards":[]}',
+        },
+      ],
+      lanes: [{ lane: 1, title: 'Second' }],
+      colWidth: 300,
+    },
+  });
 });
 
 afterAll(async () => {
@@ -61,7 +84,9 @@ afterAll(async () => {
 
 async function viaRest(boardId: string, path: string, body: Item): Promise<Verdict> {
   const res = await t.api.post(`/api/boards/${boardId}${path}`, body);
-  return res.status === 200 ? { ok: true } : { ok: false, code: res.body.code, field: res.body.field, reason: res.body.reason };
+  return res.status === 200
+    ? { ok: true }
+    : { ok: false, code: res.body.code, field: res.body.field, reason: res.body.reason };
 }
 
 async function viaMcp(boardId: string, tool: string, args: Item): Promise<Verdict> {
@@ -78,7 +103,9 @@ async function viaFrame(boardId: string, type: string, args: Item): Promise<Verd
   const ref = ++nextRef;
   socket.send({ ...args, type, ref });
   const frame = await socket.next((f) => f.ref === ref && (f.type === 'ack' || f.type === 'error'));
-  return frame.type === 'ack' ? { ok: true } : { ok: false, code: frame.code, field: frame.field, reason: frame.reason };
+  return frame.type === 'ack'
+    ? { ok: true }
+    : { ok: false, code: frame.code, field: frame.field, reason: frame.reason };
 }
 
 /** Each item of a snapshot, with the REST route and the tool (and frame) that write that kind of item. */
@@ -92,7 +119,13 @@ function itemsToSendBack() {
     { name: 'diagram text', board: draw.id, item: frame, rest: '/texts', tool: 'add_text' },
     { name: 'link', board: draw.id, item: link, rest: '/links', tool: 'add_link' },
     { name: 'anchored stroke', board: draw.id, item: draw.snapshot.lines[0], rest: '/strokes', tool: 'draw_stroke' },
-    { name: 'image', board: draw.id, item: { ...draw.snapshot.images[0], dataUrl: PNG_1PX }, rest: '/images', tool: 'add_image' },
+    {
+      name: 'image',
+      board: draw.id,
+      item: { ...draw.snapshot.images[0], dataUrl: PNG_1PX },
+      rest: '/images',
+      tool: 'add_image',
+    },
     { name: 'column (create)', board: todo.id, item: column, rest: '/columns', tool: 'create_column' },
     { name: 'column (update)', board: todo.id, item: column, rest: '/columns', tool: 'update_column' },
     { name: 'task (create)', board: todo.id, item: task, rest: '/tasks', tool: 'create_task' },
@@ -118,7 +151,18 @@ describe('unknown keys: one rule on REST, MCP and /ws frames', () => {
     expect(sorted(Object.keys(todo.snapshot.lanes[0]))).toEqual(sorted(SNAPSHOT_KEYS.lane));
   });
 
-  const KINDS = ['post-it text', 'diagram text', 'link', 'anchored stroke', 'image', 'column (create)', 'column (update)', 'task (create)', 'task (update)', 'lane'];
+  const KINDS = [
+    'post-it text',
+    'diagram text',
+    'link',
+    'anchored stroke',
+    'image',
+    'column (create)',
+    'column (update)',
+    'task (create)',
+    'task (update)',
+    'lane',
+  ];
   for (const name of KINDS) {
     it(`a snapshot ${name} sent back is accepted by REST, MCP and a frame`, async () => {
       const { board, item, rest, tool, frame } = itemsToSendBack().find((entry) => entry.name === name)!;
@@ -132,33 +176,62 @@ describe('unknown keys: one rule on REST, MCP and /ws frames', () => {
   it('a snapshot item sent back in a batch and as import content is accepted', async () => {
     const socket = await openJson(t.server.url, draw.id);
     sockets.push(socket);
-    socket.send({ type: 'batch', ref: 'b', ops: [{ type: 'add_text', ...draw.snapshot.texts[0] }, { type: 'draw_stroke', ...draw.snapshot.lines[0] }] });
+    socket.send({
+      type: 'batch',
+      ref: 'b',
+      ops: [
+        { type: 'add_text', ...draw.snapshot.texts[0] },
+        { type: 'draw_stroke', ...draw.snapshot.lines[0] },
+      ],
+    });
     expect((await socket.next((f) => f.ref === 'b')).type).toBe('ack');
     const { boardId: _id, etag: _etag, mode: _mode, ...content } = draw.snapshot;
     const images = content.images.map((image) => ({ ...image, dataUrl: PNG_1PX }));
     const lines = content.lines.map(({ anchors: _anchors, ...line }) => line); // anchors name the source board's ids
-    expect((await t.api.post('/api/boards', { mode: 'draw', content: { ...content, images, lines } })).status).toBe(200);
+    expect((await t.api.post('/api/boards', { mode: 'draw', content: { ...content, images, lines } })).status).toBe(
+      200,
+    );
     const { columns, lanes } = todo.snapshot;
     expect((await t.api.post('/api/boards', { mode: 'todo', content: { columns, lanes } })).status).toBe(200);
   });
 
   it('any other key is invalid_payload naming the key and the input key meant, on every surface', async () => {
     const text = { x: 1, y: 2, content: 'hi', colour: 'red' };
-    const refused = { ok: false, code: 'invalid_payload', field: 'colour', reason: 'unknown key "colour": did you mean "color"?' };
+    const refused = {
+      ok: false,
+      code: 'invalid_payload',
+      field: 'colour',
+      reason: 'unknown key "colour": did you mean "color"?',
+    };
     expect(await viaRest(draw.id, '/texts', text)).toEqual(refused);
     expect(await viaMcp(draw.id, 'add_text', text)).toEqual(refused);
     expect(await viaFrame(draw.id, 'add_text', text)).toEqual(refused);
     // A snapshot key of another kind is still unknown: texts show no `kind`, strokes no `x`.
-    expect(await viaRest(draw.id, '/texts', { x: 1, y: 2, content: 'hi', kind: 'text' })).toMatchObject({ ok: false, field: 'kind' });
-    expect(await viaFrame(draw.id, 'draw_stroke', { points: [0, 0, 1, 1], x: 3 })).toMatchObject({ ok: false, field: 'x' });
+    expect(await viaRest(draw.id, '/texts', { x: 1, y: 2, content: 'hi', kind: 'text' })).toMatchObject({
+      ok: false,
+      field: 'kind',
+    });
+    expect(await viaFrame(draw.id, 'draw_stroke', { points: [0, 0, 1, 1], x: 3 })).toMatchObject({
+      ok: false,
+      field: 'x',
+    });
     // Suggestions name input keys only, never a dropped snapshot key.
-    expect(await viaMcp(todo.id, 'set_lane', { lane: 2, last_update: 'x' })).toMatchObject({ ok: false, reason: 'unknown key "last_update"; known keys: lane, title, author, board_id, access_key' });
+    expect(await viaMcp(todo.id, 'set_lane', { lane: 2, last_update: 'x' })).toMatchObject({
+      ok: false,
+      reason: 'unknown key "last_update"; known keys: lane, title, author, board_id, access_key',
+    });
     // Writes that are not items take only their own keys.
-    expect(await viaRest(todo.id, '/column-width', { width: 300, last_updated: 'x' })).toMatchObject({ ok: false, field: 'last_updated' });
+    expect(await viaRest(todo.id, '/column-width', { width: 300, last_updated: 'x' })).toMatchObject({
+      ok: false,
+      field: 'last_updated',
+    });
   });
 
   it('an import item with an unknown key is invalid_item naming it', async () => {
-    const res = await t.api.post('/api/boards', { mode: 'draw', content: { texts: [{ x: 0, y: 0, content: 'a', colour: 'red' }] } });
+    const res = await t.api.post('/api/boards', {
+      mode: 'draw',
+      content: { texts: [{ x: 0, y: 0, content: 'a', colour: 'red' }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_item' });
     expect(JSON.stringify(res.body)).toContain('did you mean \\"color\\"?');

@@ -35,7 +35,8 @@ async function newBoard(): Promise<string> {
   return id;
 }
 
-const write = (boardId: string, content: string) => t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { x: 0, y: 0, content }));
+const write = (boardId: string, content: string) =>
+  t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { x: 0, y: 0, content }));
 
 describe('group commit (embedded SQLite)', () => {
   it('writes of one turn wait for one commit; one that throws undoes only its own', async () => {
@@ -55,7 +56,9 @@ describe('group commit (embedded SQLite)', () => {
     expect(db.inTransaction).toBe(false);
     expect(documents.pending(boardId)).toBeUndefined();
     expect(await documents.journalLength(boardId)).toBe(before + 2);
-    const texts = (await client(t.url).get(`/json/${boardId}`)).body.texts.map((text: { content: string }) => text.content);
+    const texts = (await client(t.url).get(`/json/${boardId}`)).body.texts.map(
+      (text: { content: string }) => text.content,
+    );
     expect(texts).toEqual(expect.arrayContaining(['first', 'third']));
     expect(texts).toHaveLength(3);
   });
@@ -121,7 +124,11 @@ describe('group commit (embedded SQLite)', () => {
     await Promise.all(burst.map(({ written }) => written));
     // The next turn's write joined the first one's commit; no commit took more turns than the limit.
     expect(burst[1].commit).toBe(burst[0].commit);
-    const runs = burst.reduce<number[]>((lengths, { commit }, i) => (i > 0 && commit === burst[i - 1].commit ? [...lengths.slice(0, -1), lengths.at(-1)! + 1] : [...lengths, 1]), []);
+    const runs = burst.reduce<number[]>(
+      (lengths, { commit }, i) =>
+        i > 0 && commit === burst[i - 1].commit ? [...lengths.slice(0, -1), lengths.at(-1)! + 1] : [...lengths, 1],
+      [],
+    );
     expect(Math.max(...runs)).toBeLessThanOrEqual(MAX_TURNS_PER_GROUP);
     expect(runs.length).toBeGreaterThanOrEqual(turns / MAX_TURNS_PER_GROUP);
     // A lone write commits after the first turn that brings nothing, before the limit.
@@ -180,9 +187,11 @@ describe('group commit (embedded SQLite)', () => {
     const boardId = await newBoard();
     const wal = join(t.dataDir, `${DATABASE_FILE}-wal`);
     const { id } = await write(boardId, 'edited in place');
-    const edit = (content: string) => t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { id, x: 0, y: 0, content }));
+    const edit = (content: string) =>
+      t.server.boards.write(boardId, TEST_CALLER, (w) => upsertText(w, { id, x: 0, y: 0, content }));
     const burst = async (label: string) => {
-      for (let i = 0; i < 300; i += 30) await Promise.all(Array.from({ length: 30 }, (_, k) => edit(`${label} ${i + k}`)));
+      for (let i = 0; i < 300; i += 30)
+        await Promise.all(Array.from({ length: 30 }, (_, k) => edit(`${label} ${i + k}`)));
     };
     await sleep(1_200);
     await burst('first');
@@ -256,14 +265,22 @@ describe('the journal without an index by board (embedded SQLite)', () => {
 
       const after = new SqliteStore(dataDir, Date.now);
       try {
-        const indexes = after.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal'").pluck().all();
+        const indexes = after.db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal'")
+          .pluck()
+          .all();
         expect(indexes).toEqual([]);
         for (const [name, appended] of updates) {
           expect(await after.documents.journalLength(name)).toBe(appended.length);
           const doc = new Y.Doc();
           Y.applyUpdate(doc, (await after.documents.load(name))!);
           expect(doc.getArray<string>('log').toArray()).toHaveLength(appended.length);
-          expect(doc.getArray<string>('log').toArray().every((entry) => entry.startsWith(name))).toBe(true);
+          expect(
+            doc
+              .getArray<string>('log')
+              .toArray()
+              .every((entry) => entry.startsWith(name)),
+          ).toBe(true);
         }
       } finally {
         await after.close();
@@ -299,7 +316,9 @@ describe('Hocuspocus per-turn bookkeeping', () => {
       await nextTurn();
     });
     expect(duringBurst).toBe(0);
-    const afterIt = await storesAsked(boardId, () => eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0)));
+    const afterIt = await storesAsked(boardId, () =>
+      eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0)),
+    );
     expect(afterIt).toBe(1);
   });
 

@@ -64,7 +64,9 @@ function countingNewCollections(work: () => void): { maps: number; sets: number 
 describe('the Yjs patch', () => {
   it(`is made for the installed yjs ${PATCHED_VERSION}, and both builds carry it`, () => {
     const { version } = JSON.parse(readFileSync(join(yjsDir, 'package.json'), 'utf8')) as { version: string };
-    expect(version, 'a new Yjs release: re-check the patch against it (docs/upstream-patches.md)').toBe(PATCHED_VERSION);
+    expect(version, 'a new Yjs release: re-check the patch against it (docs/upstream-patches.md)').toBe(
+      PATCHED_VERSION,
+    );
     expect(readdirSync(join(root, 'patches'))).toContain(`yjs+${PATCHED_VERSION}.patch`);
     for (const build of ['yjs.mjs', 'yjs.cjs']) {
       const source = readFileSync(join(yjsDir, 'dist', build), 'utf8');
@@ -131,7 +133,9 @@ describe('the Yjs patch', () => {
   it('afterState, meta and the subdocument sets read and write as before', () => {
     const doc = new Y.Doc();
     const seen: { inside?: number; after?: number; meta?: unknown }[] = [];
-    doc.on('afterTransaction', (transaction: Y.Transaction) => seen.push({ after: transaction.afterState.get(doc.clientID), meta: transaction.meta.get('note') }));
+    doc.on('afterTransaction', (transaction: Y.Transaction) =>
+      seen.push({ after: transaction.afterState.get(doc.clientID), meta: transaction.meta.get('note') }),
+    );
     doc.transact((transaction) => {
       doc.getMap('items').set('a', 1);
       expect(transaction.afterState.size).toBe(0); // not computed until the cleanup, as before
@@ -140,7 +144,9 @@ describe('the Yjs patch', () => {
     expect(seen).toEqual([{ after: 1, meta: 'kept' }]);
 
     const events: { added: number; loaded: number; removed: number }[] = [];
-    doc.on('subdocs', ({ added, loaded, removed }: { added: Set<Y.Doc>; loaded: Set<Y.Doc>; removed: Set<Y.Doc> }) => events.push({ added: added.size, loaded: loaded.size, removed: removed.size }));
+    doc.on('subdocs', ({ added, loaded, removed }: { added: Set<Y.Doc>; loaded: Set<Y.Doc>; removed: Set<Y.Doc> }) =>
+      events.push({ added: added.size, loaded: loaded.size, removed: removed.size }),
+    );
     const subdoc = new Y.Doc();
     doc.getMap('items').set('doc', subdoc);
     expect(doc.getSubdocs().has(subdoc)).toBe(true);
@@ -148,7 +154,11 @@ describe('the Yjs patch', () => {
     expect(doc.getSubdocs().has(subdoc)).toBe(false);
     doc.getMap('items').set('a', 2); // a transaction with no subdocument: no event
     // As unpatched: the removal, then the removed subdocument's destroy (a transaction of its own) says it again.
-    expect(events).toEqual([{ added: 1, loaded: 1, removed: 0 }, { added: 0, loaded: 0, removed: 1 }, { added: 0, loaded: 0, removed: 1 }]);
+    expect(events).toEqual([
+      { added: 1, loaded: 1, removed: 0 },
+      { added: 0, loaded: 0, removed: 1 },
+      { added: 0, loaded: 0, removed: 1 },
+    ]);
   });
 
   it('updates and whole states of several clients encode as before: higher client ids first', () => {

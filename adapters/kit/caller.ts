@@ -16,7 +16,13 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** Who is calling, as the domain needs it: IP, access key and import token from the headers. */
 export function callerOf(request: FastifyRequest): Caller {
   const admitted = (request as FastifyRequest & { admitted?: boolean }).admitted === true;
-  return { surface: 'rest', ip: request.ip, key: header(request, 'x-board-key'), importToken: header(request, 'x-import-token'), admitted };
+  return {
+    surface: 'rest',
+    ip: request.ip,
+    key: header(request, 'x-board-key'),
+    importToken: header(request, 'x-import-token'),
+    admitted,
+  };
 }
 
 /** The author tag of a browser: `user:<uuid>` from its `?client=<uuid>`, else a fresh UUID (both sockets, /ws and /collab, tag alike). */

@@ -51,7 +51,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
   if (boardError.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="board", error="board_locked"');
   if (boardError.status === 429) reply.header('Retry-After', String(boardError.details.retryAfterSeconds));
   reply.header('X-Request-Id', request.id);
-  return reply.status(boardError.status).type('application/json; charset=utf-8').send({ ...boardError.toBody(), requestId: request.id });
+  return reply
+    .status(boardError.status)
+    .type('application/json; charset=utf-8')
+    .send({ ...boardError.toBody(), requestId: request.id });
 }
 
 /** The service's base URL for a request: the configured PUBLIC_URL, else the request's own origin. */

@@ -18,7 +18,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { BoardError, errors, knownError } from '../../server/board/errors.js';
+import { type BoardError, errors, knownError } from '../../server/board/errors.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -102,14 +102,19 @@ function nextStep(error: BoardError): string {
 const HEADER_MESSAGES: ReadonlySet<string> = new Set(['board_locked', 'invalid_key']);
 
 /** The error's message followed by its next step. */
-export const actionableMessage = (error: BoardError) => (HEADER_MESSAGES.has(error.code) ? nextStep(error) : `${error.message}. ${nextStep(error)}`);
+export const actionableMessage = (error: BoardError) =>
+  HEADER_MESSAGES.has(error.code) ? nextStep(error) : `${error.message}. ${nextStep(error)}`;
 
 /** A JSON-RPC error for errors that are the protocol's business (and, on the 2025 revisions, the contract's mapping). */
 export function toMcpError(boardError: BoardError): RpcError {
   const data = { code: boardError.code, ...boardError.details };
   const message = actionableMessage(boardError);
   if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, message, data);
-  if (boardError.code === 'board_not_found' || boardError.code === 'board_deleted' || boardError.code === 'invalid_board_id') {
+  if (
+    boardError.code === 'board_not_found' ||
+    boardError.code === 'board_deleted' ||
+    boardError.code === 'invalid_board_id'
+  ) {
     return new RpcError(INVALID_PARAMS, message, data);
   }
   if (boardError.status === 500) return new RpcError(INTERNAL_ERROR, boardError.message, data);
@@ -135,7 +140,8 @@ const SERVER_FAULTS: ReadonlySet<unknown> = new Set(['internal_error', 'storage_
 /** The outcome of a failed call, from what it threw or the `code` of its `isError` result. */
 export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {
   let code: unknown;
-  if (failure instanceof RpcError) code = failure.data?.code ?? (failure.code === INTERNAL_ERROR ? 'internal_error' : undefined);
+  if (failure instanceof RpcError)
+    code = failure.data?.code ?? (failure.code === INTERNAL_ERROR ? 'internal_error' : undefined);
   else if (typeof failure === 'string') code = failure;
   else code = knownError(failure)?.code ?? 'internal_error';
   return SERVER_FAULTS.has(code) ? 'error' : 'refused';
@@ -147,14 +153,27 @@ export function toolFailure(error: unknown, era: Era): CallToolResult {
   if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
   // The REST body (the same words and fields on every surface) and the next step; a lock's words never name a header.
   const body = boardError.toBody();
-  const structured = { ...body, ...(HEADER_MESSAGES.has(boardError.code) && { error: nextStep(boardError) }), next: nextStep(boardError) };
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
+  const structured = {
+    ...body,
+    ...(HEADER_MESSAGES.has(boardError.code) && { error: nextStep(boardError) }),
+    next: nextStep(boardError),
+  };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    isError: true,
+  };
 }
 
 /** A resource request that failed: always a JSON-RPC error, naming the URI asked for (SEP-2164). */
 export function resourceFailure(error: unknown, uri: string): never {
   const boardError = asBoardError(error);
-  if (isLegacyResult(boardError)) throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), { code: boardError.code, ...boardError.details, uri });
+  if (isLegacyResult(boardError))
+    throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), {
+      code: boardError.code,
+      ...boardError.details,
+      uri,
+    });
   const rpc = toMcpError(boardError);
   throw new RpcError(rpc.code, rpc.message, { ...rpc.data, uri });
 }

@@ -6,16 +6,37 @@
  * remembers keys and boards; a stateless request only what it carries) and
  * how a refused tool call is answered (errors.ts).
  */
-import { Server, type CallToolResult, type CompleteResult, type ContentBlock, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type CallToolResult,
+  type CompleteResult,
+  type ContentBlock,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { McpToolArgs, type McpToolName } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
-import { type Era, failureOutcome, resourceFailure, RpcError, toolFailure, INVALID_PARAMS, type ToolCalls } from './errors.js';
+import {
+  type Era,
+  failureOutcome,
+  resourceFailure,
+  RpcError,
+  toolFailure,
+  INVALID_PARAMS,
+  type ToolCalls,
+} from './errors.js';
 import { serverIcons } from './icons.js';
 import type { AgentMemory } from './memory.js';
-import { boardResourceLinks, parseUri, PER_BOARD_TEMPLATES, readResource, RESOURCE_TEMPLATES, SUBSCRIBABLE } from './resources.js';
+import {
+  boardResourceLinks,
+  parseUri,
+  PER_BOARD_TEMPLATES,
+  readResource,
+  RESOURCE_TEMPLATES,
+  SUBSCRIBABLE,
+} from './resources.js';
 import { toolListAt } from './tool-list.js';
 import { TOOLS } from './tools.js';
 
@@ -44,7 +65,10 @@ function parseIssues(error: unknown): { path: PropertyKey[]; message: string }[]
   if (!(error instanceof Error) || !error.message.startsWith('[')) return undefined;
   try {
     const issues: unknown = JSON.parse(error.message);
-    return Array.isArray(issues) && issues.every((issue) => Array.isArray(issue?.path) && typeof issue?.message === 'string') ? issues : undefined;
+    return Array.isArray(issues) &&
+      issues.every((issue) => Array.isArray(issue?.path) && typeof issue?.message === 'string')
+      ? issues
+      : undefined;
   } catch {
     return undefined;
   }
@@ -58,7 +82,10 @@ function parseIssues(error: unknown): { path: PropertyKey[]; message: string }[]
  * server's fault.
  */
 class BoardServer extends Server {
-  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
     const wrapped = super._wrapHandler(method, handler);
     return async (request, ctx) => {
       try {
@@ -83,9 +110,22 @@ export type Serves = (method: string) => boolean;
 export const SERVES_ALL: Serves = () => true;
 
 /** A server instance for one era, with the board handlers on it; `calls` hears of every tool call's outcome. */
-export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, calls?: ToolCalls, serves: Serves = SERVES_ALL): Server {
+export function boardServer(
+  boards: Boards,
+  memory: AgentMemory,
+  era: Era,
+  baseUrl: string,
+  calls?: ToolCalls,
+  serves: Serves = SERVES_ALL,
+): Server {
   const server = new BoardServer(
-    { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version, websiteUrl: baseUrl || undefined, icons: serverIcons(baseUrl) },
+    {
+      name: SERVICE_INFO.name,
+      title: SERVICE_INFO.title,
+      version: SERVICE_INFO.version,
+      websiteUrl: baseUrl || undefined,
+      icons: serverIcons(baseUrl),
+    },
     {
       supportedProtocolVersions: era === 'modern' ? [MODERN_REVISION, ...LEGACY_REVISIONS] : [...LEGACY_REVISIONS],
       capabilities: {
@@ -111,7 +151,15 @@ export function boardServer(boards: Boards, memory: AgentMemory, era: Era, baseU
   return server;
 }
 
-function registerTools(server: Server, boards: Boards, memory: AgentMemory, era: Era, baseUrl: string, serves: Serves, calls?: ToolCalls): void {
+function registerTools(
+  server: Server,
+  boards: Boards,
+  memory: AgentMemory,
+  era: Era,
+  baseUrl: string,
+  serves: Serves,
+  calls?: ToolCalls,
+): void {
   if (serves('tools/list')) server.setRequestHandler('tools/list', () => ({ tools: toolListAt(baseUrl) }));
   if (!serves('tools/call')) return;
 
@@ -121,7 +169,11 @@ function registerTools(server: Server, boards: Boards, memory: AgentMemory, era:
     const known = Object.hasOwn(TOOLS, name);
     try {
       const result = await callTool(name, request.params.arguments, ctx);
-      calls?.(era, known ? name : 'unknown', result.isError ? failureOutcome((result.structuredContent as { code?: unknown } | undefined)?.code) : 'ok');
+      calls?.(
+        era,
+        known ? name : 'unknown',
+        result.isError ? failureOutcome((result.structuredContent as { code?: unknown } | undefined)?.code) : 'ok',
+      );
       return result;
     } catch (error) {
       calls?.(era, known ? name : 'unknown', failureOutcome(error));
@@ -131,16 +183,23 @@ function registerTools(server: Server, boards: Boards, memory: AgentMemory, era:
 
   /** One call's answer: a result, an `isError` result, or a thrown JSON-RPC error. */
   const callTool = async (name: McpToolName, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
-    if (!Object.hasOwn(TOOLS, name)) throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
+    if (!Object.hasOwn(TOOLS, name))
+      throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
     const parsed = McpToolArgs[name].safeParse(args ?? {}, { reportInput: true });
     if (!parsed.success) {
       // A board id that is not a UUID names no board.
-      if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id')) return toolFailure(errors.invalidBoardId(), era);
+      if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id'))
+        return toolFailure(errors.invalidBoardId(), era);
       return toolFailure(fromZodIssues(parsed.error.issues), era);
     }
     const context = contextOf(ctx.http?.authInfo);
     try {
-      const result = await TOOLS[name].run(parsed.data as never, { boards, request: context, signal: ctx.mcpReq.signal, memory });
+      const result = await TOOLS[name].run(parsed.data as never, {
+        boards,
+        request: context,
+        signal: ctx.mcpReq.signal,
+        memory,
+      });
       return toolResult(result);
     } catch (error) {
       return toolFailure(error, era);
@@ -158,44 +217,51 @@ function toolResult(result: object & { blocks?: ContentBlock[] }): CallToolResul
 }
 
 function registerResources(server: Server, boards: Boards, memory: AgentMemory, serves: Serves): void {
-  if (serves('resources/templates/list')) server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  if (serves('resources/templates/list'))
+    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   if (serves('resources/list')) {
     server.setRequestHandler('resources/list', () => ({
-      resources: [...memory.boards()].flatMap((boardId) => boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ type: _type, ...resource }) => resource)),
+      resources: [...memory.boards()].flatMap((boardId) =>
+        boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ type: _type, ...resource }) => resource),
+      ),
     }));
   }
 
-  if (serves('resources/read')) server.setRequestHandler('resources/read', async (request, ctx) => {
-    try {
-      const context = contextOf(ctx.http?.authInfo);
-      const { boardId } = parseUri(request.params.uri);
-      return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
-    } catch (error) {
-      return resourceFailure(error, request.params.uri);
-    }
-  });
+  if (serves('resources/read'))
+    server.setRequestHandler('resources/read', async (request, ctx) => {
+      try {
+        const context = contextOf(ctx.http?.authInfo);
+        const { boardId } = parseUri(request.params.uri);
+        return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
+      } catch (error) {
+        return resourceFailure(error, request.params.uri);
+      }
+    });
 
   const { subscribe, unsubscribe } = memory;
   if (!subscribe || !unsubscribe) return; // 2026-07-28 subscribes with subscriptions/listen (modern.ts)
-  if (serves('resources/subscribe')) server.setRequestHandler('resources/subscribe', async (request, ctx) => {
-    try {
-      const context = contextOf(ctx.http?.authInfo);
-      const { boardId, name } = parseUri(request.params.uri);
-      if (!SUBSCRIBABLE.has(name)) throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; subscribe to state.json or tasks.json`);
-      // Only a reader of the board may hear of its changes.
-      const key = memory.keyFor(boardId, context.key);
-      await boards.read(boardId, mcpCaller(context, key), () => null);
-      memory.used(boardId, key);
-      subscribe.call(memory, request.params.uri);
+  if (serves('resources/subscribe'))
+    server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+      try {
+        const context = contextOf(ctx.http?.authInfo);
+        const { boardId, name } = parseUri(request.params.uri);
+        if (!SUBSCRIBABLE.has(name))
+          throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; subscribe to state.json or tasks.json`);
+        // Only a reader of the board may hear of its changes.
+        const key = memory.keyFor(boardId, context.key);
+        await boards.read(boardId, mcpCaller(context, key), () => null);
+        memory.used(boardId, key);
+        subscribe.call(memory, request.params.uri);
+        return {};
+      } catch (error) {
+        return resourceFailure(error, request.params.uri);
+      }
+    });
+  if (serves('resources/unsubscribe'))
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      unsubscribe.call(memory, request.params.uri);
       return {};
-    } catch (error) {
-      return resourceFailure(error, request.params.uri);
-    }
-  });
-  if (serves('resources/unsubscribe')) server.setRequestHandler('resources/unsubscribe', (request) => {
-    unsubscribe.call(memory, request.params.uri);
-    return {};
-  });
+    });
 }
 
 /** Board ids this agent used complete a template's {id}; nothing else is offered (a board id is a credential). */
@@ -204,7 +270,9 @@ function registerCompletions(server: Server, memory: AgentMemory, serves: Serves
   server.setRequestHandler('completion/complete', (request): CompleteResult => {
     const { ref, argument } = request.params;
     const values =
-      ref.type === 'ref/resource' && argument.name === 'id' && RESOURCE_TEMPLATES.some((template) => template.uriTemplate === ref.uri)
+      ref.type === 'ref/resource' &&
+      argument.name === 'id' &&
+      RESOURCE_TEMPLATES.some((template) => template.uriTemplate === ref.uri)
         ? [...memory.boards()].filter((boardId) => boardId.startsWith(argument.value.toLowerCase()))
         : [];
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };

@@ -13,25 +13,57 @@ const svg = (body: string) =>
 export const TOOL_ICON_SVGS = {
   board: svg('<rect x="6" y="6" width="12" height="12" rx="2" fill="#fff"/>'),
   draw: svg('<path d="M6 17c3-8 6 2 12-9" stroke="#fff" stroke-width="2.2" fill="none" stroke-linecap="round"/>'),
-  todo: svg('<rect x="5" y="6" width="4" height="12" rx="1" fill="#fff"/><rect x="10" y="6" width="4" height="8" rx="1" fill="#fff"/><rect x="15" y="6" width="4" height="5" rx="1" fill="#fff"/>'),
-  history: svg('<circle cx="12" cy="12" r="6.5" stroke="#fff" stroke-width="2" fill="none"/><path d="M12 8v4l3 2" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round"/>'),
+  todo: svg(
+    '<rect x="5" y="6" width="4" height="12" rx="1" fill="#fff"/><rect x="10" y="6" width="4" height="8" rx="1" fill="#fff"/><rect x="15" y="6" width="4" height="5" rx="1" fill="#fff"/>',
+  ),
+  history: svg(
+    '<circle cx="12" cy="12" r="6.5" stroke="#fff" stroke-width="2" fill="none"/><path d="M12 8v4l3 2" stroke="#fff" stroke-width="2" fill="none" stroke-linecap="round"/>',
+  ),
 } as const;
 
 export type ToolIconName = keyof typeof TOOL_ICON_SVGS;
 
 /** The server's icon (2026-07-28 repeats serverInfo in every result's _meta, so it is a URL, not a picture). */
-export const serverIcons = (baseUrl: string): Icon[] => [{ src: `${baseUrl}/mcp/icons/board.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }];
+export const serverIcons = (baseUrl: string): Icon[] => [
+  { src: `${baseUrl}/mcp/icons/board.svg`, mimeType: 'image/svg+xml', sizes: ['any'] },
+];
 
 const TOOL_ICON: { [N in McpToolName]: ToolIconName } = {
-  create_board: 'board', open_board: 'board', get_board: 'board', get_preview: 'board', wait_for_update: 'board', set_board_mode: 'board', set_board_title: 'board',
-  add_text: 'draw', add_link: 'draw', add_image: 'draw', draw_stroke: 'draw', move: 'draw', erase: 'draw',
-  create_column: 'todo', update_column: 'todo', delete_column: 'todo', create_task: 'todo', update_task: 'todo', move_task: 'todo',
-  delete_task: 'todo', set_lane: 'todo', set_column_width: 'todo', create_tasks: 'todo', query_tasks: 'todo', export_tasks: 'todo', list_tasks: 'todo',
-  list_versions: 'history', get_changes: 'history', restore_version: 'history',
+  create_board: 'board',
+  open_board: 'board',
+  get_board: 'board',
+  get_preview: 'board',
+  wait_for_update: 'board',
+  set_board_mode: 'board',
+  set_board_title: 'board',
+  add_text: 'draw',
+  add_link: 'draw',
+  add_image: 'draw',
+  draw_stroke: 'draw',
+  move: 'draw',
+  erase: 'draw',
+  create_column: 'todo',
+  update_column: 'todo',
+  delete_column: 'todo',
+  create_task: 'todo',
+  update_task: 'todo',
+  move_task: 'todo',
+  delete_task: 'todo',
+  set_lane: 'todo',
+  set_column_width: 'todo',
+  create_tasks: 'todo',
+  query_tasks: 'todo',
+  export_tasks: 'todo',
+  list_tasks: 'todo',
+  list_versions: 'history',
+  get_changes: 'history',
+  restore_version: 'history',
 };
 
 /**
  * A tool's icon, served by this instance at its public base URL. Only `src`:
  * tools/list is read whole by every agent, and `.svg` already says the type.
  */
-export const toolIcons = (name: McpToolName, baseUrl: string): Icon[] => [{ src: `${baseUrl}/mcp/icons/${TOOL_ICON[name]}.svg` }];
+export const toolIcons = (name: McpToolName, baseUrl: string): Icon[] => [
+  { src: `${baseUrl}/mcp/icons/${TOOL_ICON[name]}.svg` },
+];

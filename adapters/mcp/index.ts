@@ -30,8 +30,16 @@ export type McpOptions = {
 };
 
 /** A JSON-RPC error answered by the endpoint itself, with the request's id when it can be read. */
-function jsonRpcError(request: FastifyRequest, reply: FastifyReply, status: number, error: { code: number; message: string; data?: unknown }) {
-  return reply.status(status).type('application/json').send({ jsonrpc: '2.0', error, id: rpcIdOf(request) });
+function jsonRpcError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  error: { code: number; message: string; data?: unknown },
+) {
+  return reply
+    .status(status)
+    .type('application/json')
+    .send({ jsonrpc: '2.0', error, id: rpcIdOf(request) });
 }
 
 const header = (request: FastifyRequest, name: string) => {
@@ -44,7 +52,11 @@ const header = (request: FastifyRequest, name: string) => {
  * are answered as JSON-RPC errors, carrying the request's id wherever it can
  * be read (a body over the cap included: see body.ts).
  */
-export async function registerMcp(app: FastifyInstance, eras: { sessions: McpSessions; modern: ModernMcp }, options: McpOptions): Promise<void> {
+export async function registerMcp(
+  app: FastifyInstance,
+  eras: { sessions: McpSessions; modern: ModernMcp },
+  options: McpOptions,
+): Promise<void> {
   await app.register(async (scope) => {
     parseMcpBodies(scope);
     scope.setErrorHandler((error, request, reply) => {
@@ -58,17 +70,30 @@ export async function registerMcp(app: FastifyInstance, eras: { sessions: McpSes
     // DNS rebinding: a page on another name that resolves to this server must not reach /mcp (docs/mcp.md, "Host check").
     scope.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/mcp') || hostAllowed(request.headers.host, options.allowedHosts)) return;
-      return jsonRpcError(request, reply, 403, { code: -32000, message: `Forbidden: this server does not answer MCP for the host ${JSON.stringify(request.headers.host ?? '')}; use its public URL`, data: { code: 'host_not_allowed' } });
+      return jsonRpcError(request, reply, 403, {
+        code: -32000,
+        message: `Forbidden: this server does not answer MCP for the host ${JSON.stringify(request.headers.host ?? '')}; use its public URL`,
+        data: { code: 'host_not_allowed' },
+      });
     });
     mcpRoutes(scope, eras, options);
   });
 }
 
-function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSessions; modern: ModernMcp }, options: McpOptions): void {
+function mcpRoutes(
+  app: FastifyInstance,
+  { sessions, modern }: { sessions: McpSessions; modern: ModernMcp },
+  options: McpOptions,
+): void {
   /** What a request carries besides its message (client address, keys, base URL), as the SDK's `auth` channel holds it. */
   const authOf = (request: FastifyRequest): AuthInfo => {
     const caller = callerOf(request);
-    return toAuthInfo({ ip: caller.ip, key: caller.key, importToken: caller.importToken, baseUrl: options.baseUrl(request) });
+    return toAuthInfo({
+      ip: caller.ip,
+      key: caller.key,
+      importToken: caller.importToken,
+      baseUrl: options.baseUrl(request),
+    });
   };
 
   /** The request as the SDK's handlers see it: its context rides on `auth`. */
@@ -81,14 +106,18 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     return raw;
   };
 
-  const toSession = (session: McpSession, request: FastifyRequest, reply: FastifyReply) => session.handle(rawWithContext(request, reply), reply.raw, request.body);
+  const toSession = (session: McpSession, request: FastifyRequest, reply: FastifyReply) =>
+    session.handle(rawWithContext(request, reply), reply.raw, request.body);
 
   const sessionOf = (request: FastifyRequest) => {
     const id = header(request, 'mcp-session-id');
     return { id, session: id === undefined ? undefined : sessions.get(id) };
   };
   const sessionGone = (request: FastifyRequest, reply: FastifyReply) =>
-    jsonRpcError(request, reply, 404, { code: -32001, message: 'Session not found: it expired or was closed; initialize a new one' });
+    jsonRpcError(request, reply, 404, {
+      code: -32001,
+      message: 'Session not found: it expired or was closed; initialize a new one',
+    });
 
   app.post('/mcp', async (request, reply) => {
     const route = classifyInboundRequest({
@@ -100,7 +129,11 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     });
     if (route.kind === 'reject') {
       // The classifier's own answer to a body that is no JSON-RPC message, or a malformed envelope or header.
-      return jsonRpcError(request, reply, route.httpStatus, { code: route.code, message: route.message, ...(route.data !== undefined && { data: route.data }) });
+      return jsonRpcError(request, reply, route.httpStatus, {
+        code: route.code,
+        message: route.message,
+        ...(route.data !== undefined && { data: route.data }),
+      });
     }
     if (route.kind === 'modern') {
       // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
@@ -112,7 +145,14 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
         release = modern.admitListen(body, contextOf(auth).ip);
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
-        return reply.status(200).type('application/json').send({ jsonrpc: '2.0', id: rpcIdOf(request), error: { code: error.code, message: error.message, data: error.data } });
+        return reply
+          .status(200)
+          .type('application/json')
+          .send({
+            jsonrpc: '2.0',
+            id: rpcIdOf(request),
+            error: { code: error.code, message: error.message, data: error.data },
+          });
       }
       if (release) {
         const closed = options.opened?.('listen');
@@ -122,7 +162,12 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
         });
       }
       // The SDK takes this classification instead of making it again, unless the listen check rewrote the body.
-      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body, body === request.body ? route : undefined);
+      return modern.serve(
+        rawWithContext(request, reply, auth),
+        reply.raw,
+        body,
+        body === request.body ? route : undefined,
+      );
     }
     const { id, session } = sessionOf(request);
     if (id !== undefined && !session) return sessionGone(request, reply);
@@ -130,7 +175,8 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     if (!isInitializeRequest(request.body)) {
       return jsonRpcError(request, reply, 400, {
         code: -32000,
-        message: 'Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak 2026-07-28 (server/discover, then a _meta envelope on every request)',
+        message:
+          'Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak 2026-07-28 (server/discover, then a _meta envelope on every request)',
       });
     }
     return toSession(await sessions.create(options.baseUrl(request)), request, reply);
@@ -140,7 +186,11 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
     const { id, session } = sessionOf(request);
     if (!id) {
       // 2026-07-28 has no GET stream and no session to end (subscriptions/listen replaces the stream).
-      return jsonRpcError(request, reply, 405, { code: -32000, message: 'Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on 2026-07-28 use subscriptions/listen' });
+      return jsonRpcError(request, reply, 405, {
+        code: -32000,
+        message:
+          'Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on 2026-07-28 use subscriptions/listen',
+      });
     }
     if (!session) return sessionGone(request, reply);
     if (stream) {
@@ -161,6 +211,9 @@ function mcpRoutes(app: FastifyInstance, { sessions, modern }: { sessions: McpSe
   app.get<{ Params: { name: string } }>('/mcp/icons/:name', (request, reply) => {
     const name = request.params.name.replace(/\.svg$/, '');
     if (!Object.hasOwn(TOOL_ICON_SVGS, name)) return reply.callNotFound();
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(TOOL_ICON_SVGS[name as keyof typeof TOOL_ICON_SVGS]);
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400')
+      .send(TOOL_ICON_SVGS[name as keyof typeof TOOL_ICON_SVGS]);
   });
 }

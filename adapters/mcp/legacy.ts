@@ -29,8 +29,21 @@ export class McpSession {
   lastSeen = Date.now();
   openStreams = 0;
 
-  constructor(boards: Boards, baseUrl: string, hooks: { subscribed(s: McpSession, boardId: string): void; unsubscribed(s: McpSession, boardId: string): void; closed(s: McpSession): void; initialized(s: McpSession): void }, calls?: ToolCalls) {
-    this.memory = new SessionMemory({ subscribed: (boardId) => hooks.subscribed(this, boardId), unsubscribed: (boardId) => hooks.unsubscribed(this, boardId) });
+  constructor(
+    boards: Boards,
+    baseUrl: string,
+    hooks: {
+      subscribed(s: McpSession, boardId: string): void;
+      unsubscribed(s: McpSession, boardId: string): void;
+      closed(s: McpSession): void;
+      initialized(s: McpSession): void;
+    },
+    calls?: ToolCalls,
+  ) {
+    this.memory = new SessionMemory({
+      subscribed: (boardId) => hooks.subscribed(this, boardId),
+      unsubscribed: (boardId) => hooks.unsubscribed(this, boardId),
+    });
     this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true, // answers are plain JSON; notifications use the GET stream
@@ -91,19 +104,24 @@ export class McpSessions {
 
   /** A new session; it is kept once its initialize succeeds. */
   async create(baseUrl: string): Promise<McpSession> {
-    const session = new McpSession(this.boards, baseUrl, {
-      subscribed: (s, boardId) => {
-        const set = this.subscribers.get(boardId) ?? new Set();
-        set.add(s);
-        this.subscribers.set(boardId, set);
+    const session = new McpSession(
+      this.boards,
+      baseUrl,
+      {
+        subscribed: (s, boardId) => {
+          const set = this.subscribers.get(boardId) ?? new Set();
+          set.add(s);
+          this.subscribers.set(boardId, set);
+        },
+        unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
+        closed: (s) => {
+          if (s.id) this.sessions.delete(s.id);
+          for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
+        },
+        initialized: (s) => this.sessions.set(s.id!, s),
       },
-      unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
-      closed: (s) => {
-        if (s.id) this.sessions.delete(s.id);
-        for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
-      },
-      initialized: (s) => this.sessions.set(s.id!, s),
-    }, this.calls);
+      this.calls,
+    );
     await session.server.connect(session.transport);
     return session;
   }

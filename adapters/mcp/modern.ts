@@ -11,7 +11,12 @@
  * read check a listen for a board's resources passes first (the SDK's router
  * honours any URI it is given; a locked board's changes are for its readers).
  */
-import { createMcpHandler, InMemoryServerEventBus, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  InMemoryServerEventBus,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import { contextOf, mcpCaller } from './context.js';
@@ -46,7 +51,15 @@ export class ModernMcp {
   ) {
     const bus = new InMemoryServerEventBus();
     this.handler = createMcpHandler(
-      (ctx) => boardServer(boards, new RequestMemory(), 'modern', contextOf(ctx.authInfo).baseUrl, calls, servesOnly(ctx.requestInfo)),
+      (ctx) =>
+        boardServer(
+          boards,
+          new RequestMemory(),
+          'modern',
+          contextOf(ctx.authInfo).baseUrl,
+          calls,
+          servesOnly(ctx.requestInfo),
+        ),
       { legacy: 'reject', bus },
     );
     const changed = (boardId: string) => {
@@ -74,18 +87,27 @@ export class ModernMcp {
       if (typeof uri !== 'string') throw new RpcError(INVALID_PARAMS, 'resourceSubscriptions must hold resource URIs');
       try {
         const { boardId, name } = parseUri(uri);
-        if (!SUBSCRIBABLE.has(name)) throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; listen to state.json or tasks.json`);
+        if (!SUBSCRIBABLE.has(name))
+          throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; listen to state.json or tasks.json`);
         await this.boards.read(boardId, mcpCaller(context, context.key), () => null);
         canonical.push(name === 'state.json' ? stateUri(boardId) : tasksUri(boardId));
       } catch (error) {
         const boardError = knownError(error);
         if (!boardError) throw error;
-        if (boardError.code === 'board_locked') throw new RpcError(-32001, `${uri}: the board is locked; send its key in the X-Board-Key header of the listen request`, { code: boardError.code, ...boardError.details });
+        if (boardError.code === 'board_locked')
+          throw new RpcError(
+            -32001,
+            `${uri}: the board is locked; send its key in the X-Board-Key header of the listen request`,
+            { code: boardError.code, ...boardError.details },
+          );
         throw toMcpError(boardError);
       }
     }
     const params = message.params!;
-    return { ...message, params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: canonical } } };
+    return {
+      ...message,
+      params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: canonical } },
+    };
   }
 
   /** Open listen streams by client address: one client cannot take the instance's 1024. */
@@ -100,7 +122,11 @@ export class ModernMcp {
     if ((body as { method?: unknown })?.method !== 'subscriptions/listen') return undefined;
     const release = this.listens.take(ip);
     if (!release) {
-      throw new RpcError(-32000, `at most ${MAX_LISTENS_PER_IP} open subscriptions/listen streams per client: close one (or listen to several URIs on one stream) first`, { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP });
+      throw new RpcError(
+        -32000,
+        `at most ${MAX_LISTENS_PER_IP} open subscriptions/listen streams per client: close one (or listen to several URIs on one stream) first`,
+        { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP },
+      );
     }
     return release;
   }

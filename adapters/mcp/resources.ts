@@ -6,7 +6,11 @@
  * version, history.md). state.json and tasks.json are subscribable; a
  * version never changes, so there is nothing to hear of it.
  */
-import type { ReadResourceResult, ResourceLink, ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
+import type {
+  ReadResourceResult,
+  ResourceLink,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { isUuid, VersionNumber } from '../../schema/index.js';
 import type { Caller } from '../../server/host/access.js';
 import type { Boards } from '../../server/host/boards.js';
@@ -25,7 +29,8 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     uriTemplate: 'svc://board/{id}/state.json',
     name: 'board-state',
     title: 'Board snapshot',
-    description: 'The board snapshot ({boardId, mode, etag, texts, lines, images} plus the kanban on todo boards), image payloads elided. Subscribable.',
+    description:
+      'The board snapshot ({boardId, mode, etag, texts, lines, images} plus the kanban on todo boards), image payloads elided. Subscribable.',
     mimeType: 'application/json',
   },
   {
@@ -46,7 +51,8 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     uriTemplate: 'svc://board/{id}/versions/{version}/state.json',
     name: 'board-version-state',
     title: 'Board snapshot at a version',
-    description: 'The board snapshot as it was at a version (see list_versions), plus version and at; image payloads elided. A version never changes.',
+    description:
+      'The board snapshot as it was at a version (see list_versions), plus version and at; image payloads elided. A version never changes.',
     mimeType: 'application/json',
   },
 ];
@@ -71,7 +77,11 @@ const URI = /^svc:\/\/board\/([^/]+)\/(?:(state\.json|preview\.svg|tasks\.json)|
 /** Splits a board resource URI, or throws invalid params. */
 export function parseUri(uri: string): { boardId: string; name: ResourceName; version?: number } {
   const match = URI.exec(uri);
-  if (!match) throw errors.invalidPayload('uri', 'must be svc://board/{id}/state.json, preview.svg, tasks.json or versions/{version}/state.json');
+  if (!match)
+    throw errors.invalidPayload(
+      'uri',
+      'must be svc://board/{id}/state.json, preview.svg, tasks.json or versions/{version}/state.json',
+    );
   if (!isUuid(match[1])) throw errors.boardNotFound();
   const boardId = match[1].toLowerCase();
   if (match[2] !== undefined) return { boardId, name: match[2] as ResourceName };

@@ -20,7 +20,8 @@ import { TOOLS } from './tools.js';
  * argument is refused all the same, naming the one meant.
  */
 const UNADVERTISED = new Set(['pattern', 'minLength', 'maxLength', 'additionalProperties']);
-const isFarBound = (key: string, value: unknown) => (key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= 1e9;
+const isFarBound = (key: string, value: unknown) =>
+  (key === 'minimum' || key === 'maximum') && typeof value === 'number' && Math.abs(value) >= 1e9;
 
 /** A board id's `format: "uuid"` costs 750 bytes over the list; its description says it is a UUID. */
 const isUuidFormat = (key: string, value: unknown) => key === 'format' && value === 'uuid';
@@ -51,8 +52,19 @@ function advertised(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([key, child]) => !(UNADVERTISED.has(key) && typeof child !== 'object') && !isFarBound(key, child) && !isUuidFormat(key, child) && !isTypeOfEnum(key, value))
-      .map(([key, child]) => [key, key === 'properties' && child !== null && typeof child === 'object' ? sharingSiblings(advertised(child) as Record<string, unknown>) : advertised(child)]),
+      .filter(
+        ([key, child]) =>
+          !(UNADVERTISED.has(key) && typeof child !== 'object') &&
+          !isFarBound(key, child) &&
+          !isUuidFormat(key, child) &&
+          !isTypeOfEnum(key, value),
+      )
+      .map(([key, child]) => [
+        key,
+        key === 'properties' && child !== null && typeof child === 'object'
+          ? sharingSiblings(advertised(child) as Record<string, unknown>)
+          : advertised(child),
+      ]),
   );
 }
 
@@ -72,7 +84,9 @@ export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name
   name,
   description: TOOLS[name].description,
   inputSchema: advertised(toJsonSchema(McpToolArgs[name], 'input')) as Tool['inputSchema'],
-  ...(LISTED_OUTPUTS.has(name) && { outputSchema: advertised(toJsonSchema(McpToolOutputs[name], 'output')) as Tool['outputSchema'] }),
+  ...(LISTED_OUTPUTS.has(name) && {
+    outputSchema: advertised(toJsonSchema(McpToolOutputs[name], 'output')) as Tool['outputSchema'],
+  }),
   annotations: TOOLS[name].annotations,
 }));
 
@@ -83,4 +97,8 @@ export const toolListAt = withIcons(TOOL_LIST);
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** What the discovery documents say of /mcp: handed to them by the composition root. */
-export const MCP_DESCRIPTION: McpDescription = { tools: toolListAt(''), resourceTemplates: RESOURCE_TEMPLATES, protocolVersions: MCP_PROTOCOL_VERSIONS };
+export const MCP_DESCRIPTION: McpDescription = {
+  tools: toolListAt(''),
+  resourceTemplates: RESOURCE_TEMPLATES,
+  protocolVersions: MCP_PROTOCOL_VERSIONS,
+};

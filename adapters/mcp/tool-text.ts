@@ -80,7 +80,8 @@ export const TOOL_TEXT: { [N in McpToolName]: ToolText } = {
   },
   wait_for_update: {
     title: 'Wait for edits',
-    description: 'Long poll: {updated, etag} once the next edits settle, or {timedOut}. Pass since_etag not to miss edits, then get_changes.',
+    description:
+      'Long poll: {updated, etag} once the next edits settle, or {timedOut}. Pass since_etag not to miss edits, then get_changes.',
     annotations: READ,
   },
   set_board_mode: {

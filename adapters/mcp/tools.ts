@@ -36,7 +36,8 @@ const callerFor = (context: ToolContext, args: BoardArgs) =>
   mcpCaller(context.request, context.memory.keyFor(args.board_id, args.access_key ?? context.request.key), args.author);
 
 /** The key a call used, remembered (by a session) once the call succeeds. */
-const keyUsed = (context: ToolContext, args: BoardArgs) => context.memory.keyFor(args.board_id, args.access_key ?? context.request.key);
+const keyUsed = (context: ToolContext, args: BoardArgs) =>
+  context.memory.keyFor(args.board_id, args.access_key ?? context.request.key);
 
 /** Runs a row of the operation table for a tool call, under its lock rule, remembering the key that opened the board. */
 async function runOperation(operation: AnyOperation, args: BoardArgs, context: ToolContext): Promise<object> {
@@ -49,9 +50,12 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
     case 'mutation':
       return remember(await context.boards.write(args.board_id, caller, (w) => operation.mutate(w, args as never)));
     case 'view': {
-      const result = await context.boards.read(args.board_id, caller, (doc, record) => operation.view(doc, record, args as never));
+      const result = await context.boards.read(args.board_id, caller, (doc, record) =>
+        operation.view(doc, record, args as never),
+      );
       // A picture for vision models beside the SVG's text.
-      if (operation.name === 'get_preview') return remember({ ...(result as { svg: string }), blocks: [await previewImage(result as { svg: string })] });
+      if (operation.name === 'get_preview')
+        return remember({ ...(result as { svg: string }), blocks: [await previewImage(result as { svg: string })] });
       return remember(result);
     }
     case 'host':
@@ -85,10 +89,14 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
     }
     case 'get_changes': {
       const { since, since_etag } = args as ArgsFor<'get_changes'>;
-      return remember(await boards.history.changes(args.board_id, caller, since !== undefined ? { since } : { since_etag }));
+      return remember(
+        await boards.history.changes(args.board_id, caller, since !== undefined ? { since } : { since_etag }),
+      );
     }
     case 'restore_version':
-      return remember(await boards.history.restore(args.board_id, caller, (args as ArgsFor<'restore_version'>).version));
+      return remember(
+        await boards.history.restore(args.board_id, caller, (args as ArgsFor<'restore_version'>).version),
+      );
     default:
       throw new Error(`no host operation named ${name}`);
   }
@@ -97,7 +105,10 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
 /** The tools that act on no existing board. */
 const BOARD_ENTRIES: { [N in 'create_board' | 'open_board']: ToolDefinition<N>['run'] } = {
   async create_board(args, context) {
-    const created = await context.boards.create({ ...args, mode: args.mode ?? 'draw' }, mcpCaller(context.request, undefined, args.author));
+    const created = await context.boards.create(
+      { ...args, mode: args.mode ?? 'draw' },
+      mcpCaller(context.request, undefined, args.author),
+    );
     const base = context.request.baseUrl;
     context.memory.used(created.id, created.access_key);
     return {

@@ -13,15 +13,27 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { AuthInfo, InboundClassificationOutcome } from '@modelcontextprotocol/server';
 
 /** What the SDK's entries take beside the request: the caller's auth, the parsed body and (createMcpHandler, patched) the era router's classification of it. */
-export type WebHandlerOptions = { authInfo?: AuthInfo; parsedBody?: unknown; classification?: InboundClassificationOutcome };
+export type WebHandlerOptions = {
+  authInfo?: AuthInfo;
+  parsedBody?: unknown;
+  classification?: InboundClassificationOutcome;
+};
 export type WebHandler = (request: Request, options: WebHandlerOptions) => Promise<Response>;
 /**
  * Node's request with what the SDK is handed beside it: the caller's auth, and
  * the headers the answer carries besides the SDK's own (CORS, the security
  * headers, the request id), which the SDK's override when both name one.
  */
-export type NodeMcpRequest = IncomingMessage & { auth?: AuthInfo; answerHeaders?: Record<string, string | number | string[] | undefined> };
-export type NodeMcpHandler = (request: NodeMcpRequest, response: ServerResponse, body: unknown, classification?: InboundClassificationOutcome) => Promise<void>;
+export type NodeMcpRequest = IncomingMessage & {
+  auth?: AuthInfo;
+  answerHeaders?: Record<string, string | number | string[] | undefined>;
+};
+export type NodeMcpHandler = (
+  request: NodeMcpRequest,
+  response: ServerResponse,
+  body: unknown,
+  classification?: InboundClassificationOutcome,
+) => Promise<void>;
 
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -54,7 +66,11 @@ function webRequest(request: IncomingMessage, signal: AbortSignal): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new NodeRequest(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, { method: request.method, headers }, signal);
+  return new NodeRequest(
+    `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
+    { method: request.method, headers },
+    signal,
+  );
 }
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\b/i.test(type);
@@ -81,11 +97,19 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
     } catch {
       // What the SDK's own adapter answers when its handler throws: the handlers answer their errors themselves.
       const id = (body as { id?: unknown } | undefined)?.id;
-      answer = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
+      answer = Response.json(
+        {
+          jsonrpc: '2.0',
+          error: { code: -32603, message: 'Internal server error' },
+          id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        },
+        { status: 500 },
+      );
     }
     // One object for writeHead: a header set on the response before it sends writeHead down Node's slow path.
     const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(request.answerHeaders ?? {})) if (value !== undefined) headers[name] = value;
+    for (const [name, value] of Object.entries(request.answerHeaders ?? {}))
+      if (value !== undefined) headers[name] = value;
     for (const [name, value] of answer.headers) headers[name] = value;
     if (answer.body === null || isJson(headers['content-type'] as string | undefined)) {
       // As text, Node sends it in one write with the headers.
@@ -110,7 +134,8 @@ async function pump(body: ReadableStream<Uint8Array>, response: ServerResponse, 
   try {
     for await (const chunk of body) {
       if (closed.aborted) break;
-      if (!response.write(chunk)) await Promise.race([new Promise((resolve) => response.once('drain', resolve)), ended]);
+      if (!response.write(chunk))
+        await Promise.race([new Promise((resolve) => response.once('drain', resolve)), ended]);
     }
   } catch {
     // The stream failed or was cancelled: the response ends here.

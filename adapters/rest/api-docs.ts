@@ -43,9 +43,14 @@ const PAGE = `<!doctype html>
 /** Registers GET /docs and the Redoc bundle it loads. */
 export function apiDocsRoutes(app: FastifyInstance): void {
   let bundle: Promise<string> | undefined;
-  app.get('/docs', { config: { securityHeaders: 'docs' } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PAGE));
+  app.get('/docs', { config: { securityHeaders: 'docs' } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(PAGE),
+  );
   app.get('/docs/redoc.standalone.js', async (_request, reply) => {
     bundle ??= loadBundle();
-    return reply.type('text/javascript; charset=utf-8').header('cache-control', `public, max-age=${BUNDLE_MAX_AGE_SECONDS}`).send(await bundle);
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', `public, max-age=${BUNDLE_MAX_AGE_SECONDS}`)
+      .send(await bundle);
   });
 }

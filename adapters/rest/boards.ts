@@ -23,17 +23,26 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
 
   // Entry points a person opens in a browser: create a board and go to it.
   const redirectToNew = (request: FastifyRequest, reply: FastifyReply, id: string) =>
-    reply.status(302).header('Location', `${baseUrl(request)}/#${id}`).header('Cache-Control', 'no-store').send();
+    reply
+      .status(302)
+      .header('Location', `${baseUrl(request)}/#${id}`)
+      .header('Cache-Control', 'no-store')
+      .send();
 
   app.get<{ Querystring: { template?: string } }>('/todo', async (request, reply) => {
     const template = Template.safeParse(request.query.template);
-    const { id } = await boards.create({ mode: 'todo', template: template.success ? template.data : 'kanban' }, callerOf(request));
+    const { id } = await boards.create(
+      { mode: 'todo', template: template.success ? template.data : 'kanban' },
+      callerOf(request),
+    );
     return redirectToNew(request, reply, id);
   });
 
   app.get<{ Querystring: { seed?: string } }>('/draw', async (request, reply) => {
     const seed = request.query.seed;
-    const content = isDrawSeed(seed) ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] } : undefined;
+    const content = isDrawSeed(seed)
+      ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] }
+      : undefined;
     const { id } = await boards.create({ mode: 'draw', content }, callerOf(request));
     return redirectToNew(request, reply, id);
   });
@@ -52,14 +61,18 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
   );
 
   // An image is a user's file, which a browser may open as a page: the app's headers, as before.
-  app.get<{ Params: { boardId: string; itemId: string } }>('/api/boards/:boardId/images/:itemId', { config: { securityHeaders: 'app' } }, async (request, reply) => {
-    const boardId = boardIdParam(request.params.boardId, 'read');
-    const { dataUrl, etag } = await boards.imageData(boardId, request.params.itemId, callerOf(request));
-    reply.header('ETag', etag).header('Cache-Control', 'no-cache');
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    const comma = dataUrl.indexOf(',');
-    return reply.type(dataUrl.slice(5, dataUrl.indexOf(';'))).send(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
-  });
+  app.get<{ Params: { boardId: string; itemId: string } }>(
+    '/api/boards/:boardId/images/:itemId',
+    { config: { securityHeaders: 'app' } },
+    async (request, reply) => {
+      const boardId = boardIdParam(request.params.boardId, 'read');
+      const { dataUrl, etag } = await boards.imageData(boardId, request.params.itemId, callerOf(request));
+      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      const comma = dataUrl.indexOf(',');
+      return reply.type(dataUrl.slice(5, dataUrl.indexOf(';'))).send(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
+    },
+  );
 
   app.get<BoardParams>('/api/boards/:boardId', async (request) =>
     boards.browserSnapshot(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
@@ -93,16 +106,21 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
   app.get('/json/', byQuery);
 
   const exportRoute = (extension: 'csv' | 'md', type: string, render: typeof tasksCsv | typeof tasksMarkdown) =>
-    app.get<BoardParams & { Querystring: { download?: string } }>(`/api/boards/:boardId/tasks.${extension}`, async (request, reply) => {
-      const boardId = boardIdParam(request.params.boardId, 'read');
-      const body = await boards.read(boardId, callerOf(request), (doc, record) => render(doc, record.mode, record.id));
-      const disposition = request.query.download === '1' ? 'attachment' : 'inline';
-      return reply
-        .type(`${type}; charset=utf-8`)
-        .header('Content-Disposition', `${disposition}; filename="board-${boardId}-tasks.${extension}"`)
-        .header('Cache-Control', 'no-cache')
-        .send(body);
-    });
+    app.get<BoardParams & { Querystring: { download?: string } }>(
+      `/api/boards/:boardId/tasks.${extension}`,
+      async (request, reply) => {
+        const boardId = boardIdParam(request.params.boardId, 'read');
+        const body = await boards.read(boardId, callerOf(request), (doc, record) =>
+          render(doc, record.mode, record.id),
+        );
+        const disposition = request.query.download === '1' ? 'attachment' : 'inline';
+        return reply
+          .type(`${type}; charset=utf-8`)
+          .header('Content-Disposition', `${disposition}; filename="board-${boardId}-tasks.${extension}"`)
+          .header('Cache-Control', 'no-cache')
+          .send(body);
+      },
+    );
   exportRoute('csv', 'text/csv', tasksCsv);
   exportRoute('md', 'text/markdown', tasksMarkdown);
 }

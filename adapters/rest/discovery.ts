@@ -15,7 +15,10 @@ import { openApiDocument } from './openapi.js';
 const DISCOVERY_MAX_AGE_SECONDS = 300;
 
 function sendDocument(reply: FastifyReply, type: string, body: string) {
-  return reply.type(`${type}; charset=utf-8`).header('Cache-Control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`).send(body);
+  return reply
+    .type(`${type}; charset=utf-8`)
+    .header('Cache-Control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`)
+    .send(body);
 }
 
 /**
@@ -23,7 +26,17 @@ function sendDocument(reply: FastifyReply, type: string, body: string) {
  * made absolute at a base URL, as tools/list served there gives them.
  */
 function toolsAt(baseUrl: string, tools: readonly Tool[]): Tool[] {
-  return tools.map((tool) => (tool.icons ? { ...tool, icons: tool.icons.map((icon) => ({ ...icon, src: icon.src.startsWith('/') ? `${baseUrl}${icon.src}` : icon.src })) } : tool));
+  return tools.map((tool) =>
+    tool.icons
+      ? {
+          ...tool,
+          icons: tool.icons.map((icon) => ({
+            ...icon,
+            src: icon.src.startsWith('/') ? `${baseUrl}${icon.src}` : icon.src,
+          })),
+        }
+      : tool,
+  );
 }
 
 /** The sentence on keys both documents give: a model passes arguments, only a program sets headers. */
@@ -50,16 +63,22 @@ export function serverCard(baseUrl: string, mcp: McpDescription) {
       {
         protocolVersions: [current],
         stateless: true,
-        description: 'Call server/discover, then send the _meta envelope (io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities) on every request, with the MCP-Protocol-Version and Mcp-Method headers (and Mcp-Name for the tool or resource named). No session: any instance answers any request. subscriptions/listen {notifications: {resourceSubscriptions: [...]}} holds a stream of notifications/resources/updated.',
+        description:
+          'Call server/discover, then send the _meta envelope (io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities) on every request, with the MCP-Protocol-Version and Mcp-Method headers (and Mcp-Name for the tool or resource named). No session: any instance answers any request. subscriptions/listen {notifications: {resourceSubscriptions: [...]}} holds a stream of notifications/resources/updated.',
       },
       {
         protocolVersions: sessions,
         stateless: false,
-        description: 'Call initialize, then send its Mcp-Session-Id header on every request. GET /mcp holds the notification stream, resources/subscribe chooses what it carries, DELETE /mcp ends the session.',
+        description:
+          'Call initialize, then send its Mcp-Session-Id header on every request. GET /mcp holds the notification stream, resources/subscribe chooses what it carries, DELETE /mcp ends the session.',
       },
     ],
     authentication: { required: false, description: KEYS },
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      completions: {},
+    },
     documentationUrl: `${baseUrl}/llms.txt`,
     tools: toolsAt(baseUrl, mcp.tools),
     resourceTemplates: mcp.resourceTemplates,
@@ -108,7 +127,12 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 
 export type Health = () => Record<string, number | string>;
 
-export type DiscoveryOptions = { rateLimits: boolean; baseUrl: (request: FastifyRequest) => string; health: Health; mcp: McpDescription };
+export type DiscoveryOptions = {
+  rateLimits: boolean;
+  baseUrl: (request: FastifyRequest) => string;
+  health: Health;
+  mcp: McpDescription;
+};
 
 /** The document without /metrics when it is served on a port of its own (METRICS_PORT), not this one. */
 function servedOnly(app: FastifyInstance, document: Record<string, unknown>): Record<string, unknown> {
@@ -119,12 +143,19 @@ function servedOnly(app: FastifyInstance, document: Record<string, unknown>): Re
 
 export function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions): void {
   // For load balancers and operators: cheap, uncached, never rate limited.
-  app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }));
+  app.get('/healthz', async (_request, reply) =>
+    reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }),
+  );
   const quotas = JSON.stringify(quotasDocument(options), null, 2);
   app.get('/quotas.json', async (_request, reply) => sendDocument(reply, 'application/json', quotas));
-  app.get('/llms.txt', async (request, reply) => sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request), options.mcp)));
-  const card = async (request: FastifyRequest, reply: FastifyReply) => sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2));
+  app.get('/llms.txt', async (request, reply) =>
+    sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request), options.mcp)),
+  );
+  const card = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2));
   app.get('/.well-known/mcp.json', card);
   app.get('/.well-known/mcp/server-card', card);
-  app.get('/openapi.json', async (request, reply) => sendDocument(reply, 'application/json', JSON.stringify(servedOnly(app, openApiDocument(options.baseUrl(request))))));
+  app.get('/openapi.json', async (request, reply) =>
+    sendDocument(reply, 'application/json', JSON.stringify(servedOnly(app, openApiDocument(options.baseUrl(request))))),
+  );
 }

@@ -18,8 +18,17 @@ type VersionRoute = { Params: { boardId: string; version: string } };
  * A version never changes, so its answers are cached for a year. Under an
  * `all` lock only the key holder may read it: then no shared cache may keep it.
  */
-function sendImmutable(request: FastifyRequest, reply: FastifyReply, etag: string, lockMode: string | null, type: string, body: string) {
-  reply.header('ETag', etag).header('Cache-Control', `${lockMode === 'all' ? 'private' : 'public'}, max-age=31536000, immutable`);
+function sendImmutable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  etag: string,
+  lockMode: string | null,
+  type: string,
+  body: string,
+) {
+  reply
+    .header('ETag', etag)
+    .header('Cache-Control', `${lockMode === 'all' ? 'private' : 'public'}, max-age=31536000, immutable`);
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
   return reply.type(type).send(body);
 }
@@ -37,13 +46,21 @@ export function historyRoutes(app: FastifyInstance, boards: Boards): void {
 
   app.get<VersionRoute>('/api/boards/:boardId/versions/:version', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
-    const { board, etag, lockMode } = await boards.history.version(boardId, callerOf(request), versionOf(request.params));
+    const { board, etag, lockMode } = await boards.history.version(
+      boardId,
+      callerOf(request),
+      versionOf(request.params),
+    );
     return sendImmutable(request, reply, etag, lockMode, 'application/json; charset=utf-8', JSON.stringify(board));
   });
 
   app.get<VersionRoute>('/api/boards/:boardId/versions/:version/svg-preview', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
-    const { svg, etag, lockMode } = await boards.history.versionPreview(boardId, callerOf(request), versionOf(request.params));
+    const { svg, etag, lockMode } = await boards.history.versionPreview(
+      boardId,
+      callerOf(request),
+      versionOf(request.params),
+    );
     return sendImmutable(request, reply, etag, lockMode, 'image/svg+xml; charset=utf-8', svg);
   });
 

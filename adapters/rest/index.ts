@@ -17,9 +17,25 @@ import { operationRoutes } from './operations.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
 // The contract's four, and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'Mcp-Session-Id', 'If-None-Match', 'X-Board-Key', 'MCP-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Last-Event-ID'];
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'Mcp-Session-Id',
+  'If-None-Match',
+  'X-Board-Key',
+  'MCP-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Last-Event-ID',
+];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
-export const CORS_EXPOSED_HEADERS = ['ETag', 'Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate', 'Content-Disposition', 'X-Request-Id'];
+export const CORS_EXPOSED_HEADERS = [
+  'ETag',
+  'Mcp-Session-Id',
+  'Retry-After',
+  'WWW-Authenticate',
+  'Content-Disposition',
+  'X-Request-Id',
+];
 
 export type RestOptions = {
   /** The configured base URL; without it, the request's own origin is used. */
@@ -55,7 +71,9 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
 
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
   admitAtTheEdge(app, boards);
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])),
+  );
 
   const baseUrl = baseUrlOf(options.publicUrl);
   boardRoutes(app, boards, baseUrl);

@@ -5,10 +5,39 @@
  */
 import { z } from 'zod';
 import {
-  ColumnInput, ColumnWidthInput, CreateBoardInput, ImageInput, LaneInput, LinkInput, LockInput, McpToolOutputs, ModeInput,
-  MoveInput, StoredColumn, StoredTitle, TitleInput, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StrokeInput, TaskInput,
-  TaskMoveInput, TextInput, toJsonSchema, VerifyKeyInput, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS,
-  DRAW_KINDS, HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, MAX_BODY_BYTES, RestoreBody,
+  ColumnInput,
+  ColumnWidthInput,
+  CreateBoardInput,
+  ImageInput,
+  LaneInput,
+  LinkInput,
+  LockInput,
+  McpToolOutputs,
+  ModeInput,
+  MoveInput,
+  StoredColumn,
+  StoredTitle,
+  TitleInput,
+  StoredImage,
+  StoredLane,
+  StoredLink,
+  StoredStroke,
+  StoredTask,
+  StoredText,
+  StrokeInput,
+  TaskInput,
+  TaskMoveInput,
+  TextInput,
+  toJsonSchema,
+  VerifyKeyInput,
+  WAIT_DEFAULT_TIMEOUT_MS,
+  WAIT_MAX_TIMEOUT_MS,
+  WAIT_MIN_TIMEOUT_MS,
+  DRAW_KINDS,
+  HISTORY_PAGE_DEFAULT,
+  HISTORY_PAGE_MAX,
+  MAX_BODY_BYTES,
+  RestoreBody,
 } from '../../schema/index.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 
@@ -18,9 +47,24 @@ const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => toJsonSch
 const PublicImage = StoredImage.omit({ blob: true }).extend({ dataUrl: z.string().nullable() });
 const TextNode = z.union([StoredText, StoredLink]);
 const DrawContent = { texts: z.array(TextNode), lines: z.array(StoredStroke), images: z.array(PublicImage) };
-const TodoContent = { colWidth: z.number().optional(), columns: z.array(StoredColumn).optional(), tasks: z.array(StoredTask).optional(), lanes: z.array(StoredLane.omit({ last_updated: true })).optional() };
-const JsonSnapshot = z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), title: StoredTitle.optional(), etag: z.string(), ...DrawContent, ...TodoContent });
-const BrowserSnapshot = z.union([z.object(DrawContent), z.object({ deleted: z.literal(true), deleted_at: z.string() })]);
+const TodoContent = {
+  colWidth: z.number().optional(),
+  columns: z.array(StoredColumn).optional(),
+  tasks: z.array(StoredTask).optional(),
+  lanes: z.array(StoredLane.omit({ last_updated: true })).optional(),
+};
+const JsonSnapshot = z.object({
+  boardId: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  title: StoredTitle.optional(),
+  etag: z.string(),
+  ...DrawContent,
+  ...TodoContent,
+});
+const BrowserSnapshot = z.union([
+  z.object(DrawContent),
+  z.object({ deleted: z.literal(true), deleted_at: z.string() }),
+]);
 const Ok = z.object({ ok: z.literal(true), id: z.string() });
 const Created = z.object({
   id: z.string(),
@@ -31,7 +75,13 @@ const Created = z.object({
 });
 // The history answers are the same on REST and MCP: one schema, from schema/mcp-output.ts.
 const versionQuery = (description: string) => ({ type: 'integer', minimum: 1, description });
-const Wait = z.object({ boardId: z.string(), updated: z.boolean(), timedOut: z.boolean(), etag: z.string().nullable(), deleted: z.literal(true).optional() });
+const Wait = z.object({
+  boardId: z.string(),
+  updated: z.boolean(),
+  timedOut: z.boolean(),
+  etag: z.string().nullable(),
+  deleted: z.literal(true).optional(),
+});
 
 const ERROR_SCHEMA: Schema = {
   type: 'object',
@@ -46,7 +96,7 @@ const ERROR_SCHEMA: Schema = {
 const ERRORS: Record<number, string> = {
   400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`',
   401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
-  403: '`invalid_key` (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server\'s: DNS-rebinding check)',
+  403: "`invalid_key` (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
   404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
   409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
   410: '`history_gone`: the version or ETag a change list starts from is no longer stored; read the whole board again',
@@ -63,7 +113,11 @@ const HTTP_LAYER_ERROR: Schema = {
   description: 'Request headers (the URL included) over the 16 KiB that Node accepts, refused before any route runs',
   content: {
     'application/json': {
-      schema: { type: 'object', required: ['error', 'statusCode'], properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { type: 'integer' } } },
+      schema: {
+        type: 'object',
+        required: ['error', 'statusCode'],
+        properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { type: 'integer' } },
+      },
     },
   },
 };
@@ -98,7 +152,12 @@ function operation(path: string, method: string, op: Operation): Schema {
     name,
     in: 'path',
     required: true,
-    schema: name === 'kind' ? { type: 'string', enum: [...DRAW_KINDS] } : name === 'version' ? { type: 'integer', minimum: 1 } : { type: 'string' },
+    schema:
+      name === 'kind'
+        ? { type: 'string', enum: [...DRAW_KINDS] }
+        : name === 'version'
+          ? { type: 'integer', minimum: 1 }
+          : { type: 'string' },
     description: PATH_PARAMS[name] ?? 'the item id',
   }));
   for (const [name, schema] of Object.entries(op.query ?? {})) {
@@ -109,16 +168,25 @@ function operation(path: string, method: string, op: Operation): Schema {
   const keyed = op.locked ?? path.includes('{boardId}');
   const security = op.keyAsSubprotocol ? [{}, { boardKeySubprotocol: [] }] : keyed ? [{}, { boardKey: [] }] : [];
   if (op.token) {
-    parameters.push({ name: 'X-Import-Token', in: 'header', required: false, schema: { type: 'string' }, description: 'operator token: selects the higher rate tiers (server-to-server only)' });
+    parameters.push({
+      name: 'X-Import-Token',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'operator token: selects the higher rate tiers (server-to-server only)',
+    });
   }
   const responses: Schema = {
     [String(op.ok.status ?? 200)]: {
       description: op.ok.description,
-      ...(op.ok.headers && { headers: Object.fromEntries(Object.entries(op.ok.headers).map(([name, schema]) => [name, { schema }])) }),
+      ...(op.ok.headers && {
+        headers: Object.fromEntries(Object.entries(op.ok.headers).map(([name, schema]) => [name, { schema }])),
+      }),
       ...(op.ok.schema && { content: { [op.ok.contentType ?? 'application/json']: { schema: op.ok.schema } } }),
     },
   };
-  for (const status of [...op.errors, ...EVERY_ROUTE_ERRORS]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  for (const status of [...op.errors, ...EVERY_ROUTE_ERRORS])
+    responses[String(status)] = { $ref: `#/components/responses/E${status}` };
   responses.default = { $ref: '#/components/responses/Failure' };
   return {
     [method]: {
@@ -128,7 +196,9 @@ function operation(path: string, method: string, op: Operation): Schema {
       operationId: `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(parameters.length && { parameters }),
       security,
-      ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: json(op.body, 'input') } } } }),
+      ...(op.body && {
+        requestBody: { required: true, content: { 'application/json': { schema: json(op.body, 'input') } } },
+      }),
       responses,
     },
   };
@@ -139,61 +209,668 @@ const boardPath = '/api/boards/{boardId}';
 
 /** [path, method, operation] for every HTTP route. */
 const OPERATIONS: [string, string, Operation][] = [
-  ['/api/boards', 'post', { tag: 'boards', summary: 'Create a board (optionally importing content, optionally locked)', body: CreateBoardInput, token: true, ok: { description: 'the new board; `imported` and `ids` when content was given; `access_key` once when locked', schema: json(Created) }, errors: [400, 403, 413, 415, 429] }],
-  ['/todo', 'get', { tag: 'boards', summary: 'Create a todo board and redirect to it', query: { template: { type: 'string', enum: ['kanban', 'sprint', 'bugs'], description: 'starter columns (unknown values fall back to kanban)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
-  ['/draw', 'get', { tag: 'boards', summary: 'Create a draw board and redirect to it', query: { seed: { type: 'string', enum: ['mermaid-flowchart', 'mermaid-mindmap'], description: 'an example diagram (unknown values give a blank board)' } }, ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } }, errors: [429] }],
-  [boardPath, 'get', { tag: 'boards', summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days', ok: { description: 'snapshot', schema: json(BrowserSnapshot) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/meta`, 'get', { tag: 'boards', summary: 'Mode, title and lock of a board (what a client needs before it opens one)', ok: { description: 'meta; `title` only when the board has one', schema: json(z.object({ boardId: z.string(), mode: z.enum(['draw', 'todo']), title: StoredTitle.optional(), lockMode: z.enum(['write', 'all']).nullable(), createdAt: z.string() })) }, errors: [401, 404, 429] }],
-  [`${boardPath}/images/{itemId}`, 'get', { tag: 'boards', summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)", ok: { description: 'the image bytes (304 when If-None-Match matches)', schema: { type: 'string', format: 'binary' }, contentType: 'image/*', headers: etagHeader }, errors: [401, 404, 429] }],
-  [boardPath, 'delete', { tag: 'boards', summary: 'Erase a board (tombstone)', ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/wait`, 'get', { tag: 'boards', summary: 'Long poll until the next settled burst of edits, or timeout', query: { timeout_ms: { type: 'integer', minimum: WAIT_MIN_TIMEOUT_MS, maximum: WAIT_MAX_TIMEOUT_MS, default: WAIT_DEFAULT_TIMEOUT_MS, description: 'clamped to 1000..55000' }, since_etag: { type: 'string', description: 'an ETag the caller saw: answers at once when the board has moved past it' } }, ok: { description: 'what happened', schema: json(Wait) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions`, 'get', { tag: 'history', summary: 'Versions newest first, paged', query: { before: versionQuery('a version (exclusive): the `next` of the previous page'), limit: { type: 'integer', minimum: 1, maximum: HISTORY_PAGE_MAX, default: HISTORY_PAGE_DEFAULT, description: 'versions per page' } }, ok: { description: '{boardId, versions, next}', schema: json(McpToolOutputs.list_versions) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions/{version}`, 'get', { tag: 'history', summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable', ok: { description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)', schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })), headers: etagHeader }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions/{version}/svg-preview`, 'get', { tag: 'history', summary: 'The schematic SVG preview of the board at a version; immutable', ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: BOARD_ERRORS }],
-  [`${boardPath}/versions/{version}/restore`, 'post', { tag: 'history', summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)', body: RestoreBody, ok: { description: 'the version the restore made', schema: json(McpToolOutputs.restore_version) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/changes`, 'get', { tag: 'history', summary: 'Items added, updated and removed since a version or an ETag', description: 'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.', query: { since: versionQuery('a version'), since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' } }, ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) }, errors: [...BOARD_ERRORS, 410] }],
-  ['/json/{boardId}', 'get', { tag: 'snapshots', summary: 'JSON snapshot (image payloads elided), ETag-aware', ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
-  ['/json/{boardId}', 'head', { tag: 'snapshots', summary: 'Headers of the JSON snapshot (ETag)', ok: { description: 'headers only', headers: etagHeader }, errors: [401, 404, 429] }],
-  ['/json', 'get', { tag: 'snapshots', summary: 'JSON snapshot of the board a URL or id names', query: { board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' } }, locked: true, ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader }, errors: [401, 404, 429] }],
-  ['/svg-preview/{boardId}', 'get', { tag: 'snapshots', summary: 'Schematic SVG preview, ETag-aware', ok: { description: 'SVG (304 when If-None-Match matches)', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader }, errors: [401, 404, 429] }],
-  [`${boardPath}/tasks.csv`, 'get', { tag: 'exports', summary: 'Tasks as CSV (RFC 4180; header only on draw boards)', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'lane,column,name,priority,assignee,due_date,done,description', schema: { type: 'string' }, contentType: 'text/csv' }, errors: [401, 404, 429] }],
-  [`${boardPath}/tasks.md`, 'get', { tag: 'exports', summary: 'Tasks as a Markdown checklist grouped by column', query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } }, ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/markdown' }, errors: [401, 404, 429] }],
-  [`${boardPath}/texts`, 'post', { tag: 'draw', summary: 'Create a text, or update the one `id` names', body: TextInput, ok: { description: 'the text', schema: json(StoredText) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/strokes`, 'post', { tag: 'draw', summary: 'Create a stroke, or update the one `id` names', body: StrokeInput, ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/lines`, 'post', { tag: 'draw', summary: 'Alias of /strokes', body: StrokeInput, ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/images`, 'post', { tag: 'draw', summary: 'Create an image, or update the one `id` names', body: ImageInput, ok: { description: 'the image', schema: json(McpToolOutputs.add_image) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/links`, 'post', { tag: 'draw', summary: 'Create a link pill, or update the one `id` names', body: LinkInput, ok: { description: 'the link', schema: json(McpToolOutputs.add_link) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/{kind}/{itemId}/move`, 'post', { tag: 'draw', summary: 'Move an item (strokes: their bounding box top-left)', body: MoveInput, ok: { description: 'where it is', schema: json(McpToolOutputs.move) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/{kind}/{itemId}`, 'delete', { tag: 'draw', summary: 'Erase an item', ok: { description: 'erased', schema: json(Ok.extend({ kind: z.string() })) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/mode`, 'post', { tag: 'todo', summary: 'Switch an empty board between draw and todo', body: ModeInput, ok: { description: 'the new mode (and seeded columns)', schema: json(McpToolOutputs.set_board_mode) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/title`, 'post', { tag: 'boards', summary: 'Set the board title (trimmed, at most 200 characters; "" clears it)', body: TitleInput, ok: { description: 'the title', schema: json(McpToolOutputs.set_board_title) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/column-width`, 'post', { tag: 'todo', summary: 'Set the column width (clamped to 200..480)', body: ColumnWidthInput, ok: { description: 'the width', schema: json(McpToolOutputs.set_column_width) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/lanes`, 'post', { tag: 'todo', summary: 'Name or clear a lane', body: LaneInput, ok: { description: 'the lane', schema: json(McpToolOutputs.set_lane) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/columns`, 'post', { tag: 'todo', summary: 'Create a column, or update the one `id` names', body: ColumnInput, ok: { description: 'the column record', schema: json(StoredColumn) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/columns/{itemId}`, 'delete', { tag: 'todo', summary: 'Delete a column and every task in it', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/tasks`, 'post', { tag: 'todo', summary: 'Create a task, or update the one `id` names', body: TaskInput, ok: { description: 'the task record', schema: json(StoredTask) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/tasks/{itemId}/move`, 'post', { tag: 'todo', summary: 'Move a task to a column and position', body: TaskMoveInput, ok: { description: 'where it is', schema: json(McpToolOutputs.move_task) }, errors: WRITE_ERRORS }],
-  [`${boardPath}/tasks/{itemId}`, 'delete', { tag: 'todo', summary: 'Delete a task', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS }],
-  [`${boardPath}/lock`, 'post', { tag: 'locks', summary: 'Lock a board (key returned once) or change the mode of its lock', body: LockInput, ok: { description: '{mode, key?}', schema: json(z.object({ mode: z.enum(['write', 'all']), key: z.string().optional() })) }, errors: [400, 401, 403, 404, 409, 413, 415, 429] }],
-  [`${boardPath}/unlock`, 'post', { tag: 'locks', summary: 'Unlock a board with its key', ok: { description: 'unlocked', schema: json(z.object({ mode: z.null() })) }, errors: [403, 404, 409, 429] }],
-  [`${boardPath}/verify-key`, 'post', { tag: 'locks', summary: 'Check a key; changes nothing', body: VerifyKeyInput, locked: false, ok: { description: '{ok}', schema: json(z.object({ ok: z.boolean() })) }, errors: [400, 404, 413, 415, 429] }],
-  ['/mcp', 'post', { tag: 'mcp', summary: 'MCP JSON-RPC 2.0 (Streamable HTTP): 2026-07-28 stateless (a _meta envelope on every request), or a 2025 session (initialize returns Mcp-Session-Id)', description: 'See /.well-known/mcp.json and docs/mcp.md. A model passes a locked board\'s key as the `access_key` tool argument; a client program may send X-Board-Key instead (a 2026-07-28 subscriptions/listen on a locked board needs it).', locked: true, token: true, ok: { description: 'a JSON-RPC response, or an event stream for subscriptions/listen', schema: { type: 'object' }, headers: { 'Mcp-Session-Id': { type: 'string' } } }, errors: [400, 403, 404, 413] }],
-  ['/mcp', 'get', { tag: 'mcp', summary: 'A 2025 session notification stream (Accept: text/event-stream, Mcp-Session-Id)', ok: { description: 'server-sent events', schema: { type: 'string' }, contentType: 'text/event-stream' }, errors: [403, 404, 405] }],
-  ['/mcp', 'delete', { tag: 'mcp', summary: 'End a 2025 MCP session', ok: { description: 'ended' }, errors: [403, 404, 405] }],
-  ['/mcp/icons/{name}', 'get', { tag: 'mcp', summary: 'The icons of the MCP server and its tools (board, draw, todo, history .svg)', ok: { description: 'an SVG icon', schema: { type: 'string' }, contentType: 'image/svg+xml' }, errors: [404] }],
-  ['/collab', 'get', { tag: 'realtime', summary: 'WebSocket: Yjs sync (Hocuspocus); document name = board id, token = access key', description: 'See docs/realtime.md. The key travels inside the Yjs protocol (the token), so no HTTP scheme describes it: a refused token closes the socket (4401).', ok: { status: 101, description: 'switching protocols' }, errors: [404, 429] }],
-  ['/ws/{boardId}', 'get', { tag: 'realtime', summary: 'WebSocket: the JSON frame channel; key as subprotocol svc-key.<key>', description: 'See docs/realtime.md.', keyAsSubprotocol: true, ok: { status: 101, description: 'switching protocols' }, errors: [401, 404, 429] }],
-  ['/quotas.json', 'get', { tag: 'discovery', summary: 'Every limit, machine-readable', ok: { description: 'limits', schema: { type: 'object' } }, errors: [] }],
-  ['/llms.txt', 'get', { tag: 'discovery', summary: 'A guide for language models (llmstxt.org format)', ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
-  ['/.well-known/mcp.json', 'get', { tag: 'discovery', summary: 'MCP server card', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
-  ['/.well-known/mcp/server-card', 'get', { tag: 'discovery', summary: 'MCP server card (same document)', ok: { description: 'server card', schema: { type: 'object' } }, errors: [] }],
-  ['/healthz', 'get', { tag: 'discovery', summary: 'Liveness and load figures (loaded boards, connections, event-loop delay)', ok: { description: '{status: "ok", ...}', schema: { type: 'object' } }, errors: [] }],
-  ['/readyz', 'get', { tag: 'discovery', summary: 'Readiness: 200 {status: "ready"} when the store answers, Redis is connected (shared setup) and the instance is not draining', description: 'Otherwise 503 {status: "not_ready", code: "not_ready", reasons: [...]} (reasons: draining, store_unavailable, redis_disconnected). /healthz is liveness. See docs/operations.md.', ok: { description: '{status: "ready"}', schema: { type: 'object' } }, errors: [] }],
-  ['/metrics', 'get', { tag: 'discovery', summary: 'Prometheus metrics for operators (text exposition format); described only when served on this port (not METRICS_PORT)', description: 'No CORS header. With METRICS_TOKEN set, send Authorization: Bearer <token> (401 `metrics_unauthorized` otherwise). See docs/operations.md.', ok: { description: 'Prometheus text format 0.0.4', schema: { type: 'string' }, contentType: 'text/plain' }, errors: [] }],
-  ['/openapi.json', 'get', { tag: 'discovery', summary: 'This document', ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } }, errors: [] }],
-  ['/docs', 'get', { tag: 'discovery', summary: 'This document as a readable page (Redoc, served from here)', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
-  ['/docs/redoc.standalone.js', 'get', { tag: 'discovery', summary: 'The Redoc script the /docs page loads', ok: { description: 'JavaScript', schema: { type: 'string' }, contentType: 'text/javascript' }, errors: [] }],
-  ['/', 'get', { tag: 'app', summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>', ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' }, errors: [] }],
+  [
+    '/api/boards',
+    'post',
+    {
+      tag: 'boards',
+      summary: 'Create a board (optionally importing content, optionally locked)',
+      body: CreateBoardInput,
+      token: true,
+      ok: {
+        description: 'the new board; `imported` and `ids` when content was given; `access_key` once when locked',
+        schema: json(Created),
+      },
+      errors: [400, 403, 413, 415, 429],
+    },
+  ],
+  [
+    '/todo',
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Create a todo board and redirect to it',
+      query: {
+        template: {
+          type: 'string',
+          enum: ['kanban', 'sprint', 'bugs'],
+          description: 'starter columns (unknown values fall back to kanban)',
+        },
+      },
+      ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
+      errors: [429],
+    },
+  ],
+  [
+    '/draw',
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Create a draw board and redirect to it',
+      query: {
+        seed: {
+          type: 'string',
+          enum: ['mermaid-flowchart', 'mermaid-mindmap'],
+          description: 'an example diagram (unknown values give a blank board)',
+        },
+      },
+      ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
+      errors: [429],
+    },
+  ],
+  [
+    boardPath,
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days',
+      ok: { description: 'snapshot', schema: json(BrowserSnapshot) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/meta`,
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Mode, title and lock of a board (what a client needs before it opens one)',
+      ok: {
+        description: 'meta; `title` only when the board has one',
+        schema: json(
+          z.object({
+            boardId: z.string(),
+            mode: z.enum(['draw', 'todo']),
+            title: StoredTitle.optional(),
+            lockMode: z.enum(['write', 'all']).nullable(),
+            createdAt: z.string(),
+          }),
+        ),
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/images/{itemId}`,
+    'get',
+    {
+      tag: 'boards',
+      summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)",
+      ok: {
+        description: 'the image bytes (304 when If-None-Match matches)',
+        schema: { type: 'string', format: 'binary' },
+        contentType: 'image/*',
+        headers: etagHeader,
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    boardPath,
+    'delete',
+    {
+      tag: 'boards',
+      summary: 'Erase a board (tombstone)',
+      ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/wait`,
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Long poll until the next settled burst of edits, or timeout',
+      query: {
+        timeout_ms: {
+          type: 'integer',
+          minimum: WAIT_MIN_TIMEOUT_MS,
+          maximum: WAIT_MAX_TIMEOUT_MS,
+          default: WAIT_DEFAULT_TIMEOUT_MS,
+          description: 'clamped to 1000..55000',
+        },
+        since_etag: {
+          type: 'string',
+          description: 'an ETag the caller saw: answers at once when the board has moved past it',
+        },
+      },
+      ok: { description: 'what happened', schema: json(Wait) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/versions`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'Versions newest first, paged',
+      query: {
+        before: versionQuery('a version (exclusive): the `next` of the previous page'),
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: HISTORY_PAGE_MAX,
+          default: HISTORY_PAGE_DEFAULT,
+          description: 'versions per page',
+        },
+      },
+      ok: { description: '{boardId, versions, next}', schema: json(McpToolOutputs.list_versions) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/versions/{version}`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable',
+      ok: {
+        description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)',
+        schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })),
+        headers: etagHeader,
+      },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/versions/{version}/svg-preview`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'The schematic SVG preview of the board at a version; immutable',
+      ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/versions/{version}/restore`,
+    'post',
+    {
+      tag: 'history',
+      summary: 'Make the board equal to a version (one change by the caller; the state before is kept as a version)',
+      body: RestoreBody,
+      ok: { description: 'the version the restore made', schema: json(McpToolOutputs.restore_version) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/changes`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'Items added, updated and removed since a version or an ETag',
+      description:
+        'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.',
+      query: {
+        since: versionQuery('a version'),
+        since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' },
+      },
+      ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) },
+      errors: [...BOARD_ERRORS, 410],
+    },
+  ],
+  [
+    '/json/{boardId}',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'JSON snapshot (image payloads elided), ETag-aware',
+      ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/json/{boardId}',
+    'head',
+    {
+      tag: 'snapshots',
+      summary: 'Headers of the JSON snapshot (ETag)',
+      ok: { description: 'headers only', headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/json',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'JSON snapshot of the board a URL or id names',
+      query: {
+        board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' },
+      },
+      locked: true,
+      ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/svg-preview/{boardId}',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'Schematic SVG preview, ETag-aware',
+      ok: {
+        description: 'SVG (304 when If-None-Match matches)',
+        schema: { type: 'string' },
+        contentType: 'image/svg+xml',
+        headers: etagHeader,
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/tasks.csv`,
+    'get',
+    {
+      tag: 'exports',
+      summary: 'Tasks as CSV (RFC 4180; header only on draw boards)',
+      query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } },
+      ok: {
+        description: 'lane,column,name,priority,assignee,due_date,done,description',
+        schema: { type: 'string' },
+        contentType: 'text/csv',
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/tasks.md`,
+    'get',
+    {
+      tag: 'exports',
+      summary: 'Tasks as a Markdown checklist grouped by column',
+      query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } },
+      ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/markdown' },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/texts`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Create a text, or update the one `id` names',
+      body: TextInput,
+      ok: { description: 'the text', schema: json(StoredText) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/strokes`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Create a stroke, or update the one `id` names',
+      body: StrokeInput,
+      ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/lines`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Alias of /strokes',
+      body: StrokeInput,
+      ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/images`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Create an image, or update the one `id` names',
+      body: ImageInput,
+      ok: { description: 'the image', schema: json(McpToolOutputs.add_image) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/links`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Create a link pill, or update the one `id` names',
+      body: LinkInput,
+      ok: { description: 'the link', schema: json(McpToolOutputs.add_link) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/{kind}/{itemId}/move`,
+    'post',
+    {
+      tag: 'draw',
+      summary: 'Move an item (strokes: their bounding box top-left)',
+      body: MoveInput,
+      ok: { description: 'where it is', schema: json(McpToolOutputs.move) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/{kind}/{itemId}`,
+    'delete',
+    {
+      tag: 'draw',
+      summary: 'Erase an item',
+      ok: { description: 'erased', schema: json(Ok.extend({ kind: z.string() })) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/mode`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Switch an empty board between draw and todo',
+      body: ModeInput,
+      ok: { description: 'the new mode (and seeded columns)', schema: json(McpToolOutputs.set_board_mode) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/title`,
+    'post',
+    {
+      tag: 'boards',
+      summary: 'Set the board title (trimmed, at most 200 characters; "" clears it)',
+      body: TitleInput,
+      ok: { description: 'the title', schema: json(McpToolOutputs.set_board_title) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/column-width`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Set the column width (clamped to 200..480)',
+      body: ColumnWidthInput,
+      ok: { description: 'the width', schema: json(McpToolOutputs.set_column_width) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/lanes`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Name or clear a lane',
+      body: LaneInput,
+      ok: { description: 'the lane', schema: json(McpToolOutputs.set_lane) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/columns`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Create a column, or update the one `id` names',
+      body: ColumnInput,
+      ok: { description: 'the column record', schema: json(StoredColumn) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/columns/{itemId}`,
+    'delete',
+    {
+      tag: 'todo',
+      summary: 'Delete a column and every task in it',
+      ok: { description: 'deleted', schema: json(Ok) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/tasks`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Create a task, or update the one `id` names',
+      body: TaskInput,
+      ok: { description: 'the task record', schema: json(StoredTask) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/tasks/{itemId}/move`,
+    'post',
+    {
+      tag: 'todo',
+      summary: 'Move a task to a column and position',
+      body: TaskMoveInput,
+      ok: { description: 'where it is', schema: json(McpToolOutputs.move_task) },
+      errors: WRITE_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/tasks/{itemId}`,
+    'delete',
+    { tag: 'todo', summary: 'Delete a task', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS },
+  ],
+  [
+    `${boardPath}/lock`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Lock a board (key returned once) or change the mode of its lock',
+      body: LockInput,
+      ok: {
+        description: '{mode, key?}',
+        schema: json(z.object({ mode: z.enum(['write', 'all']), key: z.string().optional() })),
+      },
+      errors: [400, 401, 403, 404, 409, 413, 415, 429],
+    },
+  ],
+  [
+    `${boardPath}/unlock`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Unlock a board with its key',
+      ok: { description: 'unlocked', schema: json(z.object({ mode: z.null() })) },
+      errors: [403, 404, 409, 429],
+    },
+  ],
+  [
+    `${boardPath}/verify-key`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Check a key; changes nothing',
+      body: VerifyKeyInput,
+      locked: false,
+      ok: { description: '{ok}', schema: json(z.object({ ok: z.boolean() })) },
+      errors: [400, 404, 413, 415, 429],
+    },
+  ],
+  [
+    '/mcp',
+    'post',
+    {
+      tag: 'mcp',
+      summary:
+        'MCP JSON-RPC 2.0 (Streamable HTTP): 2026-07-28 stateless (a _meta envelope on every request), or a 2025 session (initialize returns Mcp-Session-Id)',
+      description:
+        "See /.well-known/mcp.json and docs/mcp.md. A model passes a locked board's key as the `access_key` tool argument; a client program may send X-Board-Key instead (a 2026-07-28 subscriptions/listen on a locked board needs it).",
+      locked: true,
+      token: true,
+      ok: {
+        description: 'a JSON-RPC response, or an event stream for subscriptions/listen',
+        schema: { type: 'object' },
+        headers: { 'Mcp-Session-Id': { type: 'string' } },
+      },
+      errors: [400, 403, 404, 413],
+    },
+  ],
+  [
+    '/mcp',
+    'get',
+    {
+      tag: 'mcp',
+      summary: 'A 2025 session notification stream (Accept: text/event-stream, Mcp-Session-Id)',
+      ok: { description: 'server-sent events', schema: { type: 'string' }, contentType: 'text/event-stream' },
+      errors: [403, 404, 405],
+    },
+  ],
+  [
+    '/mcp',
+    'delete',
+    { tag: 'mcp', summary: 'End a 2025 MCP session', ok: { description: 'ended' }, errors: [403, 404, 405] },
+  ],
+  [
+    '/mcp/icons/{name}',
+    'get',
+    {
+      tag: 'mcp',
+      summary: 'The icons of the MCP server and its tools (board, draw, todo, history .svg)',
+      ok: { description: 'an SVG icon', schema: { type: 'string' }, contentType: 'image/svg+xml' },
+      errors: [404],
+    },
+  ],
+  [
+    '/collab',
+    'get',
+    {
+      tag: 'realtime',
+      summary: 'WebSocket: Yjs sync (Hocuspocus); document name = board id, token = access key',
+      description:
+        'See docs/realtime.md. The key travels inside the Yjs protocol (the token), so no HTTP scheme describes it: a refused token closes the socket (4401).',
+      ok: { status: 101, description: 'switching protocols' },
+      errors: [404, 429],
+    },
+  ],
+  [
+    '/ws/{boardId}',
+    'get',
+    {
+      tag: 'realtime',
+      summary: 'WebSocket: the JSON frame channel; key as subprotocol svc-key.<key>',
+      description: 'See docs/realtime.md.',
+      keyAsSubprotocol: true,
+      ok: { status: 101, description: 'switching protocols' },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/quotas.json',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'Every limit, machine-readable',
+      ok: { description: 'limits', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/llms.txt',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'A guide for language models (llmstxt.org format)',
+      ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/plain' },
+      errors: [],
+    },
+  ],
+  [
+    '/.well-known/mcp.json',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'MCP server card',
+      ok: { description: 'server card', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/.well-known/mcp/server-card',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'MCP server card (same document)',
+      ok: { description: 'server card', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/healthz',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'Liveness and load figures (loaded boards, connections, event-loop delay)',
+      ok: { description: '{status: "ok", ...}', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/readyz',
+    'get',
+    {
+      tag: 'discovery',
+      summary:
+        'Readiness: 200 {status: "ready"} when the store answers, Redis is connected (shared setup) and the instance is not draining',
+      description:
+        'Otherwise 503 {status: "not_ready", code: "not_ready", reasons: [...]} (reasons: draining, store_unavailable, redis_disconnected). /healthz is liveness. See docs/operations.md.',
+      ok: { description: '{status: "ready"}', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/metrics',
+    'get',
+    {
+      tag: 'discovery',
+      summary:
+        'Prometheus metrics for operators (text exposition format); described only when served on this port (not METRICS_PORT)',
+      description:
+        'No CORS header. With METRICS_TOKEN set, send Authorization: Bearer <token> (401 `metrics_unauthorized` otherwise). See docs/operations.md.',
+      ok: { description: 'Prometheus text format 0.0.4', schema: { type: 'string' }, contentType: 'text/plain' },
+      errors: [],
+    },
+  ],
+  [
+    '/openapi.json',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'This document',
+      ok: { description: 'OpenAPI 3.1.0', schema: { type: 'object' } },
+      errors: [],
+    },
+  ],
+  [
+    '/docs',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'This document as a readable page (Redoc, served from here)',
+      ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' },
+      errors: [],
+    },
+  ],
+  [
+    '/docs/redoc.standalone.js',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'The Redoc script the /docs page loads',
+      ok: { description: 'JavaScript', schema: { type: 'string' }, contentType: 'text/javascript' },
+      errors: [],
+    },
+  ],
+  [
+    '/',
+    'get',
+    {
+      tag: 'app',
+      summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>',
+      ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' },
+      errors: [],
+    },
+  ],
 ];
 
 /** The groups of operations, in the order a reader meets them. */
@@ -212,20 +889,23 @@ const TAGS: Record<string, string> = {
 };
 
 /** What a failure not listed for an operation looks like: the server's own errors. */
-const FAILURE = 'Any other failure, with the same body: 500 `internal_error`, or 503 `storage_unavailable` (the change was not stored; retry later)';
+const FAILURE =
+  'Any other failure, with the same body: 500 `internal_error`, or 503 `storage_unavailable` (the change was not stored; retry later)';
 
 const SECURITY_SCHEMES: Schema = {
   boardKey: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Board-Key',
-    description: 'The access key of a locked board (6 or 8 letters and digits, any case). Only a locked board asks for it: an unlocked board needs no key.',
+    description:
+      'The access key of a locked board (6 or 8 letters and digits, any case). Only a locked board asks for it: an unlocked board needs no key.',
   },
   boardKeySubprotocol: {
     type: 'apiKey',
     in: 'header',
     name: 'Sec-WebSocket-Protocol',
-    description: 'The JSON frame channel takes the access key as the WebSocket subprotocol `svc-key.<key>` (echoed in the 101), since a browser cannot set headers on a WebSocket.',
+    description:
+      'The JSON frame channel takes the access key as the WebSocket subprotocol `svc-key.<key>` (echoed in the 101), since a browser cannot set headers on a WebSocket.',
   },
 };
 
@@ -243,7 +923,10 @@ export function openApiDocument(baseUrl: string): Schema {
     };
   }
   responses.E431 = HTTP_LAYER_ERROR;
-  responses.Failure = { description: FAILURE, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  responses.Failure = {
+    description: FAILURE,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -260,4 +943,6 @@ export function openApiDocument(baseUrl: string): Schema {
 }
 
 /** Method and path of every described operation, in Fastify's `:param` form (for the route coverage test). */
-export const DESCRIBED_ROUTES = OPERATIONS.map(([path, method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`);
+export const DESCRIBED_ROUTES = OPERATIONS.map(
+  ([path, method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+);

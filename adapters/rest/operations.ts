@@ -38,7 +38,10 @@ function argsOf(route: RestRoute, request: { body: unknown; params: Params }): o
   if (!route.body) return pathArgs(request.params);
   const body = route.body.safeParse(request.body ?? {}, { reportInput: true });
   // zod's output is an object of its own: a path with no id or kind adds nothing to copy it for.
-  if (body.success) return request.params.itemId === undefined && request.params.kind === undefined ? (body.data as object) : { ...(body.data as object), ...pathArgs(request.params) };
+  if (body.success)
+    return request.params.itemId === undefined && request.params.kind === undefined
+      ? (body.data as object)
+      : { ...(body.data as object), ...pathArgs(request.params) };
   if (body.error.issues[0].code === 'unrecognized_keys') pathArgs(request.params); // throws first if the path is wrong
   throw fromZodIssues(body.error.issues);
 }
@@ -47,7 +50,12 @@ function argsOf(route: RestRoute, request: { body: unknown; params: Params }): o
  * One route of a mutation: the board id, then the body and the path (every
  * input is checked before the board is), then one write.
  */
-function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyOperation & { kind: 'mutation' }, route: RestRoute): void {
+function registerRoute(
+  app: FastifyInstance,
+  boards: Boards,
+  operation: AnyOperation & { kind: 'mutation' },
+  route: RestRoute,
+): void {
   app.route<{ Params: Params }>({
     method: route.method,
     url: `${BOARD_PATH}${route.path}`,

@@ -43,7 +43,12 @@ type Timed = ServerResponse & { [STARTED]?: number; [REQUEST]?: FastifyRequest }
 export function observeRequests(app: FastifyInstance, served: RequestServed): void {
   function closed(this: Timed): void {
     const request = this[REQUEST]!;
-    served(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, this.statusCode, (performance.now() - this[STARTED]!) / 1000);
+    served(
+      request.method,
+      request.routeOptions.url ?? UNMATCHED_ROUTE,
+      this.statusCode,
+      (performance.now() - this[STARTED]!) / 1000,
+    );
   }
   // Callback-style hooks here and in the other per-request hooks: an async one costs promises on every request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -60,13 +65,19 @@ export function readinessRoute(app: FastifyInstance, readiness: Readiness): void
     const reasons = await readiness();
     reply.header('Cache-Control', 'no-store');
     if (reasons.length === 0) return reply.send({ status: 'ready' });
-    return reply.status(503).send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons });
+    return reply
+      .status(503)
+      .send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons });
   });
 }
 
 function unauthorized(reply: FastifyReply): FastifyReply {
   const error = new BoardError(401, 'metrics_unauthorized', 'send Authorization: Bearer <METRICS_TOKEN>');
-  return reply.status(401).header('WWW-Authenticate', 'Bearer realm="metrics"').type('application/json; charset=utf-8').send(error.toBody());
+  return reply
+    .status(401)
+    .header('WWW-Authenticate', 'Bearer realm="metrics"')
+    .type('application/json; charset=utf-8')
+    .send(error.toBody());
 }
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -80,6 +91,9 @@ export function metricsRoute(app: FastifyInstance, scrape: Scrape, token: string
       const presented = bearer(request);
       if (presented === undefined || !secretsEqual(presented, token)) return unauthorized(reply);
     }
-    return reply.header('Cache-Control', 'no-store').type(scrape.contentType).send(await scrape.exposition());
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type(scrape.contentType)
+      .send(await scrape.exposition());
   });
 }

@@ -10,7 +10,10 @@ import { matchesEtag } from './http.js';
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<{ Params: { boardId: string } }>('/svg-preview/:boardId', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
-    const { etag, svg } = await boards.read(boardId, callerOf(request), (doc, record) => ({ etag: etagOf(doc), svg: previewSvg(doc, record.mode) }));
+    const { etag, svg } = await boards.read(boardId, callerOf(request), (doc, record) => ({
+      etag: etagOf(doc),
+      svg: previewSvg(doc, record.mode),
+    }));
     reply.header('ETag', etag).header('Cache-Control', 'no-cache');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.type('image/svg+xml; charset=utf-8').send(svg);

@@ -111,7 +111,10 @@ function docsDirectives(): Directives {
  */
 function apiOptions(https: boolean): HelmetOptions {
   return {
-    contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
+    },
     referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: https ? { maxAge: 180 * 24 * 3600, includeSubDomains: false } : false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },

@@ -8,8 +8,20 @@ import secureJson from 'secure-json-parse';
 import type { WebSocket } from 'ws';
 import type { z } from 'zod';
 import {
-  type BatchFrame, ClientFrame, type MutationFrame, ClientFrameEnvelope, FrameRef, isClientFrameType, MAX_BATCH_OPS, MAX_WS_BUFFERED_BYTES, MAX_WS_FRAME_BYTES,
-  MUTATION_FRAMES, type MutationFrameType, type ServerFrame, WS_CONTINUATION_IDLE_MS, WS_CONTINUATION_MAX_FRAMES,
+  type BatchFrame,
+  ClientFrame,
+  type MutationFrame,
+  ClientFrameEnvelope,
+  FrameRef,
+  isClientFrameType,
+  MAX_BATCH_OPS,
+  MAX_WS_BUFFERED_BYTES,
+  MAX_WS_FRAME_BYTES,
+  MUTATION_FRAMES,
+  type MutationFrameType,
+  type ServerFrame,
+  WS_CONTINUATION_IDLE_MS,
+  WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
 import type { Access, Caller } from '../../server/host/access.js';
 import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
@@ -21,7 +33,14 @@ import { MUTATIONS, recolor } from '../../server/board/mutations.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
-export type Admission = { boardId: string; mode: BoardMode; lockMode: LockMode | null; readOnly: boolean; caller: Caller & { author: string }; lockChanges: number };
+export type Admission = {
+  boardId: string;
+  mode: BoardMode;
+  lockMode: LockMode | null;
+  readOnly: boolean;
+  caller: Caller & { author: string };
+  lockChanges: number;
+};
 
 type Ref = string | number | undefined;
 type PendingBatch = { ref: Ref; ops: MutationOp[]; frames: number; timer: NodeJS.Timeout };
@@ -115,7 +134,10 @@ export class JsonChannelConnection {
    */
   private readonly onOps = (boardId: string, ops: BoardOp[], etag: string) => {
     if (boardId !== this.admission.boardId) return;
-    const deliver = ops.length > MAX_BATCH_OPS ? () => this.sendSnapshot() : () => ops.forEach((op) => this.send({ type: 'op', ...op, etag }));
+    const deliver =
+      ops.length > MAX_BATCH_OPS
+        ? () => this.sendSnapshot()
+        : () => ops.forEach((op) => this.send({ type: 'op', ...op, etag }));
     if (!this.resync && ops.length <= MAX_BATCH_OPS) return void deliver();
     const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {
       if (this.resync === turn) this.resync = null;
@@ -191,7 +213,14 @@ export class JsonChannelConnection {
   private sendError(error: unknown, ref: Ref, extra: Record<string, unknown> = {}): void {
     const boardError = knownError(error) ?? errors.internal();
     const { error: _error, code: _code, ...details } = boardError.toBody();
-    this.send({ ...details, ...extra, type: 'error', code: boardError.code, message: boardError.message, ...(ref !== undefined && { ref }) });
+    this.send({
+      ...details,
+      ...extra,
+      type: 'error',
+      code: boardError.code,
+      message: boardError.message,
+      ...(ref !== undefined && { ref }),
+    });
   }
 
   private receive(data: Buffer, isBinary: boolean): void {
@@ -218,7 +247,8 @@ export class JsonChannelConnection {
     const ref = body.ref as Ref;
     try {
       const type = body.type as string;
-      if (!isClientFrameType(type)) throw new BoardError(400, 'unknown_frame', `unknown frame type "${type}"`, { frameType: type });
+      if (!isClientFrameType(type))
+        throw new BoardError(400, 'unknown_frame', `unknown frame type "${type}"`, { frameType: type });
       // A mutation frame meets the lock and the frame budget before its arguments are read; a batch after its envelope is.
       if (type !== 'batch') await this.admit();
       const frame = parseFrame(body);
@@ -228,7 +258,9 @@ export class JsonChannelConnection {
         default: {
           // Every other member is a mutation frame: applyOp's switch covers each of them.
           const op = opOf(frame);
-          const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) => applyOp(w, op));
+          const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
+            applyOp(w, op),
+          );
           if (ref !== undefined) this.send({ type: 'ack', ref, result });
         }
       }
@@ -245,14 +277,20 @@ export class JsonChannelConnection {
 
   private async batch(frame: BatchFrame): Promise<void> {
     const pending = this.pending;
-    if (pending && pending.ref !== frame.ref) throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
+    if (pending && pending.ref !== frame.ref)
+      throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
     if (!pending) await this.admit();
     const ops = frame.ops.map((op, index) => {
       try {
         return parseOp(op.type, op as Record<string, unknown>);
       } catch (error) {
         this.dropPending();
-        throw error instanceof BoardError ? new BoardError(error.status, error.code, error.message, { ...error.details, index: (pending?.ops.length ?? 0) + index }) : error;
+        throw error instanceof BoardError
+          ? new BoardError(error.status, error.code, error.message, {
+              ...error.details,
+              index: (pending?.ops.length ?? 0) + index,
+            })
+          : error;
       }
     });
     const batch: PendingBatch = pending ?? { ref: frame.ref, ops: [], frames: 0, timer: setTimeout(() => {}, 0) };
@@ -261,12 +299,21 @@ export class JsonChannelConnection {
     batch.frames += 1;
     if (batch.ops.length > MAX_BATCH_OPS || batch.frames > WS_CONTINUATION_MAX_FRAMES) {
       this.dropPending();
-      throw new BoardError(400, 'batch_too_large', `a batch holds at most ${MAX_BATCH_OPS} ops over at most ${WS_CONTINUATION_MAX_FRAMES} frames`);
+      throw new BoardError(
+        400,
+        'batch_too_large',
+        `a batch holds at most ${MAX_BATCH_OPS} ops over at most ${WS_CONTINUATION_MAX_FRAMES} frames`,
+      );
     }
     if (frame.more) {
       batch.timer = setTimeout(() => {
         this.pending = null;
-        this.send({ type: 'error', code: 'batch_timeout', message: `no frame continued the batch within ${WS_CONTINUATION_IDLE_MS} ms; nothing was applied`, ...(batch.ref !== undefined && { ref: batch.ref }) });
+        this.send({
+          type: 'error',
+          code: 'batch_timeout',
+          message: `no frame continued the batch within ${WS_CONTINUATION_IDLE_MS} ms; nothing was applied`,
+          ...(batch.ref !== undefined && { ref: batch.ref }),
+        });
       }, WS_CONTINUATION_IDLE_MS);
       this.pending = batch;
       return;
@@ -277,7 +324,8 @@ export class JsonChannelConnection {
         try {
           return applyOp(w, op);
         } catch (error) {
-          if (error instanceof BoardError) throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
+          if (error instanceof BoardError)
+            throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
           throw error;
         }
       }),

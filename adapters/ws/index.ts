@@ -23,11 +23,16 @@ export function pickSubprotocol(protocols: Set<string>): string | false {
 }
 
 function keyOf(request: FastifyRequest<{ Querystring: { key?: string | string[] } }>): string | undefined {
-  const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const offered = String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim());
   const fromProtocol = offered.find((protocol) => protocol.startsWith(KEY_SUBPROTOCOL_PREFIX));
   if (fromProtocol) return fromProtocol.slice(KEY_SUBPROTOCOL_PREFIX.length);
   if (request.query.key !== undefined) {
-    request.log.warn({ boardId: (request.params as { boardId?: string }).boardId }, 'deprecated ?key= used on the WebSocket channel; send the svc-key.<code> subprotocol instead');
+    request.log.warn(
+      { boardId: (request.params as { boardId?: string }).boardId },
+      'deprecated ?key= used on the WebSocket channel; send the svc-key.<code> subprotocol instead',
+    );
     // `?key=a&key=b` parses to an array (which the key hash cannot take): the first one counts.
     return [request.query.key].flat()[0];
   }
@@ -38,7 +43,10 @@ type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | stri
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
 /** `opened` counts an open socket in and returns what to call when it closes (the operator's metrics). */
-export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter; opened?: () => () => void }): void {
+export function registerJsonChannel(
+  app: FastifyInstance,
+  deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter; opened?: () => () => void },
+): void {
   const socketAccess = new SocketAccess(deps);
   app.get<WsRoute>(
     '/ws/:boardId',
@@ -47,7 +55,12 @@ export function registerJsonChannel(app: FastifyInstance, deps: { boards: Boards
       // Runs before the upgrade: refusals are plain HTTP answers (404, 401).
       preValidation: async (request: WsRequest) => {
         const boardId = boardIdParam(request.params.boardId, 'read');
-        const caller: Admission['caller'] = { surface: 'ws', ip: request.ip, key: keyOf(request), author: clientAuthor(request.query.client) };
+        const caller: Admission['caller'] = {
+          surface: 'ws',
+          ip: request.ip,
+          key: keyOf(request),
+          author: clientAuthor(request.query.client),
+        };
         const lockChanges = socketAccess.mark();
         const { record, readOnly } = await deps.boards.admitSocket(boardId, caller);
         // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.

@@ -5,13 +5,27 @@
  * from the document. Updates pass the same rules as every other surface
  * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
  */
-import type { Connection, Extension, Hocuspocus, WebSocketLike, afterLoadDocumentPayload, beforeHandleMessagePayload, connectedPayload, onAuthenticatePayload } from '@hocuspocus/server';
+import type {
+  Connection,
+  Extension,
+  Hocuspocus,
+  WebSocketLike,
+  afterLoadDocumentPayload,
+  beforeHandleMessagePayload,
+  connectedPayload,
+  onAuthenticatePayload,
+} from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
-import { type CollabStateless, isUuid, MAX_COLLAB_REPAIRS_PER_MINUTE, MAX_WS_BUFFERED_BYTES } from '../../schema/index.js';
+import {
+  type CollabStateless,
+  isUuid,
+  MAX_COLLAB_REPAIRS_PER_MINUTE,
+  MAX_WS_BUFFERED_BYTES,
+} from '../../schema/index.js';
 import type { Access } from '../../server/host/access.js';
 import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
@@ -56,10 +70,20 @@ export function carriesUpdate(message: Uint8Array): boolean {
 function documentMessageBoard(message: Uint8Array): string | null {
   const header = messageHeader(message);
   if (!header) return null;
-  return header.type === SYNC_MESSAGE || header.type === SYNC_REPLY_MESSAGE || header.type === SYNC_STATUS_MESSAGE ? header.name : null;
+  return header.type === SYNC_MESSAGE || header.type === SYNC_REPLY_MESSAGE || header.type === SYNC_STATUS_MESSAGE
+    ? header.name
+    : null;
 }
 
-type CollabDeps = { boards: Boards; access: Access; registry: Registry; blobs: BlobStore; events: BoardEvents; host: DocumentHost; now: () => number };
+type CollabDeps = {
+  boards: Boards;
+  access: Access;
+  registry: Registry;
+  blobs: BlobStore;
+  events: BoardEvents;
+  host: DocumentHost;
+  now: () => number;
+};
 
 type Offenses = { count: number; since: number };
 
@@ -84,7 +108,10 @@ export function collabExtension(deps: CollabDeps): Extension {
   const tellClient = (origin: unknown, repairs: Repair[]) => {
     if (!isTransactionOrigin(origin) || origin.source !== 'connection') return;
     const connection = origin.connection;
-    const message: CollabStateless = { type: 'compensated', repairs: repairs.map(({ offense: _o, ...repair }) => repair) };
+    const message: CollabStateless = {
+      type: 'compensated',
+      repairs: repairs.map(({ offense: _o, ...repair }) => repair),
+    };
     connection.sendStateless(JSON.stringify(message));
     const now = deps.now();
     const record = offenses.get(connection);
@@ -107,10 +134,13 @@ export function collabExtension(deps: CollabDeps): Extension {
     });
     for (const [connection, verdict] of verdicts) {
       const readOnly = verdict.admitted ? verdict.readOnly : null; // null: refused
-      if (readOnly !== connection.readOnly) connection.webSocket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
+      if (readOnly !== connection.readOnly)
+        connection.webSocket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
     }
   };
-  socketAccess.onLockChanged((boardId) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []));
+  socketAccess.onLockChanged(
+    (boardId) => void recheckAccess(boardId, deps.host.loaded(boardId)?.getConnections() ?? []),
+  );
 
   return {
     extensionName: 'board-rules',
@@ -119,7 +149,11 @@ export function collabExtension(deps: CollabDeps): Extension {
       if (!isUuid(documentName)) throw { reason: 'board_not_found' };
       context.lockChanges = socketAccess.mark();
       try {
-        const { readOnly } = await deps.boards.admitSocket(documentName, { surface: 'yjs', ip: context.ip ?? 'unknown', key: token || undefined });
+        const { readOnly } = await deps.boards.admitSocket(documentName, {
+          surface: 'yjs',
+          ip: context.ip ?? 'unknown',
+          key: token || undefined,
+        });
         connectionConfig.readOnly = readOnly;
         context.author = clientAuthor(requestParameters.get('client'));
         context.key = token || undefined; // checked again when the lock changes
@@ -130,7 +164,8 @@ export function collabExtension(deps: CollabDeps): Extension {
 
     /** A lock change between this connection's authentication and now did not see it: it checks itself. */
     async connected({ documentName, connection, context }: connectedPayload) {
-      if (socketAccess.changedSince((context as CollabContext).lockChanges ?? -1)) await recheckAccess(documentName, [connection]);
+      if (socketAccess.changedSince((context as CollabContext).lockChanges ?? -1))
+        await recheckAccess(documentName, [connection]);
     },
 
     async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
@@ -167,7 +202,8 @@ export function collabExtension(deps: CollabDeps): Extension {
 function boundedSocket(socket: WebSocket): WebSocketLike {
   return {
     send(data) {
-      if (socket.bufferedAmount > MAX_WS_BUFFERED_BYTES) return socket.close(CLOSE.slowConsumer.code, CLOSE.slowConsumer.reason);
+      if (socket.bufferedAmount > MAX_WS_BUFFERED_BYTES)
+        return socket.close(CLOSE.slowConsumer.code, CLOSE.slowConsumer.reason);
       socket.send(data as Uint8Array);
     },
     close: (code, reason) => socket.close(code, reason),
@@ -194,7 +230,10 @@ function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promi
       if (!commit && !queue) return socket.send(data);
       const turn: Promise<void> = (queue ?? Promise.resolve())
         .then(() => commit)
-        .then(() => socket.send(data), () => {})
+        .then(
+          () => socket.send(data),
+          () => {},
+        )
         .finally(() => {
           if (queue === turn) queue = undefined;
         });
@@ -212,7 +251,13 @@ function durableSends(socket: WebSocketLike, pending: (boardId: string) => Promi
  * messages wait for the journal's commit still on its way; `opened` counts an
  * open socket in and returns what to call when it closes.
  */
-export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, sockets: OpenCounter, pending?: (boardId: string) => Promise<void> | undefined, opened?: () => () => void): void {
+export function registerCollab(
+  app: FastifyInstance,
+  hocuspocus: Hocuspocus,
+  sockets: OpenCounter,
+  pending?: (boardId: string) => Promise<void> | undefined,
+  opened?: () => () => void,
+): void {
   // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
   const preValidation = async (request: FastifyRequest) => {
     if (request.ws) takeSocketSlot(sockets, request.ip, request.raw);
@@ -226,8 +271,14 @@ export function registerCollab(app: FastifyInstance, hocuspocus: Hocuspocus, soc
     const closed = opened?.();
     if (closed) socket.once('close', closed);
     const bounded = boundedSocket(socket);
-    const connection = hocuspocus.handleConnection(pending ? durableSends(bounded, pending) : bounded, new Request(url, { headers }), { ip: request.ip });
-    socket.on('message', (data: Buffer) => connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+    const connection = hocuspocus.handleConnection(
+      pending ? durableSends(bounded, pending) : bounded,
+      new Request(url, { headers }),
+      { ip: request.ip },
+    );
+    socket.on('message', (data: Buffer) =>
+      connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
+    );
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
   });
 }

@@ -16,8 +16,21 @@ for (let d = 0; d < count; d++) {
   doc.transact(() => {
     const texts = doc.getMap('texts');
     const lines = doc.getMap('lines');
-    for (let i = 0; i < 10; i++) texts.set(`t${i}`, { id: `t${i}`, x: i * 10, y: 0, content: `note ${i}`, author: 'ai:bench', last_updated: now });
-    for (let i = 0; i < 10; i++) lines.set(`l${i}`, { id: `l${i}`, points: [[i, 0], [i + 5, 5], [i + 10, 0]], color: 'blue', width: 3, author: 'ai:bench', last_updated: now });
+    for (let i = 0; i < 10; i++)
+      texts.set(`t${i}`, { id: `t${i}`, x: i * 10, y: 0, content: `note ${i}`, author: 'ai:bench', last_updated: now });
+    for (let i = 0; i < 10; i++)
+      lines.set(`l${i}`, {
+        id: `l${i}`,
+        points: [
+          [i, 0],
+          [i + 5, 5],
+          [i + 10, 0],
+        ],
+        color: 'blue',
+        width: 3,
+        author: 'ai:bench',
+        last_updated: now,
+      });
   });
   docs.push(doc);
 }

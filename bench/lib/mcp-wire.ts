@@ -12,8 +12,12 @@ export type WireCall = (name: string, args: Record<string, unknown>) => Promise<
 
 /** The structured result of a successful answer; throws on a JSON-RPC error or an `isError` result, as the SDK helpers do. */
 async function resultOf(response: Response, name: string): Promise<Record<string, unknown>> {
-  const message = (await response.json()) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown }; error?: unknown };
-  if (!response.ok || message.error || !message.result) throw new Error(`tools/call ${name} failed: HTTP ${response.status} ${JSON.stringify(message.error ?? message)}`);
+  const message = (await response.json()) as {
+    result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown };
+    error?: unknown;
+  };
+  if (!response.ok || message.error || !message.result)
+    throw new Error(`tools/call ${name} failed: HTTP ${response.status} ${JSON.stringify(message.error ?? message)}`);
   if (message.result.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(message.result.content)}`);
   return message.result.structuredContent ?? {};
 }
@@ -33,10 +37,24 @@ export function sessionCalls(baseUrl: string, sessionId: string, protocolVersion
 /** Stateless 2026-07-28 calls: the `_meta` envelope in every request, the method and tool name repeated in headers. */
 export function statelessCalls(baseUrl: string, clientInfo = { name: 'board-bench', version: '1.0.0' }): WireCall {
   let id = 0;
-  const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+    'io.modelcontextprotocol/clientInfo': clientInfo,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   return async (name, args) => {
-    const headers = { ...HEADERS, 'mcp-method': 'tools/call', 'mcp-name': name, 'mcp-protocol-version': MODERN_REVISION };
-    const body = JSON.stringify({ method: 'tools/call', params: { name, arguments: args, _meta: meta }, jsonrpc: '2.0', id: ++id });
+    const headers = {
+      ...HEADERS,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      'mcp-protocol-version': MODERN_REVISION,
+    };
+    const body = JSON.stringify({
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: meta },
+      jsonrpc: '2.0',
+      id: ++id,
+    });
     return resultOf(await fetch(`${baseUrl}/mcp`, { method: 'POST', headers, body }), name);
   };
 }

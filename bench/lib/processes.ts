@@ -30,7 +30,10 @@ let built = false;
 /** Builds the service from the current sources, once per benchmark run (tsc takes a few seconds). */
 function buildService(): void {
   if (built) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   built = true;
 }
 

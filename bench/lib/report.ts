@@ -25,8 +25,9 @@ export function renderReport(sections: Section[], quick: boolean): string {
   for (const section of sections) {
     out.push('', `## ${section.title}`, '', `Baseline: ${section.baseline}`, '');
     out.push('| Measure | Ours | Baseline | Ratio | Note |', '|---|---|---|---|---|');
-    for (const row of section.rows) out.push(`| ${row.measure} | ${row.ours} | ${row.baseline} | ${row.ratio} | ${row.note ?? ''} |`);
+    for (const row of section.rows)
+      out.push(`| ${row.measure} | ${row.ours} | ${row.baseline} | ${row.ratio} | ${row.note ?? ''} |`);
     if (section.notes?.length) out.push('', ...section.notes.map((note) => `- ${note}`));
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -29,4 +29,4 @@ export async function sample(runs: number, warmup: number, fn: () => unknown | P
 }
 
 export const ms = (value: number) => (value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : value.toFixed(0));
-export const ratio = (ours: number, baseline: number) => (ours / baseline).toFixed(2) + 'x';
+export const ratio = (ours: number, baseline: number) => `${(ours / baseline).toFixed(2)}x`;

@@ -42,11 +42,23 @@ type Fanout = { fromSend: number[]; fromResponse: number[] };
  * connect to `clientUrl`: another instance than the writer's, for the
  * cross-instance figure.
  */
-export async function measureOurs(baseUrl: string, kind: 'json' | 'yjs', n: number, rounds: number, clientUrl = baseUrl): Promise<Fanout> {
+export async function measureOurs(
+  baseUrl: string,
+  kind: 'json' | 'yjs',
+  n: number,
+  rounds: number,
+  clientUrl = baseUrl,
+): Promise<Fanout> {
   const board = (await (await fetch(`${baseUrl}/api/boards`, { method: 'POST' })).json()).id as string;
   const arrivals = new Map<string, number[]>();
-  const sockets = kind === 'json' ? await jsonClients(clientUrl, board, n, (frame, at) => arrivals.get(frame.item?.content)?.push(at)) : [];
-  const providers: Provider[] = kind === 'yjs' ? Array.from({ length: n }, () => provider(`${clientUrl.replace(/^http/, 'ws')}/collab`, board)) : [];
+  const sockets =
+    kind === 'json'
+      ? await jsonClients(clientUrl, board, n, (frame, at) => arrivals.get(frame.item?.content)?.push(at))
+      : [];
+  const providers: Provider[] =
+    kind === 'yjs'
+      ? Array.from({ length: n }, () => provider(`${clientUrl.replace(/^http/, 'ws')}/collab`, board))
+      : [];
   await Promise.all(providers.map((p) => p.synced));
   const result: Fanout = { fromSend: [], fromResponse: [] };
   for (let round = 0; round < rounds; round++) {
@@ -55,7 +67,11 @@ export async function measureOurs(baseUrl: string, kind: 'json' | 'yjs', n: numb
     arrivals.set(content, got);
     const listeners = recordArrivals(providers, content, got);
     const sent = performance.now();
-    await fetch(`${baseUrl}/api/boards/${board}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: round, y: 0, content }) }).then((r) => r.arrayBuffer());
+    await fetch(`${baseUrl}/api/boards/${board}/texts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: round, y: 0, content }),
+    }).then((r) => r.arrayBuffer());
     const answered = performance.now();
     await waitFor(() => got.length >= n);
     result.fromSend.push(...got.map((at) => at - sent));
@@ -79,7 +95,16 @@ async function measureBaseline(url: string, n: number, rounds: number) {
     const got: number[] = [];
     const listeners = recordArrivals(readers, content, got);
     const sent = performance.now();
-    writer.doc.getMap('texts').set(`t${round}`, { id: `t${round}`, x: round, y: 0, content, author: 'user:bench', last_updated: new Date().toISOString() });
+    writer.doc
+      .getMap('texts')
+      .set(`t${round}`, {
+        id: `t${round}`,
+        x: round,
+        y: 0,
+        content,
+        author: 'user:bench',
+        last_updated: new Date().toISOString(),
+      });
     await waitFor(() => got.length >= n);
     samples.push(...got.map((at) => at - sent));
     listeners.forEach((off) => off());
@@ -92,7 +117,9 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
   const sizes = quick ? [1, 100] : [1, 100, 500];
   const rounds = quick ? 5 : 100;
   const dataDir = await tempDataDir();
-  const ours = await spawnService(testEnv(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' }));
+  const ours = await spawnService(
+    testEnv(dataDir, { RATE_LIMITS: 'off', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' }),
+  );
   const plain = await spawnReady('bench/baselines/plain-hocuspocus.ts');
   const rows: Row[] = [];
   try {
@@ -102,12 +129,31 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
         const measured = await measureOurs(ours.url, kind, n, rounds);
         const [send, response] = [summarize(measured.fromSend), summarize(measured.fromResponse)];
         const label = kind === 'json' ? 'JSON-channel' : 'Yjs';
-        const target = kind === 'json' ? (n === 500 ? 'target p99 < 50 ms' : '') : 'target within 1.5x of plain Hocuspocus';
+        const target =
+          kind === 'json' ? (n === 500 ? 'target p99 < 50 ms' : '') : 'target within 1.5x of plain Hocuspocus';
         // A negative time means the update reached the client before the response reached the writer.
         const versus = (value: number, base: number) => (value <= 0 ? 'before the response' : ratio(value, base));
-        rows.push({ measure: `${label} clients, N=${n}: from the response, p50`, ours: ms(response.p50), baseline: ms(baseline.p50), ratio: versus(response.p50, baseline.p50), note: `${response.n} deliveries` });
-        rows.push({ measure: `${label} clients, N=${n}: from the response, p99`, ours: ms(response.p99), baseline: ms(baseline.p99), ratio: versus(response.p99, baseline.p99), note: target });
-        rows.push({ measure: `${label} clients, N=${n}: from the request, p99`, ours: ms(send.p99), baseline: ms(baseline.p99), ratio: ratio(send.p99, baseline.p99), note: 'includes the whole REST write' });
+        rows.push({
+          measure: `${label} clients, N=${n}: from the response, p50`,
+          ours: ms(response.p50),
+          baseline: ms(baseline.p50),
+          ratio: versus(response.p50, baseline.p50),
+          note: `${response.n} deliveries`,
+        });
+        rows.push({
+          measure: `${label} clients, N=${n}: from the response, p99`,
+          ours: ms(response.p99),
+          baseline: ms(baseline.p99),
+          ratio: versus(response.p99, baseline.p99),
+          note: target,
+        });
+        rows.push({
+          measure: `${label} clients, N=${n}: from the request, p99`,
+          ours: ms(send.p99),
+          baseline: ms(baseline.p99),
+          ratio: ratio(send.p99, baseline.p99),
+          note: 'includes the whole REST write',
+        });
       }
     }
   } finally {
@@ -118,7 +164,8 @@ export async function fanoutScenario(quick: boolean): Promise<Section> {
   }
   return {
     title: 'Live fan-out',
-    baseline: 'a plain Hocuspocus server (no persistence, rules or JSON channel) relaying an update of the same size from one provider to N providers, timed from the write.',
+    baseline:
+      'a plain Hocuspocus server (no persistence, rules or JSON channel) relaying an update of the same size from one provider to N providers, timed from the write.',
     rows,
     notes: [
       'Ours: a REST `POST /texts`, then the time until its `op` frame reaches each JSON-channel client, or its update each Yjs client (one kind connected at a time), from when its response came back (the measure the targets are set on) and from when the request was sent (which adds validation, the journal commit and the HTTP round trip).',

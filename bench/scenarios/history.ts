@@ -35,12 +35,19 @@ const GROUPS = 5;
 function burstLoad(url: string, targets: { path: string; id: string }[], seconds: number) {
   const perGroup = Math.ceil(targets.length / GROUPS);
   const started = Date.now();
-  return load(url, targets, seconds, (next) => ((Math.floor((Date.now() - started) / 1000) % GROUPS) * perGroup + (next % perGroup)) % targets.length);
+  return load(
+    url,
+    targets,
+    seconds,
+    (next) => ((Math.floor((Date.now() - started) / 1000) % GROUPS) * perGroup + (next % perGroup)) % targets.length,
+  );
 }
 
 /** Versions a board holds (up to 100: enough to count a run's). */
 async function versionCount(url: string, boardId: string): Promise<number> {
-  const page = (await (await fetch(`${url}/api/boards/${boardId}/versions?limit=100`)).json()) as { versions: unknown[] };
+  const page = (await (await fetch(`${url}/api/boards/${boardId}/versions?limit=100`)).json()) as {
+    versions: unknown[];
+  };
   return page.versions.length;
 }
 
@@ -57,32 +64,65 @@ export async function simulatedDay(everyMs: number, board: { texts: number; line
   const doc = new Y.Doc();
   const host = { use: async <T>(_id: string, fn: (d: Y.Doc) => T) => fn(doc) } as unknown as DocumentHost;
   const events = new BoardEvents();
-  const recorder = new HistoryRecorder({ store, host, events, now: () => now, logError: (error) => { throw error; } });
+  const recorder = new HistoryRecorder({
+    store,
+    host,
+    events,
+    now: () => now,
+    logError: (error) => {
+      throw error;
+    },
+  });
   const boardId = 'simulatedday';
   try {
     await store.atomically(boardId, (tx) => tx.createBoard(boardId, 'draw'));
     const maps = boardMaps(doc);
-    const text = (i: number, revision: number) => ({ id: `t${i}`, x: (i % 25) * 300 + (revision % 7), y: Math.floor(i / 25) * 200, content: `Note ${i}, revision ${revision}\n- [ ] check ${i}`, author: `ai:agent${i % 4}`, last_updated: now });
+    const text = (i: number, revision: number) => ({
+      id: `t${i}`,
+      x: (i % 25) * 300 + (revision % 7),
+      y: Math.floor(i / 25) * 200,
+      content: `Note ${i}, revision ${revision}\n- [ ] check ${i}`,
+      author: `ai:agent${i % 4}`,
+      last_updated: now,
+    });
     doc.transact(() => {
       for (let i = 0; i < board.texts; i++) maps.texts.set(`t${i}`, text(i, 0) as never);
-      for (let i = 0; i < board.lines; i++) maps.lines.set(`l${i}`, { id: `l${i}`, points: Array.from({ length: 100 }, (_, k) => (i + k * 3) % 500), color: 'blue', author: 'ai:agent0', last_updated: now } as never);
+      for (let i = 0; i < board.lines; i++)
+        maps.lines.set(`l${i}`, {
+          id: `l${i}`,
+          points: Array.from({ length: 100 }, (_, k) => (i + k * 3) % 500),
+          color: 'blue',
+          author: 'ai:agent0',
+          last_updated: now,
+        } as never);
     });
     await recorder.recordNow(boardId);
     const bursts = Math.floor(86_400_000 / everyMs);
     let seed = 1;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let burst = 1; burst <= bursts; burst++) {
       now += everyMs;
       const author = `ai:agent${burst % 4}`;
-      doc.transact(() => {
-        for (let edit = 0; edit < 3; edit++) maps.texts.set(`t${Math.floor(random() * board.texts)}`, { ...text(Math.floor(random() * board.texts), burst), author } as never);
-      }, { source: 'rest', author });
+      doc.transact(
+        () => {
+          for (let edit = 0; edit < 3; edit++)
+            maps.texts.set(`t${Math.floor(random() * board.texts)}`, {
+              ...text(Math.floor(random() * board.texts), burst),
+              author,
+            } as never);
+        },
+        { source: 'rest', author },
+      );
       events.emit('change', boardId, { source: 'rest', author });
       await recorder.settle(boardId);
     }
     const versions = await store.history.all(boardId);
     const historyBytes = versions.reduce((sum, version) => sum + version.bytes, 0);
-    const parts = store.db.prepare('SELECT SUM(LENGTH("update")) AS updates, SUM(LENGTH(state_vector)) AS vectors, SUM(LENGTH(summary)) AS summaries FROM versions WHERE board_id = ?').get(boardId) as { updates: number; vectors: number; summaries: number };
+    const parts = store.db
+      .prepare(
+        'SELECT SUM(LENGTH("update")) AS updates, SUM(LENGTH(state_vector)) AS vectors, SUM(LENGTH(summary)) AS summaries FROM versions WHERE board_id = ?',
+      )
+      .get(boardId) as { updates: number; vectors: number; summaries: number };
     store.documents.replace(boardId, doc); // what compaction stores
     const boardBytes = Y.encodeStateAsUpdate(doc).byteLength;
     return { bursts, kept: versions.length, historyBytes, boardBytes, oldest: versions[0].bytes, parts };
@@ -112,8 +152,12 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     for (const result of spawned) if (result.status === 'rejected') throw result.reason;
     const [server, on, off] = started;
     const url = server.url;
-    const post = (path: string, body?: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body ?? {}) }).then(async (r) => ({ status: r.status, body: await r.json() }));
-    const get = (path: string) => fetch(`${url}${path}`).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const post = (path: string, body?: unknown) =>
+      fetch(`${url}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body ?? {}) }).then(
+        async (r) => ({ status: r.status, body: await r.json() }),
+      );
+    const get = (path: string) =>
+      fetch(`${url}${path}`).then(async (r) => ({ status: r.status, body: await r.text() }));
     // A draw board at its quotas, as the snapshots scenario fills it; its import settles into version 1.
     const { body: board } = (await post('/api/boards', { content: fullDrawContent() })) as { body: { id: string } };
     const id = board.id;
@@ -129,14 +173,24 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     const restores: number[] = [];
     for (let i = 0; i < rounds; i++) {
       let t0 = performance.now();
-      const write = await post(`/api/boards/${id}/texts`, { id: texts[i % texts.length], x: i, y: 0, content: `edited ${i}` });
+      const write = await post(`/api/boards/${id}/texts`, {
+        id: texts[i % texts.length],
+        x: i,
+        y: 0,
+        content: `edited ${i}`,
+      });
       writes.push(performance.now() - t0);
       t0 = performance.now();
       const restore = await post(`/api/boards/${id}/versions/1/restore`);
       restores.push(performance.now() - t0);
-      if (write.status !== 200 || restore.status !== 200) throw new Error(`history bench: write ${write.status}, restore ${restore.status} ${JSON.stringify(restore.body)}`);
+      if (write.status !== 200 || restore.status !== 200)
+        throw new Error(
+          `history bench: write ${write.status}, restore ${restore.status} ${JSON.stringify(restore.body)}`,
+        );
     }
-    const page = JSON.parse((await get(`/api/boards/${id}/versions?limit=1`)).body) as { versions: { version: number }[] };
+    const page = JSON.parse((await get(`/api/boards/${id}/versions?limit=1`)).body) as {
+      versions: { version: number }[];
+    };
     const newest = page.versions[0].version;
     const json = summarize(await sample(runs, 5, () => get(`/json/${id}`)));
     const list = summarize(await sample(runs, 5, () => get(`/api/boards/${id}/versions`)));
@@ -155,13 +209,53 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     const write = summarize(writes);
     const restore = summarize(restores);
     rows.push(
-      { measure: 'version list `GET /versions` p50', ours: ms(list.p50), baseline: ms(json.p50), ratio: ratio(list.p50, json.p50), note: `50 newest of ${newest} versions; target < 5 ms` },
-      { measure: `version snapshot \`GET /versions/${newest}\` (newest), read again, p50`, ours: ms(snapshotNewest.p50), baseline: ms(json.p50), ratio: ratio(snapshotNewest.p50, json.p50), note: `board at its quotas (${kib(size)}); after its first read a version is served from the view cache (versions never change); target < 50 ms` },
-      { measure: 'version snapshot (newest), read again, p99', ours: ms(snapshotNewest.p99), baseline: ms(json.p99), ratio: ratio(snapshotNewest.p99, json.p99) },
-      { measure: 'version snapshot, first read of a version, p50', ours: ms(snapshotCold.p50), baseline: ms(json.p50), ratio: ratio(snapshotCold.p50, json.p50), note: `${coldReads.length} versions each read once: replays up to ${newest} stored updates and builds the view` },
-      { measure: 'version snapshot, first read, p99', ours: ms(snapshotCold.p99), baseline: ms(json.p99), ratio: ratio(snapshotCold.p99, json.p99) },
-      { measure: '`GET /versions/1` (the oldest), read again, p50', ours: ms(snapshotFirst.p50), baseline: ms(json.p50), ratio: ratio(snapshotFirst.p50, json.p50), note: 'one stored update, no replay' },
-      { measure: 'restore `POST /versions/1/restore` of the full board p50', ours: ms(restore.p50), baseline: ms(write.p50), ratio: ratio(restore.p50, write.p50), note: `records the state before and after; ${rounds} restores; target < 200 ms` },
+      {
+        measure: 'version list `GET /versions` p50',
+        ours: ms(list.p50),
+        baseline: ms(json.p50),
+        ratio: ratio(list.p50, json.p50),
+        note: `50 newest of ${newest} versions; target < 5 ms`,
+      },
+      {
+        measure: `version snapshot \`GET /versions/${newest}\` (newest), read again, p50`,
+        ours: ms(snapshotNewest.p50),
+        baseline: ms(json.p50),
+        ratio: ratio(snapshotNewest.p50, json.p50),
+        note: `board at its quotas (${kib(size)}); after its first read a version is served from the view cache (versions never change); target < 50 ms`,
+      },
+      {
+        measure: 'version snapshot (newest), read again, p99',
+        ours: ms(snapshotNewest.p99),
+        baseline: ms(json.p99),
+        ratio: ratio(snapshotNewest.p99, json.p99),
+      },
+      {
+        measure: 'version snapshot, first read of a version, p50',
+        ours: ms(snapshotCold.p50),
+        baseline: ms(json.p50),
+        ratio: ratio(snapshotCold.p50, json.p50),
+        note: `${coldReads.length} versions each read once: replays up to ${newest} stored updates and builds the view`,
+      },
+      {
+        measure: 'version snapshot, first read, p99',
+        ours: ms(snapshotCold.p99),
+        baseline: ms(json.p99),
+        ratio: ratio(snapshotCold.p99, json.p99),
+      },
+      {
+        measure: '`GET /versions/1` (the oldest), read again, p50',
+        ours: ms(snapshotFirst.p50),
+        baseline: ms(json.p50),
+        ratio: ratio(snapshotFirst.p50, json.p50),
+        note: 'one stored update, no replay',
+      },
+      {
+        measure: 'restore `POST /versions/1/restore` of the full board p50',
+        ours: ms(restore.p50),
+        baseline: ms(write.p50),
+        ratio: ratio(restore.p50, write.p50),
+        note: `records the state before and after; ${rounds} restores; target < 200 ms`,
+      },
       { measure: 'restore p99', ours: ms(restore.p99), baseline: ms(write.p99), ratio: ratio(restore.p99, write.p99) },
     );
     notes.push(
@@ -174,7 +268,10 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     // Past 2000 versions every burst drops (folds) the oldest, which is what takes the time: quick mode moves the
     // clock on 40 s per burst (2160 bursts, just past the cap), a full run 5 s (17280 bursts).
     const everyMs = quick ? 40_000 : 5_000;
-    const shapes = [['working board (100 texts, 100 strokes)', { texts: 100, lines: 100 }], ['busy board (500 texts, 500 strokes)', { texts: 500, lines: 500 }]] as const;
+    const shapes = [
+      ['working board (100 texts, 100 strokes)', { texts: 100, lines: 100 }],
+      ['busy board (500 texts, 500 strokes)', { texts: 500, lines: 500 }],
+    ] as const;
     for (const [label, shape] of quick ? shapes.slice(0, 1) : shapes) {
       const day = await simulatedDay(everyMs, shape);
       rows.push({
@@ -186,18 +283,23 @@ export async function historyScenario(quick: boolean): Promise<Section> {
       });
     }
     notes.push(
-      'Storage: the sum of the stored versions\' `bytes` (update, state vector and summary) against `Y.encodeStateAsUpdate` of the board at the end of the day (what compaction stores). Not driven through the server: its settle is 3 s of real time, so a day of bursts is simulated on the recorder and store the server uses.',
+      "Storage: the sum of the stored versions' `bytes` (update, state vector and summary) against `Y.encodeStateAsUpdate` of the board at the end of the day (what compaction stores). Not driven through the server: its settle is 3 s of real time, so a day of bursts is simulated on the recorder and store the server uses.",
     );
 
     // Write path with history on and off: the same server code, HISTORY=off on the second.
     const [onTargets, offTargets] = await Promise.all([prepare(on.url, 100), prepare(off.url, 100)]);
     await burstLoad(on.url, onTargets, 1); // warm-up
     await burstLoad(off.url, offTargets, 1);
-    const before = (await Promise.all(onTargets.map((t) => versionCount(on.url, t.path.split('/')[3])))).reduce((a, b) => a + b, 0);
+    const before = (await Promise.all(onTargets.map((t) => versionCount(on.url, t.path.split('/')[3])))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     const withHistory = await burstLoad(on.url, onTargets, seconds);
     const withoutHistory = await burstLoad(off.url, offTargets, seconds);
     await new Promise((resolve) => setTimeout(resolve, 3_300)); // the last bursts settle
-    const recorded = (await Promise.all(onTargets.map((t) => versionCount(on.url, t.path.split('/')[3])))).reduce((a, b) => a + b, 0) - before;
+    const recorded =
+      (await Promise.all(onTargets.map((t) => versionCount(on.url, t.path.split('/')[3])))).reduce((a, b) => a + b, 0) -
+      before;
     rows.push({
       measure: 'durable writes, 100 boards in bursts: throughput (req/s)',
       ours: withHistory.rps.toFixed(0),
@@ -210,7 +312,8 @@ export async function historyScenario(quick: boolean): Promise<Section> {
     );
     return {
       title: 'Board history',
-      baseline: 'per row: the same board\'s `GET /json`, a plain one-text write on the same board, the board\'s own stored state, or the same server with `HISTORY=off` — each measured in the same run.',
+      baseline:
+        "per row: the same board's `GET /json`, a plain one-text write on the same board, the board's own stored state, or the same server with `HISTORY=off` — each measured in the same run.",
       rows,
       notes,
     };

@@ -19,14 +19,26 @@ import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';
 
-const KEEP_LOADED = { STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000', MAX_SOCKETS_PER_IP: '5000', MAX_CONNECTIONS_PER_IP: '5000' };
+const KEEP_LOADED = {
+  STORE_DEBOUNCE_MS: '600000',
+  STORE_MAX_DEBOUNCE_MS: '600000',
+  MAX_SOCKETS_PER_IP: '5000',
+  MAX_CONNECTIONS_PER_IP: '5000',
+};
 const settle = (ms = 1500) => new Promise((resolve) => setTimeout(resolve, ms));
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 function smallBoard() {
   return {
     texts: Array.from({ length: 10 }, (_, i) => ({ x: i * 10, y: 0, content: `note ${i}` })),
-    lines: Array.from({ length: 10 }, (_, i) => ({ points: [[i, 0], [i + 5, 5], [i + 10, 0]], color: 'blue' })),
+    lines: Array.from({ length: 10 }, (_, i) => ({
+      points: [
+        [i, 0],
+        [i + 5, 5],
+        [i + 10, 0],
+      ],
+      color: 'blue',
+    })),
   };
 }
 
@@ -37,11 +49,20 @@ async function perBoard(count: number): Promise<{ ours: number; baseline: number
     await settle();
     const before = rssOf(server.process.pid!);
     for (let i = 0; i < count; i++) {
-      await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: smallBoard() }) }).then((r) => r.arrayBuffer());
+      await fetch(`${server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: smallBoard() }),
+      }).then((r) => r.arrayBuffer());
     }
     await settle(3000);
     const ours = (rssOf(server.process.pid!) - before) / count;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(process.cwd(), 'bench/baselines/plain-ydocs.ts'), String(count)]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      join(process.cwd(), 'bench/baselines/plain-ydocs.ts'),
+      String(count),
+    ]);
     return { ours, baseline: (JSON.parse(stdout.trim().split('\n').pop()!) as { bytesPerDoc: number }).bytesPerDoc };
   } finally {
     await server.stop();
@@ -52,11 +73,19 @@ async function perBoard(count: number): Promise<{ ours: number; baseline: number
 async function openSockets(url: string, count: number): Promise<WebSocket[]> {
   const sockets: WebSocket[] = [];
   for (let i = 0; i < count; i += 50) {
-    sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => new Promise<WebSocket>((resolve, reject) => {
-      const socket = new WebSocket(url);
-      socket.once('open', () => resolve(socket));
-      socket.once('error', reject);
-    })))));
+    sockets.push(
+      ...(await Promise.all(
+        Array.from(
+          { length: Math.min(50, count - i) },
+          () =>
+            new Promise<WebSocket>((resolve, reject) => {
+              const socket = new WebSocket(url);
+              socket.once('open', () => resolve(socket));
+              socket.once('error', reject);
+            }),
+        ),
+      )),
+    );
   }
   return sockets;
 }
@@ -71,7 +100,13 @@ async function perConnection(count: number): Promise<{ json: number; jsonBase: n
     started.push(bareWs);
     const plain = await spawnReady('bench/baselines/plain-hocuspocus.ts');
     started.push(plain);
-    const { id } = await (await fetch(`${ours.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: smallBoard() }) })).json();
+    const { id } = await (
+      await fetch(`${ours.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: smallBoard() }),
+      })
+    ).json();
     await fetch(`${ours.url}/json/${id}`);
     await settle();
 
@@ -124,8 +159,20 @@ async function loads(quick: boolean): Promise<Row[]> {
   try {
     // A full board, compacted (SIGTERM stores every board).
     let server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
-    const full = (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: fullDrawContent() }) })).json()) as { id: string };
-    const small = (await (await fetch(`${server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: smallBoard() }) })).json()) as { id: string };
+    const full = (await (
+      await fetch(`${server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: fullDrawContent() }),
+      })
+    ).json()) as { id: string };
+    const small = (await (
+      await fetch(`${server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: smallBoard() }),
+      })
+    ).json()) as { id: string };
     await server.stop('SIGTERM');
     const cold = summarize(await firstRead(dir, full.id, runs));
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
@@ -135,9 +182,23 @@ async function loads(quick: boolean): Promise<Row[]> {
 
     // Thousands of writes to one board, never compacted (killed with SIGKILL), then loaded.
     server = await spawnService({ ...testEnv(dir), ...KEEP_LOADED });
-    const text = (await (await fetch(`${server.url}/api/boards/${small.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 0, y: 0, content: 'v0' }) })).json()) as { id: string };
+    const text = (await (
+      await fetch(`${server.url}/api/boards/${small.id}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 0, y: 0, content: 'v0' }),
+      })
+    ).json()) as { id: string };
     for (let i = 0; i < journalEntries; i += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, k) => fetch(`${server.url}/api/boards/${small.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: text.id, x: i + k, y: 0, content: `v${i + k}` }) }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, k) =>
+          fetch(`${server.url}/api/boards/${small.id}/texts`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ id: text.id, x: i + k, y: 0, content: `v${i + k}` }),
+          }).then((r) => r.arrayBuffer()),
+        ),
+      );
     }
     await server.stop('SIGKILL');
     const journalled = summarize(await firstRead(dir, small.id, runs));
@@ -146,8 +207,20 @@ async function loads(quick: boolean): Promise<Row[]> {
     await server.stop('SIGTERM'); // compacts the journal into the stored state
     const compacted = summarize(await firstRead(dir, small.id, runs));
     return [
-      { measure: 'cold load of a full board (first GET /json after a restart) p50', ours: ms(cold.p50), baseline: ms(applyOnly.p50), ratio: ratio(cold.p50, applyOnly.p50), note: 'baseline: Y.applyUpdate of the same stored state in process' },
-      { measure: `load after ${journalEntries} uncompacted journal entries p50`, ours: ms(journalled.p50), baseline: ms(compacted.p50), ratio: ratio(journalled.p50, compacted.p50), note: 'baseline: the same board once compacted' },
+      {
+        measure: 'cold load of a full board (first GET /json after a restart) p50',
+        ours: ms(cold.p50),
+        baseline: ms(applyOnly.p50),
+        ratio: ratio(cold.p50, applyOnly.p50),
+        note: 'baseline: Y.applyUpdate of the same stored state in process',
+      },
+      {
+        measure: `load after ${journalEntries} uncompacted journal entries p50`,
+        ours: ms(journalled.p50),
+        baseline: ms(compacted.p50),
+        ratio: ratio(journalled.p50, compacted.p50),
+        note: 'baseline: the same board once compacted',
+      },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -155,7 +228,8 @@ async function loads(quick: boolean): Promise<Row[]> {
 }
 
 /** A baseline at or under 1 KB (it can even come out negative) is within the noise of RSS: no ratio then. */
-const memoryRatio = (ours: number, baseline: number) => (baseline <= 1024 ? 'n/a (baseline within noise)' : ratio(ours, baseline));
+const memoryRatio = (ours: number, baseline: number) =>
+  baseline <= 1024 ? 'n/a (baseline within noise)' : ratio(ours, baseline);
 
 export async function memoryScenario(quick: boolean): Promise<Section> {
   const boards = quick ? 200 : 1000;
@@ -164,13 +238,34 @@ export async function memoryScenario(quick: boolean): Promise<Section> {
   const sockets = await perConnection(connections);
   return {
     title: 'Memory and load',
-    baseline: 'per figure: plain Y.Docs with the same items in a bare Node process; a bare `ws` server; a plain Hocuspocus server; Y.applyUpdate in process; a compacted board.',
+    baseline:
+      'per figure: plain Y.Docs with the same items in a bare Node process; a bare `ws` server; a plain Hocuspocus server; Y.applyUpdate in process; a compacted board.',
     rows: [
-      { measure: `resident memory per loaded board (${boards} boards of 20 items)`, ours: kb(board.ours), baseline: kb(board.baseline), ratio: memoryRatio(board.ours, board.baseline), note: 'target under 300 KB' },
-      { measure: `per idle JSON-channel connection (${connections})`, ours: kb(sockets.json), baseline: kb(sockets.jsonBase), ratio: memoryRatio(sockets.json, sockets.jsonBase), note: 'target under 100 KB' },
-      { measure: `per idle Yjs connection (${connections})`, ours: kb(sockets.yjs), baseline: kb(sockets.yjsBase), ratio: memoryRatio(sockets.yjs, sockets.yjsBase), note: 'target under 100 KB' },
+      {
+        measure: `resident memory per loaded board (${boards} boards of 20 items)`,
+        ours: kb(board.ours),
+        baseline: kb(board.baseline),
+        ratio: memoryRatio(board.ours, board.baseline),
+        note: 'target under 300 KB',
+      },
+      {
+        measure: `per idle JSON-channel connection (${connections})`,
+        ours: kb(sockets.json),
+        baseline: kb(sockets.jsonBase),
+        ratio: memoryRatio(sockets.json, sockets.jsonBase),
+        note: 'target under 100 KB',
+      },
+      {
+        measure: `per idle Yjs connection (${connections})`,
+        ours: kb(sockets.yjs),
+        baseline: kb(sockets.yjsBase),
+        ratio: memoryRatio(sockets.yjs, sockets.yjsBase),
+        note: 'target under 100 KB',
+      },
       ...(await loads(quick)),
     ],
-    notes: ['Memory is the change in the server process\'s resident set (VmRSS) after the load settles, divided by the count; it includes garbage not yet collected, so it is an upper bound.'],
+    notes: [
+      "Memory is the change in the server process's resident set (VmRSS) after the load settles, divided by the count; it includes garbage not yet collected, so it is an upper bound.",
+    ],
   };
 }

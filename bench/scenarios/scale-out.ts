@@ -21,7 +21,12 @@ const TITLE = 'Scale-out: two instances on PostgreSQL and Redis';
 
 export async function scaleOutScenario(quick: boolean): Promise<Section> {
   if (!(await sharedServicesAvailable())) {
-    return { title: TITLE, baseline: 'n/a', rows: [], notes: ['Skipped: Redis or PostgreSQL is not running here (scripts/start-shared-services.sh starts them).'] };
+    return {
+      title: TITLE,
+      baseline: 'n/a',
+      rows: [],
+      notes: ['Skipped: Redis or PostgreSQL is not running here (scripts/start-shared-services.sh starts them).'],
+    };
   }
   const seconds = quick ? 3 : 10;
   const rounds = quick ? 10 : 100;
@@ -30,7 +35,11 @@ export async function scaleOutScenario(quick: boolean): Promise<Section> {
   const dirs = [await tempDataDir(), await tempDataDir(), await tempDataDir()];
   const servers: ChildServer[] = [];
   try {
-    const [a, b, embedded] = await Promise.all([spawnService(testEnv(dirs[0], env)), spawnService(testEnv(dirs[1], env)), spawnService(testEnv(dirs[2], OPEN))]);
+    const [a, b, embedded] = await Promise.all([
+      spawnService(testEnv(dirs[0], env)),
+      spawnService(testEnv(dirs[1], env)),
+      spawnService(testEnv(dirs[2], OPEN)),
+    ]);
     servers.push(a, b, embedded);
     const rows: Row[] = [];
 
@@ -41,8 +50,20 @@ export async function scaleOutScenario(quick: boolean): Promise<Section> {
         const single = summarize((await measureOurs(embedded.url, kind, n, rounds)).fromSend);
         const label = `${kind === 'json' ? 'JSON-channel' : 'Yjs'} clients, N=${n}`;
         rows.push(
-          { measure: `${label}: write on A, clients on B, p50`, ours: ms(cross.p50), baseline: ms(same.p50), ratio: ratio(cross.p50, same.p50), note: 'baseline: clients on A' },
-          { measure: `${label}: write on A, clients on B, p99`, ours: ms(cross.p99), baseline: ms(same.p99), ratio: ratio(cross.p99, same.p99), note: `spec: about 100 ms; embedded SQLite instance p99 ${ms(single.p99)} ms` },
+          {
+            measure: `${label}: write on A, clients on B, p50`,
+            ours: ms(cross.p50),
+            baseline: ms(same.p50),
+            ratio: ratio(cross.p50, same.p50),
+            note: 'baseline: clients on A',
+          },
+          {
+            measure: `${label}: write on A, clients on B, p99`,
+            ours: ms(cross.p99),
+            baseline: ms(same.p99),
+            ratio: ratio(cross.p99, same.p99),
+            note: `spec: about 100 ms; embedded SQLite instance p99 ${ms(single.p99)} ms`,
+          },
         );
       }
     }
@@ -59,14 +80,38 @@ export async function scaleOutScenario(quick: boolean): Promise<Section> {
     const embeddedTargets = await prepare(embedded.url, BOARDS);
     const sqlite = await load(embedded.url, embeddedTargets, seconds);
     rows.push(
-      { measure: `writes over ${BOARDS} boards: two instances, sticky (req/s)`, ours: together.toFixed(0), baseline: alone.rps.toFixed(0), ratio: ratio(together, alone.rps), note: `baseline: one instance alone; ${onA.errors + onB.errors} errors` },
-      { measure: 'writes: two instances, the same boards on both (req/s)', ours: (mixedA.rps + mixedB.rps).toFixed(0), baseline: alone.rps.toFixed(0), ratio: ratio(mixedA.rps + mixedB.rps, alone.rps), note: 'round robin without stickiness' },
-      { measure: 'writes: latency p99, two instances sticky', ours: ms(Math.max(onA.p99, onB.p99)), baseline: ms(alone.p99), ratio: alone.p99 === 0 ? 'n/a' : ratio(Math.max(onA.p99, onB.p99), alone.p99) },
-      { measure: 'writes: one shared-setup instance vs the embedded SQLite one (req/s)', ours: alone.rps.toFixed(0), baseline: sqlite.rps.toFixed(0), ratio: ratio(alone.rps, sqlite.rps), note: 'the cost of PostgreSQL commits and Redis relays' },
+      {
+        measure: `writes over ${BOARDS} boards: two instances, sticky (req/s)`,
+        ours: together.toFixed(0),
+        baseline: alone.rps.toFixed(0),
+        ratio: ratio(together, alone.rps),
+        note: `baseline: one instance alone; ${onA.errors + onB.errors} errors`,
+      },
+      {
+        measure: 'writes: two instances, the same boards on both (req/s)',
+        ours: (mixedA.rps + mixedB.rps).toFixed(0),
+        baseline: alone.rps.toFixed(0),
+        ratio: ratio(mixedA.rps + mixedB.rps, alone.rps),
+        note: 'round robin without stickiness',
+      },
+      {
+        measure: 'writes: latency p99, two instances sticky',
+        ours: ms(Math.max(onA.p99, onB.p99)),
+        baseline: ms(alone.p99),
+        ratio: alone.p99 === 0 ? 'n/a' : ratio(Math.max(onA.p99, onB.p99), alone.p99),
+      },
+      {
+        measure: 'writes: one shared-setup instance vs the embedded SQLite one (req/s)',
+        ours: alone.rps.toFixed(0),
+        baseline: sqlite.rps.toFixed(0),
+        ratio: ratio(alone.rps, sqlite.rps),
+        note: 'the cost of PostgreSQL commits and Redis relays',
+      },
     );
     return {
       title: TITLE,
-      baseline: 'fan-out: the same write with the clients on the writer\'s own instance of the same cluster; throughput: one instance of the cluster alone.',
+      baseline:
+        "fan-out: the same write with the clients on the writer's own instance of the same cluster; throughput: one instance of the cluster alone.",
       rows,
       notes: [
         'Everything runs on this one 2-core machine: both instances, PostgreSQL, Redis, the clients and autocannon share its cores, so two instances cannot show the gain they would on two machines; the ratio shows what the shared setup costs, not how it scales.',

@@ -30,11 +30,28 @@ export async function toolListScenario(_quick: boolean): Promise<Section> {
       baseline: `the ${TOKEN_BUDGET}-token budget of issue 19 (no same-run baseline: the list before the change is not served by this build).`,
       rows: [
         { measure: 'tools', ours: String(tools.length), baseline: '', ratio: '' },
-        { measure: 'bytes (JSON of {tools})', ours: String(bytes), baseline: String(TOKEN_BUDGET * BYTES_PER_TOKEN), ratio: `${((bytes / (TOKEN_BUDGET * BYTES_PER_TOKEN)) * 100).toFixed(0)}% of budget` },
-        { measure: 'tokens (o200k_base tokenizer)', ours: String(counted), baseline: String(TOKEN_BUDGET), ratio: `${((counted / TOKEN_BUDGET) * 100).toFixed(0)}% of budget` },
-        { measure: `tokens (approx., bytes / ${BYTES_PER_TOKEN})`, ours: String(tokens), baseline: String(TOKEN_BUDGET), ratio: `${((tokens / TOKEN_BUDGET) * 100).toFixed(0)}% of budget` },
+        {
+          measure: 'bytes (JSON of {tools})',
+          ours: String(bytes),
+          baseline: String(TOKEN_BUDGET * BYTES_PER_TOKEN),
+          ratio: `${((bytes / (TOKEN_BUDGET * BYTES_PER_TOKEN)) * 100).toFixed(0)}% of budget`,
+        },
+        {
+          measure: 'tokens (o200k_base tokenizer)',
+          ours: String(counted),
+          baseline: String(TOKEN_BUDGET),
+          ratio: `${((counted / TOKEN_BUDGET) * 100).toFixed(0)}% of budget`,
+        },
+        {
+          measure: `tokens (approx., bytes / ${BYTES_PER_TOKEN})`,
+          ours: String(tokens),
+          baseline: String(TOKEN_BUDGET),
+          ratio: `${((tokens / TOKEN_BUDGET) * 100).toFixed(0)}% of budget`,
+        },
       ],
-      notes: ['One tools/list over a real session (the SDK client, Streamable HTTP), as an agent reads it, icons included.'],
+      notes: [
+        'One tools/list over a real session (the SDK client, Streamable HTTP), as an agent reads it, icons included.',
+      ],
     };
   } finally {
     await server.stop();

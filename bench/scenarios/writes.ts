@@ -55,7 +55,13 @@ export async function prepare(url: string, boards: number): Promise<{ path: stri
   const targets: { path: string; id: string }[] = [];
   for (let i = 0; i < boards; i++) {
     const board = await (await fetch(`${url}/api/boards`, { method: 'POST' })).json();
-    const text = await (await fetch(`${url}/api/boards/${board.id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 0, y: 0, content: 'start' }) })).json();
+    const text = await (
+      await fetch(`${url}/api/boards/${board.id}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 0, y: 0, content: 'start' }),
+      })
+    ).json();
     targets.push({ path: `/api/boards/${board.id}/texts`, id: text.id });
   }
   return targets;
@@ -67,7 +73,12 @@ export async function prepare(url: string, boards: number): Promise<{ path: stri
  * response's own duration, which autocannon measures with hrtime and reports
  * in its 'response' event.
  */
-export async function load(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Load> {
+export async function load(
+  url: string,
+  targets: { path: string; id: string }[],
+  seconds: number,
+  pick = (next: number) => next % targets.length,
+): Promise<Load> {
   return summarized(await loadSamples(url, targets, seconds, pick));
 }
 
@@ -77,7 +88,12 @@ function summarized({ rps, latencies, errors }: Samples): Load {
 }
 
 /** The load's throughput and each 2xx response's latency, unsorted. */
-async function loadSamples(url: string, targets: { path: string; id: string }[], seconds: number, pick = (next: number) => next % targets.length): Promise<Samples> {
+async function loadSamples(
+  url: string,
+  targets: { path: string; id: string }[],
+  seconds: number,
+  pick = (next: number) => next % targets.length,
+): Promise<Samples> {
   let next = 0;
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -90,7 +106,17 @@ async function loadSamples(url: string, targets: { path: string; id: string }[],
           method: 'POST',
           setupRequest: (request) => {
             const target = targets[pick(next++)];
-            return { ...request, path: target.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: target.id, x: next % 500, y: 10, content: `an edited note, revision ${next}` }) };
+            return {
+              ...request,
+              path: target.path,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                id: target.id,
+                x: next % 500,
+                y: 10,
+                content: `an edited note, revision ${next}`,
+              }),
+            };
           },
         },
       ],
@@ -109,7 +135,11 @@ async function loadSamples(url: string, targets: { path: string; id: string }[],
  * of its turns' throughputs, and the percentiles of all its turns' latencies
  * together.
  */
-async function inTurns(servers: { url: string; targets: { path: string; id: string }[] }[], seconds: number, rounds: number): Promise<Load[]> {
+async function inTurns(
+  servers: { url: string; targets: { path: string; id: string }[] }[],
+  seconds: number,
+  rounds: number,
+): Promise<Load[]> {
   const pooled = servers.map(() => ({ rps: 0, latencies: [] as number[], errors: 0 }));
   for (let round = 0; round < rounds; round++) {
     for (const [i, { url, targets }] of servers.entries()) {
@@ -157,15 +187,39 @@ export async function writesScenario(quick: boolean): Promise<Section> {
       );
       const label = boards === 1 ? 'one board' : '100 boards';
       rows.push(
-        { measure: `${label}: throughput (req/s)`, ours: durable.rps.toFixed(0), baseline: baseline.rps.toFixed(0), ratio: `${((durable.rps / baseline.rps) * 100).toFixed(0)}% of baseline`, note: boards === 1 ? 'target at least 40%' : `${durable.errors} errors` },
-        { measure: `${label}: latency p50 (ms)`, ours: ms(durable.p50), baseline: ms(baseline.p50), ratio: ratio(durable.p50, baseline.p50) },
-        { measure: `${label}: latency p99 (ms)`, ours: ms(durable.p99), baseline: ms(baseline.p99), ratio: ratio(durable.p99, baseline.p99), note: 'target at most 3x' },
-        { measure: `${label}: same writes with the journal off (req/s)`, ours: unjournalled.rps.toFixed(0), baseline: baseline.rps.toFixed(0), ratio: `journal costs ${((1 - durable.rps / unjournalled.rps) * 100).toFixed(0)}% of throughput`, note: 'figure only: without the journal a 2xx is not durable' },
+        {
+          measure: `${label}: throughput (req/s)`,
+          ours: durable.rps.toFixed(0),
+          baseline: baseline.rps.toFixed(0),
+          ratio: `${((durable.rps / baseline.rps) * 100).toFixed(0)}% of baseline`,
+          note: boards === 1 ? 'target at least 40%' : `${durable.errors} errors`,
+        },
+        {
+          measure: `${label}: latency p50 (ms)`,
+          ours: ms(durable.p50),
+          baseline: ms(baseline.p50),
+          ratio: ratio(durable.p50, baseline.p50),
+        },
+        {
+          measure: `${label}: latency p99 (ms)`,
+          ours: ms(durable.p99),
+          baseline: ms(baseline.p99),
+          ratio: ratio(durable.p99, baseline.p99),
+          note: 'target at most 3x',
+        },
+        {
+          measure: `${label}: same writes with the journal off (req/s)`,
+          ours: unjournalled.rps.toFixed(0),
+          baseline: baseline.rps.toFixed(0),
+          ratio: `journal costs ${((1 - durable.rps / unjournalled.rps) * 100).toFixed(0)}% of throughput`,
+          note: 'figure only: without the journal a 2xx is not durable',
+        },
       );
     }
     return {
       title: 'Durable REST writes',
-      baseline: 'a bare Fastify route (its own process, like the service) that parses the same body with the same zod schema and answers the same JSON, with no document and no storage.',
+      baseline:
+        'a bare Fastify route (its own process, like the service) that parses the same body with the same zod schema and answers the same JSON, with no document and no storage.',
       rows,
       notes: [
         `autocannon, ${CONNECTIONS} connections, ${seconds} s per figure after ${warmUp} s of the same load on each server, from the benchmark process to each server in its own process; rate limits off.`,

@@ -72,7 +72,11 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
   if (body !== undefined) headers['content-type'] = 'application/json';
   const key = boardId ? keys.get(boardId) : undefined;
   if (key) headers['x-board-key'] = key;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => {
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(() => {
     // fetch rejects (a TypeError, "Failed to fetch") only when there was no answer at all.
     throw new ApiError(0, { error: 'You are offline: this needs the network.', code: 'offline' });
   });
@@ -85,7 +89,9 @@ export async function api<T = any>(method: string, path: string, body?: unknown,
 export type BoardMeta = { boardId: string; mode: 'draw' | 'todo'; title?: string; lockMode: 'write' | 'all' | null };
 
 /** The board's mode and lock; tells a missing, erased, key-locked or unreachable (offline) board apart. */
-export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true } | { offline: true }> {
+export async function loadMeta(
+  boardId: string,
+): Promise<BoardMeta | { missing: true } | { deleted: string } | { needsKey: true } | { offline: true }> {
   try {
     return await api<BoardMeta>('GET', `/api/boards/${boardId}/meta`, undefined, boardId);
   } catch (error) {
@@ -93,7 +99,9 @@ export async function loadMeta(boardId: string): Promise<BoardMeta | { missing: 
     if (error.status === 0) return { offline: true };
     if (error.status === 401) return { needsKey: true };
     if (error.status === 404) {
-      const marker = await fetch(`/api/boards/${boardId}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+      const marker = await fetch(`/api/boards/${boardId}`)
+        .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null);
       return marker?.deleted ? { deleted: marker.deleted_at as string } : { missing: true };
     }
     throw error;

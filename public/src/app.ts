@@ -26,7 +26,16 @@ const embed = new URLSearchParams(location.search).get('embed') === '1';
 let close: (() => void) | undefined;
 
 function message(title: string, text: string, ...extra: Node[]): void {
-  root.replaceChildren(h('main.message', {}, h('h1', {}, title), h('p', {}, text), ...extra, embed ? null : h('p', {}, h('a', { href: '/' }, 'Start a new board'))));
+  root.replaceChildren(
+    h(
+      'main.message',
+      {},
+      h('h1', {}, title),
+      h('p', {}, text),
+      ...extra,
+      embed ? null : h('p', {}, h('a', { href: '/' }, 'Start a new board')),
+    ),
+  );
 }
 
 async function route(): Promise<void> {
@@ -45,7 +54,11 @@ async function route(): Promise<void> {
   if ('offline' in meta) {
     const local = await localMeta(id);
     if (local) return open(id, local, true);
-    return message('You are offline', 'This board was never opened in this browser, so there is no copy of it here. It opens once the network is back.', h('button', { type: 'button', onclick: () => void show() }, 'Try again'));
+    return message(
+      'You are offline',
+      'This board was never opened in this browser, so there is no copy of it here. It opens once the network is back.',
+      h('button', { type: 'button', onclick: () => void show() }, 'Try again'),
+    );
   }
   if ('missing' in meta) {
     recent.remove(id);
@@ -58,7 +71,11 @@ async function route(): Promise<void> {
   if ('needsKey' in meta) {
     if (embed) return message('This board is locked', 'It cannot be shown here.');
     if (await askForKey(id, 'Enter its access key to open it.')) return route();
-    return message('This board is locked', 'You need its access key to open it.', h('button', { type: 'button', onclick: () => void route() }, 'Enter the key'));
+    return message(
+      'This board is locked',
+      'You need its access key to open it.',
+      h('button', { type: 'button', onclick: () => void route() }, 'Enter the key'),
+    );
   }
   open(id, meta);
 }
@@ -71,22 +88,40 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   const session = new BoardSession(id, {
     readOnly: embed,
     onNeedKey: (reason) => {
-      if (reason === 'board_locked' && !embed) void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
+      if (reason === 'board_locked' && !embed)
+        void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
       else if (reason === 'board_not_found') void route();
-      else if (reason.startsWith('rate_limited')) toast(`Too many wrong keys from this address: try again in ${/retryAfterSeconds=(\d+)/.exec(reason)?.[1] ?? 'a few'} s.`, 'warn', 7000);
+      else if (reason.startsWith('rate_limited'))
+        toast(
+          `Too many wrong keys from this address: try again in ${/retryAfterSeconds=(\d+)/.exec(reason)?.[1] ?? 'a few'} s.`,
+          'warn',
+          7000,
+        );
     },
   });
   const status = h('span.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
   const people = h('span.people', { role: 'group', 'aria-label': 'People here' });
   const lockButton = h('button', { type: 'button', 'data-testid': 'lock' });
-  const keyButton = h('button', { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: () => askKey() }, 'Enter key');
-  const unlockButton = h('button', { type: 'button', hidden: true, onclick: async () => {
-    if (await unlockBoard(id)) {
-      lockMode = null;
-      session.reconnect();
-      refresh();
-    }
-  } }, 'Unlock');
+  const keyButton = h(
+    'button',
+    { type: 'button', 'data-testid': 'enter-key', hidden: true, onclick: () => askKey() },
+    'Enter key',
+  );
+  const unlockButton = h(
+    'button',
+    {
+      type: 'button',
+      hidden: true,
+      onclick: async () => {
+        if (await unlockBoard(id)) {
+          lockMode = null;
+          session.reconnect();
+          refresh();
+        }
+      },
+    },
+    'Unlock',
+  );
   lockButton.addEventListener('click', async () => {
     const mode = await lockBoard(id, lockMode);
     if (mode) {
@@ -99,18 +134,35 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   const history = new HistoryPanel(id, canRestore());
   const askKey = async () => (await askForKey(id, 'Enter the access key to edit.')) && session.reconnect();
   // A visitor without the key of a write-locked board: says so above the board, with the way in.
-  const lockedBanner = h('div.locked-banner', { role: 'status', 'data-testid': 'locked-banner', hidden: true },
+  const lockedBanner = h(
+    'div.locked-banner',
+    { role: 'status', 'data-testid': 'locked-banner', hidden: true },
     h('strong', {}, 'Locked: view only.'),
     h('span', {}, ' Whoever locked this board can give you its key to edit.'),
     h('button', { type: 'button', onclick: askKey }, 'Enter key'),
   );
   // The board's name, renamed in place (title.ts); the document holds it, so it follows every rename live.
-  const title = titleControl(session, () => (session.doc.getMap('meta').get('mode') as string | undefined) ?? meta.mode, { editable: () => !embed && !session.readOnly, recentList: !embed });
-  const share = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')) }, 'Copy link');
-  const header = h('header.bar', {},
+  const title = titleControl(
+    session,
+    () => (session.doc.getMap('meta').get('mode') as string | undefined) ?? meta.mode,
+    { editable: () => !embed && !session.readOnly, recentList: !embed },
+  );
+  const share = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () =>
+        navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')),
+    },
+    'Copy link',
+  );
+  const header = h(
+    'header.bar',
+    {},
     h('a.home', { href: '/', title: 'All boards' }, 'Boards'),
     title.element,
-    status, people,
+    status,
+    people,
     h('span.spacer'),
     embed ? null : history.button,
     headerMenu(share, keyButton, lockButton, unlockButton, themeToggle()), // one "⋯" on a phone (header-menu.ts)
@@ -119,7 +171,14 @@ function open(id: string, meta: BoardMeta, offline = false): void {
 
   const refresh = () => {
     const { online, connected, synced, pending } = session.state;
-    status.textContent = !online || !connected ? `Offline${pending ? ` · ${pending} edit(s) waiting` : ''}` : pending ? 'Saving…' : synced ? 'Live' : 'Connecting…';
+    status.textContent =
+      !online || !connected
+        ? `Offline${pending ? ` · ${pending} edit(s) waiting` : ''}`
+        : pending
+          ? 'Saving…'
+          : synced
+            ? 'Live'
+            : 'Connecting…';
     status.className = `status ${!online || !connected ? 'offline' : pending ? 'pending' : 'live'}`;
     const readOnly = session.readOnly && !embed;
     keyButton.hidden = !readOnly;
@@ -130,7 +189,13 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     unlockButton.hidden = !lockMode || !hasKey || readOnly;
     header.classList.toggle('readonly', readOnly);
     history.setCanRestore(canRestore());
-    people.replaceChildren(...session.people().map((person) => h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4))));
+    people.replaceChildren(
+      ...session
+        .people()
+        .map((person) =>
+          h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4)),
+        ),
+    );
   };
   session.onChange(refresh);
   session.provider.awareness?.on('change', refresh);
@@ -153,7 +218,10 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     view?.destroy();
     view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
     // The history sits beside the board (over it on a phone); an embed is read-only and minimal, so it has none.
-    root.replaceChildren(...(embed ? [] : [header, lockedBanner]), h('div.board-area', {}, view.element, history.viewer, history.panel));
+    root.replaceChildren(
+      ...(embed ? [] : [header, lockedBanner]),
+      h('div.board-area', {}, view.element, history.viewer, history.panel),
+    );
     if (embed && view instanceof DrawBoard) {
       const board = view;
       void session.provider.on('synced', () => requestAnimationFrame(() => board.fit()));
@@ -182,7 +250,9 @@ function open(id: string, meta: BoardMeta, offline = false): void {
 }
 
 function show(): Promise<void> {
-  return route().catch((error) => message('Something went wrong', error instanceof ApiError ? error.message : String(error)));
+  return route().catch((error) =>
+    message('Something went wrong', error instanceof ApiError ? error.message : String(error)),
+  );
 }
 
 addEventListener('hashchange', () => void show());

@@ -17,7 +17,12 @@ import type { ImageItem, StrokeItem, TextNode } from '../../server/board/documen
 import { api, loadMeta, recent } from './api.js';
 
 /** The draw content of `/json/{id}`; images come without their blob hash, which only the document has. */
-export type DrawSnapshot = { mode: 'draw' | 'todo'; texts: TextNode[]; lines: StrokeItem[]; images: Omit<ImageItem, 'blob'>[] };
+export type DrawSnapshot = {
+  mode: 'draw' | 'todo';
+  texts: TextNode[];
+  lines: StrokeItem[];
+  images: Omit<ImageItem, 'blob'>[];
+};
 
 type Meta = Awaited<ReturnType<typeof loadMeta>>;
 
@@ -29,7 +34,10 @@ export function prefetchBoard(boardId: string): void {
   if (!metas.has(boardId)) metas.set(boardId, loadMeta(boardId));
   if (!navigator.onLine || prefetched.has(boardId) || recent.list().some((entry) => entry.id === boardId)) return;
   // Our own server's answer: drawn with the same escaping renderers as the document's items.
-  prefetched.set(boardId, api<DrawSnapshot>('GET', `/json/${boardId}`, undefined, boardId).catch(() => null));
+  prefetched.set(
+    boardId,
+    api<DrawSnapshot>('GET', `/json/${boardId}`, undefined, boardId).catch(() => null),
+  );
 }
 
 /** The board's meta: the prefetched answer, once (a later call asks again, with the key the app may hold by then). */

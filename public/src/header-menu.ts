@@ -13,8 +13,22 @@ let menus = 0;
 /** Wraps `items` (buttons kept as they are, with their test ids and names) in the header's menu. */
 export function headerMenu(...items: HTMLElement[]): HTMLElement {
   const id = `header-menu-${++menus}`;
-  const list = h('div.header-menu-list', { id, popover: 'auto', role: 'group', 'aria-label': 'Board actions' }, ...items);
-  const toggle = h('button.header-menu-toggle', { type: 'button', popovertarget: id, 'aria-label': 'Board actions', title: 'Board actions', 'data-testid': 'header-menu' }, '⋯');
+  const list = h(
+    'div.header-menu-list',
+    { id, popover: 'auto', role: 'group', 'aria-label': 'Board actions' },
+    ...items,
+  );
+  const toggle = h(
+    'button.header-menu-toggle',
+    {
+      type: 'button',
+      popovertarget: id,
+      'aria-label': 'Board actions',
+      title: 'Board actions',
+      'data-testid': 'header-menu',
+    },
+    '⋯',
+  );
   // A button that acts (Copy link, Lock, the theme) closes the menu, as a menu item does; its dialog or toast shows next.
   list.addEventListener('click', (event) => {
     if ((event.target as HTMLElement).closest('button') && list.matches(':popover-open')) list.hidePopover();

@@ -39,13 +39,24 @@ const TODO: Shortcut[] = [
   ['Ctrl + Shift + Z, Ctrl + Y', 'Redo'],
 ];
 
-const ALWAYS: Shortcut[] = [['?', 'This list'], ['Escape', 'Close it']];
+const ALWAYS: Shortcut[] = [
+  ['?', 'This list'],
+  ['Escape', 'Close it'],
+];
 
 /** The shortcuts of a board kind, in the overlay's order. */
 export function shortcuts(mode: 'draw' | 'todo'): { title: string; rows: Shortcut[] }[] {
-  if (mode === 'todo') return [{ title: 'Todo board', rows: TODO }, { title: 'Everywhere', rows: ALWAYS }];
+  if (mode === 'todo')
+    return [
+      { title: 'Todo board', rows: TODO },
+      { title: 'Everywhere', rows: ALWAYS },
+    ];
   const tools: Shortcut[] = TOOLS.map(({ label, key }) => [key.toUpperCase(), `${label} tool`]);
-  return [{ title: 'Tools', rows: tools }, { title: 'Canvas', rows: DRAW }, { title: 'Everywhere', rows: ALWAYS }];
+  return [
+    { title: 'Tools', rows: tools },
+    { title: 'Canvas', rows: DRAW },
+    { title: 'Everywhere', rows: ALWAYS },
+  ];
 }
 
 let open = false;
@@ -54,12 +65,28 @@ let open = false;
 export async function showHelp(mode: 'draw' | 'todo'): Promise<void> {
   if (open) return;
   open = true;
-  const sections = shortcuts(mode).map(({ title, rows }) => h('section', {},
-    h('h3', {}, title),
-    h('table.shortcuts', {}, h('tbody', {}, ...rows.map(([keys, what]) => h('tr', {}, h('th', { scope: 'row' }, h('kbd', {}, keys)), h('td', {}, what))))),
-  ));
+  const sections = shortcuts(mode).map(({ title, rows }) =>
+    h(
+      'section',
+      {},
+      h('h3', {}, title),
+      h(
+        'table.shortcuts',
+        {},
+        h(
+          'tbody',
+          {},
+          ...rows.map(([keys, what]) => h('tr', {}, h('th', { scope: 'row' }, h('kbd', {}, keys)), h('td', {}, what))),
+        ),
+      ),
+    ),
+  );
   try {
-    await dialog('Keyboard shortcuts', [h('div.help', { 'data-testid': 'help' }, ...sections)], [{ label: 'Close', value: 'ok', primary: true }]);
+    await dialog(
+      'Keyboard shortcuts',
+      [h('div.help', { 'data-testid': 'help' }, ...sections)],
+      [{ label: 'Close', value: 'ok', primary: true }],
+    );
   } finally {
     open = false;
   }
@@ -67,13 +94,32 @@ export async function showHelp(mode: 'draw' | 'todo'): Promise<void> {
 
 /** The header's `?` button. */
 export function helpButton(mode: () => 'draw' | 'todo'): HTMLButtonElement {
-  return h('button.help-toggle', { type: 'button', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts (?)', 'aria-keyshortcuts': 'Shift+?', 'data-testid': 'help-button', onclick: () => void showHelp(mode()) }, '?');
+  return h(
+    'button.help-toggle',
+    {
+      type: 'button',
+      'aria-label': 'Keyboard shortcuts',
+      title: 'Keyboard shortcuts (?)',
+      'aria-keyshortcuts': 'Shift+?',
+      'data-testid': 'help-button',
+      onclick: () => void showHelp(mode()),
+    },
+    '?',
+  );
 }
 
 /** Listens for `?` on the document while a board of `mode()` is open (not while typing or in a dialog); returns what stops it. */
 export function bindHelpKey(mode: () => 'draw' | 'todo'): () => void {
   const onKey = (event: KeyboardEvent) => {
-    if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target) || document.querySelector('dialog[open]')) return;
+    if (
+      event.key !== '?' ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.altKey ||
+      isTyping(event.target) ||
+      document.querySelector('dialog[open]')
+    )
+      return;
     event.preventDefault();
     void showHelp(mode());
   };

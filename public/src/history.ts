@@ -42,8 +42,18 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `3 texts · 2 lines · 0 images`, in the board's own kinds. */
 function countsText(counts: VersionCounts): string {
-  const names: Record<keyof VersionCounts, string> = { texts: 'text', lines: 'line', images: 'image', columns: 'column', tasks: 'task', lanes: 'row' };
-  return (Object.keys(names) as (keyof VersionCounts)[]).filter((kind) => counts[kind] !== undefined).map((kind) => plural(counts[kind]!, names[kind])).join(' · ');
+  const names: Record<keyof VersionCounts, string> = {
+    texts: 'text',
+    lines: 'line',
+    images: 'image',
+    columns: 'column',
+    tasks: 'task',
+    lanes: 'row',
+  };
+  return (Object.keys(names) as (keyof VersionCounts)[])
+    .filter((kind) => counts[kind] !== undefined)
+    .map((kind) => plural(counts[kind]!, names[kind]))
+    .join(' · ');
 }
 
 const authorsText = (authors: string[]) => (authors.length ? authors.map(authorName).join(', ') : 'no author');
@@ -57,7 +67,11 @@ export class HistoryPanel {
   readonly viewer: HTMLElement;
   private readonly list = h('ol.versions', { 'aria-label': 'Versions, newest first' });
   private readonly note = h('p.history-note', { role: 'status' });
-  private readonly more = h('button.more', { type: 'button', hidden: true, onclick: () => void this.load(false) }, 'Load more');
+  private readonly more = h(
+    'button.more',
+    { type: 'button', hidden: true, onclick: () => void this.load(false) },
+    'Load more',
+  );
   private versions: VersionSummary[] = [];
   private next: number | null = null;
   private selected: VersionSummary | undefined;
@@ -71,11 +85,35 @@ export class HistoryPanel {
     /** Whether this person may restore: not in an embed, nor without the key of a write-locked board. */
     private canRestore: boolean,
   ) {
-    this.button = h('button.history-toggle', { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'history-panel', 'data-testid': 'history', title: 'Earlier versions of this board', onclick: () => this.toggle() }, 'History');
+    this.button = h(
+      'button.history-toggle',
+      {
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': 'history-panel',
+        'data-testid': 'history',
+        title: 'Earlier versions of this board',
+        onclick: () => this.toggle(),
+      },
+      'History',
+    );
     const heading = h('h2', { tabindex: -1 }, 'History');
-    this.panel = h('aside.history', { id: 'history-panel', 'aria-label': 'History', hidden: true },
-      h('header', {}, heading, h('button.icon', { type: 'button', 'aria-label': 'Close history', title: 'Close (Esc)', onclick: () => this.close() }, '×')),
-      this.note, this.list, this.more,
+    this.panel = h(
+      'aside.history',
+      { id: 'history-panel', 'aria-label': 'History', hidden: true },
+      h(
+        'header',
+        {},
+        heading,
+        h(
+          'button.icon',
+          { type: 'button', 'aria-label': 'Close history', title: 'Close (Esc)', onclick: () => this.close() },
+          '×',
+        ),
+      ),
+      this.note,
+      this.list,
+      this.more,
     );
     this.viewer = h('section.version-view', { 'aria-label': 'Version', hidden: true });
     for (const element of [this.panel, this.viewer]) element.addEventListener('keydown', this.onKey);
@@ -138,7 +176,12 @@ export class HistoryPanel {
     this.more.disabled = true;
     try {
       const before = fresh ? '' : `&before=${this.next}`;
-      const page = await api<VersionPage>('GET', `/api/boards/${this.boardId}/versions?limit=${PAGE_SIZE}${before}`, undefined, this.boardId);
+      const page = await api<VersionPage>(
+        'GET',
+        `/api/boards/${this.boardId}/versions?limit=${PAGE_SIZE}${before}`,
+        undefined,
+        this.boardId,
+      );
       if (!fresh) {
         this.versions.push(...page.versions);
         this.next = page.next;
@@ -152,9 +195,14 @@ export class HistoryPanel {
         if (added.length === page.versions.length) this.next = page.next; // a gap: drop the older pages rather than show a hole
         this.versions = added.length === page.versions.length ? page.versions : [...added, ...this.versions];
       }
-      this.note.textContent = this.versions.length ? '' : 'No versions yet: one is recorded a few seconds after each burst of edits.';
+      this.note.textContent = this.versions.length
+        ? ''
+        : 'No versions yet: one is recorded a few seconds after each burst of edits.';
     } catch (error) {
-      this.note.textContent = error instanceof ApiError && error.status !== 0 ? `The history could not be read: ${error.message}` : 'The history needs the network.';
+      this.note.textContent =
+        error instanceof ApiError && error.status !== 0
+          ? `The history could not be read: ${error.message}`
+          : 'The history needs the network.';
     } finally {
       this.loading = false;
       this.more.disabled = false;
@@ -164,23 +212,47 @@ export class HistoryPanel {
 
   private renderList(): void {
     const now = Date.now();
-    this.list.replaceChildren(...this.versions.map((version) => {
-      const { added, updated, removed } = version.changes;
-      return h('li', {}, h('button.version', {
-        type: 'button',
-        'data-version': version.version,
-        'aria-pressed': String(this.selected?.version === version.version),
-        onclick: () => void this.select(version),
-      },
-        h('span.line', {},
-          h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at, now)),
-          h('span.changes', { 'aria-label': `${added} added, ${updated} updated, ${removed} removed` },
-            h('span.added', {}, `+${added}`), ' ', h('span.updated', {}, `~${updated}`), ' ', h('span.removed', {}, `−${removed}`)),
-        ),
-        h('span.line.muted', {}, h('span.authors', {}, authorsText(version.authors)), h('span.number', {}, `v${version.version}`)),
-        version.restoredFrom !== undefined ? h('span.line.restored', {}, `Restored from v${version.restoredFrom}`) : null,
-      ));
-    }));
+    this.list.replaceChildren(
+      ...this.versions.map((version) => {
+        const { added, updated, removed } = version.changes;
+        return h(
+          'li',
+          {},
+          h(
+            'button.version',
+            {
+              type: 'button',
+              'data-version': version.version,
+              'aria-pressed': String(this.selected?.version === version.version),
+              onclick: () => void this.select(version),
+            },
+            h(
+              'span.line',
+              {},
+              h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at, now)),
+              h(
+                'span.changes',
+                { 'aria-label': `${added} added, ${updated} updated, ${removed} removed` },
+                h('span.added', {}, `+${added}`),
+                ' ',
+                h('span.updated', {}, `~${updated}`),
+                ' ',
+                h('span.removed', {}, `−${removed}`),
+              ),
+            ),
+            h(
+              'span.line.muted',
+              {},
+              h('span.authors', {}, authorsText(version.authors)),
+              h('span.number', {}, `v${version.version}`),
+            ),
+            version.restoredFrom !== undefined
+              ? h('span.line.restored', {}, `Restored from v${version.restoredFrom}`)
+              : null,
+          ),
+        );
+      }),
+    );
     this.more.hidden = this.next === null;
   }
 
@@ -196,40 +268,92 @@ export class HistoryPanel {
     try {
       const key = keys.get(this.boardId);
       // fetch rather than <img src>: an `all`-locked board's history needs the key header.
-      const response = await fetch(`/api/boards/${this.boardId}/versions/${version.version}/svg-preview`, { headers: key ? { 'x-board-key': key } : {} });
+      const response = await fetch(`/api/boards/${this.boardId}/versions/${version.version}/svg-preview`, {
+        headers: key ? { 'x-board-key': key } : {},
+      });
       if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
       const url = URL.createObjectURL(await response.blob());
       if (this.selected !== version) return URL.revokeObjectURL(url); // another version was chosen meanwhile
       this.dropPreview();
       this.previewUrl = url;
       // An <img> never runs what the SVG holds, whatever the board's content.
-      const picture = h('img', { src: url, alt: `The board at version ${version.version}: ${countsText(version.counts)}` });
+      const picture = h('img', {
+        src: url,
+        alt: `The board at version ${version.version}: ${countsText(version.counts)}`,
+      });
       // Fitted by default (a wide board is small on a phone); pressed, it is drawn at its own size and scrolls.
-      const zoom = h('button.picture', { type: 'button', 'aria-pressed': 'false', title: 'Zoom: actual size or fitted', onclick: () => {
-        const zoomed = frame.classList.toggle('zoomed');
-        zoom.setAttribute('aria-pressed', String(zoomed));
-      } }, picture);
+      const zoom = h(
+        'button.picture',
+        {
+          type: 'button',
+          'aria-pressed': 'false',
+          title: 'Zoom: actual size or fitted',
+          onclick: () => {
+            const zoomed = frame.classList.toggle('zoomed');
+            zoom.setAttribute('aria-pressed', String(zoomed));
+          },
+        },
+        picture,
+      );
       frame.replaceChildren(zoom);
     } catch (error) {
       if (this.selected !== version) return;
       const gone = error instanceof ApiError && error.status === 404;
-      frame.replaceChildren(h('p.muted', {}, gone ? 'This version is no longer kept.' : error instanceof ApiError && error.status ? `The version could not be shown: ${error.message}` : 'Showing a version needs the network.'));
+      frame.replaceChildren(
+        h(
+          'p.muted',
+          {},
+          gone
+            ? 'This version is no longer kept.'
+            : error instanceof ApiError && error.status
+              ? `The version could not be shown: ${error.message}`
+              : 'Showing a version needs the network.',
+        ),
+      );
     }
   }
 
   private renderViewer(version: VersionSummary): void {
     const restore = this.canRestore
-      ? h('button.primary', { type: 'button', 'data-testid': 'restore', onclick: () => void this.restore(version) }, 'Restore this version')
+      ? h(
+          'button.primary',
+          { type: 'button', 'data-testid': 'restore', onclick: () => void this.restore(version) },
+          'Restore this version',
+        )
       : null;
     this.viewer.setAttribute('aria-label', `Version ${version.version}`);
     const frame = this.viewer.querySelector('.preview') ?? h('div.preview', {}, h('p.muted', {}, 'Loading…'));
     this.viewer.replaceChildren(
-      h('header', {},
-        h('div.what', {},
-          h('h2', { tabindex: -1 }, `Version ${version.version}`, ' ', h('span.muted', {}, h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at)))),
-          h('p', {}, 'Read-only: the live board is unchanged. ', h('span.muted', {}, `${countsText(version.counts)} · by ${authorsText(version.authors)}`)),
+      h(
+        'header',
+        {},
+        h(
+          'div.what',
+          {},
+          h(
+            'h2',
+            { tabindex: -1 },
+            `Version ${version.version}`,
+            ' ',
+            h(
+              'span.muted',
+              {},
+              h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at)),
+            ),
+          ),
+          h(
+            'p',
+            {},
+            'Read-only: the live board is unchanged. ',
+            h('span.muted', {}, `${countsText(version.counts)} · by ${authorsText(version.authors)}`),
+          ),
         ),
-        h('div.actions', {}, restore, h('button', { type: 'button', onclick: () => this.unselect() }, 'Back to the list')),
+        h(
+          'div.actions',
+          {},
+          restore,
+          h('button', { type: 'button', onclick: () => this.unselect() }, 'Back to the list'),
+        ),
       ),
       frame,
     );
@@ -252,13 +376,29 @@ export class HistoryPanel {
 
   /** Asks, then restores: one forward change on the server, which reaches this board (and everyone's) through sync. */
   private async restore(version: VersionSummary): Promise<void> {
-    const answer = await dialog(`Restore version ${version.version}?`, [
-      h('p', {}, `The board becomes as it was ${relativeTime(version.at)} (${fullTime(version.at)}), for everyone on it.`),
-      h('p', {}, 'Nothing is lost: the board as it is now is kept in the history, so you can restore it in turn.'),
-    ], [{ label: 'Cancel', value: 'cancel' }, { label: 'Restore', value: 'ok', primary: true }]);
+    const answer = await dialog(
+      `Restore version ${version.version}?`,
+      [
+        h(
+          'p',
+          {},
+          `The board becomes as it was ${relativeTime(version.at)} (${fullTime(version.at)}), for everyone on it.`,
+        ),
+        h('p', {}, 'Nothing is lost: the board as it is now is kept in the history, so you can restore it in turn.'),
+      ],
+      [
+        { label: 'Cancel', value: 'cancel' },
+        { label: 'Restore', value: 'ok', primary: true },
+      ],
+    );
     if (answer !== 'ok') return;
     try {
-      const result = await api<RestoreResult>('POST', `/api/boards/${this.boardId}/versions/${version.version}/restore`, { author: authorTag() }, this.boardId);
+      const result = await api<RestoreResult>(
+        'POST',
+        `/api/boards/${this.boardId}/versions/${version.version}/restore`,
+        { author: authorTag() },
+        this.boardId,
+      );
       toast(`Restored version ${result.restoredFrom}.`);
       this.unselect();
       await this.load(true);

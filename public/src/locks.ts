@@ -4,8 +4,23 @@ import { dialog, h, toast } from './ui.js';
 
 /** Asks for the key of a locked board, checks it, and keeps it for this browser session. */
 export async function askForKey(boardId: string, why: string): Promise<boolean> {
-  const input = h('input', { name: 'key', autocomplete: 'off', pattern: '[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8}', autocapitalize: 'none', spellcheck: 'false', placeholder: '8 letters and digits', 'aria-label': 'Access key' });
-  const answer = await dialog('This board is locked', [h('p', {}, why), input], [{ label: 'Cancel', value: 'cancel' }, { label: 'Open', value: 'ok', primary: true }]);
+  const input = h('input', {
+    name: 'key',
+    autocomplete: 'off',
+    pattern: '[a-zA-Z0-9]{6}|[a-zA-Z0-9]{8}',
+    autocapitalize: 'none',
+    spellcheck: 'false',
+    placeholder: '8 letters and digits',
+    'aria-label': 'Access key',
+  });
+  const answer = await dialog(
+    'This board is locked',
+    [h('p', {}, why), input],
+    [
+      { label: 'Cancel', value: 'cancel' },
+      { label: 'Open', value: 'ok', primary: true },
+    ],
+  );
   if (answer !== 'ok') return false;
   const key = input.value.trim().toLowerCase();
   try {
@@ -26,10 +41,17 @@ export async function askForKey(boardId: string, why: string): Promise<boolean> 
 export async function lockBoard(boardId: string, currentMode: string | null): Promise<string | null> {
   const write = h('input', { type: 'radio', name: 'mode', value: 'write', checked: currentMode !== 'all' });
   const all = h('input', { type: 'radio', name: 'mode', value: 'all', checked: currentMode === 'all' });
-  const answer = await dialog(currentMode ? 'Change the lock' : 'Lock this board', [
-    h('label.choice', {}, write, ' Others can look but not change anything'),
-    h('label.choice', {}, all, ' Others cannot open it at all'),
-  ], [{ label: 'Cancel', value: 'cancel' }, { label: currentMode ? 'Change' : 'Lock', value: 'ok', primary: true }]);
+  const answer = await dialog(
+    currentMode ? 'Change the lock' : 'Lock this board',
+    [
+      h('label.choice', {}, write, ' Others can look but not change anything'),
+      h('label.choice', {}, all, ' Others cannot open it at all'),
+    ],
+    [
+      { label: 'Cancel', value: 'cancel' },
+      { label: currentMode ? 'Change' : 'Lock', value: 'ok', primary: true },
+    ],
+  );
   if (answer !== 'ok') return null;
   const mode = all.checked ? 'all' : 'write';
   try {
@@ -37,11 +59,23 @@ export async function lockBoard(boardId: string, currentMode: string | null): Pr
     if (result.key) {
       keys.set(boardId, result.key);
       const code = h('code.key', {}, result.key);
-      const copy = h('button', { type: 'button', onclick: () => navigator.clipboard?.writeText(result.key!).then(() => toast('Key copied.')) }, 'Copy');
-      await dialog('Keep this key', [
-        h('p', {}, 'This is the only time the key is shown. Without it nobody, you included, can change the lock or unlock the board: it cannot be recovered.'),
-        h('p.keyline', {}, code, ' ', copy),
-      ], [{ label: 'I have saved it', value: 'ok', primary: true }]);
+      const copy = h(
+        'button',
+        { type: 'button', onclick: () => navigator.clipboard?.writeText(result.key!).then(() => toast('Key copied.')) },
+        'Copy',
+      );
+      await dialog(
+        'Keep this key',
+        [
+          h(
+            'p',
+            {},
+            'This is the only time the key is shown. Without it nobody, you included, can change the lock or unlock the board: it cannot be recovered.',
+          ),
+          h('p.keyline', {}, code, ' ', copy),
+        ],
+        [{ label: 'I have saved it', value: 'ok', primary: true }],
+      );
     }
     return result.mode;
   } catch (error) {

@@ -17,5 +17,7 @@ export async function localMeta(boardId: string): Promise<BoardMeta | undefined>
   if (seen) return { boardId, mode: seen.mode === 'todo' ? 'todo' : 'draw', lockMode: null };
   // Dropped from the short recent list, but maybe still stored: the document's own meta gives its mode once loaded.
   const databases = (await indexedDB.databases?.()) ?? [];
-  return databases.some((db) => db.name === localDbName(boardId)) ? { boardId, mode: 'draw', lockMode: null } : undefined;
+  return databases.some((db) => db.name === localDbName(boardId))
+    ? { boardId, mode: 'draw', lockMode: null }
+    : undefined;
 }

@@ -47,7 +47,9 @@ export class BoardSession {
     this.persistence = new IndexeddbPersistence(localDbName(boardId), this.doc);
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     // `board` is for a load balancer that routes by board (docs/deploy.md); the server reads the board from the protocol.
-    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/collab?client=${id}&board=${boardId}` });
+    this.socket = new HocuspocusProviderWebsocket({
+      url: `${scheme}://${location.host}/collab?client=${id}&board=${boardId}`,
+    });
     this.provider = new HocuspocusProvider({
       websocketProvider: this.socket,
       name: boardId,
@@ -174,7 +176,8 @@ export class BoardSession {
     }
     switch (message.type) {
       case 'compensated':
-        for (const repair of message.repairs) toast(`The server ${repair.action} a change to ${repair.kind}: ${repair.reason}`, 'warn', 7000);
+        for (const repair of message.repairs)
+          toast(`The server ${repair.action} a change to ${repair.kind}: ${repair.reason}`, 'warn', 7000);
         return;
       default: {
         const unknown: never = message.type;

@@ -58,15 +58,19 @@ function label(button: HTMLButtonElement): void {
 
 /** The header's button: switches to the other scheme and remembers it in this browser. */
 export function themeToggle(): HTMLButtonElement {
-  const button = h('button.theme-toggle', { type: 'button', 'data-testid': 'theme-toggle', onclick: () => {
-    choice = currentTheme() === 'dark' ? 'light' : 'dark';
-    try {
-      localStorage.setItem(STORAGE_KEY, choice);
-    } catch {
-      // not remembered: the scheme still switches for this page
-    }
-    applyTheme();
-  } });
+  const button = h('button.theme-toggle', {
+    type: 'button',
+    'data-testid': 'theme-toggle',
+    onclick: () => {
+      choice = currentTheme() === 'dark' ? 'light' : 'dark';
+      try {
+        localStorage.setItem(STORAGE_KEY, choice);
+      } catch {
+        // not remembered: the scheme still switches for this page
+      }
+      applyTheme();
+    },
+  });
   label(button);
   return button;
 }

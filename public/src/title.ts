@@ -22,11 +22,21 @@ export function boardLabel(id: string, mode: string, title?: string): string {
  * Keeps the tab's title and the recent list in step with the document, whoever
  * renames. `mode` is read at each change (a board may switch).
  */
-export function titleControl(session: BoardSession, mode: () => string, options: { editable: () => boolean; recentList: boolean }): { element: HTMLElement; destroy(): void } {
+export function titleControl(
+  session: BoardSession,
+  mode: () => string,
+  options: { editable: () => boolean; recentList: boolean },
+): { element: HTMLElement; destroy(): void } {
   const id = session.boardId;
   const meta = session.doc.getMap('meta');
   const label = h('button.board-title', { type: 'button', 'data-testid': 'board-title', title: 'Rename this board' });
-  const field = h('input.board-title-field', { type: 'text', maxlength: MAX_BOARD_TITLE_CHARS, 'aria-label': 'Board title', 'data-testid': 'board-title-field', hidden: true });
+  const field = h('input.board-title-field', {
+    type: 'text',
+    maxlength: MAX_BOARD_TITLE_CHARS,
+    'aria-label': 'Board title',
+    'data-testid': 'board-title-field',
+    hidden: true,
+  });
   const element = h('span.board-title-wrap', {}, label, field);
   let shown: string | undefined;
 

@@ -3,7 +3,11 @@
 type Attrs = Record<string, string | number | boolean | ((event: any) => void) | undefined>;
 
 /** Creates an element: `h('button.primary', {onclick}, 'Save')`. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K | `${K}.${string}`, attrs: Attrs = {}, ...children: (Node | string | null | undefined | false)[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K | `${K}.${string}`,
+  attrs: Attrs = {},
+  ...children: (Node | string | null | undefined | false)[]
+): HTMLElementTagNameMap[K] {
   const [name, ...classes] = tag.split('.');
   const element = document.createElement(name as K);
   if (classes.length) element.className = classes.join(' ');
@@ -20,7 +24,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K | `${K}.${string
 /** Whether a key went to a field being typed in, whose own keys (undo among them) come first. */
 export function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
-  return !!element && (element.tagName === 'INPUT' || element.tagName === 'TEXTAREA' || element.tagName === 'SELECT' || element.isContentEditable);
+  return (
+    !!element &&
+    (element.tagName === 'INPUT' ||
+      element.tagName === 'TEXTAREA' ||
+      element.tagName === 'SELECT' ||
+      element.isContentEditable)
+  );
 }
 
 let toastArea: HTMLElement | undefined;
@@ -49,13 +59,39 @@ export type DialogButton = {
 export function dialog(title: string, body: (Node | string)[], buttons: DialogButton[]): Promise<string> {
   return new Promise((resolve) => {
     const element = h('dialog.modal', { 'aria-label': title });
-    const button = (b: DialogButton) => b.primary
-      ? h('button.primary', { value: b.value, type: 'submit' }, b.label)
-      : h(`button${b.confirm ? '.danger' : ''}`, { value: b.value, type: 'button', onclick: async () => {
-          if (b.confirm && (await dialog(b.confirm.title, [h('p', {}, b.confirm.text)], [{ label: 'Cancel', value: 'cancel' }, { label: b.confirm.yes, value: 'ok', primary: true }])) !== 'ok') return;
-          element.close(b.value);
-        } }, b.label);
-    const form = h('form', { method: 'dialog' }, h('h2', {}, title), ...body, h('div.buttons', {}, ...buttons.map(button)));
+    const button = (b: DialogButton) =>
+      b.primary
+        ? h('button.primary', { value: b.value, type: 'submit' }, b.label)
+        : h(
+            `button${b.confirm ? '.danger' : ''}`,
+            {
+              value: b.value,
+              type: 'button',
+              onclick: async () => {
+                if (
+                  b.confirm &&
+                  (await dialog(
+                    b.confirm.title,
+                    [h('p', {}, b.confirm.text)],
+                    [
+                      { label: 'Cancel', value: 'cancel' },
+                      { label: b.confirm.yes, value: 'ok', primary: true },
+                    ],
+                  )) !== 'ok'
+                )
+                  return;
+                element.close(b.value);
+              },
+            },
+            b.label,
+          );
+    const form = h(
+      'form',
+      { method: 'dialog' },
+      h('h2', {}, title),
+      ...body,
+      h('div.buttons', {}, ...buttons.map(button)),
+    );
     element.append(form);
     element.addEventListener('close', () => {
       element.remove();

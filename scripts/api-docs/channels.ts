@@ -2,12 +2,21 @@
 import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
 import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../../adapters/mcp/tool-list.js';
 import { TOOL_TEXT } from '../../adapters/mcp/tool-text.js';
-import { CollabStateless, MUTATION_FRAMES, MUTATION_FRAME_TYPES, McpToolArgs, ServerFrame, toJsonSchema, type McpToolName } from '../../schema/index.js';
+import {
+  CollabStateless,
+  MUTATION_FRAMES,
+  MUTATION_FRAME_TYPES,
+  McpToolArgs,
+  ServerFrame,
+  toJsonSchema,
+  type McpToolName,
+} from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../server/board/errors.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
-const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') => toJsonSchema(schema, io) as JsonSchema;
+const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>
+  toJsonSchema(schema, io) as JsonSchema;
 
 /** The MCP tool a mutation frame shares its arguments with (the frame names differ for two). */
 function toolOfFrame(type: string): McpToolName | undefined {
@@ -18,13 +27,26 @@ function toolOfFrame(type: string): McpToolName | undefined {
 export function mcpMarkdown(): string {
   const index = table(
     ['Tool', 'Title', 'What it does'],
-    TOOL_LIST.map((tool) => [`[\`${tool.name}\`](#${tool.name})`, TOOL_TEXT[tool.name as McpToolName].title, tool.description]),
+    TOOL_LIST.map((tool) => [
+      `[\`${tool.name}\`](#${tool.name})`,
+      TOOL_TEXT[tool.name as McpToolName].title,
+      tool.description,
+    ]),
   );
   const tools = TOOL_LIST.map((tool) => {
-    const hints = Object.entries(tool.annotations ?? {}).map(([hint, value]) => `${hint}: ${value}`).join(', ');
+    const hints = Object.entries(tool.annotations ?? {})
+      .map(([hint, value]) => `${hint}: ${value}`)
+      .join(', ');
     // The full argument schema (with the bounds tools/list leaves out for size): the same one the server parses with.
     const args = fieldTable(json(McpToolArgs[tool.name as McpToolName]));
-    return [`### ${tool.name}`, '', `${tool.description}`, '', ...(hints ? [`Annotations: ${hints}.`, ''] : []), args || 'No arguments.'].join('\n');
+    return [
+      `### ${tool.name}`,
+      '',
+      `${tool.description}`,
+      '',
+      ...(hints ? [`Annotations: ${hints}.`, ''] : []),
+      args || 'No arguments.',
+    ].join('\n');
   });
   const resources = table(
     ['URI template', 'Type', 'What it is'],
@@ -47,13 +69,23 @@ export function mcpMarkdown(): string {
 export function framesMarkdown(): string {
   const clientRows = MUTATION_FRAME_TYPES.map((type) => {
     const tool = toolOfFrame(type);
-    const args = tool ? `the arguments of MCP [\`${tool}\`](#${tool}) (without \`board_id\` and \`access_key\`)` : `\`${shapeOf(json(MUTATION_FRAMES[type]))}\``;
+    const args = tool
+      ? `the arguments of MCP [\`${tool}\`](#${tool}) (without \`board_id\` and \`access_key\`)`
+      : `\`${shapeOf(json(MUTATION_FRAMES[type]))}\``;
     return [`\`${type}\``, args];
   });
-  clientRows.push(['`batch`', `\`${shapeOf(json(BatchFrame))}\`: \`ops\` are mutation frames without \`ref\`, applied all or none`]);
+  clientRows.push([
+    '`batch`',
+    `\`${shapeOf(json(BatchFrame))}\`: \`ops\` are mutation frames without \`ref\`, applied all or none`,
+  ]);
   const serverRows = variantsOf(json(ServerFrame, 'output')).map((variant) => [`\`${shapeOf(variant)}\``]);
-  const close = table(['Code', 'Reason', 'When'], Object.values(CLOSE).map(({ code, reason }) => [code, `\`${reason}\``, CLOSE_WHEN[reason]]));
-  const stateless = variantsOf(json(CollabStateless, 'output')).map((variant) => `\`${shapeOf(variant)}\``).join(', ');
+  const close = table(
+    ['Code', 'Reason', 'When'],
+    Object.values(CLOSE).map(({ code, reason }) => [code, `\`${reason}\``, CLOSE_WHEN[reason]]),
+  );
+  const stateless = variantsOf(json(CollabStateless, 'output'))
+    .map((variant) => `\`${shapeOf(variant)}\``)
+    .join(', ');
   return [
     '## WebSocket: the JSON frame channel `/ws/{boardId}`',
     '',
@@ -86,9 +118,10 @@ export function framesMarkdown(): string {
 /** When each close code is sent, in the words of docs/realtime.md. */
 const CLOSE_WHEN: Record<(typeof CLOSE)[keyof typeof CLOSE]['reason'], string> = {
   invalid_updates: 'a Yjs client kept sending changes the server had to repair',
-  board_locked: 'the board was locked and this connection may no longer read it (or, on /collab, its token was refused)',
+  board_locked:
+    'the board was locked and this connection may no longer read it (or, on /collab, its token was refused)',
   board_erased: 'the board was erased',
-  rate_limited: 'over the board\'s Yjs update budget: the provider reconnects with backoff and resyncs',
+  rate_limited: "over the board's Yjs update budget: the provider reconnects with backoff and resyncs",
   storage_unavailable: 'the storage refused a change: reconnect to read what is stored',
   slow_consumer: 'the client could not keep up with what it was sent',
   frame_too_large: 'a frame or message over the size limit',

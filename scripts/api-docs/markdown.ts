@@ -14,11 +14,18 @@ export type JsonSchema = Record<string, unknown> & {
 };
 
 /** A table cell: one line, pipes escaped. */
-export const cell = (text: unknown) => String(text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+export const cell = (text: unknown) =>
+  String(text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|');
 
 export function table(head: string[], rows: unknown[][]): string {
   if (rows.length === 0) return '';
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 const BOUNDS: [string, string][] = [
@@ -42,7 +49,9 @@ export function typeOf(schema: JsonSchema | undefined): string {
   const types = [schema.type ?? (schema.properties ? 'object' : 'any')].flat();
   let text = types.map((type) => (type === 'array' ? `array of ${typeOf(schema.items)}` : type)).join(' or ');
   if (typeof schema.format === 'string') text += ` (${schema.format})`;
-  const bounds = BOUNDS.filter(([key]) => typeof schema[key] === 'number').map(([key, sign]) => `${sign} ${schema[key]}`);
+  const bounds = BOUNDS.filter(([key]) => typeof schema[key] === 'number').map(
+    ([key, sign]) => `${sign} ${schema[key]}`,
+  );
   if (bounds.length) text += `, ${bounds.join(', ')}`;
   if (schema.default !== undefined) text += `, default ${JSON.stringify(schema.default)}`;
   return text;
@@ -51,13 +60,21 @@ export function typeOf(schema: JsonSchema | undefined): string {
 /** The fields of an object schema, merging the members of a union (a field is required only where every member requires it). */
 export function fieldsOf(schema: JsonSchema | undefined): { name: string; schema: JsonSchema; required: boolean }[] {
   if (!schema) return [];
-  const members = schema.properties ? [schema] : [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].filter((member) => member.properties);
+  const members = schema.properties
+    ? [schema]
+    : [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].filter((member) => member.properties);
   const fields = new Map<string, { name: string; schema: JsonSchema; required: boolean }>();
   for (const member of members) {
     for (const [name, property] of Object.entries(member.properties ?? {})) {
-      const required = (member.required ?? []).includes(name) && members.every((other) => (other.required ?? []).includes(name) || !other.properties?.[name]);
+      const required =
+        (member.required ?? []).includes(name) &&
+        members.every((other) => (other.required ?? []).includes(name) || !other.properties?.[name]);
       const known = fields.get(name);
-      fields.set(name, { name, schema: known?.schema ?? property, required: known ? known.required && required : required });
+      fields.set(name, {
+        name,
+        schema: known?.schema ?? property,
+        required: known ? known.required && required : required,
+      });
     }
   }
   return [...fields.values()];
@@ -67,13 +84,20 @@ export function fieldsOf(schema: JsonSchema | undefined): { name: string; schema
 export function fieldTable(schema: JsonSchema | undefined): string {
   return table(
     ['Field', 'Type', 'Required', 'Description'],
-    fieldsOf(schema).map(({ name, schema: field, required }) => [`\`${name}\``, typeOf(field), required ? 'yes' : '', field.description ?? '']),
+    fieldsOf(schema).map(({ name, schema: field, required }) => [
+      `\`${name}\``,
+      typeOf(field),
+      required ? 'yes' : '',
+      field.description ?? '',
+    ]),
   );
 }
 
 /** `{type: "hello", boardId, mode?}`: an object schema written as its shape, optional fields marked. */
 export function shapeOf(schema: JsonSchema): string {
-  const parts = fieldsOf(schema).map(({ name, schema: field, required }) => (field.const !== undefined ? `${name}: ${JSON.stringify(field.const)}` : `${name}${required ? '' : '?'}`));
+  const parts = fieldsOf(schema).map(({ name, schema: field, required }) =>
+    field.const !== undefined ? `${name}: ${JSON.stringify(field.const)}` : `${name}${required ? '' : '?'}`,
+  );
   return `{${parts.join(', ')}}`;
 }
 
@@ -84,4 +108,8 @@ export function variantsOf(schema: JsonSchema): JsonSchema[] {
 }
 
 /** A GitHub-style heading anchor. */
-export const anchor = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+export const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');

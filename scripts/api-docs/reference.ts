@@ -12,7 +12,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 function parameterNames(factory: (...args: never[]) => unknown): string[] {
   const [, list = '', single] = /^(?:\(([^)]*)\)|(\w+))\s*=>/.exec(factory.toString()) ?? [];
   if (single) return [single];
-  return list.split(',').map((name) => name.trim()).filter(Boolean);
+  return list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /** Every error of the `errors` list, with placeholders for its arguments: [factory name, the error]. */
@@ -35,8 +38,11 @@ export function otherErrors(): [number, string, string, string][] {
   const listed = new Set(listedErrors().map(([, error]) => error.code));
   const found = new Map<string, [number, string, string, string]>();
   for (const file of [...sourceFiles(join(ROOT, 'adapters')), ...sourceFiles(join(ROOT, 'server'))]) {
-    for (const [, status, code, message] of readFileSync(file, 'utf8').matchAll(/new BoardError\((\d{3}), '([a-z_]+)', ['`](.*?)['`][,)]/g)) {
-      if (!listed.has(code) && !found.has(code)) found.set(code, [Number(status), code, message.replace(/\$\{[^}]*\}/g, '…'), relative(ROOT, file)]);
+    for (const [, status, code, message] of readFileSync(file, 'utf8').matchAll(
+      /new BoardError\((\d{3}), '([a-z_]+)', ['`](.*?)['`][,)]/g,
+    )) {
+      if (!listed.has(code) && !found.has(code))
+        found.set(code, [Number(status), code, message.replace(/\$\{[^}]*\}/g, '…'), relative(ROOT, file)]);
     }
   }
   return [...found.values()].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
@@ -47,7 +53,14 @@ export function errorsMarkdown(): string {
     ['Status', 'Code', 'Extra body fields', 'Message'],
     listedErrors()
       .sort(([, a], [, b]) => a.status - b.status)
-      .map(([, error]) => [error.status, `\`${error.code}\``, Object.keys(error.details).map((key) => `\`${key}\``).join(', '), error.message]),
+      .map(([, error]) => [
+        error.status,
+        `\`${error.code}\``,
+        Object.keys(error.details)
+          .map((key) => `\`${key}\``)
+          .join(', '),
+        error.message,
+      ]),
   );
   const others = table(
     ['Status', 'Code', 'Message', 'Where'],
@@ -60,7 +73,8 @@ export function errorsMarkdown(): string {
 function leaves(value: unknown, path: string[] = []): [string, string][] {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
-    if (typeof record.requests === 'number' && typeof record.windowSeconds === 'number') return [[path.join('.'), `${record.requests} per ${record.windowSeconds} s`]];
+    if (typeof record.requests === 'number' && typeof record.windowSeconds === 'number')
+      return [[path.join('.'), `${record.requests} per ${record.windowSeconds} s`]];
     return Object.entries(record).flatMap(([key, child]) => leaves(child, [...path, key]));
   }
   return [[path.join('.'), Array.isArray(value) ? value.join(', ') : String(value)]];
@@ -69,15 +83,30 @@ function leaves(value: unknown, path: string[] = []): [string, string][] {
 /** Every constant of schema/limits.ts with its value and the comment on its line. */
 function limitConstants(): [string, string, string][] {
   const source = readFileSync(join(ROOT, 'schema', 'limits.ts'), 'utf8');
-  const comments = new Map([...source.matchAll(/export const (\w+) = [\d_]+;(?: \/\/ (.*))?/g)].map(([, name, comment]) => [name, comment ?? '']));
+  const comments = new Map(
+    [...source.matchAll(/export const (\w+) = [\d_]+;(?: \/\/ (.*))?/g)].map(([, name, comment]) => [
+      name,
+      comment ?? '',
+    ]),
+  );
   // In the file's order (its grouping means something); any constant the pattern missed still gets a row.
   const limits = L as Record<string, unknown>;
-  const names = [...new Set([...[...source.matchAll(/export const (\w+) =/g)].map(([, name]) => name), ...Object.keys(limits).sort()])];
-  return names.filter((name) => Object.hasOwn(limits, name)).map((name) => [`\`${name}\``, String(limits[name]), comments.get(name) ?? '']);
+  const names = [
+    ...new Set([
+      ...[...source.matchAll(/export const (\w+) =/g)].map(([, name]) => name),
+      ...Object.keys(limits).sort(),
+    ]),
+  ];
+  return names
+    .filter((name) => Object.hasOwn(limits, name))
+    .map((name) => [`\`${name}\``, String(limits[name]), comments.get(name) ?? '']);
 }
 
 export function limitsMarkdown(): string {
-  const quotas = table(['Key in /quotas.json', 'Value'], leaves(quotasDocument({ rateLimits: true })).map(([key, value]) => [`\`${key}\``, value]));
+  const quotas = table(
+    ['Key in /quotas.json', 'Value'],
+    leaves(quotasDocument({ rateLimits: true })).map(([key, value]) => [`\`${key}\``, value]),
+  );
   return [
     '### /quotas.json',
     '',

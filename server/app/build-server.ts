@@ -6,7 +6,7 @@
  */
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { Hocuspocus } from '@hocuspocus/server';
+import type { Hocuspocus } from '@hocuspocus/server';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions, ModernMcp } from '../../adapters/mcp/index.js';
@@ -72,7 +72,10 @@ function trustHops(hops: number) {
  * (bench/FINDINGS.md, issue 22).
  */
 async function loadShared(shared: NonNullable<Config['shared']>) {
-  const [{ PgStore }, { RedisCluster }] = await Promise.all([import('../store/pg/store.js'), import('../cluster/redis.js')]);
+  const [{ PgStore }, { RedisCluster }] = await Promise.all([
+    import('../store/pg/store.js'),
+    import('../cluster/redis.js'),
+  ]);
   return { config: shared, PgStore, RedisCluster };
 }
 
@@ -86,7 +89,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const { registry, documents, blobs } = store;
   const operations = new Operations(config, store, () => hocuspocus.getDocumentsCount());
   const { metrics } = operations;
-  const cluster = shared && new shared.RedisCluster(shared.config.redisUrl, shared.config.redisPrefix, (boardId) => documents.pending(boardId), (direction, kind) => metrics.relayed(direction, kind));
+  const cluster =
+    shared &&
+    new shared.RedisCluster(
+      shared.config.redisUrl,
+      shared.config.redisPrefix,
+      (boardId) => documents.pending(boardId),
+      (direction, kind) => metrics.relayed(direction, kind),
+    );
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
   const keyBudget = new KeyBudget(now);
@@ -111,13 +121,22 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const host = new DocumentHost(hocuspocus);
   // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
   let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);
-  const recorder = new HistoryRecorder({ store, host, events, now, logError: (error, boardId) => logError(error, boardId) });
+  const recorder = new HistoryRecorder({
+    store,
+    host,
+    events,
+    now,
+    logError: (error, boardId) => logError(error, boardId),
+  });
   if (!config.history) events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
   const boards = new Boards({ store, host, access, events, recorder, now });
   hocuspocus.configure({
     extensions: [
       ...(cluster ? [cluster.extension] : []),
-      new JournalledDatabase(store, config.journal, { committed: (seconds, ok) => metrics.journalCommitted(seconds, ok), compacted: (seconds) => metrics.compacted(seconds) }),
+      new JournalledDatabase(store, config.journal, {
+        committed: (seconds, ok) => metrics.journalCommitted(seconds, ok),
+        compacted: (seconds) => metrics.compacted(seconds),
+      }),
       events.extension(),
       opFeedExtension(events, blobs, documents),
       collabExtension({ boards, access, registry, blobs, events, host, now }),
@@ -159,7 +178,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
   operations.observe(app);
   logRequests(app);
-  logError = (error, boardId) => app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
+  logError = (error, boardId) =>
+    app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
   if (!config.journal) app.log.warn('UNSAFE_NO_JOURNAL=1: acknowledged writes can be lost (benchmarks only)');
   if (!config.history) app.log.warn('HISTORY=off: settled bursts record no versions (benchmarks only)');
@@ -169,7 +189,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   // Before any route, so that WebSocket routes can take over their upgrades.
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol },
+  });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const toolCalled = (era: string, tool: string, outcome: string) => metrics.toolCalled(era, tool, outcome);
@@ -182,14 +204,33 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     rssBytes: process.memoryUsage().rss,
     eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
   });
-  await registerRest(app, boards, { publicUrl: config.publicUrl, rateLimits: config.rateLimits, health, mcp: MCP_DESCRIPTION });
+  await registerRest(app, boards, {
+    publicUrl: config.publicUrl,
+    rateLimits: config.rateLimits,
+    health,
+    mcp: MCP_DESCRIPTION,
+  });
   const sockets = socketCounter(config.maxSocketsPerIp);
   operations.routes(app);
-  registerCollab(app, hocuspocus, sockets, (boardId) => documents.pending(boardId), () => metrics.opened('collab'));
+  registerCollab(
+    app,
+    hocuspocus,
+    sockets,
+    (boardId) => documents.pending(boardId),
+    () => metrics.opened('collab'),
+  );
   registerJsonChannel(app, { boards, events, access, sockets, opened: () => metrics.opened('ws') });
   const modernMcp = new ModernMcp(boards, events, toolCalled);
   const mcpStream = { session: 'mcp_session_stream', listen: 'mcp_listen' } as const;
-  await registerMcp(app, { sessions: mcpSessions, modern: modernMcp }, { baseUrl: baseUrlOf(config.publicUrl), allowedHosts: allowedHosts(config.publicUrl, config.allowedHosts), opened: (stream) => metrics.opened(mcpStream[stream]) });
+  await registerMcp(
+    app,
+    { sessions: mcpSessions, modern: modernMcp },
+    {
+      baseUrl: baseUrlOf(config.publicUrl),
+      allowedHosts: allowedHosts(config.publicUrl, config.allowedHosts),
+      opened: (stream) => metrics.opened(mcpStream[stream]),
+    },
+  );
   // The built browser app; unknown paths fall through to the JSON 404.
   await app.register(fastifyStatic, { root: config.publicDir, wildcard: true });
 
@@ -220,5 +261,20 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     operations.draining = true;
   };
 
-  return { app, store, boards, events, limiter, keyBudget, mcpSessions, routes, hocuspocus, documents, operations, listen, drain, close };
+  return {
+    app,
+    store,
+    boards,
+    events,
+    limiter,
+    keyBudget,
+    mcpSessions,
+    routes,
+    hocuspocus,
+    documents,
+    operations,
+    listen,
+    drain,
+    close,
+  };
 }

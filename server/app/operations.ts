@@ -46,14 +46,20 @@ export class Operations {
   /** The shared setup: Redis counts towards readiness, and the pool and Redis have figures. */
   watchShared(shared: Shared): void {
     this.shared = shared;
-    this.metrics.watchShared({ redisConnected: () => shared.cluster.connected(), pool: () => shared.store.poolFigures() });
+    this.metrics.watchShared({
+      redisConnected: () => shared.cluster.connected(),
+      pool: () => shared.store.poolFigures(),
+    });
   }
 
   /** What keeps this instance from taking traffic; empty when it is ready. */
   readonly readiness = async (): Promise<string[]> => {
     const reasons: string[] = [];
     if (this.draining) reasons.push('draining');
-    const storeAnswers = await within(this.store.ping(), STORE_PING_TIMEOUT_MS).then(() => true, () => false);
+    const storeAnswers = await within(this.store.ping(), STORE_PING_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
     if (!storeAnswers) reasons.push('store_unavailable');
     if (this.shared && !this.shared.cluster.connected()) reasons.push('redis_disconnected');
     return reasons;
@@ -61,7 +67,9 @@ export class Operations {
 
   /** Times every request of the main app: call before any route is registered. */
   observe(app: FastifyInstance): void {
-    observeRequests(app, (method, route, status, seconds) => this.metrics.requestServed(method, route, status, seconds));
+    observeRequests(app, (method, route, status, seconds) =>
+      this.metrics.requestServed(method, route, status, seconds),
+    );
   }
 
   /** /readyz, and /metrics unless it has a port of its own. */
@@ -74,7 +82,9 @@ export class Operations {
   async listen(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
     const app = Fastify({ logger: false });
-    app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])));
+    app.setNotFoundHandler((request, reply) =>
+      sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])),
+    );
     metricsRoute(app, this.metrics, this.config.metricsToken);
     this.metricsApp = app;
     const address = await app.listen({ port: this.config.metricsPort, host: this.config.host });

@@ -29,11 +29,14 @@ function decodedName(raw: string): string {
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start === -1) return url;
-  const pairs = url.slice(start + 1).split('&').map((pair) => {
-    const end = pair.indexOf('=');
-    const name = end === -1 ? pair : pair.slice(0, end);
-    return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
-  });
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const end = pair.indexOf('=');
+      const name = end === -1 ? pair : pair.slice(0, end);
+      return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+    });
   return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
 
@@ -108,7 +111,11 @@ class RequestLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's `childLoggerFactory`: each request's logger, made lazily (RequestLogger). */
-export function requestLogger(logger: FastifyBaseLogger, bindings: ChildArgs[0], options: ChildArgs[1]): FastifyBaseLogger {
+export function requestLogger(
+  logger: FastifyBaseLogger,
+  bindings: ChildArgs[0],
+  options: ChildArgs[1],
+): FastifyBaseLogger {
   return new RequestLogger(logger, bindings, options);
 }
 

@@ -20,7 +20,10 @@ export type LayoutBox = { x?: number; y?: number; width: number; height: number 
 const MERMAID_BLOCK = /^\s*```mermaid\s*\n[\s\S]*\n```\s*$/;
 
 /** Rough rendered size of a text: wrapped lines at about 8 px a character. */
-export function estimateTextBox(text: { content?: string; width?: number; kind?: string }): { width: number; height: number } {
+export function estimateTextBox(text: { content?: string; width?: number; kind?: string }): {
+  width: number;
+  height: number;
+} {
   if (text.kind === 'link') return { width: 240, height: LINK_HEIGHT_PX };
   const width = text.width ?? DEFAULT_TEXT_WIDTH_PX;
   const content = text.content ?? '';

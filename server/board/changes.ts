@@ -16,7 +16,9 @@ export type ItemMaps = Record<ContentMap, Map<string, unknown>>;
 /** The item maps of a document (copies: the document may change afterwards). */
 export function itemMapsOf(doc: Y.Doc): ItemMaps {
   const maps = boardMaps(doc);
-  return Object.fromEntries(CONTENT_MAPS.map((name) => [name, new Map(maps[name].entries() as Iterable<[string, unknown]>)])) as ItemMaps;
+  return Object.fromEntries(
+    CONTENT_MAPS.map((name) => [name, new Map(maps[name].entries() as Iterable<[string, unknown]>)]),
+  ) as ItemMaps;
 }
 
 /** The item maps of a whole state given as one Y update. */

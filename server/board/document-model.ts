@@ -4,7 +4,7 @@
  * replaced on every change, which merges per item and costs far less memory
  * than a nested Y.Map per item.
  */
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import type { Anchors, BoardMode, InkColor, Point } from '../../schema/index.js';
 import { StagedMap } from './staged-map.js';
 
@@ -98,7 +98,11 @@ const mapsOf = new WeakMap<Y.Doc, BoardMaps>();
 
 export function boardMaps(doc: Y.Doc): BoardMaps {
   let maps = mapsOf.get(doc);
-  if (!maps) mapsOf.set(doc, (maps = Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps));
+  if (!maps)
+    mapsOf.set(
+      doc,
+      (maps = Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps),
+    );
   return maps;
 }
 

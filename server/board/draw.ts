@@ -4,8 +4,23 @@
  * every check comes before the first change, so a rejected call changes nothing.
  */
 import type * as Y from 'yjs';
-import type { DrawKind, ImageInput, ImageResizeInput, LinkInput, MoveInput, Point, StrokeInput, TextInput } from '../../schema/index.js';
-import { MAX_IMAGE_BYTES, MAX_TEXT_CHARS, STROKE_WIDTH_PX, base64DecodedBytes, parseImageDataUrl } from '../../schema/index.js';
+import type {
+  DrawKind,
+  ImageInput,
+  ImageResizeInput,
+  LinkInput,
+  MoveInput,
+  Point,
+  StrokeInput,
+  TextInput,
+} from '../../schema/index.js';
+import {
+  MAX_IMAGE_BYTES,
+  MAX_TEXT_CHARS,
+  STROKE_WIDTH_PX,
+  base64DecodedBytes,
+  parseImageDataUrl,
+} from '../../schema/index.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';
@@ -17,7 +32,10 @@ import { dropItem, itemCount, putItem, setPresentFields, stamp } from './items.j
 export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   requireMode(w, 'draw');
   if (input.content.length > MAX_TEXT_CHARS) {
-    throw errors.quotaExceeded('text_chars', `a text holds at most ${MAX_TEXT_CHARS} characters (got ${input.content.length})`);
+    throw errors.quotaExceeded(
+      'text_chars',
+      `a text holds at most ${MAX_TEXT_CHARS} characters (got ${input.content.length})`,
+    );
   }
   const found = input.id === undefined ? undefined : w.maps.texts.get(input.id);
   const current = found && !isLink(found) ? found : undefined;
@@ -28,7 +46,13 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   if (current && input.diagram === undefined && input.postit === true && current.diagram) {
     throw errors.invalidPayload('postit', 'a text cannot be both a post-it and a diagram frame');
   }
-  const item: TextItem = { ...current, ...stamp(w, current, input.author), x: input.x, y: input.y, content: input.content };
+  const item: TextItem = {
+    ...current,
+    ...stamp(w, current, input.author),
+    x: input.x,
+    y: input.y,
+    content: input.content,
+  };
   setPresentFields(item, input, ['color', 'width', 'postit', 'diagram']);
   putItem(w, 'texts', item);
   return item;
@@ -67,7 +91,13 @@ export function strokeBBox(points: Point[]): { x: number; y: number; width: numb
 
 /** The stroke write response of the spec. */
 export function strokeResult(stroke: StrokeItem) {
-  return { id: stroke.id, pointCount: stroke.points.length, color: stroke.color, bbox: strokeBBox(stroke.points), author: stroke.author };
+  return {
+    id: stroke.id,
+    pointCount: stroke.points.length,
+    color: stroke.color,
+    bbox: strokeBBox(stroke.points),
+    author: stroke.author,
+  };
 }
 
 /** Creates a stroke, or replaces the points (and colour, anchors) of the stroke `id` names. */
@@ -100,7 +130,10 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
   if (!parsed) throw errors.invalidPayload('dataUrl', 'not an image data URL');
   const bytes = base64DecodedBytes(parsed.base64);
   if (bytes > MAX_IMAGE_BYTES) {
-    throw errors.quotaExceeded('image_bytes_per_item', `an image holds at most ${MAX_IMAGE_BYTES} bytes (got ${bytes})`);
+    throw errors.quotaExceeded(
+      'image_bytes_per_item',
+      `an image holds at most ${MAX_IMAGE_BYTES} bytes (got ${bytes})`,
+    );
   }
   const current = input.id === undefined ? undefined : w.maps.images.get(input.id);
   if (!current) requireRoom(ITEM_QUOTAS.images, itemCount(w, 'images'));
@@ -109,7 +142,17 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
   requireImageBytes(total);
   const blob = w.blobs.put(w.boardId, input.dataUrl);
   const { x, y, width, height } = input;
-  const item: ImageItem = { ...current, ...stamp(w, current, input.author), x, y, width, height, blob, mime: parsed.mime, bytes };
+  const item: ImageItem = {
+    ...current,
+    ...stamp(w, current, input.author),
+    x,
+    y,
+    width,
+    height,
+    blob,
+    mime: parsed.mime,
+    bytes,
+  };
   setPresentFields(item, input, ['thumbDataUrl']);
   putItem(w, 'images', item);
   return item;
@@ -150,7 +193,12 @@ function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageIt
  * stroke is translated so its bounding-box top-left lands there. Strokes
  * anchored to a moved text or image follow it without a new `last_updated`.
  */
-export function moveItem(w: BoardWrite, kind: DrawKind, id: string, to: MoveInput): { id: string; x: number; y: number } {
+export function moveItem(
+  w: BoardWrite,
+  kind: DrawKind,
+  id: string,
+  to: MoveInput,
+): { id: string; x: number; y: number } {
   requireMode(w, 'draw');
   if (kind === 'strokes' || kind === 'lines') {
     const stroke = w.maps.lines.get(id);

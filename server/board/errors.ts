@@ -38,23 +38,43 @@ export const errors = {
   importQuotaExceeded: (kind: string, reason: string) =>
     new BoardError(400, 'quota_exceeded', `import would exceed the ${kind} quota: ${reason}`, { kind, reason }),
   boardNotEmpty: () =>
-    new BoardError(400, 'board_not_empty', 'the board holds texts, strokes, images or tasks; its mode can only change while it is empty'),
+    new BoardError(
+      400,
+      'board_not_empty',
+      'the board holds texts, strokes, images or tasks; its mode can only change while it is empty',
+    ),
   wrongMode: (needed: string) => new BoardError(400, 'wrong_mode', `this operation needs a ${needed} board`),
   unknownKind: (kind: string, allowed: readonly string[]) =>
-    new BoardError(400, 'unknown_kind', `unknown item kind "${kind}"; use one of ${allowed.join(', ')}`, { kind, allowed }),
+    new BoardError(400, 'unknown_kind', `unknown item kind "${kind}"; use one of ${allowed.join(', ')}`, {
+      kind,
+      allowed,
+    }),
   unsupported: (field: string, reason: string) =>
     new BoardError(400, 'unsupported_field', `${field} is not supported yet: ${reason}`, { field, reason }),
   boardLocked: (lockMode: string) =>
-    new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', { locked: true, lockMode }),
+    new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', {
+      locked: true,
+      lockMode,
+    }),
   invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
-  invalidKey: () => new BoardError(403, 'invalid_key', 'the access key is missing or wrong; send the current key in X-Board-Key'),
+  invalidKey: () =>
+    new BoardError(403, 'invalid_key', 'the access key is missing or wrong; send the current key in X-Board-Key'),
   boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
   lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
   boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
   boardDeleted: (deletedAt: string) =>
-    new BoardError(404, 'board_deleted', `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`, { deleted_at: deletedAt }),
-  itemNotFound: (kind: string, id: string) => new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
-  versionNotFound: (version: number) => new BoardError(404, 'version_not_found', `no version ${version} of this board (it does not exist or was thinned)`, { version }),
+    new BoardError(
+      404,
+      'board_deleted',
+      `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`,
+      { deleted_at: deletedAt },
+    ),
+  itemNotFound: (kind: string, id: string) =>
+    new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
+  versionNotFound: (version: number) =>
+    new BoardError(404, 'version_not_found', `no version ${version} of this board (it does not exist or was thinned)`, {
+      version,
+    }),
   historyGone: (reason: string) =>
     new BoardError(410, 'history_gone', `${reason}; read the whole board again (GET /json/{boardId})`, { reason }),
   routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),
@@ -62,7 +82,8 @@ export const errors = {
     new BoardError(413, 'quota_exceeded', `quota exceeded: ${detail}`, { kind, detail }),
   payloadTooLarge: (limitBytes: number) =>
     new BoardError(413, 'payload_too_large', `request body is larger than ${limitBytes} bytes`, { limitBytes }),
-  unsupportedMediaType: () => new BoardError(415, 'unsupported_media_type', 'send the body as JSON, with Content-Type: application/json'),
+  unsupportedMediaType: () =>
+    new BoardError(415, 'unsupported_media_type', 'send the body as JSON, with Content-Type: application/json'),
   rateLimited: (retryAfterSeconds: number) =>
     new BoardError(429, 'rate_limited', 'too many requests; retry later', { retryAfterSeconds }),
   storageUnavailable: () =>
@@ -107,7 +128,8 @@ export function issueField(issue: z.core.$ZodIssue): string {
  */
 export function fromZodIssues(issues: z.core.$ZodIssue[], toError: FieldError = errors.invalidPayload): BoardError {
   const issue = issues[0];
-  if (issue.code === 'custom' && issue.params?.code === 'unknown_kind') return errors.unknownKind(String(issue.input), issue.params.allowed);
+  if (issue.code === 'custom' && issue.params?.code === 'unknown_kind')
+    return errors.unknownKind(String(issue.input), issue.params.allowed);
   const field = issueField(issue);
   const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
   return toError(field, missing ? 'is required' : issue.message);

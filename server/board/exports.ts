@@ -8,7 +8,16 @@ import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type TaskItem } from './document-model.js';
 import { todoView } from './snapshot.js';
 
-export const TASKS_CSV_HEADER = ['lane', 'column', 'name', 'priority', 'assignee', 'due_date', 'done', 'description'] as const;
+export const TASKS_CSV_HEADER = [
+  'lane',
+  'column',
+  'name',
+  'priority',
+  'assignee',
+  'due_date',
+  'done',
+  'description',
+] as const;
 
 /** A cell a spreadsheet would run as a formula starts with one of these. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -42,11 +51,20 @@ export function tasksCsv(doc: Y.Doc, mode: BoardMode, _boardId?: string): string
   const lines = [TASKS_CSV_HEADER.join(',')];
   if (mode === 'todo') {
     for (const { laneLabel, column, task } of taskRows(doc).rows) {
-      const cells = [laneLabel, column.title, task.name, task.priority ?? '', task.assignee ?? '', task.due_date ?? '', String(task.done), task.description ?? ''];
+      const cells = [
+        laneLabel,
+        column.title,
+        task.name,
+        task.priority ?? '',
+        task.assignee ?? '',
+        task.due_date ?? '',
+        String(task.done),
+        task.description ?? '',
+      ];
       lines.push(cells.map(csvCell).join(','));
     }
   }
-  return lines.join('\r\n') + '\r\n';
+  return `${lines.join('\r\n')}\r\n`;
 }
 
 const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
@@ -57,7 +75,7 @@ function taskLine(task: TaskItem): string {
     task.assignee && `@${oneLine(task.assignee)}`,
     task.due_date && `due:${task.due_date}`,
   ].filter(Boolean);
-  const line = `- [${task.done ? 'x' : ' '}] ${oneLine(task.name) || '(untitled task)'}${tags.length ? ' ' + tags.join(' ') : ''}`;
+  const line = `- [${task.done ? 'x' : ' '}] ${oneLine(task.name) || '(untitled task)'}${tags.length ? ` ${tags.join(' ')}` : ''}`;
   const description = task.description?.trim();
   if (!description) return line;
   return [line, ...description.split(/\r?\n/).map((text) => (text ? `  ${text}` : ''))].join('\n');
@@ -84,5 +102,5 @@ export function tasksMarkdown(doc: Y.Doc, mode: BoardMode, boardId: string): str
       out.push(...(tasks.length ? tasks.map((row) => taskLine(row.task)) : ['_No tasks._']));
     }
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -7,9 +7,23 @@
 import type { z } from 'zod';
 import type { BoardMode, ImportKind, Template } from '../../schema/index.js';
 import {
-  base64DecodedBytes, clampColumnWidth, IMPORT_ITEM_SCHEMAS, ImportContent, MAX_COLUMNS, MAX_COLUMNS_PER_LANE,
-  MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_IMPORT_ITEMS, MAX_IMPORT_LANE_TITLES, MAX_STROKES,
-  MAX_TASK_CONTENT_CHARS, MAX_TASKS, MAX_TEXT_CHARS, MAX_TEXT_NODES, parseImageDataUrl,
+  base64DecodedBytes,
+  clampColumnWidth,
+  IMPORT_ITEM_SCHEMAS,
+  ImportContent,
+  MAX_COLUMNS,
+  MAX_COLUMNS_PER_LANE,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_BYTES_TOTAL,
+  MAX_IMAGES,
+  MAX_IMPORT_ITEMS,
+  MAX_IMPORT_LANE_TITLES,
+  MAX_STROKES,
+  MAX_TASK_CONTENT_CHARS,
+  MAX_TASKS,
+  MAX_TEXT_CHARS,
+  MAX_TEXT_NODES,
+  parseImageDataUrl,
 } from '../../schema/index.js';
 import { estimateTextBox, masonry } from './autolayout.js';
 import type { BoardWrite } from './board-write.js';
@@ -50,7 +64,9 @@ const IMPORT_FIELDS = new Set(['content', 'lock', 'author', 'colWidth']);
 
 /** The error for a malformed field of a create body: the spec's invalid_content for the import fields. */
 export function createBoardFieldError(field: string, reason: string) {
-  return IMPORT_FIELDS.has(field.split('.')[0]) ? errors.invalidContent(field, reason) : errors.invalidPayload(field, reason);
+  return IMPORT_FIELDS.has(field.split('.')[0])
+    ? errors.invalidContent(field, reason)
+    : errors.invalidPayload(field, reason);
 }
 
 /** Validates import content completely; throws the spec's import errors, creates nothing. */
@@ -58,7 +74,10 @@ export function planImport(request: ImportRequest): ImportPlan {
   const top = ImportContent.safeParse(request.content, { reportInput: true });
   if (!top.success) {
     const issue = top.error.issues[0];
-    const field = issue.path.length && issue.path[0] === 'colWidth' ? 'colWidth' : ['content', issueField(issue)].filter(Boolean).join('.');
+    const field =
+      issue.path.length && issue.path[0] === 'colWidth'
+        ? 'colWidth'
+        : ['content', issueField(issue)].filter(Boolean).join('.');
     throw errors.invalidContent(field, issueReason({ ...issue, path: [] }));
   }
   const content = top.data;
@@ -66,7 +85,9 @@ export function planImport(request: ImportRequest): ImportPlan {
   const present = KINDS.filter((kind) => (content[kind]?.length ?? 0) > 0);
   const wrong = present.filter((kind) => (request.mode === 'draw' ? TODO_KINDS : DRAW_KINDS).includes(kind));
   if (wrong.length) {
-    throw errors.contentModeMismatch(`${wrong.join(', ')} need a ${request.mode === 'draw' ? 'todo' : 'draw'} board, but mode is ${request.mode}`);
+    throw errors.contentModeMismatch(
+      `${wrong.join(', ')} need a ${request.mode === 'draw' ? 'todo' : 'draw'} board, but mode is ${request.mode}`,
+    );
   }
   const total = KINDS.reduce((sum, kind) => sum + (content[kind]?.length ?? 0), 0);
   quota('items', total, MAX_IMPORT_ITEMS, 'items in total');
@@ -98,7 +119,8 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
         throw errors.invalidItem(kind, index, 'x and y are required unless autolayout is true');
       }
       if (item.sourceId !== undefined) {
-        if (sourceIds.has(item.sourceId)) throw errors.invalidItem(kind, index, `sourceId "${item.sourceId}" is used twice`);
+        if (sourceIds.has(item.sourceId))
+          throw errors.invalidItem(kind, index, `sourceId "${item.sourceId}" is used twice`);
         sourceIds.add(item.sourceId);
       }
     });
@@ -109,14 +131,21 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
     } else if (text.content === undefined) {
       throw errors.invalidItem('texts', index, 'content: is required');
     } else if (text.content.length > MAX_TEXT_CHARS) {
-      throw errors.importQuotaExceeded('text_chars', `texts[${index}] holds ${text.content.length} characters, at most ${MAX_TEXT_CHARS} allowed`);
+      throw errors.importQuotaExceeded(
+        'text_chars',
+        `texts[${index}] holds ${text.content.length} characters, at most ${MAX_TEXT_CHARS} allowed`,
+      );
     }
   });
   items.lines.forEach((line, index) => {
     for (const end of ['start', 'end'] as const) {
       const anchor = line.anchors?.[end];
       if (anchor && !sourceIds.has(anchor.id)) {
-        throw errors.invalidItem('lines', index, `anchors.${end}.id "${anchor.id}" names no sourceId of a text or image in this import`);
+        throw errors.invalidItem(
+          'lines',
+          index,
+          `anchors.${end}.id "${anchor.id}" names no sourceId of a text or image in this import`,
+        );
       }
     }
   });
@@ -126,7 +155,11 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
   let bytes = 0;
   items.images.forEach((image, index) => {
     const size = base64DecodedBytes(parseImageDataUrl(image.dataUrl)!.base64);
-    if (size > MAX_IMAGE_BYTES) throw errors.importQuotaExceeded('image_bytes_per_item', `images[${index}] holds ${size} bytes, at most ${MAX_IMAGE_BYTES} allowed`);
+    if (size > MAX_IMAGE_BYTES)
+      throw errors.importQuotaExceeded(
+        'image_bytes_per_item',
+        `images[${index}] holds ${size} bytes, at most ${MAX_IMAGE_BYTES} allowed`,
+      );
     bytes += size;
   });
   quota('image_bytes_total', bytes, MAX_IMAGE_BYTES_TOTAL, 'image bytes');
@@ -136,14 +169,22 @@ function checkTodoItems(items: Items): void {
   quota('columns', items.columns.length, MAX_COLUMNS, 'columns');
   const perLane = new Map<number, number>();
   for (const column of items.columns) perLane.set(column.lane ?? 0, (perLane.get(column.lane ?? 0) ?? 0) + 1);
-  for (const [lane, count] of perLane) quota('columns_per_lane', count, MAX_COLUMNS_PER_LANE, `columns in lane ${lane}`);
+  for (const [lane, count] of perLane)
+    quota('columns_per_lane', count, MAX_COLUMNS_PER_LANE, `columns in lane ${lane}`);
   quota('tasks', items.tasks.length, MAX_TASKS, 'tasks');
   items.tasks.forEach((task, index) => {
     if (task.columnIndex >= items.columns.length) {
-      throw errors.invalidItem('tasks', index, `columnIndex ${task.columnIndex} names no entry of columns[] (${items.columns.length} given)`);
+      throw errors.invalidItem(
+        'tasks',
+        index,
+        `columnIndex ${task.columnIndex} names no entry of columns[] (${items.columns.length} given)`,
+      );
     }
     if (task.content !== undefined && task.content.length > MAX_TASK_CONTENT_CHARS) {
-      throw errors.importQuotaExceeded('task_content_chars', `tasks[${index}] content holds ${task.content.length} characters, at most ${MAX_TASK_CONTENT_CHARS} allowed`);
+      throw errors.importQuotaExceeded(
+        'task_content_chars',
+        `tasks[${index}] content holds ${task.content.length} characters, at most ${MAX_TASK_CONTENT_CHARS} allowed`,
+      );
     }
   });
   quota('lanes', items.lanes.length, MAX_IMPORT_LANE_TITLES, 'lane titles');
@@ -152,7 +193,8 @@ function checkTodoItems(items: Items): void {
   items.lanes.forEach((lane, index) => {
     if (named.has(lane.lane)) throw errors.invalidItem('lanes', index, `lane ${lane.lane} is named twice`);
     named.add(lane.lane);
-    if (!usedLanes.has(lane.lane)) throw errors.invalidItem('lanes', index, `lane ${lane.lane} holds no column of this import`);
+    if (!usedLanes.has(lane.lane))
+      throw errors.invalidItem('lanes', index, `lane ${lane.lane} holds no column of this import`);
   });
 }
 
@@ -161,7 +203,13 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   const { items } = plan;
   const boxes = [
     ...items.texts.map((text) => ({ x: text.x, y: text.y, ...estimateTextBox(text), place: text })),
-    ...items.images.map((image) => ({ x: image.x, y: image.y, width: image.width, height: image.height, place: image })),
+    ...items.images.map((image) => ({
+      x: image.x,
+      y: image.y,
+      width: image.width,
+      height: image.height,
+      place: image,
+    })),
   ];
   for (const box of masonry(boxes)) [box.place.x, box.place.y] = [box.x, box.y];
 
@@ -169,9 +217,10 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   const ids: ImportResult['ids'] = { texts: [], lines: [], images: [], columns: [], tasks: [] };
   for (const text of items.texts) {
     const { sourceId, kind, x, y, url, content, ...rest } = text;
-    const item = kind === 'link'
-      ? upsertLink(w, { x: x!, y: y!, url: url!, author: rest.author })
-      : upsertText(w, { ...rest, x: x!, y: y!, content: content! });
+    const item =
+      kind === 'link'
+        ? upsertLink(w, { x: x!, y: y!, url: url!, author: rest.author })
+        : upsertText(w, { ...rest, x: x!, y: y!, content: content! });
     if (sourceId !== undefined) minted.set(sourceId, item.id);
     ids.texts.push(item.id);
   }
@@ -191,7 +240,9 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
 
   if (plan.mode === 'todo') {
     if (items.columns.length === 0) seedTemplate(w, plan.template);
-    items.columns.forEach((column, index) => ids.columns.push(upsertColumn(w, { ...column, sort: column.sort ?? index }).id));
+    items.columns.forEach((column, index) =>
+      ids.columns.push(upsertColumn(w, { ...column, sort: column.sort ?? index }).id),
+    );
     for (const lane of items.lanes) setLane(w, lane);
     items.tasks.forEach((task, index) => {
       const { columnIndex, ...rest } = task;
@@ -201,8 +252,12 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   }
   return {
     imported: {
-      texts: ids.texts.length, lines: ids.lines.length, images: ids.images.length,
-      columns: ids.columns.length, tasks: ids.tasks.length, lanes: items.lanes.length,
+      texts: ids.texts.length,
+      lines: ids.lines.length,
+      images: ids.images.length,
+      columns: ids.columns.length,
+      tasks: ids.tasks.length,
+      lanes: items.lanes.length,
     },
     ids,
   };

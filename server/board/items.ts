@@ -13,7 +13,11 @@ export function setPresent<T extends object, K extends keyof T>(item: T, key: K,
 }
 
 /** setPresent for several optional fields of an input at once. */
-export function setPresentFields<T extends object, I extends Partial<Record<keyof T, unknown>>>(item: T, input: I, keys: readonly (keyof T & keyof I)[]): void {
+export function setPresentFields<T extends object, I extends Partial<Record<keyof T, unknown>>>(
+  item: T,
+  input: I,
+  keys: readonly (keyof T & keyof I)[],
+): void {
   for (const key of keys) setPresent(item, key, input[key] as T[typeof key] | null | undefined);
 }
 
@@ -35,7 +39,11 @@ export function itemCount(w: BoardWrite, name: CountedMap): number {
 }
 
 /** Sets an item in its map, counting it when it is new. */
-export function putItem<K extends CountedMap>(w: BoardWrite, name: K, item: BoardWrite['maps'][K] extends { set(key: string, value: infer T): void } ? T & { id: string } : never): void {
+export function putItem<K extends CountedMap>(
+  w: BoardWrite,
+  name: K,
+  item: BoardWrite['maps'][K] extends { set(key: string, value: infer T): void } ? T & { id: string } : never,
+): void {
   const map = w.maps[name] as unknown as { has(key: string): boolean; set(key: string, value: unknown): void };
   if (w.counts[name] !== undefined && !map.has(item.id)) w.counts[name]! += 1;
   map.set(item.id, item);

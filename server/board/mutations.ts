@@ -24,7 +24,12 @@ export const MUTATIONS = Object.fromEntries(
  * (red, blue, green, or "" to clear). All named items must exist.
  */
 export function recolor(w: BoardWrite, ids: string[], color: string): { ok: true; ids: string[]; color: string } {
-  const card = color === '' ? null : (CARD_COLORS as readonly string[]).includes(color.toLowerCase()) ? color.toLowerCase() : undefined;
+  const card =
+    color === ''
+      ? null
+      : (CARD_COLORS as readonly string[]).includes(color.toLowerCase())
+        ? color.toLowerCase()
+        : undefined;
   for (const id of ids) {
     const text = w.maps.texts.get(id);
     const stroke = w.maps.lines.get(id);

@@ -8,7 +8,15 @@
  */
 
 export type Run = { text: string; bold?: boolean; italic?: boolean; code?: boolean; strike?: boolean; link?: boolean };
-export type Line = { runs: Run[]; size: number; indent: number; quote?: boolean; code?: boolean; rule?: boolean; gap?: boolean };
+export type Line = {
+  runs: Run[];
+  size: number;
+  indent: number;
+  quote?: boolean;
+  code?: boolean;
+  rule?: boolean;
+  gap?: boolean;
+};
 
 export const BODY_FONT_PX = 14;
 const HEADING_FONT_PX = [22, 18, 16, 15, 14, 14];
@@ -20,7 +28,8 @@ const EM_MONO = 0.61;
 const MAX_SOURCE_LINES = 400;
 const MAX_SOURCE_LINE_CHARS = 2_000;
 
-const INLINE = /\*\*(.+?)\*\*|__(.+?)__|~~(.+?)~~|`([^`]+)`|\[([^\]]+)\]\([^)\s]*\)|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\*)|(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)/g;
+const INLINE =
+  /\*\*(.+?)\*\*|__(.+?)__|~~(.+?)~~|`([^`]+)`|\[([^\]]+)\]\([^)\s]*\)|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\*)|(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)/g;
 
 /** Inline Markdown of one line as styled runs. */
 export function inlineRuns(text: string, base: Omit<Run, 'text'> = {}): Run[] {
@@ -42,7 +51,12 @@ export function inlineRuns(text: string, base: Omit<Run, 'text'> = {}): Run[] {
 
 function blockLine(source: string): Line {
   const heading = /^(#{1,6})\s+(.*)$/.exec(source);
-  if (heading) return { runs: inlineRuns(heading[2].replace(/\s+#+\s*$/, ''), { bold: true }), size: HEADING_FONT_PX[heading[1].length - 1], indent: 0 };
+  if (heading)
+    return {
+      runs: inlineRuns(heading[2].replace(/\s+#+\s*$/, ''), { bold: true }),
+      size: HEADING_FONT_PX[heading[1].length - 1],
+      indent: 0,
+    };
   const item = /^(\s*)(?:([-*+])\s+|(\d+)[.)]\s+)?(?:\[( |x|X)?\]\s*)?(.*)$/.exec(source)!;
   const [, spaces, bullet, number, check, rest] = item;
   const hasCheck = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?\[(?: |x|X)?\]/.test(source);
@@ -93,7 +107,10 @@ function wrap(line: Line, width: number): Line[] {
         }
         // A word wider than the whole line: cut it where the room ends.
         const chars = [...rest.text];
-        const fit = Math.max(1, Math.floor(((room - used) / line.size) / (rest.code ? EM_MONO : rest.bold ? EM_BOLD : EM_REGULAR)));
+        const fit = Math.max(
+          1,
+          Math.floor((room - used) / line.size / (rest.code ? EM_MONO : rest.bold ? EM_BOLD : EM_REGULAR)),
+        );
         if (fit >= chars.length) {
           flush();
           continue;
@@ -113,7 +130,13 @@ function wrap(line: Line, width: number): Line[] {
 }
 
 function sameStyle(a: Run, b: Run): boolean {
-  return !!a.bold === !!b.bold && !!a.italic === !!b.italic && !!a.code === !!b.code && !!a.strike === !!b.strike && !!a.link === !!b.link;
+  return (
+    !!a.bold === !!b.bold &&
+    !!a.italic === !!b.italic &&
+    !!a.code === !!b.code &&
+    !!a.strike === !!b.strike &&
+    !!a.link === !!b.link
+  );
 }
 
 /**
@@ -137,7 +160,12 @@ export function markdownLines(content: string, width: number, maxLines: number):
       continue;
     }
     if (fence) {
-      lines.push(...wrap({ runs: [{ text: text.replace(/\t/g, '  ') || ' ', code: true }], size: 13, indent: 4, code: true }, width));
+      lines.push(
+        ...wrap(
+          { runs: [{ text: text.replace(/\t/g, '  ') || ' ', code: true }], size: 13, indent: 4, code: true },
+          width,
+        ),
+      );
       continue;
     }
     if (!text.trim()) {

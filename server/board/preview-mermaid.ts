@@ -39,14 +39,66 @@ const PALETTE: Record<string, string> = {
 };
 const SERIES = ['#3b82f6', '#0d5ba5', '#16a34a', '#ea580c', '#9333ea', '#db2777'];
 
-const ELEMENTS = new Set(['svg', 'defs', 'marker', 'g', 'rect', 'text', 'tspan', 'polyline', 'polygon', 'line', 'ellipse', 'circle', 'path']);
+const ELEMENTS = new Set([
+  'svg',
+  'defs',
+  'marker',
+  'g',
+  'rect',
+  'text',
+  'tspan',
+  'polyline',
+  'polygon',
+  'line',
+  'ellipse',
+  'circle',
+  'path',
+]);
 /** Elements skipped with everything inside them. */
 const DROPPED = new Set(['style', 'title', 'desc']);
 const ATTRIBUTES = new Set([
-  'x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'dx', 'dy', 'width', 'height', 'points', 'd', 'transform',
-  'fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linejoin', 'stroke-linecap', 'opacity', 'fill-opacity',
-  'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'text-decoration',
-  'id', 'markerWidth', 'markerHeight', 'refX', 'refY', 'orient', 'marker-start', 'marker-end', 'marker-mid', 'viewBox',
+  'x',
+  'y',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'rx',
+  'ry',
+  'dx',
+  'dy',
+  'width',
+  'height',
+  'points',
+  'd',
+  'transform',
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linejoin',
+  'stroke-linecap',
+  'opacity',
+  'fill-opacity',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'text-decoration',
+  'id',
+  'markerWidth',
+  'markerHeight',
+  'refX',
+  'refY',
+  'orient',
+  'marker-start',
+  'marker-end',
+  'marker-mid',
+  'viewBox',
 ]);
 /** A presentation value as the library writes it: numbers, names, colours, lists, transforms; no quotes, no markup. */
 const PLAIN_VALUE = /^[\w#.,%\s()+-]*$/;
@@ -86,7 +138,9 @@ function paintValue(value: string): string | undefined {
   if (reference) return `url(#${ID_SLOT}${reference[1]})`;
   if (value.includes('(') && !/^(?:translate|scale|rotate|matrix)\(/.test(value)) return undefined;
   // The library writes 15 decimals; a tenth of a unit is plenty and keeps the preview small.
-  return PLAIN_VALUE.test(value) ? value.replace(/-?\d+\.\d{2,}/g, (number) => String(Math.round(Number(number) * 10) / 10)) : undefined;
+  return PLAIN_VALUE.test(value)
+    ? value.replace(/-?\d+\.\d{2,}/g, (number) => String(Math.round(Number(number) * 10) / 10))
+    : undefined;
 }
 
 const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([a-zA-Z][\w-]*)((?:\s+[\w:-]+\s*=\s*"[^"]*")*)\s*(\/?)>|[^<]+/y;
@@ -106,7 +160,8 @@ function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
     const [whole, closing, rawName, rawAttributes, selfClosing] = token;
     if (whole.startsWith('<!--') || whole.startsWith('<?')) continue;
     if (!rawName) {
-      if (!dropDepth && open.length && (open.at(-1) === 'text' || open.at(-1) === 'tspan')) out.push(escape(decode(whole)));
+      if (!dropDepth && open.length && (open.at(-1) === 'text' || open.at(-1) === 'tspan'))
+        out.push(escape(decode(whole)));
       else if (whole.trim() && !dropDepth) throw new Unexpected('text outside a text element');
       continue;
     }
@@ -136,7 +191,8 @@ function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
       if (!selfClosing) dropDepth++;
       continue;
     }
-    for (const [key, value] of Object.entries(classPaint(name, classes))) if (!attributes.has(key)) attributes.set(key, value);
+    for (const [key, value] of Object.entries(classPaint(name, classes)))
+      if (!attributes.has(key)) attributes.set(key, value);
     if (name === 'svg') {
       if (size) throw new Unexpected('nested svg');
       const [, , width, height] = (attributes.get('viewBox') ?? '').split(/[\s,]+/).map(Number);
@@ -151,7 +207,11 @@ function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
   return { body: out.join(''), width: size.width, height: size.height };
 }
 
-const drawn = new LRUCache<string, DrawnDiagram | false>({ max: 500, maxSize: 8_000_000, sizeCalculation: (value) => (value ? value.body.length + 1 : 1) });
+const drawn = new LRUCache<string, DrawnDiagram | false>({
+  max: 500,
+  maxSize: 8_000_000,
+  sizeCalculation: (value) => (value ? value.body.length + 1 : 1),
+});
 
 /**
  * A Mermaid source laid out and drawn as whitelisted SVG shapes in its own

@@ -33,11 +33,18 @@ const STROKE_POINT_BUDGET = 16_000;
 const MARGIN_PX = 20;
 
 /** Characters XML 1.0 forbids (and lone surrogates): removed, so hostile text cannot break the document. */
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escapes text for XML element content and attribute values. */
 export function xml(text: string): string {
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(INVALID_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const isAi = (author: string) => author.startsWith('ai:');
@@ -45,7 +52,7 @@ const n = (value: number) => String(Math.round(value));
 
 function truncate(text: string, max: number): string {
   const chars = [...text];
-  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : text;
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
 
 const MERMAID = /^\s*```mermaid[^\n]*\n([\s\S]*?)\n?```\s*$/;
@@ -100,7 +107,12 @@ class Bounds {
   }
   viewBox(): Box {
     if (this.minX === Infinity) return { x: 0, y: 0, width: 400, height: 300 };
-    return { x: this.minX - MARGIN_PX, y: this.minY - MARGIN_PX, width: this.maxX - this.minX + 2 * MARGIN_PX, height: this.maxY - this.minY + 2 * MARGIN_PX };
+    return {
+      x: this.minX - MARGIN_PX,
+      y: this.minY - MARGIN_PX,
+      width: this.maxX - this.minX + 2 * MARGIN_PX,
+      height: this.maxY - this.minY + 2 * MARGIN_PX,
+    };
   }
 }
 
@@ -121,7 +133,9 @@ function textFrame(text: TextItem, width: number, height: number, framed: boolea
   const stroke = ai ? AI_BORDER : framed ? '#455a64' : text.postit ? 'none' : '#9e9e9e';
   const strokeWidth = ai || framed ? AI_WIDTH : 1;
   // The post-it's shadow is an offset rect, not a blur filter: a filter per item is slow to rasterise.
-  const shadow = text.postit ? `<rect x="${n(text.x + 2)}" y="${n(text.y + 3)}" width="${n(width)}" height="${n(height)}" rx="2" fill="#000000" fill-opacity="0.18"/>` : '';
+  const shadow = text.postit
+    ? `<rect x="${n(text.x + 2)}" y="${n(text.y + 3)}" width="${n(width)}" height="${n(height)}" rx="2" fill="#000000" fill-opacity="0.18"/>`
+    : '';
   return `${shadow}<rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${text.postit ? POSTIT_FILL : '#ffffff'}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`;
 }
 
@@ -149,12 +163,21 @@ function drawMarkdown(text: TextItem, width: number, maxLines: number): { markup
   for (const line of lines) {
     const height = lineHeight(line);
     const x = text.x + TEXT_PAD_PX + line.indent;
-    if (line.rule) parts.push(`<line x1="${n(x)}" y1="${n(y + height / 2)}" x2="${n(text.x + width - TEXT_PAD_PX)}" y2="${n(y + height / 2)}" stroke="#bdbdbd"/>`);
-    if (line.code) parts.push(`<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="${n(width - 2 * TEXT_PAD_PX)}" height="${n(height)}" fill="#eceff1"/>`);
-    if (line.quote) parts.push(`<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="3" height="${n(height)}" fill="#bdbdbd"/>`);
+    if (line.rule)
+      parts.push(
+        `<line x1="${n(x)}" y1="${n(y + height / 2)}" x2="${n(text.x + width - TEXT_PAD_PX)}" y2="${n(y + height / 2)}" stroke="#bdbdbd"/>`,
+      );
+    if (line.code)
+      parts.push(
+        `<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="${n(width - 2 * TEXT_PAD_PX)}" height="${n(height)}" fill="#eceff1"/>`,
+      );
+    if (line.quote)
+      parts.push(`<rect x="${n(text.x + TEXT_PAD_PX)}" y="${n(y)}" width="3" height="${n(height)}" fill="#bdbdbd"/>`);
     if (line.runs.length) {
       const size = line.size === BODY_FONT_PX ? '' : ` font-size="${line.size}"`;
-      parts.push(`<text x="${n(x)}" y="${n(y + line.size)}"${size}${line.quote ? ' fill="#616161"' : ''}>${line.runs.map(runMarkup).join('')}</text>`);
+      parts.push(
+        `<text x="${n(x)}" y="${n(y + line.size)}"${size}${line.quote ? ' fill="#616161"' : ''}>${line.runs.map(runMarkup).join('')}</text>`,
+      );
     }
     y += height;
   }
@@ -162,9 +185,15 @@ function drawMarkdown(text: TextItem, width: number, maxLines: number): { markup
 }
 
 /** A Mermaid text: the diagram drawn and scaled into the box, or its source in a framed monospace box. */
-function drawDiagram(text: TextItem, source: string, width: number, budget: DiagramBudget): { markup: string; height: number } {
+function drawDiagram(
+  text: TextItem,
+  source: string,
+  width: number,
+  budget: DiagramBudget,
+): { markup: string; height: number } {
   const started = performance.now();
-  const affordable = budget.drawn < MAX_DRAWN_DIAGRAMS && budget.bytes < DIAGRAM_BYTES_BUDGET && budget.ms < DIAGRAM_LAYOUT_BUDGET_MS;
+  const affordable =
+    budget.drawn < MAX_DRAWN_DIAGRAMS && budget.bytes < DIAGRAM_BYTES_BUDGET && budget.ms < DIAGRAM_LAYOUT_BUDGET_MS;
   const diagram = affordable ? drawMermaid(source, xml) : undefined;
   budget.ms += performance.now() - started;
   if (diagram) {
@@ -178,7 +207,12 @@ function drawDiagram(text: TextItem, source: string, width: number, budget: Diag
     return { markup, height: h + 2 * TEXT_PAD_PX };
   }
   // Not drawn (a type the renderer lacks, a syntax error, past the budget): the source, framed, in monospace.
-  const kind = source.split('\n').map((line) => line.trim()).find(Boolean)?.split(/\s+/)[0] ?? 'diagram';
+  const kind =
+    source
+      .split('\n')
+      .map((line) => line.trim())
+      .find(Boolean)
+      ?.split(/\s+/)[0] ?? 'diagram';
   const fenced = `**Mermaid: ${kind.replace(/[*_`~[\]]/g, '')}** (not drawn)\n\`\`\`\n${source}\n\`\`\``;
   return drawMarkdown({ ...text, content: fenced }, width, 12);
 }
@@ -188,7 +222,8 @@ type DiagramBudget = { drawn: number; bytes: number; ms: number };
 function drawText(text: TextItem, bounds: Bounds, maxLines: number, budget: DiagramBudget): string {
   const source = mermaidSource(text.content);
   const width = source === undefined ? (text.width ?? estimateTextBox(text).width) : estimateTextBox(text).width;
-  const { markup, height } = source === undefined ? drawMarkdown(text, width, maxLines) : drawDiagram(text, source, width, budget);
+  const { markup, height } =
+    source === undefined ? drawMarkdown(text, width, maxLines) : drawDiagram(text, source, width, budget);
   bounds.add({ x: text.x, y: text.y, width, height });
   const color = INK_HEX[text.color ?? 'auto'];
   const framed = !!text.diagram || source !== undefined;
@@ -227,20 +262,29 @@ function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
   const bounds = new Bounds();
   const parts: string[] = [];
   for (const image of maps.images.values()) parts.push(drawImage(image, bounds));
-  const maxLines = Math.max(MIN_LINES_PER_TEXT, Math.min(MAX_LINES_PER_TEXT, Math.floor(TEXT_LINE_BUDGET / Math.max(1, maps.texts.size))));
+  const maxLines = Math.max(
+    MIN_LINES_PER_TEXT,
+    Math.min(MAX_LINES_PER_TEXT, Math.floor(TEXT_LINE_BUDGET / Math.max(1, maps.texts.size))),
+  );
   const budget: DiagramBudget = { drawn: 0, bytes: 0, ms: 0 };
-  for (const node of maps.texts.values()) parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds, maxLines, budget));
+  for (const node of maps.texts.values())
+    parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds, maxLines, budget));
   const placed = bounds.viewBox();
   const tolerance = Math.max(1, Math.max(placed.width, placed.height) / 400);
   const strokes = [...maps.lines.values()];
-  const maxPoints = Math.max(MIN_POINTS_PER_STROKE, Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))));
+  const maxPoints = Math.max(
+    MIN_POINTS_PER_STROKE,
+    Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))),
+  );
   // What every stroke shares is said once, on their group: 2000 strokes stay small. AI strokes have their
   // own group with the purple glow: one filter for all of them (a filter per stroke costs a rasteriser
   // a pass per stroke, seconds for 2000).
   for (const ai of [false, true]) {
     const group = strokes.filter((stroke) => isAi(stroke.author) === ai);
     if (!group.length) continue;
-    parts.push(`<g class="strokes${ai ? ' ai' : ''}" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"${ai ? ' filter="url(#ai-border)"' : ''}>`);
+    parts.push(
+      `<g class="strokes${ai ? ' ai' : ''}" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"${ai ? ' filter="url(#ai-border)"' : ''}>`,
+    );
     for (const stroke of group) parts.push(drawStroke(stroke, bounds, tolerance, maxPoints));
     parts.push('</g>');
   }
@@ -263,7 +307,10 @@ function drawKanban(doc: Y.Doc): { body: string; bounds: Bounds } {
   for (const lane of lanes) {
     const columns = view.columns.filter((column) => column.lane === lane);
     const title = titles.get(lane);
-    if (title) parts.push(`<text class="lane" x="0" y="${n(y + 18)}" font-weight="bold" fill="#424242">${xml(truncate(title, 60))}</text>`);
+    if (title)
+      parts.push(
+        `<text class="lane" x="0" y="${n(y + 18)}" font-weight="bold" fill="#424242">${xml(truncate(title, 60))}</text>`,
+      );
     const top = y + (title ? LANE_LABEL_PX : 0);
     let tallest = 0;
     columns.forEach((column, index) => {
@@ -273,12 +320,18 @@ function drawKanban(doc: Y.Doc): { body: string; bounds: Bounds } {
       tallest = Math.max(tallest, height);
       bounds.add({ x, y: top, width: view.colWidth, height });
       const ai = isAi(column.author);
-      parts.push(`<g class="column${ai ? ' ai' : ''}"><rect x="${n(x)}" y="${n(top)}" width="${n(view.colWidth)}" height="${n(height)}" rx="6" fill="${CARD_HEX[column.color ?? ''] ?? '#f5f5f5'}" stroke="${ai ? AI_BORDER : '#bdbdbd'}" stroke-width="${ai ? 2 : 1}"/><text x="${n(x + 10)}" y="${n(top + 23)}" font-weight="bold" fill="#212121">${xml(truncate(column.title || 'Untitled', 32))} (${tasks.length})</text></g>`);
+      parts.push(
+        `<g class="column${ai ? ' ai' : ''}"><rect x="${n(x)}" y="${n(top)}" width="${n(view.colWidth)}" height="${n(height)}" rx="6" fill="${CARD_HEX[column.color ?? ''] ?? '#f5f5f5'}" stroke="${ai ? AI_BORDER : '#bdbdbd'}" stroke-width="${ai ? 2 : 1}"/><text x="${n(x + 10)}" y="${n(top + 23)}" font-weight="bold" fill="#212121">${xml(truncate(column.title || 'Untitled', 32))} (${tasks.length})</text></g>`,
+      );
       tasks.forEach((task, i) => {
         const cardY = top + COLUMN_HEADER_PX + i * (CARD_HEIGHT_PX + 6);
         const taskAi = isAi(task.author);
-        const badge = task.priority ? `<text x="${n(x + view.colWidth - 24)}" y="${n(cardY + 20)}" font-weight="bold" fill="${task.priority === 'H' ? '#c62828' : task.priority === 'M' ? '#ef6c00' : '#2e7d32'}">${task.priority}</text>` : '';
-        parts.push(`<g class="task${task.done ? ' done' : ''}${taskAi ? ' ai' : ''}"><rect x="${n(x + 6)}" y="${n(cardY)}" width="${n(view.colWidth - 12)}" height="${CARD_HEIGHT_PX}" rx="4" fill="${CARD_HEX[task.color ?? ''] ?? '#ffffff'}" stroke="${taskAi ? AI_BORDER : '#e0e0e0'}" stroke-width="${taskAi ? 2 : 1}"/><text x="${n(x + 14)}" y="${n(cardY + 20)}" fill="${task.done ? '#9e9e9e' : '#212121'}"${task.done ? ' text-decoration="line-through"' : ''}>${task.done ? '☑' : '☐'} ${xml(truncate(task.name || 'Untitled', Math.max(8, Math.floor(view.colWidth / 8) - 6)))}</text>${badge}</g>`);
+        const badge = task.priority
+          ? `<text x="${n(x + view.colWidth - 24)}" y="${n(cardY + 20)}" font-weight="bold" fill="${task.priority === 'H' ? '#c62828' : task.priority === 'M' ? '#ef6c00' : '#2e7d32'}">${task.priority}</text>`
+          : '';
+        parts.push(
+          `<g class="task${task.done ? ' done' : ''}${taskAi ? ' ai' : ''}"><rect x="${n(x + 6)}" y="${n(cardY)}" width="${n(view.colWidth - 12)}" height="${CARD_HEIGHT_PX}" rx="4" fill="${CARD_HEX[task.color ?? ''] ?? '#ffffff'}" stroke="${taskAi ? AI_BORDER : '#e0e0e0'}" stroke-width="${taskAi ? 2 : 1}"/><text x="${n(x + 14)}" y="${n(cardY + 20)}" fill="${task.done ? '#9e9e9e' : '#212121'}"${task.done ? ' text-decoration="line-through"' : ''}>${task.done ? '☑' : '☐'} ${xml(truncate(task.name || 'Untitled', Math.max(8, Math.floor(view.colWidth / 8) - 6)))}</text>${badge}</g>`,
+        );
       });
     });
     y = top + tallest + LANE_GAP_PX;

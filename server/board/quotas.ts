@@ -21,14 +21,23 @@ export function quotasDocument(options: { rateLimits: boolean }) {
         standard: window(L.RATE_CREATE_STANDARD, L.RATE_WINDOW_CREATE_MS),
         withImportToken: window(L.RATE_CREATE_TOKEN, L.RATE_WINDOW_CREATE_MS),
       },
-      websocketFramesPerBoard: { scope: 'board id (strong)', standard: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS), withImportToken: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS) },
+      websocketFramesPerBoard: {
+        scope: 'board id (strong)',
+        standard: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS),
+        withImportToken: window(L.RATE_WS_FRAMES, L.RATE_WINDOW_WS_MS),
+      },
       yjsUpdatesPerBoard: {
         scope: `board id, /collab document updates (awareness excluded); over it the socket closes with ${CLOSE.rateLimited.code} and the provider resyncs`,
         standard: window(L.RATE_COLLAB_UPDATES, L.RATE_WINDOW_COLLAB_MS),
       },
-      lockOperations: { scope: 'client IP', routes: ['lock', 'unlock', 'verify-key'], standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS) },
+      lockOperations: {
+        scope: 'client IP',
+        routes: ['lock', 'unlock', 'verify-key'],
+        standard: window(L.RATE_LOCK, L.RATE_WINDOW_LOCK_MS),
+      },
       wrongKeys: {
-        scope: 'client (IPv4 address or IPv6 /64) and board, all surfaces; a client that must wait gets 429 with the exact seconds left and its key is not checked',
+        scope:
+          'client (IPv4 address or IPv6 /64) and board, all surfaces; a client that must wait gets 429 with the exact seconds left and its key is not checked',
         freeFailures: L.KEY_FREE_FAILURES,
         backoffSeconds: { first: L.KEY_BACKOFF_FIRST_MS / 1000, factor: 2, max: L.KEY_BACKOFF_MAX_MS / 1000 },
         forgottenAfterQuietSeconds: L.KEY_FAILURE_MEMORY_MS / 1000,
@@ -40,7 +49,11 @@ export function quotasDocument(options: { rateLimits: boolean }) {
           freeFailures: L.KEY_FREE_FAILURES_ON_ALERT,
           backoffMaxSeconds: L.KEY_BACKOFF_MAX_ON_ALERT_MS / 1000,
         },
-        perClient: { scope: 'client, all boards together', failures: L.KEY_CLIENT_FAILURES, windowSeconds: L.KEY_CLIENT_WINDOW_MS / 1000 },
+        perClient: {
+          scope: 'client, all boards together',
+          failures: L.KEY_CLIENT_FAILURES,
+          windowSeconds: L.KEY_CLIENT_WINDOW_MS / 1000,
+        },
       },
     },
     perBoard: {

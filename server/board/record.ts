@@ -24,7 +24,7 @@ export function sqlTimestamp(ms: number): string {
 }
 
 function parseSqlTimestamp(value: string): number {
-  return Date.parse(value.replace(' ', 'T') + 'Z');
+  return Date.parse(`${value.replace(' ', 'T')}Z`);
 }
 
 /** True while a tombstone is younger than the retention period (the deleted marker is still shown). */

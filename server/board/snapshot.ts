@@ -77,11 +77,20 @@ export function memoized<T>(doc: Y.Doc, key: string, build: () => T): T {
  */
 export function jsonSnapshot(doc: Y.Doc, boardId: string, mode: BoardMode): string {
   return memoized(doc, `json:${mode}`, () =>
-    JSON.stringify({ boardId, mode, ...titleEntry(doc), etag: etagOf(doc), ...drawView(doc, () => null), ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}) }),
+    JSON.stringify({
+      boardId,
+      mode,
+      ...titleEntry(doc),
+      etag: etagOf(doc),
+      ...drawView(doc, () => null),
+      ...(mode === 'todo' ? todoView(boardMaps(doc)) : {}),
+    }),
   );
 }
 
 /** `list_tasks` and the `tasks.json` resource: `{mode, columns, tasks, lanes, colWidth}`. */
 export function tasksView(doc: Y.Doc, mode: BoardMode) {
-  return mode === 'todo' ? { mode, ...todoView(boardMaps(doc)) } : { mode, columns: [], tasks: [], lanes: [], colWidth: DEFAULT_COLUMN_WIDTH_PX };
+  return mode === 'todo'
+    ? { mode, ...todoView(boardMaps(doc)) }
+    : { mode, columns: [], tasks: [], lanes: [], colWidth: DEFAULT_COLUMN_WIDTH_PX };
 }

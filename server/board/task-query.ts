@@ -23,7 +23,8 @@ const day = (dueDate: string) => dueDate.slice(0, 10);
 export function queryTasks(tasks: TaskItem[], query: TaskQuery, today: string): TaskItem[] {
   return tasks.filter((task) => {
     // The schema trims the query and new values; the browser's editor and older boards may still hold spaces.
-    if (query.assignee !== undefined && (task.assignee ?? '').trim().toLowerCase() !== query.assignee.toLowerCase()) return false;
+    if (query.assignee !== undefined && (task.assignee ?? '').trim().toLowerCase() !== query.assignee.toLowerCase())
+      return false;
     if (query.priority !== undefined && (task.priority ?? null) !== query.priority) return false;
     if (query.color !== undefined && (task.color ?? null) !== query.color) return false;
     if (query.done !== undefined && task.done !== query.done) return false;

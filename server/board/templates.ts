@@ -15,7 +15,14 @@ export function seedTemplate(w: BoardWrite, template: Template): ColumnItem[] {
   w.maps.columns.clear();
   delete w.counts.columns;
   return TEMPLATE_COLUMNS[template].map((title, index) => {
-    const column: ColumnItem = { id: w.newId(), title, sort: index, lane: 0, author: 'system:template', last_updated: w.now };
+    const column: ColumnItem = {
+      id: w.newId(),
+      title,
+      sort: index,
+      lane: 0,
+      author: 'system:template',
+      last_updated: w.now,
+    };
     putItem(w, 'columns', column);
     return column;
   });

@@ -11,8 +11,7 @@ import type { ReadMaps } from './document-model.js';
 export function setBoardTitle(w: BoardWrite, title: string): { ok: true; title: string } {
   if (title === '') {
     if (w.maps.meta.has('title')) w.maps.meta.delete('title');
-  }
-  else if (w.maps.meta.get('title') !== title) w.maps.meta.set('title', title);
+  } else if (w.maps.meta.get('title') !== title) w.maps.meta.set('title', title);
   return { ok: true, title };
 }
 

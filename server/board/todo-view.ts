@@ -6,13 +6,17 @@ export type TodoView = { colWidth: number; columns: ColumnItem[]; tasks: TaskIte
 
 /** Columns by lane then sort; tasks by their column's position then sort; named lanes by index. */
 export function todoView(maps: ReadMaps): TodoView {
-  const columns = [...maps.columns.values()].sort((a, b) => a.lane - b.lane || a.sort - b.sort || a.id.localeCompare(b.id));
+  const columns = [...maps.columns.values()].sort(
+    (a, b) => a.lane - b.lane || a.sort - b.sort || a.id.localeCompare(b.id),
+  );
   const position = new Map(columns.map((column, index) => [column.id, index]));
   const tasks = [...maps.tasks.values()].sort(
-    (a, b) => (position.get(a.column_id) ?? 0) - (position.get(b.column_id) ?? 0) || a.sort - b.sort || a.id.localeCompare(b.id),
+    (a, b) =>
+      (position.get(a.column_id) ?? 0) - (position.get(b.column_id) ?? 0) ||
+      a.sort - b.sort ||
+      a.id.localeCompare(b.id),
   );
   const lanes = [...maps.lanes.values()].filter((lane) => lane.title !== '').sort((a, b) => a.lane - b.lane);
   const colWidth = (maps.meta.get('colWidth') as number | undefined) ?? DEFAULT_COLUMN_WIDTH_PX;
   return { colWidth, columns, tasks, lanes };
 }
-

@@ -57,7 +57,12 @@ export function setLane(w: BoardWrite, input: LaneInput): { ok: true; lane: numb
   const title = input.title ?? '';
   if (!current && title === '') return { ok: true, lane: input.lane, title };
   // Lanes are keyed by index, not by a minted id, so they are stamped by hand.
-  const lane: LaneItem = { lane: input.lane, title, author: current?.author ?? input.author ?? w.author, last_updated: w.now };
+  const lane: LaneItem = {
+    lane: input.lane,
+    title,
+    author: current?.author ?? input.author ?? w.author,
+    last_updated: w.now,
+  };
   w.maps.lanes.set(key, lane);
   return { ok: true, lane: input.lane, title };
 }
@@ -75,7 +80,13 @@ export function upsertColumn(w: BoardWrite, input: ColumnInput): ColumnItem {
   const current = input.id === undefined ? undefined : w.maps.columns.get(input.id);
   const lane = input.lane ?? current?.lane ?? 0;
   if (!current || lane !== current.lane) requireColumnRoom(w, lane, current?.id);
-  const column: ColumnItem = { ...current, ...stamp(w, current, input.author), title: input.title, sort: input.sort, lane };
+  const column: ColumnItem = {
+    ...current,
+    ...stamp(w, current, input.author),
+    title: input.title,
+    sort: input.sort,
+    lane,
+  };
   setPresentFields(column, input, ['color']);
   putItem(w, 'columns', column);
   return column;
@@ -99,7 +110,8 @@ export function deleteColumn(w: BoardWrite, id: string): { ok: true; id: string 
 }
 
 function requireColumn(w: BoardWrite, columnId: string): void {
-  if (!w.maps.columns.has(columnId)) throw errors.invalidPayload('column_id', `no column with id ${columnId} on this board`);
+  if (!w.maps.columns.has(columnId))
+    throw errors.invalidPayload('column_id', `no column with id ${columnId} on this board`);
 }
 
 /** The sort value that puts a task after every task of a column. */
@@ -113,7 +125,10 @@ function nextSort(w: BoardWrite, columnId: string): number {
 export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
   requireMode(w, 'todo');
   if (input.content !== undefined && input.content.length > MAX_TASK_CONTENT_CHARS) {
-    throw errors.quotaExceeded('task_content_chars', `task content holds at most ${MAX_TASK_CONTENT_CHARS} characters (got ${input.content.length})`);
+    throw errors.quotaExceeded(
+      'task_content_chars',
+      `task content holds at most ${MAX_TASK_CONTENT_CHARS} characters (got ${input.content.length})`,
+    );
   }
   const current = input.id === undefined ? undefined : w.maps.tasks.get(input.id);
   const columnId = input.column_id ?? current?.column_id;
@@ -142,7 +157,11 @@ export function patchTask(w: BoardWrite, id: string, patch: Partial<Omit<TaskInp
 }
 
 /** Moves a task to a column and position. */
-export function moveTask(w: BoardWrite, id: string, to: TaskMoveInput): { id: string; column_id: string; sort: number } {
+export function moveTask(
+  w: BoardWrite,
+  id: string,
+  to: TaskMoveInput,
+): { id: string; column_id: string; sort: number } {
   requireMode(w, 'todo');
   const current = w.maps.tasks.get(id);
   if (!current) throw errors.itemNotFound('task', id);

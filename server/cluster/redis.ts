@@ -52,7 +52,10 @@ class DocumentRelay extends RedisExtension {
   override async onChange(data: onChangePayload): Promise<void> {
     const commit = this.pending(data.documentName);
     if (!commit) return super.onChange(data);
-    commit.then(() => super.onChange(data), () => {});
+    commit.then(
+      () => super.onChange(data),
+      () => {},
+    );
   }
 
   /**
@@ -65,7 +68,8 @@ class DocumentRelay extends RedisExtension {
    */
   override async onAwarenessUpdate(data: onAwarenessUpdatePayload): Promise<void> {
     await super.onAwarenessUpdate(data);
-    if (data.removed.length > 0 && !isRelayed(data.transactionOrigin)) this.left(data.documentName, encodeAwarenessUpdate(data.awareness, data.removed));
+    if (data.removed.length > 0 && !isRelayed(data.transactionOrigin))
+      this.left(data.documentName, encodeAwarenessUpdate(data.awareness, data.removed));
   }
 
   override async onStoreDocument(): Promise<void> {}
@@ -112,7 +116,8 @@ export class RedisCluster implements EventRelay {
     this.sub = this.client();
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
-    this.extension.left = (boardId, update) => this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
+    this.extension.left = (boardId, update) =>
+      this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.pub.defineCommand('boardRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
@@ -196,7 +201,8 @@ export class RedisCluster implements EventRelay {
       case 'left': {
         // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
         const document = host.loaded(boardId);
-        if (document) applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness, 'base64'), RELAYED_ORIGIN);
+        if (document)
+          applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness, 'base64'), RELAYED_ORIGIN);
         return;
       }
       case 'erased':
@@ -206,7 +212,10 @@ export class RedisCluster implements EventRelay {
         return;
       case 'lockChanged':
         // Connections check their access again against the new record.
-        void registry.refresh(boardId).then(() => events.lockChanged(boardId, true), () => events.lockChanged(boardId, true));
+        void registry.refresh(boardId).then(
+          () => events.lockChanged(boardId, true),
+          () => events.lockChanged(boardId, true),
+        );
         return;
       case 'recordChanged':
         void registry.refresh(boardId).catch(() => {});
@@ -250,7 +259,10 @@ export class RedisCluster implements EventRelay {
       hit: (key, limit, windowMs) => {
         const retry = local.hit(key, limit, windowMs);
         const shared = heard.get(key);
-        const sharedRetry = shared && now() < shared.resetAt && shared.count + 1 > limit ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000)) : null;
+        const sharedRetry =
+          shared && now() < shared.resetAt && shared.count + 1 > limit
+            ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000))
+            : null;
         this.sharedHit(key, windowMs)
           .then(([count, ttl]) => {
             if (heard.size > 10_000) heard.clear();

@@ -4,9 +4,19 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  RATE_COLLAB_UPDATES, RATE_WINDOW_COLLAB_MS, RATE_WINDOW_WS_MS, RATE_WS_FRAMES,
-  RATE_BOARD_STANDARD, RATE_BOARD_TOKEN, RATE_CREATE_STANDARD, RATE_CREATE_TOKEN, RATE_LOCK,
-  RATE_WINDOW_BOARD_MS, RATE_WINDOW_CREATE_MS, RATE_WINDOW_LOCK_MS, RETRY_AFTER_SECONDS,
+  RATE_COLLAB_UPDATES,
+  RATE_WINDOW_COLLAB_MS,
+  RATE_WINDOW_WS_MS,
+  RATE_WS_FRAMES,
+  RATE_BOARD_STANDARD,
+  RATE_BOARD_TOKEN,
+  RATE_CREATE_STANDARD,
+  RATE_CREATE_TOKEN,
+  RATE_LOCK,
+  RATE_WINDOW_BOARD_MS,
+  RATE_WINDOW_CREATE_MS,
+  RATE_WINDOW_LOCK_MS,
+  RETRY_AFTER_SECONDS,
 } from '../../schema/index.js';
 import type { Surface } from '../board/board-write.js';
 import { errors } from '../board/errors.js';
@@ -97,7 +107,13 @@ export class Access {
     if (caller.admitted) return;
     const tier = this.tier(caller);
     if (caller.surface === 'ws') return;
-    this.limit(['board', tier], `board:${boardId}`, tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD, RATE_WINDOW_BOARD_MS, RETRY_AFTER_SECONDS);
+    this.limit(
+      ['board', tier],
+      `board:${boardId}`,
+      tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD,
+      RATE_WINDOW_BOARD_MS,
+      RETRY_AFTER_SECONDS,
+    );
   }
 
   /**
@@ -125,10 +141,18 @@ export class Access {
    */
   admitCreate(caller: Caller): () => void {
     const tier = this.tier(caller);
-    const key = tier === 'token'
-      ? `create-token:${createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16)}`
-      : `create-ip:${caller.ip}`;
-    this.limit(['create', tier], key, tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD, RATE_WINDOW_CREATE_MS, undefined, this.limiters.creations);
+    const key =
+      tier === 'token'
+        ? `create-token:${createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16)}`
+        : `create-ip:${caller.ip}`;
+    this.limit(
+      ['create', tier],
+      key,
+      tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD,
+      RATE_WINDOW_CREATE_MS,
+      undefined,
+      this.limiters.creations,
+    );
     if (!this.config.rateLimits) return () => {};
     return () => this.limiters.creations.refund(key);
   }
@@ -168,7 +192,14 @@ export class Access {
     return right;
   }
 
-  private limit([name, tier]: [RateLimitName, Tier | 'none'], key: string, limit: number, windowMs: number, retryAfterSeconds?: number, limiter = this.limiters.local): void {
+  private limit(
+    [name, tier]: [RateLimitName, Tier | 'none'],
+    key: string,
+    limit: number,
+    windowMs: number,
+    retryAfterSeconds?: number,
+    limiter = this.limiters.local,
+  ): void {
     if (!this.config.rateLimits) return;
     const retry = limiter.hit(key, limit, windowMs);
     if (retry === null) return;

@@ -139,7 +139,11 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
    * Resolves after the next settled burst of the board (`updated`), at once when
    * it is erased, or after `timeoutMs` (`timedOut`).
    */
-  nextUpdate(boardId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ updated: boolean; timedOut: boolean }> {
+  nextUpdate(
+    boardId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ updated: boolean; timedOut: boolean }> {
     return new Promise((resolve) => {
       const finish = (updated: boolean, timedOut: boolean) => {
         clearTimeout(timer);

@@ -36,7 +36,13 @@ type Deps = { boards: BoardAccess; store: BoardStore; host: DocumentHost; record
 export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null };
 
 /** The board at a version: the `/json` snapshot of that state, plus its number and time. */
-export type VersionSnapshot = { board: Record<string, unknown>; etag: string; version: number; at: string; lockMode: LockMode | null };
+export type VersionSnapshot = {
+  board: Record<string, unknown>;
+  etag: string;
+  version: number;
+  at: string;
+  lockMode: LockMode | null;
+};
 
 export type RestoreResult = { ok: true; version: number; restoredFrom: number; etag: string };
 
@@ -81,7 +87,11 @@ export class BoardHistory {
   }
 
   /** `GET /versions/{v}/svg-preview`: the schematic preview of the board at that version. */
-  async versionPreview(boardId: string, caller: Caller, version: number): Promise<{ svg: string; etag: string; lockMode: LockMode | null }> {
+  async versionPreview(
+    boardId: string,
+    caller: Caller,
+    version: number,
+  ): Promise<{ svg: string; etag: string; lockMode: LockMode | null }> {
     const record = await this.deps.boards.admit(boardId, caller, 'read');
     const { meta, value: svg } = await this.viewAt(record, version, 'svg', (meta, doc) => previewSvg(doc, meta.mode));
     return { svg, etag: meta.etag, lockMode: record.lockMode };
@@ -94,7 +104,12 @@ export class BoardHistory {
    * holds the board's creation time, so a revived board never sees the views of
    * the erased one.
    */
-  private async viewAt<T extends object | string>(record: BoardRecord, version: number, kind: 'json' | 'svg', build: (meta: VersionMeta, doc: Y.Doc) => T): Promise<{ meta: VersionMeta; value: T }> {
+  private async viewAt<T extends object | string>(
+    record: BoardRecord,
+    version: number,
+    kind: 'json' | 'svg',
+    build: (meta: VersionMeta, doc: Y.Doc) => T,
+  ): Promise<{ meta: VersionMeta; value: T }> {
     const key = `${record.id} ${record.createdAt} ${version} ${kind}`;
     const cached = this.views.get(key) as { meta: VersionMeta; value: T } | undefined;
     if (cached) return cached;
@@ -113,12 +128,20 @@ export class BoardHistory {
    * an ETag) to the current state. A starting point no longer stored is 410
    * history_gone: the caller reads the whole board again.
    */
-  async changes(boardId: string, caller: Caller, since: { since?: number; since_etag?: string }): Promise<BoardChanges> {
+  async changes(
+    boardId: string,
+    caller: Caller,
+    since: { since?: number; since_etag?: string },
+  ): Promise<BoardChanges> {
     await this.deps.boards.admit(boardId, caller, 'read');
     const { history } = this.deps.store;
-    const from = since.since !== undefined ? await history.get(boardId, since.since) : await history.findEtag(boardId, since.since_etag!);
+    const from =
+      since.since !== undefined
+        ? await history.get(boardId, since.since)
+        : await history.findEtag(boardId, since.since_etag!);
     if (!from) {
-      if (since.since === undefined) throw errors.historyGone('no stored version holds that ETag (it was thinned, or never settled)');
+      if (since.since === undefined)
+        throw errors.historyGone('no stored version holds that ETag (it was thinned, or never settled)');
       const newest = await history.newest(boardId);
       if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
       throw errors.historyGone(`version ${since.since} was thinned`);
@@ -146,7 +169,10 @@ export class BoardHistory {
     try {
       const target = boardMaps(doc);
       // Image payloads the version references are kept from pruning while it is stored (referencedBlobs).
-      await store.blobs.load(boardId, [...target.images.values()].map((image) => image.blob));
+      await store.blobs.load(
+        boardId,
+        [...target.images.values()].map((image) => image.blob),
+      );
       await recorder.recordNow(boardId);
       await boards.write(boardId, { ...caller, admitted: true }, (w) => {
         for (const name of MAP_NAMES) {

@@ -28,10 +28,22 @@
  * All through the class's public methods and options, so an upgrade that
  * changes them fails `test/write-path.test.ts` or `test/keep-loaded.test.ts`.
  */
-import { Hocuspocus, type Configuration, type ConnectionConfiguration, type Document, type onStoreDocumentPayload } from '@hocuspocus/server';
+import {
+  Hocuspocus,
+  type Configuration,
+  type ConnectionConfiguration,
+  type Document,
+  type onStoreDocumentPayload,
+} from '@hocuspocus/server';
 
 /** A board's store still to ask for: the latest update's payload, and when its wait began and last moved. */
-type PendingStore = { document: Document; payload: onStoreDocumentPayload; since: number; last: number; timer: NodeJS.Timeout };
+type PendingStore = {
+  document: Document;
+  payload: onStoreDocumentPayload;
+  since: number;
+  last: number;
+  timer: NodeJS.Timeout;
+};
 
 /** A loaded board, with when it was last read or left by its last client (a write's time is Hocuspocus' `lastChangeTime`). */
 type BoardDocument = Document & { lastUsedAt: number };
@@ -53,7 +65,13 @@ export class BoardHocuspocus extends Hocuspocus {
     super({ ...configuration, onChange: undefined });
   }
 
-  override async loadDocument(name: string, request: Request, socketId: string, connection: ConnectionConfiguration, context?: unknown): Promise<Document> {
+  override async loadDocument(
+    name: string,
+    request: Request,
+    socketId: string,
+    connection: ConnectionConfiguration,
+    context?: unknown,
+  ): Promise<Document> {
     const document = await super.loadDocument(name, request, socketId, connection, context);
     this.used(document);
     followConnections(document as BoardDocument, this.configuration.flushDelay);
@@ -73,7 +91,8 @@ export class BoardHocuspocus extends Hocuspocus {
    */
   override unloadDocument(document: Document): Promise<void> {
     // Boards on their way out no longer count: their unload may wait on a hook (Redis's delay) meanwhile.
-    if (document.isLoading || this.documents.size - this.unloadingDocuments.size > this.keep.maxBoards) return super.unloadDocument(document);
+    if (document.isLoading || this.documents.size - this.unloadingDocuments.size > this.keep.maxBoards)
+      return super.unloadDocument(document);
     const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt);
     const wait = lastUse + this.keep.ms - Date.now();
     if (wait <= 0) return super.unloadDocument(document);
@@ -99,7 +118,11 @@ export class BoardHocuspocus extends Hocuspocus {
     this.laterUnloads.clear();
   }
 
-  override storeDocumentHooks(document: Document, payload: onStoreDocumentPayload, immediately?: boolean): Promise<unknown> {
+  override storeDocumentHooks(
+    document: Document,
+    payload: onStoreDocumentPayload,
+    immediately?: boolean,
+  ): Promise<unknown> {
     const { debounce } = this.configuration;
     if (immediately || debounce === 0) {
       this.takePendingStore(document.name);

@@ -134,7 +134,8 @@ export class Boards {
    */
   write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
     const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
-    const commit = (doc: Document, record: BoardRecord) => this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
+    const commit = (doc: Document, record: BoardRecord) =>
+      this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
     try {
       this.deps.access.admitBoardRequest(boardId, caller);
       const known = this.deps.store.registry.getNow(boardId);
@@ -150,19 +151,35 @@ export class Boards {
   }
 
   /** A write whose board record only the registry's round trip can give (PostgreSQL): admitted once it has. */
-  private async writeAsked<T>(boardId: string, caller: Caller, commit: (doc: Document, record: BoardRecord) => Promise<T>): Promise<T> {
+  private async writeAsked<T>(
+    boardId: string,
+    caller: Caller,
+    commit: (doc: Document, record: BoardRecord) => Promise<T>,
+  ): Promise<T> {
     const record = live(await this.deps.store.registry.get(boardId));
     this.deps.access.requireAccess(record, 'write', caller);
     return await this.writeAdmitted(boardId, caller, record, commit);
   }
 
   /** Commits an admitted write at once to a loaded board; one that had to be loaded first is admitted again. */
-  private writeAdmitted<T>(boardId: string, caller: Caller, record: BoardRecord, commit: (doc: Document, record: BoardRecord) => Promise<T>): Promise<T> {
-    return this.deps.host.use(boardId, (doc, waited) => (waited ? this.writeLoaded(boardId, doc, caller, commit) : commit(doc, record)));
+  private writeAdmitted<T>(
+    boardId: string,
+    caller: Caller,
+    record: BoardRecord,
+    commit: (doc: Document, record: BoardRecord) => Promise<T>,
+  ): Promise<T> {
+    return this.deps.host.use(boardId, (doc, waited) =>
+      waited ? this.writeLoaded(boardId, doc, caller, commit) : commit(doc, record),
+    );
   }
 
   /** Admits a write again after its board was loaded: it may have been erased or locked meanwhile. */
-  private async writeLoaded<T>(boardId: string, doc: Document, caller: Caller, commit: (doc: Document, record: BoardRecord) => Promise<T>): Promise<T> {
+  private async writeLoaded<T>(
+    boardId: string,
+    doc: Document,
+    caller: Caller,
+    commit: (doc: Document, record: BoardRecord) => Promise<T>,
+  ): Promise<T> {
     const record = await this.requireLive(boardId);
     this.deps.access.requireAccess(record, 'write', caller);
     return await commit(doc, record);
@@ -172,11 +189,20 @@ export class Boards {
    * Runs a read against the live board's document. With `payloads`, the
    * board's image payloads are at hand for `blobs.get` in the view.
    */
-  async read<T>(boardId: string, caller: Caller, view: (doc: Document, record: BoardRecord) => T, payloads = false): Promise<T> {
+  async read<T>(
+    boardId: string,
+    caller: Caller,
+    view: (doc: Document, record: BoardRecord) => T,
+    payloads = false,
+  ): Promise<T> {
     const admitted = await this.admit(boardId, caller, 'read');
     return this.deps.host.use(boardId, async (doc, waited) => {
       const record = waited ? await this.requireLive(boardId) : admitted;
-      if (payloads) await this.deps.store.blobs.load(boardId, [...boardMaps(doc).images.values()].map((image) => image.blob));
+      if (payloads)
+        await this.deps.store.blobs.load(
+          boardId,
+          [...boardMaps(doc).images.values()].map((image) => image.blob),
+        );
       return view(doc, record);
     });
   }
@@ -188,22 +214,41 @@ export class Boards {
       this.deps.access.admitBoardRequest(boardId, caller);
       return { deleted: true, deleted_at: record.deletedAt };
     }
-    return this.read(boardId, caller, (doc) => drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob)), true);
+    return this.read(
+      boardId,
+      caller,
+      (doc) => drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob)),
+      true,
+    );
   }
 
   /** What a client needs before it opens a board: its mode, lock (`all`-locked boards need the key) and title when it has one. */
-  async meta(boardId: string, caller: Caller): Promise<{ boardId: string; mode: BoardMode; title?: string; lockMode: LockMode | null; createdAt: string }> {
-    return this.read(boardId, caller, (doc, record) => ({ boardId, mode: record.mode, ...titleEntry(doc), lockMode: record.lockMode, createdAt: record.createdAt }));
+  async meta(
+    boardId: string,
+    caller: Caller,
+  ): Promise<{ boardId: string; mode: BoardMode; title?: string; lockMode: LockMode | null; createdAt: string }> {
+    return this.read(boardId, caller, (doc, record) => ({
+      boardId,
+      mode: record.mode,
+      ...titleEntry(doc),
+      lockMode: record.lockMode,
+      createdAt: record.createdAt,
+    }));
   }
 
   /** An image's payload, for clients that show it (the document holds only its hash). */
   async imageData(boardId: string, imageId: string, caller: Caller): Promise<{ dataUrl: string; etag: string }> {
-    return this.read(boardId, caller, (doc) => {
-      const image = boardMaps(doc).images.get(imageId);
-      const dataUrl = image && this.deps.store.blobs.get(boardId, image.blob);
-      if (!image || !dataUrl) throw errors.itemNotFound('image', imageId);
-      return { dataUrl, etag: `"${image.blob.slice(0, 32)}"` };
-    }, true);
+    return this.read(
+      boardId,
+      caller,
+      (doc) => {
+        const image = boardMaps(doc).images.get(imageId);
+        const dataUrl = image && this.deps.store.blobs.get(boardId, image.blob);
+        if (!image || !dataUrl) throw errors.itemNotFound('image', imageId);
+        return { dataUrl, etag: `"${image.blob.slice(0, 32)}"` };
+      },
+      true,
+    );
   }
 
   /**
@@ -211,12 +256,24 @@ export class Boards {
    * payloads, and its ETag.
    */
   async fullSnapshot(boardId: string, caller: Caller): Promise<{ board: Record<string, unknown>; etag: string }> {
-    return this.read(boardId, caller, (doc, record) => {
-      const etag = etagOf(doc);
-      const draw = drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob));
-      const board = { boardId, mode: record.mode, ...titleEntry(doc), etag, ...draw, ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}) };
-      return { board, etag };
-    }, true);
+    return this.read(
+      boardId,
+      caller,
+      (doc, record) => {
+        const etag = etagOf(doc);
+        const draw = drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob));
+        const board = {
+          boardId,
+          mode: record.mode,
+          ...titleEntry(doc),
+          etag,
+          ...draw,
+          ...(record.mode === 'todo' ? todoView(boardMaps(doc)) : {}),
+        };
+        return { board, etag };
+      },
+      true,
+    );
   }
 
   /** Tombstones a board: its content, payloads, lock and stored state go; connected clients are closed. */
@@ -247,7 +304,13 @@ export class Boards {
    * answers at once with `deleted: true`. With `sinceEtag`, a board whose
    * state is no longer that one answers at once.
    */
-  async wait(boardId: string, caller: Caller, timeoutMs: number, signal?: AbortSignal, sinceEtag?: string): Promise<WaitResult> {
+  async wait(
+    boardId: string,
+    caller: Caller,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    sinceEtag?: string,
+  ): Promise<WaitResult> {
     await this.admit(boardId, caller, 'read');
     if (sinceEtag !== undefined) {
       // The board already moved past what the caller saw: nothing to wait for (an edit between two waits is not missed).
@@ -313,7 +376,8 @@ export class Boards {
     const { registry } = this.deps.store;
     if (record.lockMode) {
       if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
-      if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion))) throw errors.lockConflict();
+      if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)))
+        throw errors.lockConflict();
       this.deps.events.lockChanged(boardId);
       return { mode };
     }
@@ -368,7 +432,13 @@ export class Boards {
    * Runs a mutation against staged maps, then commits all it changed in one Y
    * transaction: a mutation that throws at any point leaves the document as it was.
    */
-  private transact<T>(tx: StoreTx, doc: Document, record: BoardRecord, origin: BoardOrigin, mutate: (w: BoardWrite) => T): T {
+  private transact<T>(
+    tx: StoreTx,
+    doc: Document,
+    record: BoardRecord,
+    origin: BoardOrigin,
+    mutate: (w: BoardWrite) => T,
+  ): T {
     const write: BoardWrite = {
       boardId: record.id,
       mode: record.mode,

@@ -9,7 +9,17 @@
 import { isTransactionOrigin } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { z } from 'zod';
-import { StoredColumn, StoredColWidth, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText, StoredTitle } from '../../schema/index.js';
+import {
+  StoredColumn,
+  StoredColWidth,
+  StoredImage,
+  StoredLane,
+  StoredLink,
+  StoredStroke,
+  StoredTask,
+  StoredText,
+  StoredTitle,
+} from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
 import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../board/document-model.js';
 import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../board/item-quotas.js';
@@ -60,7 +70,8 @@ const META_SETTINGS: Record<string, z.ZodType | undefined> = { colWidth: StoredC
 function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: CompensationContext): string | null {
   if (value instanceof Y.AbstractType) return 'items are plain JSON, not shared types';
   if (!isPlainJson(value)) return 'items are plain JSON objects (a __proto__ key is not a field)';
-  if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value))) return 'items are JSON objects';
+  if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value)))
+    return 'items are JSON objects';
   if (change.kind === 'meta') {
     const setting = Object.hasOwn(META_SETTINGS, change.key) ? META_SETTINGS[change.key] : undefined;
     return setting ? firstIssue(setting, value) : `unknown setting ${change.key}`;
@@ -73,13 +84,18 @@ function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: 
   }
   switch (change.kind) {
     case 'texts':
-      return firstIssue(item.kind === 'link' ? StoredLink : StoredText, value) ?? (item.id === change.key ? null : 'id must equal its key');
+      return (
+        firstIssue(item.kind === 'link' ? StoredLink : StoredText, value) ??
+        (item.id === change.key ? null : 'id must equal its key')
+      );
     case 'lines':
       return firstIssue(StoredStroke, value) ?? (item.id === change.key ? null : 'id must equal its key');
     case 'images': {
       const problem = firstIssue(StoredImage, value) ?? (item.id === change.key ? null : 'id must equal its key');
       if (problem) return problem;
-      return context.blobExists(item.blob as string) ? null : 'unknown image payload: add images through REST, MCP or the JSON channel';
+      return context.blobExists(item.blob as string)
+        ? null
+        : 'unknown image payload: add images through REST, MCP or the JSON channel';
     }
     case 'columns':
       return firstIssue(StoredColumn, value) ?? (item.id === change.key ? null : 'id must equal its key');
@@ -89,7 +105,9 @@ function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: 
       return doc.getMap('columns').has(item.column_id as string) ? null : 'no column with this column_id';
     }
     case 'lanes':
-      return firstIssue(StoredLane, value) ?? (String(item.lane) === change.key ? null : 'a lane is keyed by its index');
+      return (
+        firstIssue(StoredLane, value) ?? (String(item.lane) === change.key ? null : 'a lane is keyed by its index')
+      );
   }
 }
 
@@ -99,7 +117,13 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
   const repaired = new Set<string>();
   const repair = (change: ClientChange, reason: string, offense = true) => {
     repaired.add(`${change.kind}\u0000${change.key}`);
-    repairs.push({ kind: change.kind, id: change.key, action: change.action === 'add' ? 'removed' : 'restored', reason, offense });
+    repairs.push({
+      kind: change.kind,
+      id: change.key,
+      action: change.action === 'add' ? 'removed' : 'restored',
+      reason,
+      offense,
+    });
   };
   for (const change of changes) {
     if (change.action === 'delete') continue;
@@ -107,7 +131,9 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
     if (problem) repair(change, problem);
   }
   // Quotas: the newest additions of this transaction go first.
-  const adds = changes.filter((change) => change.action === 'add' && !repaired.has(`${change.kind}\u0000${change.key}`)).reverse();
+  const adds = changes
+    .filter((change) => change.action === 'add' && !repaired.has(`${change.kind}\u0000${change.key}`))
+    .reverse();
   for (const { map: kind, limit } of Object.values(ITEM_QUOTAS)) {
     let excess = doc.getMap(kind).size - limit;
     for (const change of adds) {
@@ -118,15 +144,21 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
       excess -= 1;
     }
   }
-  const columns = [...doc.getMap<{ id: string; lane: number }>('columns').values()].filter((c) => !repaired.has(`columns\u0000${c.id}`));
+  const columns = [...doc.getMap<{ id: string; lane: number }>('columns').values()].filter(
+    (c) => !repaired.has(`columns\u0000${c.id}`),
+  );
   for (const change of adds.filter((c) => c.kind === 'columns' && !repaired.has(`columns\u0000${c.key}`))) {
     const lane = (doc.getMap<{ lane: number }>('columns').get(change.key) as { lane: number }).lane;
-    if (columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length > COLUMNS_PER_LANE.limit) {
+    if (
+      columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length >
+      COLUMNS_PER_LANE.limit
+    ) {
       repair(change, COLUMNS_PER_LANE.reason);
     }
   }
   let bytes = 0;
-  for (const image of doc.getMap<{ id: string; bytes: number }>('images').values()) if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
+  for (const image of doc.getMap<{ id: string; bytes: number }>('images').values())
+    if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
   for (const change of adds.filter((c) => c.kind === 'images' && !repaired.has(`images\u0000${c.key}`))) {
     if (bytes <= IMAGE_BYTES_TOTAL.limit) break;
     bytes -= (doc.getMap<{ bytes: number }>('images').get(change.key) as { bytes: number }).bytes;
@@ -135,7 +167,14 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
   // A column a client deleted takes its tasks along, as it does on every other surface.
   for (const change of changes.filter((c) => c.kind === 'columns' && c.action === 'delete')) {
     for (const task of doc.getMap<{ id: string; column_id: string }>('tasks').values()) {
-      if (task.column_id === change.key) repairs.push({ kind: 'tasks', id: task.id, action: 'removed', reason: 'its column was deleted', offense: false });
+      if (task.column_id === change.key)
+        repairs.push({
+          kind: 'tasks',
+          id: task.id,
+          action: 'removed',
+          reason: 'its column was deleted',
+          offense: false,
+        });
     }
   }
   return repairs;
@@ -184,7 +223,8 @@ export function attachCompensator(
     doc.getMap(kind).observe((event) => {
       if (!fromClient(event.transaction.origin)) return;
       const list = pending.get(event.transaction) ?? [];
-      for (const [key, change] of event.changes.keys) list.push({ kind, key, action: change.action, oldValue: change.oldValue });
+      for (const [key, change] of event.changes.keys)
+        list.push({ kind, key, action: change.action, oldValue: change.oldValue });
       pending.set(event.transaction, list);
     });
   }

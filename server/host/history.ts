@@ -8,7 +8,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
-import { HISTORY_KEEP_ALL_MS, HISTORY_KEEP_DAILY_MS, HISTORY_KEEP_HOURLY_MS, HISTORY_MAX_AUTHORS, HISTORY_MAX_BYTES, HISTORY_MAX_VERSIONS } from '../../schema/index.js';
+import {
+  HISTORY_KEEP_ALL_MS,
+  HISTORY_KEEP_DAILY_MS,
+  HISTORY_KEEP_HOURLY_MS,
+  HISTORY_MAX_AUTHORS,
+  HISTORY_MAX_BYTES,
+  HISTORY_MAX_VERSIONS,
+} from '../../schema/index.js';
 import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
 import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../board/document-model.js';
 import { type RetentionPolicy, type VersionCounts, type VersionMeta, versionsToDrop } from '../board/history.js';
@@ -128,7 +135,11 @@ export class HistoryRecorder {
     return next;
   }
 
-  private async recordState(boardId: string, authors: Set<string>, restoredFrom: number | undefined): Promise<VersionMeta | null> {
+  private async recordState(
+    boardId: string,
+    authors: Set<string>,
+    restoredFrom: number | undefined,
+  ): Promise<VersionMeta | null> {
     const { store, host, now } = this.deps;
     const record = await store.registry.get(boardId);
     if (!record || record.deletedAt) return null;

@@ -44,7 +44,18 @@ export class HttpFigures {
     let routes = this.byMethod.get(method);
     if (!routes) this.byMethod.set(method, (routes = new Map()));
     let tally = routes.get(route);
-    if (!tally) routes.set(route, (tally = { method, route, statuses: new Map(), buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
+    if (!tally)
+      routes.set(
+        route,
+        (tally = {
+          method,
+          route,
+          statuses: new Map(),
+          buckets: new Float64Array(this.bounds.length + 1),
+          sum: 0,
+          count: 0,
+        }),
+      );
     tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
     let bucket = 0;
     while (bucket < this.bounds.length && seconds > this.bounds[bucket]) bucket++;
@@ -55,16 +66,29 @@ export class HttpFigures {
 
   /** The two metrics, as a prom-client Registry reads them. */
   metrics(): Scraped[] {
-    const requests = this.scraped('board_http_requests_total', 'HTTP requests answered, by route pattern and status', 'counter', () =>
-      this.tallies().flatMap(({ method, route, statuses }) => [...statuses].map(([status, value]) => ({ labels: { method, route, status: String(status) }, value }))),
+    const requests = this.scraped(
+      'board_http_requests_total',
+      'HTTP requests answered, by route pattern and status',
+      'counter',
+      () =>
+        this.tallies().flatMap(({ method, route, statuses }) =>
+          [...statuses].map(([status, value]) => ({ labels: { method, route, status: String(status) }, value })),
+        ),
     );
     const name = 'board_http_request_duration_seconds';
     const duration = this.scraped(name, 'HTTP request latency, by route pattern', 'histogram', () =>
       this.tallies().flatMap(({ method, route, buckets, sum, count }) => {
         let below = 0;
-        const samples: Sample[] = this.bounds.map((le, i) => ({ labels: { le, method, route }, value: (below += buckets[i]), metricName: `${name}_bucket` }));
+        const samples: Sample[] = this.bounds.map((le, i) => ({
+          labels: { le, method, route },
+          value: (below += buckets[i]),
+          metricName: `${name}_bucket`,
+        }));
         samples.push({ labels: { le: '+Inf', method, route }, value: count, metricName: `${name}_bucket` });
-        samples.push({ labels: { method, route }, value: sum, metricName: `${name}_sum` }, { labels: { method, route }, value: count, metricName: `${name}_count` });
+        samples.push(
+          { labels: { method, route }, value: sum, metricName: `${name}_sum` },
+          { labels: { method, route }, value: count, metricName: `${name}_count` },
+        );
         return samples;
       }),
     );

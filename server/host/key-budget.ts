@@ -14,9 +14,18 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import {
-  KEY_BACKOFF_FIRST_MS, KEY_BACKOFF_MAX_MS, KEY_BACKOFF_MAX_ON_ALERT_MS, KEY_BOARD_ALERT_FAILURES, KEY_BOARD_ALERT_WINDOW_MS,
-  KEY_BUDGET_MAX_RECORDS, KEY_CLIENT_FAILURES, KEY_CLIENT_WINDOW_MS, KEY_FAILURE_MEMORY_MS, KEY_FREE_FAILURES,
-  KEY_FREE_FAILURES_ON_ALERT, KEY_REMEMBERED_WRONG_KEYS,
+  KEY_BACKOFF_FIRST_MS,
+  KEY_BACKOFF_MAX_MS,
+  KEY_BACKOFF_MAX_ON_ALERT_MS,
+  KEY_BOARD_ALERT_FAILURES,
+  KEY_BOARD_ALERT_WINDOW_MS,
+  KEY_BUDGET_MAX_RECORDS,
+  KEY_CLIENT_FAILURES,
+  KEY_CLIENT_WINDOW_MS,
+  KEY_FAILURE_MEMORY_MS,
+  KEY_FREE_FAILURES,
+  KEY_FREE_FAILURES_ON_ALERT,
+  KEY_REMEMBERED_WRONG_KEYS,
 } from '../../schema/index.js';
 
 /** One client's wrong keys on one board. */
@@ -61,7 +70,12 @@ export class KeyBudget {
     }
     const now = this.now();
     const digest = this.digest(key);
-    const guesses = this.liveGuesses(client, boardId, now) ?? { failures: 0, lastFailureAt: now, blockedUntil: 0, wrongKeys: [] };
+    const guesses = this.liveGuesses(client, boardId, now) ?? {
+      failures: 0,
+      lastFailureAt: now,
+      blockedUntil: 0,
+      wrongKeys: [],
+    };
     if (guesses.wrongKeys.includes(digest)) return;
     const onAlert = this.countOnBoard(boardId, now);
     this.countForClient(client, now);
@@ -78,8 +92,10 @@ export class KeyBudget {
   /** Drops what has been forgotten: quiet clients, ended windows and alerts. */
   sweep(): void {
     const now = this.now();
-    for (const [id, guesses] of this.guesses) if (now - guesses.lastFailureAt >= KEY_FAILURE_MEMORY_MS) this.guesses.delete(id);
-    for (const [id, watch] of this.boards) if (now >= watch.window.endsAt && now >= watch.alertUntil) this.boards.delete(id);
+    for (const [id, guesses] of this.guesses)
+      if (now - guesses.lastFailureAt >= KEY_FAILURE_MEMORY_MS) this.guesses.delete(id);
+    for (const [id, watch] of this.boards)
+      if (now >= watch.window.endsAt && now >= watch.alertUntil) this.boards.delete(id);
     for (const [id, window] of this.clients) if (now >= window.endsAt) this.clients.delete(id);
   }
 

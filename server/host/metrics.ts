@@ -44,24 +44,77 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
     // prom-client's Metric type names its own classes; its Registry reads only what a Scraped metric has.
     for (const metric of this.http.metrics()) this.registry.registerMetric(metric as unknown as Metric);
-    new Gauge({ name: 'board_loaded_boards', help: 'Boards loaded in memory (Hocuspocus documents)', registers, collect() { this.set(loadedBoards()); } });
-    this.connections = new Gauge({ name: 'board_open_connections', help: 'Open long-lived connections, by channel', labelNames: ['channel'], registers });
+    new Gauge({
+      name: 'board_loaded_boards',
+      help: 'Boards loaded in memory (Hocuspocus documents)',
+      registers,
+      collect() {
+        this.set(loadedBoards());
+      },
+    });
+    this.connections = new Gauge({
+      name: 'board_open_connections',
+      help: 'Open long-lived connections, by channel',
+      labelNames: ['channel'],
+      registers,
+    });
     for (const channel of CHANNELS) this.connections.set({ channel }, 0);
-    this.journalCommits = new Counter({ name: 'board_journal_commits_total', help: 'Journal appends made durable (ok) or refused by the storage (error)', labelNames: ['outcome'], registers });
+    this.journalCommits = new Counter({
+      name: 'board_journal_commits_total',
+      help: 'Journal appends made durable (ok) or refused by the storage (error)',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.journalCommitsOk = this.journalCommits.labels({ outcome: 'ok' });
     this.journalCommitsRefused = this.journalCommits.labels({ outcome: 'error' });
-    this.journalDuration = new Histogram({ name: 'board_journal_commit_duration_seconds', help: 'From a document update to its journal entry being durable', buckets: FAST_BUCKETS, registers });
-    this.compactions = new Counter({ name: 'board_compactions_total', help: 'Journals folded into a stored whole document state', registers });
-    this.compactionDuration = new Histogram({ name: 'board_compaction_duration_seconds', help: 'Time to store a whole document state', buckets: FAST_BUCKETS, registers });
-    this.rateLimited = new Counter({ name: 'board_rate_limit_refusals_total', help: 'Requests, frames and updates refused by a rate limit, by limit and tier', labelNames: ['limit', 'tier'], registers });
-    this.toolCalls = new Counter({ name: 'board_mcp_tool_calls_total', help: 'MCP tool calls, by protocol era, tool and outcome (ok, refused: the caller\'s fault, error: ours)', labelNames: ['era', 'tool', 'outcome'], registers });
-    this.relayMessages = new Counter({ name: 'board_redis_messages_total', help: 'Redis pub/sub messages, by direction (published, received) and kind (documents: the Yjs relay; events: board events)', labelNames: ['direction', 'kind'], registers });
+    this.journalDuration = new Histogram({
+      name: 'board_journal_commit_duration_seconds',
+      help: 'From a document update to its journal entry being durable',
+      buckets: FAST_BUCKETS,
+      registers,
+    });
+    this.compactions = new Counter({
+      name: 'board_compactions_total',
+      help: 'Journals folded into a stored whole document state',
+      registers,
+    });
+    this.compactionDuration = new Histogram({
+      name: 'board_compaction_duration_seconds',
+      help: 'Time to store a whole document state',
+      buckets: FAST_BUCKETS,
+      registers,
+    });
+    this.rateLimited = new Counter({
+      name: 'board_rate_limit_refusals_total',
+      help: 'Requests, frames and updates refused by a rate limit, by limit and tier',
+      labelNames: ['limit', 'tier'],
+      registers,
+    });
+    this.toolCalls = new Counter({
+      name: 'board_mcp_tool_calls_total',
+      help: "MCP tool calls, by protocol era, tool and outcome (ok, refused: the caller's fault, error: ours)",
+      labelNames: ['era', 'tool', 'outcome'],
+      registers,
+    });
+    this.relayMessages = new Counter({
+      name: 'board_redis_messages_total',
+      help: 'Redis pub/sub messages, by direction (published, received) and kind (documents: the Yjs relay; events: board events)',
+      labelNames: ['direction', 'kind'],
+      registers,
+    });
   }
 
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
   watchShared(figures: SharedFigures): void {
     const registers = [this.registry];
-    new Gauge({ name: 'board_redis_connected', help: '1 when every Redis connection of this instance is ready, else 0', registers, collect() { this.set(figures.redisConnected() ? 1 : 0); } });
+    new Gauge({
+      name: 'board_redis_connected',
+      help: '1 when every Redis connection of this instance is ready, else 0',
+      registers,
+      collect() {
+        this.set(figures.redisConnected() ? 1 : 0);
+      },
+    });
     const pool = new Gauge({
       name: 'board_pg_pool_connections',
       help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',

@@ -31,7 +31,13 @@ export function authorOf(origin: unknown, item: unknown): string {
  * for image payloads this instance does not hold yet (added on another
  * instance); the ops after them wait their turn, so order is kept.
  */
-export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, blobs: BlobStore, journal: DocumentJournal): void {
+export function attachOpFeed(
+  doc: Y.Doc,
+  boardId: string,
+  events: BoardEvents,
+  blobs: BlobStore,
+  journal: DocumentJournal,
+): void {
   let touched: Map<string, Touch> | null = null;
   let fetching: Promise<void> | null = null;
   for (const kind of MAP_NAMES) {
@@ -40,7 +46,13 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, b
       touched ??= new Map();
       for (const [key, change] of event.changes.keys) {
         const id = `${kind}\u0000${key}`;
-        if (!touched.has(id)) touched.set(id, { kind, key, before: change.action === 'add' ? undefined : change.oldValue, origin: event.transaction.origin });
+        if (!touched.has(id))
+          touched.set(id, {
+            kind,
+            key,
+            before: change.action === 'add' ? undefined : change.oldValue,
+            origin: event.transaction.origin,
+          });
       }
     });
   }
@@ -63,7 +75,13 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, b
     }
     if (ops.length === 0) return;
     const etag = etagOf(doc);
-    const emit = () => events.emit('ops', boardId, ops.map((op) => withPayload(op, boardId, blobs)), etag);
+    const emit = () =>
+      events.emit(
+        'ops',
+        boardId,
+        ops.map((op) => withPayload(op, boardId, blobs)),
+        etag,
+      );
     const missing = images.map((image) => image.blob).filter((hash) => blobs.get(boardId, hash) === null);
     const commit = journal.pending(boardId);
     if (missing.length === 0 && !commit && !fetching) return emit();
@@ -71,7 +89,11 @@ export function attachOpFeed(doc: Y.Doc, boardId: string, events: BoardEvents, b
       .then(() => commit)
       .then(
         // A payload that cannot be fetched goes out as null, as a missing one does.
-        () => blobs.load(boardId, missing).catch(() => {}).then(() => void emit()),
+        () =>
+          blobs
+            .load(boardId, missing)
+            .catch(() => {})
+            .then(() => void emit()),
         () => {}, // refused by the storage: nobody is shown it
       )
       .finally(() => {
@@ -91,6 +113,7 @@ function withPayload(op: BoardOp, boardId: string, blobs: BlobStore): BoardOp {
 export function opFeedExtension(events: BoardEvents, blobs: BlobStore, journal: DocumentJournal): Extension {
   return {
     extensionName: 'op-feed',
-    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) => attachOpFeed(document, documentName, events, blobs, journal),
+    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) =>
+      attachOpFeed(document, documentName, events, blobs, journal),
   };
 }

@@ -8,7 +8,13 @@
  * SQLite and PostgreSQL: only the DocumentJournal differs.
  */
 import { Database } from '@hocuspocus/extension-database';
-import type { afterLoadDocumentPayload, beforeUnloadDocumentPayload, Document, Hocuspocus, onStoreDocumentPayload } from '@hocuspocus/server';
+import type {
+  afterLoadDocumentPayload,
+  beforeUnloadDocumentPayload,
+  Document,
+  Hocuspocus,
+  onStoreDocumentPayload,
+} from '@hocuspocus/server';
 import { isRelayed } from './board-events.js';
 import { boardMaps } from '../board/document-model.js';
 import { CLOSE, errors } from '../board/errors.js';
@@ -111,7 +117,8 @@ export class JournalledDatabase extends Database {
   private discard(instance: Hocuspocus, document: Document): void {
     if (this.discarded.has(document)) return;
     this.discarded.add(document);
-    for (const connection of document.getConnections()) connection.webSocket.close(CLOSE.storageUnavailable.code, CLOSE.storageUnavailable.reason);
+    for (const connection of document.getConnections())
+      connection.webSocket.close(CLOSE.storageUnavailable.code, CLOSE.storageUnavailable.reason);
     if (instance.documents.get(document.name) === document) instance.documents.delete(document.name);
     setTimeout(() => document.destroy(), 0); // after the transaction that failed has unwound
   }

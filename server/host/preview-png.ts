@@ -20,7 +20,14 @@ const MAX_ZOOM = 2;
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans-BoldOblique.ttf', 'DejaVuSansMono.ttf', 'DejaVuSansMono-Bold.ttf'].map((file) => join(fontDir, file));
+const FONT_FILES = [
+  'DejaVuSans.ttf',
+  'DejaVuSans-Bold.ttf',
+  'DejaVuSans-Oblique.ttf',
+  'DejaVuSans-BoldOblique.ttf',
+  'DejaVuSansMono.ttf',
+  'DejaVuSansMono-Bold.ttf',
+].map((file) => join(fontDir, file));
 const FONT: ResvgRenderOptions['font'] = {
   loadSystemFonts: false,
   fontFiles: FONT_FILES,
@@ -70,7 +77,8 @@ const TEXT_ELEMENT = /<text\b([^>]*)>([\s\S]*?)<\/text>/g;
  */
 function greeked(svg: string): string {
   return svg.replace(TEXT_ELEMENT, (_, attributes: string, inner: string) => {
-    const number = (name: string, fallback: number) => Number(new RegExp(`\\b${name}="(-?[\\d.]+)"`).exec(attributes)?.[1] ?? fallback);
+    const number = (name: string, fallback: number) =>
+      Number(new RegExp(`\\b${name}="(-?[\\d.]+)"`).exec(attributes)?.[1] ?? fallback);
     const size = number('font-size', 14);
     const chars = [...inner.replace(/<[^>]*>/g, '').replace(/&[^;]+;/g, '_')].length;
     if (!chars) return '';
@@ -94,13 +102,21 @@ export async function renderPreviewPng(svg: string, options: PreviewPngOptions =
   if (cached) return cached;
   const { fitTo, zoom } = fit(svg, options);
   const drawn = 14 * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
-  const image = await renderAsync(drawn, { fitTo, background: options.background ?? '#ffffff', font: FONT, logLevel: 'off' });
+  const image = await renderAsync(drawn, {
+    fitTo,
+    background: options.background ?? '#ffffff',
+    font: FONT,
+    logLevel: 'off',
+  });
   const png = new Uint8Array(image.asPng());
   cache.set(key, png);
   return png;
 }
 
 /** What `get_preview` answers, as a PNG: the bytes and their MIME type for an MCP image block. */
-export async function previewPng(preview: { svg: string }, options?: PreviewPngOptions): Promise<{ mimeType: 'image/png'; png: Uint8Array }> {
+export async function previewPng(
+  preview: { svg: string },
+  options?: PreviewPngOptions,
+): Promise<{ mimeType: 'image/png'; png: Uint8Array }> {
   return { mimeType: 'image/png', png: await renderPreviewPng(preview.svg, options) };
 }

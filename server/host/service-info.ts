@@ -8,13 +8,16 @@ export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + import.meta.url);
+    if (parent === dir) throw new Error(`package.json not found above ${import.meta.url}`);
     dir = parent;
   }
   return dir;
 }
 
-const pkg = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string; description: string };
+const pkg = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+  version: string;
+  description: string;
+};
 
 export const SERVICE_INFO = {
   name: 'board-service',

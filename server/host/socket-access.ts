@@ -35,7 +35,11 @@ export class SocketAccess {
    * all, as the admission did (existence, the `all` lock's key, the `write`
    * lock's read-only): the verdict for each socket, in order.
    */
-  async recheck<S>(boardId: string, sockets: readonly S[], holderOf: (socket: S) => KeyHolder): Promise<[S, SocketVerdict][]> {
+  async recheck<S>(
+    boardId: string,
+    sockets: readonly S[],
+    holderOf: (socket: S) => KeyHolder,
+  ): Promise<[S, SocketVerdict][]> {
     if (sockets.length === 0) return [];
     let record;
     try {

@@ -93,7 +93,13 @@ export interface VersionStore {
    * are strictly increasing per board and never reused, even after thinning.
    * Durable when it resolves; concurrent calls for one board are serialised.
    */
-  record(boardId: string, meta: Omit<VersionMeta, 'version' | 'bytes'>, update: Uint8Array, stateVector: Uint8Array, blobs: string[]): Promise<VersionMeta | null>;
+  record(
+    boardId: string,
+    meta: Omit<VersionMeta, 'version' | 'bytes'>,
+    update: Uint8Array,
+    stateVector: Uint8Array,
+    blobs: string[],
+  ): Promise<VersionMeta | null>;
   /** The newest version's meta and state vector (what the next update starts from), or null. */
   newest(boardId: string): Promise<{ meta: VersionMeta; stateVector: Uint8Array } | null>;
   /** Versions newest first, below `before` when given. */

@@ -36,4 +36,3 @@ CREATE TABLE IF NOT EXISTS boards (
   key_hash TEXT,
   lock_version INTEGER NOT NULL DEFAULT 0
 );`;
-

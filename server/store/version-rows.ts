@@ -43,7 +43,14 @@ CREATE TABLE IF NOT EXISTS history_heads (
 export const META_COLUMNS = 'version, at, etag, mode, summary, bytes';
 
 /** A versions row as both engines return it (PostgreSQL may give integers as strings). */
-export type VersionRow = { version: number | string; at: string; etag: string; mode: BoardMode; summary: string; bytes: number | string };
+export type VersionRow = {
+  version: number | string;
+  at: string;
+  etag: string;
+  mode: BoardMode;
+  summary: string;
+  bytes: number | string;
+};
 
 type StoredSummary = Pick<VersionMeta, 'authors' | 'counts' | 'changes' | 'restoredFrom'>;
 
@@ -116,7 +123,10 @@ export type FoldRow = { update: Uint8Array; state_vector: Uint8Array; summary: s
  * merged into its own, so its state stays whole. A new oldest version is
  * replayed instead, which drops deleted content (smaller than a merge keeps).
  */
-export function foldedUpdates(plan: DropPlan, rows: ReadonlyMap<number, FoldRow>): { version: number; update: Uint8Array; bytes: number }[] {
+export function foldedUpdates(
+  plan: DropPlan,
+  rows: ReadonlyMap<number, FoldRow>,
+): { version: number; update: Uint8Array; bytes: number }[] {
   return plan.folds.map((fold) => {
     const kept = rows.get(fold.into)!;
     const updates = [...fold.from.map((version) => rows.get(version)!.update), kept.update];

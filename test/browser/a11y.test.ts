@@ -19,16 +19,51 @@ async function violations(page: Page): Promise<string[]> {
   const found: Violation[] = await page.evaluate(async () => (await (window as any).axe.run(document)).violations);
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id} (${v.help}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
 }
 
 async function createBoard(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await response.json()) as { id: string }).id;
 }
 
-const DRAW = { content: { texts: [{ x: 40, y: 40, content: '# Title\n- [ ] a task\n[a link](https://example.com)' }, { x: 40, y: 200, content: 'note', postit: true }], lines: [{ points: [[40, 300], [300, 320]], color: 'maroon' }] } };
-const TODO = { mode: 'todo', content: { columns: [{ title: 'To do' }, { title: 'Done' }], tasks: [{ columnIndex: 0, name: 'First', priority: 'H', due_date: '2020-01-01' }, { columnIndex: 1, name: 'Second', done: true }] } };
+const DRAW = {
+  content: {
+    texts: [
+      { x: 40, y: 40, content: '# Title\n- [ ] a task\n[a link](https://example.com)' },
+      { x: 40, y: 200, content: 'note', postit: true },
+    ],
+    lines: [
+      {
+        points: [
+          [40, 300],
+          [300, 320],
+        ],
+        color: 'maroon',
+      },
+    ],
+  },
+};
+const TODO = {
+  mode: 'todo',
+  content: {
+    columns: [{ title: 'To do' }, { title: 'Done' }],
+    tasks: [
+      { columnIndex: 0, name: 'First', priority: 'H', due_date: '2020-01-01' },
+      { columnIndex: 1, name: 'Second', done: true },
+    ],
+  },
+};
 
 describe('accessibility (issue 20)', { timeout: 90_000 }, () => {
   for (const scheme of ['light', 'dark'] as const) {
@@ -39,7 +74,10 @@ describe('accessibility (issue 20)', { timeout: 90_000 }, () => {
       await page.goto(`${t.server.url}/`);
       await page.waitForSelector('[data-testid=example]');
       const found: Record<string, string[]> = { landing: await violations(page) };
-      for (const [name, body, ready] of [['draw', DRAW, '.item'], ['todo', TODO, '.task']] as const) {
+      for (const [name, body, ready] of [
+        ['draw', DRAW, '.item'],
+        ['todo', TODO, '.task'],
+      ] as const) {
         await page.goto(`${t.server.url}/#${await createBoard(body)}`);
         await page.waitForSelector(ready);
         await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
@@ -55,7 +93,11 @@ describe('accessibility (issue 20)', { timeout: 90_000 }, () => {
     const page = await context.newPage();
     await page.goto(`${t.server.url}/#${await createBoard(DRAW)}`);
     await page.waitForSelector('.toolbar');
-    const unnamed = await page.locator('.toolbar button').evaluateAll((buttons) => buttons.filter((b) => !(b.getAttribute('aria-label') || b.textContent?.trim())).map((b) => b.outerHTML));
+    const unnamed = await page
+      .locator('.toolbar button')
+      .evaluateAll((buttons) =>
+        buttons.filter((b) => !(b.getAttribute('aria-label') || b.textContent?.trim())).map((b) => b.outerHTML),
+      );
     expect(unnamed).toEqual([]);
     await context.close();
   });

@@ -19,17 +19,28 @@ describe('/docs in Chromium', () => {
     const spec = await (await fetch(`${t.server.url}/openapi.json`)).json();
 
     await page.goto(`${t.server.url}/docs`);
-    await page.getByRole('heading', { name: new RegExp(spec.info.title) }).first().waitFor();
+    await page
+      .getByRole('heading', { name: new RegExp(spec.info.title) })
+      .first()
+      .waitFor();
     // Operations, by their summaries, as section headings.
-    await page.getByRole('heading', { name: /Liveness and load figures/ }).first().waitFor();
-    await page.getByRole('heading', { name: /This document as a readable page/ }).first().waitFor();
+    await page
+      .getByRole('heading', { name: /Liveness and load figures/ })
+      .first()
+      .waitFor();
+    await page
+      .getByRole('heading', { name: /This document as a readable page/ })
+      .first()
+      .waitFor();
     // The search box works (its index is built in a blob: worker).
     await page.getByPlaceholder('Search...').fill('healthz');
     await page.locator('[role=search] li, [data-role="search:result"]').first().waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png') });
 
     const origin = new URL(t.server.url).origin;
-    const elsewhere = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    const elsewhere = requested.filter(
+      (url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'),
+    );
     expect(elsewhere, 'a request left the server').toEqual([]);
     expect(requested).toContain(`${origin}/docs/redoc.standalone.js`);
     expect(requested).toContain(`${origin}/openapi.json`);

@@ -18,12 +18,19 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 async function newBoard(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await response.json()) as { id: string }).id;
 }
 
 async function open(id: string, options: { viewport?: typeof DESKTOP; dark?: boolean } = {}) {
-  const context = await chrome.browser.newContext({ viewport: options.viewport ?? DESKTOP, colorScheme: options.dark ? 'dark' : 'light' });
+  const context = await chrome.browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -65,7 +72,11 @@ describe('board titles', () => {
     await until(async () => (await boardJson(t.server.url, id)).title === 'Ahead');
 
     // A rename made elsewhere follows live.
-    await fetch(`${t.server.url}/api/boards/${id}/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Renamed by an agent' }) });
+    await fetch(`${t.server.url}/api/boards/${id}/title`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Renamed by an agent' }),
+    });
     await until(async () => (await label.textContent()) === 'Renamed by an agent');
     expect(await page.title()).toBe('Renamed by an agent');
 
@@ -101,8 +112,17 @@ describe('board titles', () => {
   });
 
   it('screenshots: the header with a title, desktop and phone, light and dark', async () => {
-    const id = await newBoard({ mode: 'draw', title: 'Architecture sketch for the Q3 launch review', content: { texts: [{ x: 80, y: 80, content: 'A note' }] } });
-    for (const [viewport, dark, name] of [[DESKTOP, false, 'desktop-light'], [DESKTOP, true, 'desktop-dark'], [PHONE, false, 'phone-light'], [PHONE, true, 'phone-dark']] as const) {
+    const id = await newBoard({
+      mode: 'draw',
+      title: 'Architecture sketch for the Q3 launch review',
+      content: { texts: [{ x: 80, y: 80, content: 'A note' }] },
+    });
+    for (const [viewport, dark, name] of [
+      [DESKTOP, false, 'desktop-light'],
+      [DESKTOP, true, 'desktop-dark'],
+      [PHONE, false, 'phone-light'],
+      [PHONE, true, 'phone-dark'],
+    ] as const) {
       const { context, page } = await open(id, { viewport, dark });
       await shot(page, `board-title-${name}.png`);
       await page.getByTestId('board-title').click();

@@ -23,14 +23,24 @@ const HOSTILE = [
 ].join('\n');
 
 async function createBoard(body: unknown): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await response.json()) as { id: string }).id;
 }
 
 describe('the app under its Content-Security-Policy', () => {
   it('hostile text on a draw board and in a task renders as text, runs nothing and breaks no rule', async () => {
     const draw = await createBoard({ content: { texts: [{ x: 0, y: 0, content: HOSTILE }] } });
-    const todo = await createBoard({ mode: 'todo', content: { columns: [{ title: 'c' }], tasks: [{ columnIndex: 0, name: '<img src=x onerror="window.pwned=6">', description: HOSTILE }] } });
+    const todo = await createBoard({
+      mode: 'todo',
+      content: {
+        columns: [{ title: 'c' }],
+        tasks: [{ columnIndex: 0, name: '<img src=x onerror="window.pwned=6">', description: HOSTILE }],
+      },
+    });
     const { context } = await person(chrome.browser);
     for (const id of [draw, todo]) {
       const { page, errors } = await openBoard(context, t.server.url, id, { items: 1 });
@@ -38,13 +48,24 @@ describe('the app under its Content-Security-Policy', () => {
       expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
       expect(await page.locator('img[src="x"], [data-id] script, a[href^="javascript:"]').count()).toBe(0);
       expect(errors).toEqual([]);
-      if (id === draw) expect(await page.locator('.item.text', { hasText: '<script>window.pwned=2</script>' }).count()).toBe(1);
+      if (id === draw)
+        expect(await page.locator('.item.text', { hasText: '<script>window.pwned=2</script>' }).count()).toBe(1);
     }
     await context.close();
   });
 
   it('a hostile Mermaid label is sanitised: nothing runs, and what the policy reports is the refused handler', async () => {
-    const id = await createBoard({ content: { texts: [{ x: 0, y: 0, content: '```mermaid\ngraph TD\n  A["<img src=x onerror=window.pwned=5>"] --> B\n  click A call alert\n```' }] } });
+    const id = await createBoard({
+      content: {
+        texts: [
+          {
+            x: 0,
+            y: 0,
+            content: '```mermaid\ngraph TD\n  A["<img src=x onerror=window.pwned=5>"] --> B\n  click A call alert\n```',
+          },
+        ],
+      },
+    });
     const { context } = await person(chrome.browser);
     const { page } = await openBoard(context, t.server.url, id, { items: 1 });
     await page.waitForSelector('svg[id^=mermaid]');
@@ -101,7 +122,11 @@ describe('the app under its Content-Security-Policy', () => {
     // Another origin (another port), served by a plain server of the test's: a real loopback address,
     // as Chromium refuses a page of unknown address framing a loopback one.
     let framed = '';
-    const other = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><iframe src="${framed}" width="600" height="400"></iframe>`));
+    const other = createServer((_request, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><iframe src="${framed}" width="600" height="400"></iframe>`),
+    );
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const embedder = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
     onTestFinished(() => void other.close());
@@ -116,7 +141,10 @@ describe('the app under its Content-Security-Policy', () => {
     await page.reload();
     await embed.locator('.item.text:has-text("framed board")').waitFor();
     const reloaded = page.frames().find((f) => f.url().startsWith(t.server.url))!;
-    expect(await reloaded.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker answered the embed').toBe(true);
+    expect(
+      await reloaded.evaluate(() => navigator.serviceWorker.controller !== null),
+      'the service worker answered the embed',
+    ).toBe(true);
     expect(chrome.takeViolations()).toEqual([]);
 
     framed = `${t.server.url}/#${id}`;

@@ -13,7 +13,8 @@ import { useServer } from '../helpers/server.js';
 const t = useServer();
 const chrome = useChromium();
 
-const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG_1PX =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Two texts joined by an anchored stroke, a link and an image; text A is the top-left of them all. */
 const CONTENT = {
@@ -22,19 +23,35 @@ const CONTENT = {
     { sourceId: 'b', x: 400, y: 260, content: 'Beta', postit: true },
     { kind: 'link', x: 100, y: 300, url: 'https://example.org/page' },
   ],
-  lines: [{ points: [[200, 130], [380, 270]], color: 'blue', anchors: { start: { kind: 'text', id: 'a', dx: 100, dy: 30 }, end: { kind: 'text', id: 'b', dx: -20, dy: 10 } } }],
+  lines: [
+    {
+      points: [
+        [200, 130],
+        [380, 270],
+      ],
+      color: 'blue',
+      anchors: { start: { kind: 'text', id: 'a', dx: 100, dy: 30 }, end: { kind: 'text', id: 'b', dx: -20, dy: 10 } },
+    },
+  ],
   images: [{ x: 400, y: 110, width: 40, height: 40, dataUrl: PNG_1PX }],
 };
 
 async function createBoard(content: Record<string, unknown> = {}): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
   expect(response.ok).toBe(true);
   return ((await response.json()) as { id: string }).id;
 }
 
 /** A browser context allowed to read and write the system clipboard, as a person who said yes would be. */
 async function clipboardContext(): Promise<BrowserContext> {
-  const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const context = await chrome.browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.server.url });
   return context;
 }
@@ -51,11 +68,14 @@ async function sampleBoard() {
 
 /** The world position under a screen point, from the canvas's transform. */
 function toWorld(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  return page.evaluate(([sx, sy]) => {
-    const rect = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
-    const m = new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform);
-    return { x: (sx - rect.left - m.e) / m.a, y: (sy - rect.top - m.f) / m.a };
-  }, [x, y]);
+  return page.evaluate(
+    ([sx, sy]) => {
+      const rect = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
+      const m = new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform);
+      return { x: (sx - rect.left - m.e) / m.a, y: (sy - rect.top - m.f) / m.a };
+    },
+    [x, y],
+  );
 }
 
 const all = (board: any) => [...board.texts, ...board.lines, ...board.images];
@@ -124,7 +144,9 @@ describe('draw clipboard (issue 20)', () => {
     const betaBox = (await page.locator(`[data-id="${beta.id}"]`).boundingBox())!;
     await page.mouse.click(betaBox.x + betaBox.width / 2, betaBox.y + betaBox.height / 2);
     await page.keyboard.press('Control+d');
-    const copy = await until(async () => (await boardJson(t.server.url, id)).texts.find((text: any) => text.content === 'Beta' && text.id !== beta.id));
+    const copy = await until(async () =>
+      (await boardJson(t.server.url, id)).texts.find((text: any) => text.content === 'Beta' && text.id !== beta.id),
+    );
     expect([copy.x - beta.x, copy.y - beta.y]).toEqual([16, 16]);
     expect(copy.postit).toBe(true);
 
@@ -153,7 +175,9 @@ describe('draw clipboard (issue 20)', () => {
     const first = await open(context, from, 5);
     await first.page.keyboard.press('Control+a');
     await first.page.keyboard.press('Control+c');
-    const carried = await first.page.evaluate(async () => (await navigator.clipboard.read()).flatMap((item) => item.types));
+    const carried = await first.page.evaluate(async () =>
+      (await navigator.clipboard.read()).flatMap((item) => item.types),
+    );
     expect(carried).toEqual(expect.arrayContaining(['text/plain', 'text/html']));
     expect(await first.page.evaluate(() => navigator.clipboard.readText())).toContain('Beta');
 
@@ -209,7 +233,9 @@ describe('draw clipboard (issue 20)', () => {
       transfer.setData('text/plain', 'https://example.org/pasted');
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer }));
     });
-    const link = await until(async () => (await boardJson(t.server.url, id)).texts.find((text: any) => text.kind === 'link'));
+    const link = await until(async () =>
+      (await boardJson(t.server.url, id)).texts.find((text: any) => text.kind === 'link'),
+    );
     expect(link).toMatchObject({ url: 'https://example.org/pasted' });
     expect(link.x).toBeCloseTo(pointer.x, 0);
     expect(errors, errors.join('\n')).toEqual([]);
@@ -218,13 +244,33 @@ describe('draw clipboard (issue 20)', () => {
 
   // Its time is measured in bench/scenarios/browser.ts, never asserted here (a loaded machine would fail it).
   it('a paste of 200 items lands whole, with new ids', async () => {
-    const texts = Array.from({ length: 150 }, (_, i) => ({ x: (i % 15) * 120, y: Math.floor(i / 15) * 90, content: `**Item ${i}**\n- [ ] task ${i}` }));
-    const lines = Array.from({ length: 50 }, (_, i) => ({ points: [[i * 30, 1000], [i * 30 + 20, 1040], [i * 30 + 10, 1080]], color: 'red' }));
+    const texts = Array.from({ length: 150 }, (_, i) => ({
+      x: (i % 15) * 120,
+      y: Math.floor(i / 15) * 90,
+      content: `**Item ${i}**\n- [ ] task ${i}`,
+    }));
+    const lines = Array.from({ length: 50 }, (_, i) => ({
+      points: [
+        [i * 30, 1000],
+        [i * 30 + 20, 1040],
+        [i * 30 + 10, 1080],
+      ],
+      color: 'red',
+    }));
     const source = await boardJson(t.server.url, await createBoard({ texts, lines }));
     const id = await createBoard();
     const context = await clipboardContext();
     const { page, errors } = await open(context, id);
-    const payload = { type: 'board-items', version: 1, board: source.boardId, box: { x: 0, y: 0, width: 1800, height: 1100 }, texts: source.texts, links: [], strokes: source.lines, images: [] };
+    const payload = {
+      type: 'board-items',
+      version: 1,
+      board: source.boardId,
+      box: { x: 0, y: 0, width: 1800, height: 1100 },
+      texts: source.texts,
+      links: [],
+      strokes: source.lines,
+      images: [],
+    };
     await page.evaluate((json) => {
       const data = new DataTransfer();
       data.setData('application/x-board-items+json', json);

@@ -15,7 +15,8 @@ const chrome = useChromium();
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG_1PX =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const MERMAID = '```mermaid\nflowchart LR\n  Start --> Ship\n```';
 const CONTENT = {
   texts: [
@@ -23,16 +24,35 @@ const CONTENT = {
     { x: 900, y: 500, content: 'Far corner', postit: true },
     { x: 200, y: 200, content: MERMAID },
   ],
-  lines: [{ points: [[-250, 300], [0, 400], [300, 350]], color: 'red' }],
+  lines: [
+    {
+      points: [
+        [-250, 300],
+        [0, 400],
+        [300, 350],
+      ],
+      color: 'red',
+    },
+  ],
   images: [{ x: 600, y: -100, width: 80, height: 80, dataUrl: PNG_1PX }],
 };
 /** The margin the export leaves around the items, in world pixels (export.ts EXPORT_MARGIN_PX). */
 const MARGIN_PX = 24;
 
-async function openBoard(options: { viewport?: typeof DESKTOP; dark?: boolean } = {}): Promise<{ id: string; context: BrowserContext; page: Page; errors: string[] }> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: CONTENT }) });
+async function openBoard(
+  options: { viewport?: typeof DESKTOP; dark?: boolean } = {},
+): Promise<{ id: string; context: BrowserContext; page: Page; errors: string[] }> {
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: CONTENT }),
+  });
   const { id } = (await response.json()) as { id: string };
-  const context = await chrome.browser.newContext({ viewport: options.viewport ?? DESKTOP, colorScheme: options.dark ? 'dark' : 'light', acceptDownloads: true });
+  const context = await chrome.browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    colorScheme: options.dark ? 'dark' : 'light',
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -52,7 +72,12 @@ function contentBox(page: Page, only?: string[]): Promise<{ width: number; heigh
       if (ids && !ids.includes(element.dataset.id!)) continue;
       const r = element.getBoundingClientRect();
       const [x0, y0] = [(r.left - viewport.left - m.e) / m.a, (r.top - viewport.top - m.f) / m.a];
-      [minX, minY, maxX, maxY] = [Math.min(minX, x0), Math.min(minY, y0), Math.max(maxX, x0 + r.width / m.a), Math.max(maxY, y0 + r.height / m.a)];
+      [minX, minY, maxX, maxY] = [
+        Math.min(minX, x0),
+        Math.min(minY, y0),
+        Math.max(maxX, x0 + r.width / m.a),
+        Math.max(maxY, y0 + r.height / m.a),
+      ];
     }
     return { width: maxX - minX, height: maxY - minY };
   }, only);
@@ -60,7 +85,10 @@ function contentBox(page: Page, only?: string[]): Promise<{ width: number; heigh
 
 async function exportFile(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
   await page.click('.export-menu > summary');
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.click(`[data-export="${label}"]`)]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 20_000 }),
+    page.click(`[data-export="${label}"]`),
+  ]);
   return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
 }
 
@@ -154,19 +182,31 @@ describe('draw export and print (issue 20)', () => {
     // A real print (the PDF Chromium makes for "Save as PDF"): one page, the board's size, not A4.
     await page.emulateMedia({ media: 'screen' });
     const pdf = (await page.pdf({ preferCSSPageSize: true, printBackground: true })).toString('latin1');
-    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
     const board = await contentBox(page);
     writeFileSync(join(ARTIFACTS, 'draw-print.pdf'), pdf, 'latin1');
     expect(boxes).toHaveLength(1);
     expect(Math.abs(boxes[0][0] - (board.width + 2 * MARGIN_PX) * 0.75)).toBeLessThanOrEqual(4);
     await page.emulateMedia({ media: 'screen' });
-    expect(await page.evaluate(() => document.querySelector<HTMLElement>('.world')!.style.getPropertyValue('--print-transform'))).toBe('');
+    expect(
+      await page.evaluate(() =>
+        document.querySelector<HTMLElement>('.world')!.style.getPropertyValue('--print-transform'),
+      ),
+    ).toBe('');
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.toolbar')!).display)).not.toBe('none');
     await context.close();
   });
 
   it('screenshots of the Export menu: desktop and phone, light and dark', async () => {
-    for (const [viewport, dark, name] of [[DESKTOP, false, 'desktop-light'], [DESKTOP, true, 'desktop-dark'], [PHONE, false, 'phone-light'], [PHONE, true, 'phone-dark']] as const) {
+    for (const [viewport, dark, name] of [
+      [DESKTOP, false, 'desktop-light'],
+      [DESKTOP, true, 'desktop-dark'],
+      [PHONE, false, 'phone-light'],
+      [PHONE, true, 'phone-dark'],
+    ] as const) {
       const { page, context } = await openBoard({ viewport, dark });
       await page.click('.export-menu > summary');
       await page.screenshot({ path: join(ARTIFACTS, `draw-export-${name}.png`) });

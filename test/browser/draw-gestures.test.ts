@@ -15,13 +15,20 @@ const chrome = useChromium();
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-const MERMAID = '```mermaid\nflowchart TD\n  Start --> Plan --> Build --> Test --> Ship\n  Plan --> Research --> Build\n```';
+const MERMAID =
+  '```mermaid\nflowchart TD\n  Start --> Plan --> Build --> Test --> Ship\n  Plan --> Research --> Build\n```';
 
 /** A board made through REST with `texts`, opened by a person (a phone is a touch device). */
 async function openBoard(texts: Record<string, unknown>[] = [], options: { phone?: boolean; embed?: boolean } = {}) {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts } }) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: { texts } }),
+  });
   const { id } = (await response.json()) as { id: string };
-  const context = await chrome.browser.newContext(options.phone ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { viewport: DESKTOP });
+  const context = await chrome.browser.newContext(
+    options.phone ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { viewport: DESKTOP },
+  );
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -76,7 +83,9 @@ describe('draw gestures (issue 16)', () => {
     });
     await page.keyboard.type('made by double-click');
     await page.keyboard.press('Control+Enter');
-    const made = await until(async () => (await boardJson(t.server.url, id)).texts.find((item: any) => item.content === 'made by double-click'));
+    const made = await until(async () =>
+      (await boardJson(t.server.url, id)).texts.find((item: any) => item.content === 'made by double-click'),
+    );
     expect(made.x).toBeCloseTo((700 - before.left - before.x) / before.scale, -1);
     expect(made.y).toBeCloseTo((500 - before.top - before.y) / before.scale, -1);
     expect((await boardJson(t.server.url, id)).texts).toHaveLength(2);
@@ -107,7 +116,9 @@ describe('draw gestures (issue 16)', () => {
     await page.waitForTimeout(400);
     await page.keyboard.type('made by double-tap');
     await page.touchscreen.tap(300, 750);
-    await until(async () => (await boardJson(t.server.url, id)).texts.some((item: any) => item.content === 'made by double-tap'));
+    await until(async () =>
+      (await boardJson(t.server.url, id)).texts.some((item: any) => item.content === 'made by double-tap'),
+    );
     await context.close();
   });
 
@@ -158,7 +169,10 @@ describe('draw gestures (issue 16)', () => {
     expect(pastes, 'the middle click pasted').toEqual([]);
 
     // Canvas text cannot be selected; Ctrl+A on the canvas does not highlight the interface.
-    expect(await page.locator('.item.text .md-p').evaluate((row) => getComputedStyle(row).userSelect), 'canvas text is selectable').toBe('none');
+    expect(
+      await page.locator('.item.text .md-p').evaluate((row) => getComputedStyle(row).userSelect),
+      'canvas text is selectable',
+    ).toBe('none');
     await page.locator('[data-testid=canvas]').click({ position: { x: 900, y: 500 } });
     await page.keyboard.press('Control+a');
     expect(await page.evaluate(() => getSelection()!.toString()), 'Ctrl+A highlighted the page').toBe('');
@@ -169,16 +183,27 @@ describe('draw gestures (issue 16)', () => {
     await page.waitForSelector('textarea.editor');
     expect(await page.locator('textarea.editor').evaluate((area) => getComputedStyle(area).userSelect)).toBe('text');
     await page.keyboard.press('Control+a');
-    expect(await page.evaluate(() => { const area = document.querySelector('textarea.editor') as HTMLTextAreaElement; return area.value.slice(area.selectionStart, area.selectionEnd); })).toBe('some words to select');
+    expect(
+      await page.evaluate(() => {
+        const area = document.querySelector('textarea.editor') as HTMLTextAreaElement;
+        return area.value.slice(area.selectionStart, area.selectionEnd);
+      }),
+    ).toBe('some words to select');
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     expect((await boardJson(t.server.url, id)).etag).toBe(etag);
     await context.close();
   });
 
-  for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`the embed fits a Mermaid diagram once it is drawn, without a scrollbar (${name})`, async () => {
-      const texts = [{ x: 0, y: 0, content: 'A plan' }, { x: 0, y: 60, content: MERMAID }];
+      const texts = [
+        { x: 0, y: 0, content: 'A plan' },
+        { x: 0, y: 60, content: MERMAID },
+      ];
       const { page, context } = await openBoard(texts, { embed: true, phone: name === 'phone' });
       await page.waitForSelector('.item.text.mermaid svg', { timeout: 20_000 });
       await page.waitForTimeout(300);
@@ -190,7 +215,10 @@ describe('draw gestures (issue 16)', () => {
       expect(diagram.y + diagram.height, 'diagram cut off at the bottom').toBeLessThanOrEqual(size.height);
       // Fitted to the drawn diagram, not to "Drawing diagram…": it fills most of one side.
       expect(Math.max(diagram.width / size.width, diagram.height / size.height)).toBeGreaterThan(0.6);
-      const scroll = await page.evaluate(() => ({ h: document.documentElement.scrollHeight - innerHeight, w: document.documentElement.scrollWidth - innerWidth }));
+      const scroll = await page.evaluate(() => ({
+        h: document.documentElement.scrollHeight - innerHeight,
+        w: document.documentElement.scrollWidth - innerWidth,
+      }));
       expect(scroll, 'the embed has a scrollbar').toEqual({ h: 0, w: 0 });
       await context.close();
     });
@@ -210,7 +238,10 @@ describe('draw gestures (issue 16)', () => {
     await context.close();
   });
 
-  for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [name, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`the new-text editor shows its first line whole (${name})`, async () => {
       const { page, context } = await openBoard([], { phone: name === 'phone' });
       await page.click('[data-tool=text]');
@@ -221,7 +252,11 @@ describe('draw gestures (issue 16)', () => {
       await editor.waitFor();
       await page.keyboard.type('First line gyqp\nsecond line\nthird line\nfourth line');
       await shot(page, `draw-editor-${name}.png`);
-      const metrics = await editor.evaluate((area: HTMLTextAreaElement) => ({ scrollTop: area.scrollTop, scrollHeight: area.scrollHeight, clientHeight: area.clientHeight }));
+      const metrics = await editor.evaluate((area: HTMLTextAreaElement) => ({
+        scrollTop: area.scrollTop,
+        scrollHeight: area.scrollHeight,
+        clientHeight: area.clientHeight,
+      }));
       expect(metrics.scrollTop, 'the editor scrolled its first line out of view').toBe(0);
       expect(metrics.scrollHeight, 'the editor is shorter than its text').toBeLessThanOrEqual(metrics.clientHeight);
       // The editor opens where the text was placed, inside the visible canvas.

@@ -18,31 +18,47 @@ const chrome = useChromium();
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-type Content = { texts?: Record<string, unknown>[]; lines?: Record<string, unknown>[]; images?: Record<string, unknown>[] };
+type Content = {
+  texts?: Record<string, unknown>[];
+  lines?: Record<string, unknown>[];
+  images?: Record<string, unknown>[];
+};
 
 async function makeBoard(content: Content = {}): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
   return ((await response.json()) as { id: string }).id;
 }
 
 /** Opens board `id` as a new person, and waits until it is live and drawn. */
 async function open(id: string, options: { phone?: boolean; dark?: boolean; items?: number } = {}) {
   const context = await chrome.browser.newContext({
-    ...(options.phone ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { viewport: DESKTOP }),
+    ...(options.phone
+      ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+      : { viewport: DESKTOP }),
     colorScheme: options.dark ? 'dark' : 'light',
   });
   return { context, ...(await openBoard(context, t.server.url, id, options)) };
 }
 
 /** Screen pixels per world pixel. */
-const scaleOf = (page: Page) => page.evaluate(() => new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform).a);
+const scaleOf = (page: Page) =>
+  page.evaluate(() => new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform).a);
 
 async function centre(page: Page, selector: string): Promise<{ x: number; y: number }> {
   const box = (await page.locator(selector).boundingBox())!;
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }, options: { steps?: number; shift?: boolean } = {}): Promise<void> {
+async function drag(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  options: { steps?: number; shift?: boolean } = {},
+): Promise<void> {
   await page.mouse.move(from.x, from.y);
   if (options.shift) await page.keyboard.down('Shift');
   await page.mouse.down();
@@ -52,7 +68,8 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
 }
 
 /** The world layer's transform: pan and zoom. */
-const worldTransform = (page: Page) => page.evaluate(() => getComputedStyle(document.querySelector('.world')!).transform);
+const worldTransform = (page: Page) =>
+  page.evaluate(() => getComputedStyle(document.querySelector('.world')!).transform);
 
 /** The view has moved from `before` and the stored board is still at `etag` a moment later: a pan that wrote nothing. */
 async function expectPanOnly(page: Page, id: string, before: string, etag: string): Promise<void> {
@@ -66,7 +83,12 @@ const text = (id: string) => `.item.text[data-id="${id}"]`;
 
 describe('draw selection and transform (issue 20)', () => {
   it('the right-edge handle resizes a text: its stored width follows, within 160–4096', async () => {
-    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'a text to widen' }, { x: 100, y: 400, content: 'another' }] });
+    const id = await makeBoard({
+      texts: [
+        { x: 100, y: 100, content: 'a text to widen' },
+        { x: 100, y: 400, content: 'another' },
+      ],
+    });
     const { page, context, errors } = await open(id, { items: 2 });
     const [item] = (await boardJson(t.server.url, id)).texts;
     await page.click(text(item.id));
@@ -78,10 +100,14 @@ describe('draw selection and transform (issue 20)', () => {
     await drag(page, at, { x: at.x + 150, y: at.y + 40 });
     // The drag is shared live, so the stored width passes through the drag's steps: wait for where it ends.
     const wanted = before.width / scale + 150 / scale;
-    const widened = await until(async () => (await boardJson(t.server.url, id)).texts.find((x: any) => x.id === item.id && Math.abs(x.width - wanted) < 5));
+    const widened = await until(async () =>
+      (await boardJson(t.server.url, id)).texts.find((x: any) => x.id === item.id && Math.abs(x.width - wanted) < 5),
+    );
     expect(widened.width).toBeCloseTo(wanted, -1);
     expect(widened.x).toBe(100); // the left edge stays
-    await until(async () => Math.abs((await page.locator(text(item.id)).boundingBox())!.width - (before.width + 150)) < 3);
+    await until(
+      async () => Math.abs((await page.locator(text(item.id)).boundingBox())!.width - (before.width + 150)) < 3,
+    );
     await shot(page, 'draw-resize-text.png');
 
     const now = await centre(page, '.handle');
@@ -99,14 +125,18 @@ describe('draw selection and transform (issue 20)', () => {
   it('on a phone a finger drags the handle to resize, and one finger on empty canvas pans', async () => {
     const id = await makeBoard({ texts: [{ x: 20, y: 20, content: 'narrow' }] });
     const { page, context, errors } = await open(id, { phone: true, items: 1 });
-    await page.touchscreen.tap(...Object.values(await centre(page, '.item.text')) as [number, number]);
+    await page.touchscreen.tap(...(Object.values(await centre(page, '.item.text')) as [number, number]));
     await page.locator('.handle').waitFor();
     const scale = await scaleOf(page);
     const cdp = await context.newCDPSession(page);
     /** One finger pressed at `from`, moved to `to` in steps, and lifted (Playwright's touchscreen only taps). */
     const swipe = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
-      for (let i = 1; i <= 6; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 6, y: from.y + ((to.y - from.y) * i) / 6 }] });
+      for (let i = 1; i <= 6; i++)
+        await cdp.send('Input.dispatchTouchEvent', {
+          type: 'touchMove',
+          touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 6, y: from.y + ((to.y - from.y) * i) / 6 }],
+        });
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     };
     const before = (await page.locator('.item.text').boundingBox())!.width;
@@ -157,7 +187,13 @@ describe('draw selection and transform (issue 20)', () => {
   });
 
   it('a plain drag on empty canvas selects what it encloses, and Delete removes exactly that', async () => {
-    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'in one' }, { x: 300, y: 120, content: 'in two' }, { x: 100, y: 500, content: 'stays outside' }] });
+    const id = await makeBoard({
+      texts: [
+        { x: 100, y: 100, content: 'in one' },
+        { x: 300, y: 120, content: 'in two' },
+        { x: 100, y: 500, content: 'stays outside' },
+      ],
+    });
     const { page, context } = await open(id, { items: 3 });
     const before = await worldTransform(page);
     const one = (await page.locator('.item.text:has-text("in one")').boundingBox())!;
@@ -175,7 +211,20 @@ describe('draw selection and transform (issue 20)', () => {
   });
 
   it('dragging one item of a multi-selection moves them all, as one undo step', async () => {
-    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'first' }, { x: 300, y: 100, content: 'second' }], lines: [{ points: [[100, 300], [300, 320]] }] });
+    const id = await makeBoard({
+      texts: [
+        { x: 100, y: 100, content: 'first' },
+        { x: 300, y: 100, content: 'second' },
+      ],
+      lines: [
+        {
+          points: [
+            [100, 300],
+            [300, 320],
+          ],
+        },
+      ],
+    });
     const { page, context } = await open(id, { items: 3 });
     await page.keyboard.press('Control+a');
     expect(await page.locator('.selected').count()).toBe(3);
@@ -250,7 +299,11 @@ describe('draw selection and transform (issue 20)', () => {
     const mover = await open(id, { items: 1 });
     const watcher = await open(id, { items: 1 });
     const [item] = (await boardJson(t.server.url, id)).texts;
-    const left = () => watcher.page.evaluate((selector) => parseFloat((document.querySelector(selector) as HTMLElement).style.left), text(item.id));
+    const left = () =>
+      watcher.page.evaluate(
+        (selector) => parseFloat((document.querySelector(selector) as HTMLElement).style.left),
+        text(item.id),
+      );
     expect(await left()).toBe(100);
 
     const from = await centre(mover.page, text(item.id));
@@ -280,7 +333,12 @@ describe('draw selection and transform (issue 20)', () => {
   });
 
   it('the arrow tool (A) draws a stroke anchored to the texts under its ends, with a head, that follows them', async () => {
-    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'from here' }, { x: 500, y: 300, content: 'to there' }] });
+    const id = await makeBoard({
+      texts: [
+        { x: 100, y: 100, content: 'from here' },
+        { x: 500, y: 300, content: 'to there' },
+      ],
+    });
     const { page, context, errors } = await open(id, { items: 2 });
     const texts = (await boardJson(t.server.url, id)).texts;
     const from = texts.find((x: any) => x.content === 'from here');
@@ -301,7 +359,11 @@ describe('draw selection and transform (issue 20)', () => {
     expect(await page.locator(`.stroke[data-id="${line.id}"]`).getAttribute('marker-end')).toMatch(/^url\(#arrowhead-/);
     await shot(page, 'draw-arrow.png');
 
-    await fetch(`${t.server.url}/api/boards/${id}/texts/${to.id}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 600, y: 500 }) });
+    await fetch(`${t.server.url}/api/boards/${id}/texts/${to.id}/move`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: 600, y: 500 }),
+    });
     const [followed] = await until(async () => {
       const board = await boardJson(t.server.url, id);
       return board.lines[0].points[1][1] > line.points[1][1] + 150 && board.lines;
@@ -314,9 +376,24 @@ describe('draw selection and transform (issue 20)', () => {
   it('the eraser (E) deletes the strokes it passes over, and one undo brings them all back', async () => {
     const id = await makeBoard({
       lines: [
-        { points: [[100, 100], [100, 300]] },
-        { points: [[200, 100], [200, 300]] },
-        { points: [[600, 100], [600, 300]] },
+        {
+          points: [
+            [100, 100],
+            [100, 300],
+          ],
+        },
+        {
+          points: [
+            [200, 100],
+            [200, 300],
+          ],
+        },
+        {
+          points: [
+            [600, 100],
+            [600, 300],
+          ],
+        },
       ],
     });
     const { page, context } = await open(id, { items: 3 });
@@ -338,27 +415,48 @@ describe('draw selection and transform (issue 20)', () => {
 
   it('every item in the DOM carries its id as data-id', async () => {
     const id = await makeBoard({
-      texts: [{ x: 0, y: 0, content: 'a text' }, { kind: 'link', x: 0, y: 100, url: 'https://example.com' }],
-      lines: [{ points: [[0, 200], [100, 250]] }],
+      texts: [
+        { x: 0, y: 0, content: 'a text' },
+        { kind: 'link', x: 0, y: 100, url: 'https://example.com' },
+      ],
+      lines: [
+        {
+          points: [
+            [0, 200],
+            [100, 250],
+          ],
+        },
+      ],
       images: [{ x: 200, y: 0, width: 50, height: 50, dataUrl: PNG_1PX }],
     });
     const { page, context } = await open(id, { items: 4 });
     const board = await boardJson(t.server.url, id);
     const stored = [...board.texts, ...board.lines, ...board.images].map((item: any) => item.id).sort();
-    const shown = await page.$$eval('.item, .strokes .stroke', (elements) => elements.map((element) => (element as HTMLElement).dataset.id ?? null));
+    const shown = await page.$$eval('.item, .strokes .stroke', (elements) =>
+      elements.map((element) => (element as HTMLElement).dataset.id ?? null),
+    );
     expect(shown.sort()).toEqual(stored);
     await context.close();
   });
 
   it('a new empty board says what to do, until it has an item', async () => {
-    for (const [name, options] of [['desktop', {}], ['desktop-dark', { dark: true }], ['phone', { phone: true }], ['phone-dark', { phone: true, dark: true }]] as const) {
+    for (const [name, options] of [
+      ['desktop', {}],
+      ['desktop-dark', { dark: true }],
+      ['phone', { phone: true }],
+      ['phone-dark', { phone: true, dark: true }],
+    ] as const) {
       const id = await makeBoard();
       const { page, context } = await open(id, options);
       const hint = page.getByTestId('canvas-hint');
       await hint.waitFor();
       expect(await hint.textContent()).toMatch(options.phone ? /Double-tap to write/ : /Double-click to write/);
       await shot(page, `draw-empty-hint-${name}.png`);
-      const added = await fetch(`${t.server.url}/api/boards/${id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 10, y: 10, content: 'first' }) });
+      const added = await fetch(`${t.server.url}/api/boards/${id}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 10, y: 10, content: 'first' }),
+      });
       expect(added.ok, await added.text()).toBe(true);
       await hint.waitFor({ state: 'hidden', timeout: 3_000 });
       await context.close();
@@ -366,8 +464,16 @@ describe('draw selection and transform (issue 20)', () => {
   }, 60_000); // four browser contexts, one after another
 
   it('screenshots of a selected text and image with their handles, light and dark, desktop and phone', async () => {
-    const id = await makeBoard({ texts: [{ x: 40, y: 40, content: '# Handles\nDrag the right edge' }], images: [{ x: 40, y: 200, width: 120, height: 80, dataUrl: PNG_1PX }] });
-    for (const [name, options] of [['desktop', {}], ['desktop-dark', { dark: true }], ['phone', { phone: true }], ['phone-dark', { phone: true, dark: true }]] as const) {
+    const id = await makeBoard({
+      texts: [{ x: 40, y: 40, content: '# Handles\nDrag the right edge' }],
+      images: [{ x: 40, y: 200, width: 120, height: 80, dataUrl: PNG_1PX }],
+    });
+    for (const [name, options] of [
+      ['desktop', {}],
+      ['desktop-dark', { dark: true }],
+      ['phone', { phone: true }],
+      ['phone-dark', { phone: true, dark: true }],
+    ] as const) {
       const { page, context } = await open(id, { ...options, items: 2 });
       await page.locator('.item.text').click();
       await page.locator('.handle').waitFor();

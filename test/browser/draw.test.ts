@@ -41,14 +41,20 @@ describe('draw boards in Chromium', () => {
     await bob.page.waitForSelector('.item.text:has-text("Hello from Alice")', { timeout: 1_000 });
     expect(Date.now() - typed).toBeLessThan(2_000);
     const json = await boardJson(t.server.url, alice.id);
-    expect(json.texts).toEqual([expect.objectContaining({ content: 'Hello from Alice', author: expect.stringMatching(/^user:[0-9a-f-]{36}$/) })]);
+    expect(json.texts).toEqual([
+      expect.objectContaining({ content: 'Hello from Alice', author: expect.stringMatching(/^user:[0-9a-f-]{36}$/) }),
+    ]);
     expect(alice.errors).toEqual([]);
     await Promise.all([alice.context.close(), bob.context.close()]);
   });
 
   it('REST and MCP writes appear in the page live; AI-authored items are marked', async () => {
     const { page, context, id } = await newDrawBoard();
-    await fetch(`${t.server.url}/api/boards/${id}/texts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ x: 50, y: 50, content: 'from a script' }) });
+    await fetch(`${t.server.url}/api/boards/${id}/texts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ x: 50, y: 50, content: 'from a script' }),
+    });
     await page.waitForSelector('.item.text.ai:has-text("from a script")', { timeout: 2_000 });
     const mcp = await connectMcp(t.server.url);
     try {
@@ -136,7 +142,7 @@ describe('draw boards in Chromium', () => {
     await Promise.all([alice.context.close(), bob.context.close()]);
   });
 
-  it('undo takes back the person\'s own edit; Y toggles post-it on the hovered text', async () => {
+  it("undo takes back the person's own edit; Y toggles post-it on the hovered text", async () => {
     const { page, context, id } = await newDrawBoard();
     await typeText(page, 300, 300, 'toggle me');
     const text = page.locator('.item.text:has-text("toggle me")');
@@ -152,7 +158,9 @@ describe('draw boards in Chromium', () => {
 
   it('a Mermaid seed renders as an SVG diagram', async () => {
     const { page, context } = await person(chrome.browser);
-    const location = (await fetch(`${t.server.url}/draw?seed=mermaid-flowchart`, { redirect: 'manual' })).headers.get('location')!;
+    const location = (await fetch(`${t.server.url}/draw?seed=mermaid-flowchart`, { redirect: 'manual' })).headers.get(
+      'location',
+    )!;
     await page.goto(location);
     await page.waitForSelector('.item.text.mermaid svg', { timeout: 20_000 });
     expect(await page.locator('.item.text.mermaid svg g').count()).toBeGreaterThan(3);
@@ -161,7 +169,20 @@ describe('draw boards in Chromium', () => {
   });
 
   it('an embed is read-only: no editing controls, and no gesture changes the board', async () => {
-    const { id } = (await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts: [{ x: 0, y: 0, content: 'look, do not touch' }, { x: 300, y: 0, content: '- [ ] a task' }] } }) })).json()) as { id: string };
+    const { id } = (await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: {
+            texts: [
+              { x: 0, y: 0, content: 'look, do not touch' },
+              { x: 300, y: 0, content: '- [ ] a task' },
+            ],
+          },
+        }),
+      })
+    ).json()) as { id: string };
     const before = (await boardJson(t.server.url, id)).etag;
     const { page, context } = await person(chrome.browser, { width: 800, height: 500 });
     await page.goto(`${t.server.url}/?embed=1#${id}`);
@@ -176,7 +197,10 @@ describe('draw boards in Chromium', () => {
     await page.mouse.up();
     await text.dblclick();
     for (const key of ['Delete', 'Backspace', 't', 'y', 'Control+z', 'p']) await page.keyboard.press(key);
-    await page.locator('.md-task input').click({ force: true }).catch(() => {});
+    await page
+      .locator('.md-task input')
+      .click({ force: true })
+      .catch(() => {});
     await page.evaluate(() => {
       const transfer = new DataTransfer();
       transfer.setData('text/plain', 'https://pasted.test');
@@ -198,11 +222,40 @@ describe('draw boards in Chromium', () => {
 
   it('saves a screenshot of a draw board', async () => {
     const { page, context, id } = await newDrawBoard();
-    const post = (path: string, body: unknown) => fetch(`${t.server.url}/api/boards/${id}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await post('texts', { x: 40, y: 40, content: '# Launch plan\n- [x] Draft the spec\n- [ ] Build the board\n- [ ] Ship it', postit: true, author: 'user:screenshot' });
-    await post('texts', { x: 320, y: 40, content: '```mermaid\nflowchart LR\n  Idea --> Plan --> Ship\n```', author: 'user:screenshot' });
-    await post('texts', { x: 40, y: 260, content: 'Notes from the **agent**:\nthe API is ready', author: 'ai:planner' });
-    await post('strokes', { points: [[260, 120], [300, 110], [318, 90]], color: 'blue', author: 'user:screenshot' });
+    const post = (path: string, body: unknown) =>
+      fetch(`${t.server.url}/api/boards/${id}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await post('texts', {
+      x: 40,
+      y: 40,
+      content: '# Launch plan\n- [x] Draft the spec\n- [ ] Build the board\n- [ ] Ship it',
+      postit: true,
+      author: 'user:screenshot',
+    });
+    await post('texts', {
+      x: 320,
+      y: 40,
+      content: '```mermaid\nflowchart LR\n  Idea --> Plan --> Ship\n```',
+      author: 'user:screenshot',
+    });
+    await post('texts', {
+      x: 40,
+      y: 260,
+      content: 'Notes from the **agent**:\nthe API is ready',
+      author: 'ai:planner',
+    });
+    await post('strokes', {
+      points: [
+        [260, 120],
+        [300, 110],
+        [318, 90],
+      ],
+      color: 'blue',
+      author: 'user:screenshot',
+    });
     await post('links', { x: 320, y: 260, url: 'https://example.org/spec' });
     await page.waitForSelector('.item.text.mermaid svg', { timeout: 20_000 });
     await page.screenshot({ path: join(ARTIFACTS, 'draw-board.png') });

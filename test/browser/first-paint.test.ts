@@ -16,15 +16,38 @@ const t = useServer();
 const chrome = useChromium();
 
 async function post(path: string, body: unknown): Promise<{ id: string }> {
-  const response = await fetch(`${t.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBeLessThan(300);
   return (await response.json()) as { id: string };
 }
 
 describe('first paint of a draw board', () => {
   it('draws the snapshot before the sync, then follows the document', async () => {
-    const board = await post('/api/boards', { content: { texts: [{ x: 0, y: 0, content: 'kept' }, { x: 300, y: 0, content: 'erased meanwhile' }], lines: [{ points: [[0, 200], [200, 260]], color: 'blue' }] } });
-    const json = (await (await fetch(`${t.server.url}/json/${board.id}`)).json()) as { texts: { id: string; content: string }[]; lines: { id: string }[] };
+    const board = await post('/api/boards', {
+      content: {
+        texts: [
+          { x: 0, y: 0, content: 'kept' },
+          { x: 300, y: 0, content: 'erased meanwhile' },
+        ],
+        lines: [
+          {
+            points: [
+              [0, 200],
+              [200, 260],
+            ],
+            color: 'blue',
+          },
+        ],
+      },
+    });
+    const json = (await (await fetch(`${t.server.url}/json/${board.id}`)).json()) as {
+      texts: { id: string; content: string }[];
+      lines: { id: string }[];
+    };
     const erased = json.texts.find((text) => text.content === 'erased meanwhile')!.id;
 
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -42,7 +65,9 @@ describe('first paint of a draw board', () => {
     expect(await page.locator(`[data-id="${json.lines[0].id}"]`).count()).toBe(1);
 
     // Meanwhile the board changes: one text erased, one added.
-    expect((await fetch(`${t.server.url}/api/boards/${board.id}/texts/${erased}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await fetch(`${t.server.url}/api/boards/${board.id}/texts/${erased}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
     const added = await post(`/api/boards/${board.id}/texts`, { x: 0, y: 400, content: 'added meanwhile' });
     release();
     await until(async () => (await page.textContent('[data-testid=status]')) === 'Live', 10_000);
@@ -67,7 +92,11 @@ describe('first paint of a draw board', () => {
     const page = await context.newPage();
     // The app's chunk (all of the app but its small entry) is held until both board requests have gone out.
     const asked: string[] = [];
-    page.on('request', (request) => /\/(json\/|api\/boards\/[^/]+\/meta)/.test(request.url()) && asked.push(new URL(request.url()).pathname));
+    page.on(
+      'request',
+      (request) =>
+        /\/(json\/|api\/boards\/[^/]+\/meta)/.test(request.url()) && asked.push(new URL(request.url()).pathname),
+    );
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let held = 0;
@@ -89,13 +118,23 @@ describe('first paint of a draw board', () => {
 
   it('a todo board and a key-locked board open as before (no snapshot to draw)', async () => {
     const todo = await post('/api/boards', { mode: 'todo' });
-    const locked = (await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lock: 'all', content: { texts: [{ x: 0, y: 0, content: 'secret' }] } }) })).json()) as { id: string };
+    const locked = (await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lock: 'all', content: { texts: [{ x: 0, y: 0, content: 'secret' }] } }),
+      })
+    ).json()) as { id: string };
     const context = await chrome.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${t.server.url}/#${todo.id}`);
     await page.waitForSelector('[data-testid=kanban]');
     await page.goto(`${t.server.url}/#${locked.id}`);
-    await until(async () => (await page.locator('dialog[open], [role=dialog]').count()) > 0 || (await page.textContent('body'))?.includes('locked'));
+    await until(
+      async () =>
+        (await page.locator('dialog[open], [role=dialog]').count()) > 0 ||
+        (await page.textContent('body'))?.includes('locked'),
+    );
     expect(await page.locator('.item[data-id]').count()).toBe(0);
     await context.close();
   });

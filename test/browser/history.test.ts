@@ -11,19 +11,31 @@ const chrome = useChromium();
 /** Versions are recorded ~3 s after a burst settles: every wait for one polls, up to this long. */
 const VERSION_WAIT_MS = 15_000;
 
-type Summary = { version: number; at: string; authors: string[]; counts: Record<string, number>; changes: { added: number; updated: number; removed: number }; restoredFrom?: number };
+type Summary = {
+  version: number;
+  at: string;
+  authors: string[];
+  counts: Record<string, number>;
+  changes: { added: number; updated: number; removed: number };
+  restoredFrom?: number;
+};
 
 async function rest(method: string, path: string, body?: unknown, key?: string): Promise<any> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (key) headers['x-board-key'] = key;
-  const response = await fetch(`${t.server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }
 
-const versions = async (id: string, key?: string): Promise<Summary[]> => (await rest('GET', `/api/boards/${id}/versions`, undefined, key)).versions;
+const versions = async (id: string, key?: string): Promise<Summary[]> =>
+  (await rest('GET', `/api/boards/${id}/versions`, undefined, key)).versions;
 
 /** Waits for the newest version to pass `check`, and returns it. */
 const newestVersion = (id: string, check: (version: Summary) => boolean, key?: string) =>
@@ -33,10 +45,13 @@ const newestVersion = (id: string, check: (version: Summary) => boolean, key?: s
   }, VERSION_WAIT_MS);
 
 /** A draw board with three texts, recorded as a version; returns the board and that version. */
-async function drawBoardWithHistory(options: { lock?: 'write' } = {}): Promise<{ id: string; key?: string; good: Summary }> {
+async function drawBoardWithHistory(
+  options: { lock?: 'write' } = {},
+): Promise<{ id: string; key?: string; good: Summary }> {
   const created = await rest('POST', '/api/boards', options.lock ? { lock: options.lock } : {});
   const key: string | undefined = created.access_key;
-  for (const [index, content] of ['Alpha', 'Beta', 'Gamma'].entries()) await rest('POST', `/api/boards/${created.id}/texts`, { x: index * 500, y: 0, content, postit: true }, key);
+  for (const [index, content] of ['Alpha', 'Beta', 'Gamma'].entries())
+    await rest('POST', `/api/boards/${created.id}/texts`, { x: index * 500, y: 0, content, postit: true }, key);
   const good = await newestVersion(created.id, (version) => version.counts.texts === 3, key);
   return { id: created.id, key, good };
 }
@@ -77,7 +92,11 @@ describe('the History panel', () => {
     // Choosing the version before shows it read-only; the live board stays as it is.
     await alice.page.click(`.version[data-version="${good.version}"]`);
     await alice.page.waitForSelector('.version-view img');
-    expect(await alice.page.locator('.version-view img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await alice.page
+        .locator('.version-view img')
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
     expect(await alice.page.locator('.item.text').count()).toBe(0);
     await alice.page.screenshot({ path: join(ARTIFACTS, 'history-desktop-light.png') });
     await alice.page.emulateMedia({ colorScheme: 'dark' });
@@ -100,7 +119,10 @@ describe('the History panel', () => {
     expect(json.texts.map((text: { content: string }) => text.content).sort()).toEqual(['Alpha', 'Beta', 'Gamma']);
     const restored = await newestVersion(id, (version) => version.restoredFrom === good.version);
     // The open list takes in the restore's version by itself.
-    await alice.page.waitForSelector(`.version[data-version="${restored.version}"]:has-text("Restored from v${good.version}")`, { timeout: VERSION_WAIT_MS });
+    await alice.page.waitForSelector(
+      `.version[data-version="${restored.version}"]:has-text("Restored from v${good.version}")`,
+      { timeout: VERSION_WAIT_MS },
+    );
     expect(alice.errors).toEqual([]);
     expect(bob.errors).toEqual([]);
     await Promise.all([alice.context.close(), bob.context.close()]);
@@ -166,7 +188,10 @@ describe('the History panel', () => {
     // The owner holds the key for the session (as after locking or entering it): Restore sends it.
     const owner = await person(chrome.browser);
     owner.page.setDefaultTimeout(5_000);
-    await owner.context.addInitScript(([board, secret]) => sessionStorage.setItem(`boards.key.${board}`, secret), [id, key!] as const);
+    await owner.context.addInitScript(([board, secret]) => sessionStorage.setItem(`boards.key.${board}`, secret), [
+      id,
+      key!,
+    ] as const);
     await owner.page.goto(`${t.server.url}/#${id}`);
     await owner.page.waitForSelector('[data-testid=status]:text-is("Live")');
     await openHistory(owner.page);
@@ -184,7 +209,8 @@ describe('the History panel', () => {
     const created = await rest('POST', '/api/boards', { mode: 'todo', content: { columns: [{ title: 'To do' }] } });
     const id: string = created.id;
     const column: string = created.ids.columns[0];
-    for (const name of ['Keep me', 'Also keep']) await rest('POST', `/api/boards/${id}/tasks`, { column_id: column, name });
+    for (const name of ['Keep me', 'Also keep'])
+      await rest('POST', `/api/boards/${id}/tasks`, { column_id: column, name });
     const good = await newestVersion(id, (version) => version.counts.tasks === 2);
 
     const { page, context, errors } = await person(chrome.browser);
@@ -198,11 +224,13 @@ describe('the History panel', () => {
     await page.fill('dialog input[aria-label=Name]', 'Added offline');
     await page.press('dialog input[aria-label=Name]', 'Enter');
     await page.waitForSelector('.task:has-text("Added offline")');
-    const names = async () => ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
+    const names = async () =>
+      ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
     expect(await names()).toEqual(['Also keep', 'Keep me']);
 
     // Meanwhile the board is wrecked and restored, from REST.
-    for (const task of (await boardJson(t.server.url, id)).tasks) await rest('DELETE', `/api/boards/${id}/tasks/${task.id}`);
+    for (const task of (await boardJson(t.server.url, id)).tasks)
+      await rest('DELETE', `/api/boards/${id}/tasks/${task.id}`);
     await newestVersion(id, (version) => version.counts.tasks === 0);
     const restored = await rest('POST', `/api/boards/${id}/versions/${good.version}/restore`);
     expect(restored).toMatchObject({ ok: true, restoredFrom: good.version });
@@ -215,7 +243,9 @@ describe('the History panel', () => {
     expect(await page.locator('.task').count()).toBe(3);
     // The todo board's panel lists the restore.
     await openHistory(page);
-    await page.waitForSelector(`.version[data-version="${restored.version}"]:has-text("Restored from v${good.version}")`);
+    await page.waitForSelector(
+      `.version[data-version="${restored.version}"]:has-text("Restored from v${good.version}")`,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'history-todo.png') });
     expect(errors).toEqual([]);
     await context.close();

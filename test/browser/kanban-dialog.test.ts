@@ -9,7 +9,13 @@ const chrome = useChromium();
 /** A todo board holding one column and, when named, one task in it. */
 async function todoBoard(task?: string): Promise<{ id: string; columnId: string; taskId?: string }> {
   const content = { columns: [{ title: 'To do' }], tasks: task ? [{ columnIndex: 0, name: task }] : [] };
-  const created = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo', content }) })).json();
+  const created = await (
+    await fetch(`${t.server.url}/api/boards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'todo', content }),
+    })
+  ).json();
   return { id: created.id, columnId: created.ids.columns[0], taskId: created.ids.tasks[0] };
 }
 
@@ -62,7 +68,9 @@ describe('the kanban task dialog', () => {
     await page.fill('dialog input[aria-label=Name]', '  Trimmed  ');
     await page.fill('dialog input[aria-label=Assignee]', ' Alice ');
     await page.press('dialog input[aria-label=Name]', 'Enter');
-    const stored = await until(async () => (await boardJson(t.server.url, board.id)).tasks.find((task: { name: string }) => task.name === 'Trimmed'));
+    const stored = await until(async () =>
+      (await boardJson(t.server.url, board.id)).tasks.find((task: { name: string }) => task.name === 'Trimmed'),
+    );
     expect(stored.assignee).toBe('Alice');
     await context.close();
   });
@@ -111,7 +119,10 @@ describe('the kanban task dialog', () => {
 
   it('saves screenshots of the task dialog at 1280x800 and 390x844', async () => {
     const board = await todoBoard('Look at me');
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       const { page, context } = await openBoard(board.id, viewport);
       await page.click('.task:has-text("Look at me")');
       await page.waitForSelector('dialog[open] input[aria-label=Name]');
@@ -123,7 +134,7 @@ describe('the kanban task dialog', () => {
 
 describe('undo keys on todo boards', () => {
   // Issue 16: the Undo and Redo buttons worked, Ctrl+Z and Ctrl+Shift+Z did nothing.
-  it('Ctrl+Z undoes and Ctrl+Shift+Z redoes this person\'s edit, but not while typing in a field', async () => {
+  it("Ctrl+Z undoes and Ctrl+Shift+Z redoes this person's edit, but not while typing in a field", async () => {
     const board = await todoBoard();
     const { page, context } = await openBoard(board.id);
     const columns = async () => (await boardJson(t.server.url, board.id)).columns.length;

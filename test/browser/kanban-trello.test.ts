@@ -23,12 +23,20 @@ type Task = { id: string; name: string; column_id: string; sort: number; color?:
 type Content = { columns: { title: string }[]; tasks: Record<string, unknown>[] };
 
 async function todoBoard(content: Content): Promise<{ id: string; columns: string[]; tasks: string[] }> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo', content }) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'todo', content }),
+  });
   const created = await response.json();
   return { id: created.id, columns: created.ids.columns, tasks: created.ids.tasks };
 }
 
-async function openBoard(id: string, viewport?: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light') {
+async function openBoard(
+  id: string,
+  viewport?: { width: number; height: number },
+  colorScheme: 'light' | 'dark' = 'light',
+) {
   const who = await person(chrome.browser, viewport);
   await who.page.emulateMedia({ colorScheme });
   who.page.setDefaultTimeout(8_000);
@@ -39,7 +47,8 @@ async function openBoard(id: string, viewport?: { width: number; height: number 
 }
 
 const tasksOf = async (id: string) => (await boardJson(t.server.url, id)).tasks as Task[];
-const shownIds = (page: Page) => page.$$eval('.task', (cards) => cards.map((card) => (card as HTMLElement).dataset.id!).sort());
+const shownIds = (page: Page) =>
+  page.$$eval('.task', (cards) => cards.map((card) => (card as HTMLElement).dataset.id!).sort());
 
 const past = '2020-01-15';
 const future = '2099-01-15';
@@ -97,7 +106,8 @@ describe('kanban, Trello habits', () => {
     });
     const { page, context } = await openBoard(board.id);
     expect((await shownIds(page)).length).toBe(5);
-    const server = async (query: object) => ((await mcp.call('query_tasks', { board_id: board.id, ...query })).tasks as Task[]).map((task) => task.id).sort();
+    const server = async (query: object) =>
+      ((await mcp.call('query_tasks', { board_id: board.id, ...query })).tasks as Task[]).map((task) => task.id).sort();
 
     await page.selectOption('select[aria-label="Filter by assignee"]', 'Alice');
     await until(async () => (await shownIds(page)).length === 2);
@@ -129,23 +139,35 @@ describe('kanban, Trello habits', () => {
   it('Alt+arrows move the focused card between and within columns, by keyboard alone', async () => {
     const board = await todoBoard({
       columns: [{ title: 'To do' }, { title: 'Doing' }],
-      tasks: [{ columnIndex: 0, name: 'Mover' }, { columnIndex: 0, name: 'Stayer' }, { columnIndex: 1, name: 'Already there' }],
+      tasks: [
+        { columnIndex: 0, name: 'Mover' },
+        { columnIndex: 0, name: 'Stayer' },
+        { columnIndex: 1, name: 'Already there' },
+      ],
     });
     const { page, context } = await openBoard(board.id);
     const mover = board.tasks[0];
     await page.focus(`.task[data-id="${mover}"]`);
     expect(await page.getAttribute(`.task[data-id="${mover}"]`, 'aria-label')).toContain('Mover');
     await page.keyboard.press('Alt+ArrowRight');
-    await until(async () => (await tasksOf(board.id)).find((task) => task.id === mover)!.column_id === board.columns[1]);
+    await until(
+      async () => (await tasksOf(board.id)).find((task) => task.id === mover)!.column_id === board.columns[1],
+    );
     await page.waitForSelector(`.tasks[data-column-id="${board.columns[1]}"] .task[data-id="${mover}"]:focus`);
-    const order = async () => (await tasksOf(board.id)).filter((task) => task.column_id === board.columns[1]).sort((a, b) => a.sort - b.sort).map((task) => task.name);
+    const order = async () =>
+      (await tasksOf(board.id))
+        .filter((task) => task.column_id === board.columns[1])
+        .sort((a, b) => a.sort - b.sort)
+        .map((task) => task.name);
     expect(await order()).toEqual(['Mover', 'Already there']);
 
     await page.keyboard.press('Alt+ArrowDown'); // focus followed the card
     await until(async () => (await order())[1] === 'Mover');
     expect(await order()).toEqual(['Already there', 'Mover']);
     await page.keyboard.press('Alt+ArrowLeft');
-    await until(async () => (await tasksOf(board.id)).find((task) => task.id === mover)!.column_id === board.columns[0]);
+    await until(
+      async () => (await tasksOf(board.id)).find((task) => task.id === mover)!.column_id === board.columns[0],
+    );
     await page.keyboard.press('Alt+ArrowLeft'); // no column there: nothing moves
     await page.waitForTimeout(200);
     expect((await tasksOf(board.id)).find((task) => task.id === mover)!.column_id).toBe(board.columns[0]);
@@ -154,7 +176,10 @@ describe('kanban, Trello habits', () => {
 
   it('the card editor renders the description; toggling a checklist box changes the stored description', async () => {
     const description = '**Steps**\n- [ ] write\n- [x] test';
-    const board = await todoBoard({ columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Checklist', description }] });
+    const board = await todoBoard({
+      columns: [{ title: 'To do' }],
+      tasks: [{ columnIndex: 0, name: 'Checklist', description }],
+    });
     const { page, context } = await openBoard(board.id);
     await page.waitForSelector(`.task[data-id="${board.tasks[0]}"] .badge.checklist:text-is("☑ 1/2")`);
     await page.click(`.task[data-id="${board.tasks[0]}"]`);
@@ -173,13 +198,35 @@ describe('kanban, Trello habits', () => {
   });
 
   it('axe finds no serious or critical violation on the board with a filter on, nor in the card editor', async () => {
-    const board = await todoBoard({ columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Audit me', assignee: 'Alice', priority: 'H', due_date: past, color: 'red', description: '- [ ] one' }] });
+    const board = await todoBoard({
+      columns: [{ title: 'To do' }],
+      tasks: [
+        {
+          columnIndex: 0,
+          name: 'Audit me',
+          assignee: 'Alice',
+          priority: 'H',
+          due_date: past,
+          color: 'red',
+          description: '- [ ] one',
+        },
+      ],
+    });
     const { page, context } = await openBoard(board.id);
     await injectAxe(page);
     // The kanban and its editor only: the header is the shell's, audited with the app's pages.
-    const serious = async (scope: string) => (await page.evaluate(async (selector) => (await (window as any).axe.run(document.querySelector(selector))).violations, scope))
-      .filter((violation: { impact: string }) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation: { id: string; nodes: { target: string[] }[] }) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    const serious = async (scope: string) =>
+      (
+        await page.evaluate(
+          async (selector) => (await (window as any).axe.run(document.querySelector(selector))).violations,
+          scope,
+        )
+      )
+        .filter((violation: { impact: string }) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map(
+          (violation: { id: string; nodes: { target: string[] }[] }) =>
+            `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        );
     await page.selectOption('select[aria-label="Filter by priority"]', 'H');
     expect(await serious('[data-testid=kanban]')).toEqual([]);
     await page.click(`.task[data-id="${board.tasks[0]}"]`);
@@ -188,10 +235,19 @@ describe('kanban, Trello habits', () => {
     await context.close();
   });
 
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     it(`at ${viewport.width}x${viewport.height} "+ Column" stays on screen however many columns; the columns scroll sideways`, async () => {
       const columns = Array.from({ length: 8 }, (_, index) => ({ title: `Column ${index + 1}` }));
-      const board = await todoBoard({ columns, tasks: [{ columnIndex: 0, name: 'Late one', due_date: past, priority: 'H', assignee: 'Alice' }, { columnIndex: 0, name: 'Plain', description: '- [ ] a\n- [ ] b' }] });
+      const board = await todoBoard({
+        columns,
+        tasks: [
+          { columnIndex: 0, name: 'Late one', due_date: past, priority: 'H', assignee: 'Alice' },
+          { columnIndex: 0, name: 'Plain', description: '- [ ] a\n- [ ] b' },
+        ],
+      });
       for (const scheme of ['light', 'dark'] as const) {
         const { page, context } = await openBoard(board.id, viewport, scheme);
         const add = page.locator('.add-column').first();
@@ -201,25 +257,34 @@ describe('kanban, Trello habits', () => {
         expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
         expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
         // The strip of columns scrolls inside the board; the page itself does not.
-        const strip = await page.$eval('.columns', (element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+        const strip = await page.$eval('.columns', (element) => ({
+          scroll: element.scrollWidth,
+          client: element.clientWidth,
+        }));
         expect(strip.scroll).toBeGreaterThan(strip.client);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         await page.$eval('.columns', (element) => (element.scrollLeft = element.scrollWidth));
         const after = (await add.boundingBox())!;
         expect(after.x + after.width).toBeLessThanOrEqual(viewport.width);
         // No control of a column header is cut: every swatch is whole inside its column.
-        const cut = await page.$$eval('.column', (cols) => cols.filter((column) => {
-          const outer = column.getBoundingClientRect();
-          return [...column.querySelectorAll('header > *, .swatch')].some((control) => {
-            const inner = control.getBoundingClientRect();
-            return inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5;
-          });
-        }).length);
+        const cut = await page.$$eval(
+          '.column',
+          (cols) =>
+            cols.filter((column) => {
+              const outer = column.getBoundingClientRect();
+              return [...column.querySelectorAll('header > *, .swatch')].some((control) => {
+                const inner = control.getBoundingClientRect();
+                return inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5;
+              });
+            }).length,
+        );
         expect(cut).toBe(0);
         await page.$eval('.columns', (element) => (element.scrollLeft = 0));
         await page.screenshot({ path: join(ARTIFACTS, `kanban-${viewport.width}-${scheme}.png`) });
         await add.click();
-        await until(async () => (await boardJson(t.server.url, board.id)).columns.length === 9 + (scheme === 'dark' ? 1 : 0));
+        await until(
+          async () => (await boardJson(t.server.url, board.id)).columns.length === 9 + (scheme === 'dark' ? 1 : 0),
+        );
         await context.close();
       }
     });

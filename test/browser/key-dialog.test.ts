@@ -7,7 +7,13 @@ const t = useServer();
 const chrome = useChromium();
 
 async function lockedBoard(lock: 'write' | 'all'): Promise<{ id: string; key: string }> {
-  const created = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo', lock }) })).json();
+  const created = await (
+    await fetch(`${t.server.url}/api/boards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'todo', lock }),
+    })
+  ).json();
   return { id: created.id, key: created.access_key };
 }
 
@@ -33,10 +39,18 @@ describe('access keys in any case', () => {
     const { id, key } = await lockedBoard('all');
     const upper = key.toUpperCase();
     expect((await boardJson(t.server.url, id, upper)).boardId).toBe(id);
-    const verified = await fetch(`${t.server.url}/api/boards/${id}/verify-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: upper }) });
+    const verified = await fetch(`${t.server.url}/api/boards/${id}/verify-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: upper }),
+    });
     expect(verified.status).toBe(200);
     expect(await verified.json()).toEqual({ ok: true });
-    const wrong = await fetch(`${t.server.url}/api/boards/${id}/verify-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'ZZZZZZZZ' }) });
+    const wrong = await fetch(`${t.server.url}/api/boards/${id}/verify-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'ZZZZZZZZ' }),
+    });
     expect(await wrong.json()).toEqual({ ok: false });
   });
 

@@ -16,14 +16,21 @@ const DIAGRAM = '```mermaid\ngraph TD\n  A[Start] --> B[Done]\n```';
 
 /** The relative luminance (0 dark – 1 light) of the first node's fill in the drawn diagram, once it is drawn. */
 async function nodeLuminance(page: Page): Promise<number> {
-  const fill = await page.locator('.item.mermaid svg .node rect').first().evaluate((el) => getComputedStyle(el).fill);
+  const fill = await page
+    .locator('.item.mermaid svg .node rect')
+    .first()
+    .evaluate((el) => getComputedStyle(el).fill);
   const [r, g, b] = fill.match(/\d+(\.\d+)?/g)!.map(Number);
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
 describe('Mermaid diagrams in the app theme (issue 20)', { timeout: 60_000 }, () => {
   it('the theme toggle redraws a diagram in the dark theme while the system is light, and back', async () => {
-    const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts: [{ x: 60, y: 60, content: DIAGRAM }] } }) });
+    const response = await fetch(`${t.server.url}/api/boards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: { texts: [{ x: 60, y: 60, content: DIAGRAM }] } }),
+    });
     const { id } = (await response.json()) as { id: string };
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     const { page, errors } = await openBoard(context, t.server.url, id);
@@ -42,7 +49,9 @@ describe('Mermaid diagrams in the app theme (issue 20)', { timeout: 60_000 }, ()
 
     await page.click('[data-testid=theme-toggle]');
     await until(async () => (await nodeLuminance(page)) > 0.6, 10_000);
-    expect((await boardJson(t.server.url, id)).texts.map((text: { content: string }) => text.content)).toEqual([DIAGRAM]);
+    expect((await boardJson(t.server.url, id)).texts.map((text: { content: string }) => text.content)).toEqual([
+      DIAGRAM,
+    ]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,13 +6,23 @@ import { useServer } from '../helpers/server.js';
 const t = useServer();
 const chrome = useChromium();
 
-const taskNames = async (id: string) => ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
+const taskNames = async (id: string) =>
+  ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
 
 describe('opening boards offline', () => {
   // Issue 16: offline, "Recently opened" did nothing and threw an uncaught "Failed to fetch";
   // a reload showed the browser's error page, though the board was in IndexedDB.
   it('a board seen before opens offline from Recently opened and after a reload; its edits reach the server on reconnect', async () => {
-    const created = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo', content: { columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Seen online' }] } }) })).json();
+    const created = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          mode: 'todo',
+          content: { columns: [{ title: 'To do' }], tasks: [{ columnIndex: 0, name: 'Seen online' }] },
+        }),
+      })
+    ).json();
     const id: string = created.id;
     const { page, context, errors } = await person(chrome.browser);
     page.setDefaultTimeout(5_000);

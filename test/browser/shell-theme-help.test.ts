@@ -15,12 +15,21 @@ const t = useServer();
 const chrome = useChromium();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+  deviceScaleFactor: 2,
+};
 /** The issue's bound: the phone toolbar never takes more than 15% of the screen's height. */
 const PHONE_TOOLBAR_MAX_PX = 0.15 * 844;
 
 async function createBoard(body: Record<string, unknown>): Promise<{ id: string; access_key?: string; ids?: any }> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -44,9 +53,28 @@ const SAMPLE = {
     { x: 460, y: 300, content: 'Blue ink', color: 'blue' },
   ],
   lines: [
-    { points: [[60, 380], [200, 420], [340, 380]], color: 'maroon' },
-    { points: [[380, 380], [520, 420], [660, 380]], color: 'purple' },
-    { points: [[60, 450], [660, 450]] },
+    {
+      points: [
+        [60, 380],
+        [200, 420],
+        [340, 380],
+      ],
+      color: 'maroon',
+    },
+    {
+      points: [
+        [380, 380],
+        [520, 420],
+        [660, 380],
+      ],
+      color: 'purple',
+    },
+    {
+      points: [
+        [60, 450],
+        [660, 450],
+      ],
+    },
   ],
 };
 
@@ -57,8 +85,15 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await background(page)).toBe('rgb(23, 24, 26)');
     // The dark inks are lifted on the dark page; the stored colour name is unchanged.
-    expect(await page.locator('.item.text:has-text("Maroon ink")').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(212, 106, 106)');
-    expect(await page.locator('.strokes .stroke').first().evaluate((el) => getComputedStyle(el).stroke)).toBe('rgb(212, 106, 106)');
+    expect(await page.locator('.item.text:has-text("Maroon ink")').evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(212, 106, 106)',
+    );
+    expect(
+      await page
+        .locator('.strokes .stroke')
+        .first()
+        .evaluate((el) => getComputedStyle(el).stroke),
+    ).toBe('rgb(212, 106, 106)');
     expect((await boardJson(t.server.url, id)).texts.find((x: any) => x.content === 'Maroon ink').color).toBe('maroon');
     await page.waitForTimeout(300);
     await shot(page, 'shell-dark-draw-1280.png');
@@ -67,7 +102,9 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     await page.click('[data-testid=theme-toggle]'); // dark (from the system) to light
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     expect(await background(page)).toBe('rgb(247, 247, 245)');
-    expect(await page.locator('.item.text:has-text("Maroon ink")').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(128, 0, 0)');
+    expect(await page.locator('.item.text:has-text("Maroon ink")').evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(128, 0, 0)',
+    );
     await page.reload();
     await page.waitForSelector('[data-testid=canvas]');
     expect(await background(page)).toBe('rgb(247, 247, 245)'); // the system still says dark
@@ -95,7 +132,15 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     await help.waitFor();
     const text = (await help.textContent())!;
     for (const { key, label } of TOOLS) expect(text).toContain(`${key.toUpperCase()}${label} tool`);
-    for (const words of ['Ctrl + C / Ctrl + X / Ctrl + V', 'Ctrl + D', 'Ctrl + A', 'Shift + arrow keys', 'Ctrl + Z', '0Fit the board']) expect(text).toContain(words);
+    for (const words of [
+      'Ctrl + C / Ctrl + X / Ctrl + V',
+      'Ctrl + D',
+      'Ctrl + A',
+      'Shift + arrow keys',
+      'Ctrl + Z',
+      '0Fit the board',
+    ])
+      expect(text).toContain(words);
     await shot(page, 'shell-help-draw-1280.png');
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
@@ -135,7 +180,9 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     await page.locator('[data-testid=canvas]').click({ position: { x: 900, y: 600 } });
     await page.keyboard.type('written with the key');
     await page.keyboard.press('Escape');
-    await until(async () => (await boardJson(t.server.url, id, key)).texts.some((x: any) => x.content === 'written with the key'));
+    await until(async () =>
+      (await boardJson(t.server.url, id, key)).texts.some((x: any) => x.content === 'written with the key'),
+    );
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -148,9 +195,16 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     await shot(page, 'shell-phone-390.png');
     const height = (await toolbar.boundingBox())!.height;
     expect(height).toBeLessThanOrEqual(PHONE_TOOLBAR_MAX_PX);
-    writeFileSync(join(ARTIFACTS, 'phone-toolbar.json'), JSON.stringify({ heightPx: height, maxPx: PHONE_TOOLBAR_MAX_PX }));
+    writeFileSync(
+      join(ARTIFACTS, 'phone-toolbar.json'),
+      JSON.stringify({ heightPx: height, maxPx: PHONE_TOOLBAR_MAX_PX }),
+    );
     // One row: every visible control's top within a few pixels of the first's.
-    const tops = await toolbar.evaluate((bar) => [...bar.querySelectorAll<HTMLElement>('button, summary')].filter((el) => el.checkVisibility()).map((el) => Math.round(el.getBoundingClientRect().top)));
+    const tops = await toolbar.evaluate((bar) =>
+      [...bar.querySelectorAll<HTMLElement>('button, summary')]
+        .filter((el) => el.checkVisibility())
+        .map((el) => Math.round(el.getBoundingClientRect().top)),
+    );
     expect(Math.max(...tops) - Math.min(...tops), JSON.stringify(tops)).toBeLessThanOrEqual(4);
     expect((await toolbar.boundingBox())!.width).toBeLessThanOrEqual(390);
     copyFileSync(join(ARTIFACTS, 'shell-phone-390.png'), join(process.cwd(), 'docs/screenshot-phone.png'));
@@ -168,7 +222,8 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     }
     await more.tap();
     await shot(page, 'shell-phone-more-390.png');
-    for (const name of ['Image', 'Delete', 'Undo', 'Redo', 'Fit']) expect(await page.locator(`.toolbar-more button:text-is("${name}")`).isVisible()).toBe(true);
+    for (const name of ['Image', 'Delete', 'Undo', 'Redo', 'Fit'])
+      expect(await page.locator(`.toolbar-more button:text-is("${name}")`).isVisible()).toBe(true);
     expect(await page.locator('.toolbar-more .swatch').count()).toBeGreaterThan(10);
 
     // One finger draws with the pen, from the row: the stroke is stored.
@@ -179,7 +234,11 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     const cdp = await context.newCDPSession(page);
     const from = { x: box.x + 80, y: box.y + box.height - 120 };
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
-    for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + i * 25, y: from.y - i * 5 }] });
+    for (let i = 1; i <= 8; i++)
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: [{ x: from.x + i * 25, y: from.y - i * 5 }],
+      });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await until(async () => (await boardJson(t.server.url, id)).lines.length === before + 1);
     expect(errors).toEqual([]);
@@ -195,12 +254,18 @@ describe('app shell (issue 20)', { timeout: 90_000 }, () => {
     copyFileSync(join(ARTIFACTS, 'shell-draw-1280.png'), join(process.cwd(), 'docs/screenshot-draw.png'));
     await draw.context.close();
 
-    const todo = await createBoard({ mode: 'todo', content: { columns: [{ title: 'To do' }, { title: 'Doing' }, { title: 'Done' }], tasks: [
-      { columnIndex: 0, name: 'Write the release notes', priority: 'H', assignee: 'ana' },
-      { columnIndex: 0, name: 'Check the phone layout', priority: 'M' },
-      { columnIndex: 1, name: 'Dark theme', assignee: 'bo' },
-      { columnIndex: 2, name: 'Shortcuts overlay', done: true },
-    ] } });
+    const todo = await createBoard({
+      mode: 'todo',
+      content: {
+        columns: [{ title: 'To do' }, { title: 'Doing' }, { title: 'Done' }],
+        tasks: [
+          { columnIndex: 0, name: 'Write the release notes', priority: 'H', assignee: 'ana' },
+          { columnIndex: 0, name: 'Check the phone layout', priority: 'M' },
+          { columnIndex: 1, name: 'Dark theme', assignee: 'bo' },
+          { columnIndex: 2, name: 'Shortcuts overlay', done: true },
+        ],
+      },
+    });
     const kanban = await open(todo.id);
     await kanban.page.emulateMedia({ colorScheme: 'light' });
     await kanban.page.waitForSelector('.task');

@@ -15,25 +15,37 @@ const t = useServer();
 const chrome = useChromium();
 
 async function phoneBoard(texts: { x: number; y: number; content: string }[] = [{ x: 60, y: 60, content: 'drag me' }]) {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { texts } }) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content: { texts } }),
+  });
   const { id } = (await response.json()) as { id: string };
-  const context = await chrome.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const context = await chrome.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 2,
+  });
   const { page } = await openBoard(context, t.server.url, id, { items: texts.length });
   return { id, context, page, cdp: await context.newCDPSession(page) };
 }
 
-const world = (page: Page) => page.evaluate(() => {
-  const m = new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform);
-  return { x: m.e, y: m.f, scale: m.a };
-});
+const world = (page: Page) =>
+  page.evaluate(() => {
+    const m = new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform);
+    return { x: m.e, y: m.f, scale: m.a };
+  });
 
 type Touch = { x: number; y: number; id?: number };
-const touch = (cdp: CDPSession, type: 'touchStart' | 'touchMove' | 'touchEnd', touchPoints: Touch[]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+const touch = (cdp: CDPSession, type: 'touchStart' | 'touchMove' | 'touchEnd', touchPoints: Touch[]) =>
+  cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
 /** One finger pressed at `from`, held still `holdMs`, then moved to `to` in 8 moves and lifted. */
 async function oneFinger(cdp: CDPSession, from: Touch, to: Touch, holdMs = 0): Promise<void> {
   await touch(cdp, 'touchStart', [from]);
   if (holdMs) await new Promise((resolve) => setTimeout(resolve, holdMs));
-  for (let i = 1; i <= 8; i++) await touch(cdp, 'touchMove', [{ x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8 }]);
+  for (let i = 1; i <= 8; i++)
+    await touch(cdp, 'touchMove', [{ x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8 }]);
   await touch(cdp, 'touchEnd', []);
 }
 const centre = async (page: Page, text: string) => {
@@ -42,9 +54,11 @@ const centre = async (page: Page, text: string) => {
 };
 /** Two fingers from `a` to `b` in `steps` moves. */
 async function twoFingers(cdp: CDPSession, a: [Touch, Touch], b: [Touch, Touch], steps = 8): Promise<void> {
-  const at = (i: number) => a.map((p, k) => ({ x: p.x + ((b[k].x - p.x) * i) / steps, y: p.y + ((b[k].y - p.y) * i) / steps, id: k }));
+  const at = (i: number) =>
+    a.map((p, k) => ({ x: p.x + ((b[k].x - p.x) * i) / steps, y: p.y + ((b[k].y - p.y) * i) / steps, id: k }));
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
-  for (let i = 1; i <= steps; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i) });
+  for (let i = 1; i <= steps; i++)
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i) });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
 }
 
@@ -63,7 +77,20 @@ async function twoFingerView(a: [Touch, Touch], b: [Touch, Touch]) {
 
 describe('touch on a phone (issue 20)', { timeout: 90_000 }, () => {
   it('two fingers spreading zoom in, about their midpoint, and do not change the board', async () => {
-    const { start, after: zoomed, canvasX } = await twoFingerView([{ x: 150, y: 500 }, { x: 240, y: 500 }], [{ x: 90, y: 500 }, { x: 300, y: 500 }]);
+    const {
+      start,
+      after: zoomed,
+      canvasX,
+    } = await twoFingerView(
+      [
+        { x: 150, y: 500 },
+        { x: 240, y: 500 },
+      ],
+      [
+        { x: 90, y: 500 },
+        { x: 300, y: 500 },
+      ],
+    );
     expect(zoomed.scale).toBeGreaterThan(start.scale * 1.8);
     // The world point under the midpoint stays under it.
     const under = (v: { x: number; y: number; scale: number }) => (195 - canvasX - v.x) / v.scale;
@@ -87,14 +114,27 @@ describe('touch on a phone (issue 20)', { timeout: 90_000 }, () => {
   });
 
   it('two fingers moving together pan the view by their motion, at the same zoom', async () => {
-    const { start, after: panned } = await twoFingerView([{ x: 150, y: 500 }, { x: 240, y: 500 }], [{ x: 250, y: 420 }, { x: 340, y: 420 }]);
+    const { start, after: panned } = await twoFingerView(
+      [
+        { x: 150, y: 500 },
+        { x: 240, y: 500 },
+      ],
+      [
+        { x: 250, y: 420 },
+        { x: 340, y: 420 },
+      ],
+    );
     expect(panned.scale).toBeCloseTo(start.scale, 5);
     expect(panned.x - start.x).toBeCloseTo(100, 0);
     expect(panned.y - start.y).toBeCloseTo(-80, 0);
   });
 
   it('a finger held still on empty canvas draws a selection box; Delete removes exactly what it held', async () => {
-    const { id, context, page, cdp } = await phoneBoard([{ x: 40, y: 60, content: 'one' }, { x: 40, y: 160, content: 'two' }, { x: 40, y: 400, content: 'three' }]);
+    const { id, context, page, cdp } = await phoneBoard([
+      { x: 40, y: 60, content: 'one' },
+      { x: 40, y: 160, content: 'two' },
+      { x: 40, y: 400, content: 'three' },
+    ]);
     const [one, two, three] = [await centre(page, 'one'), await centre(page, 'two'), await centre(page, 'three')];
     const start = await world(page);
     await oneFinger(cdp, { x: 8, y: one.y - 40 }, { x: 380, y: (two.y + three.y) / 2 }, 800);
@@ -124,14 +164,21 @@ describe('touch on a phone (issue 20)', { timeout: 90_000 }, () => {
   });
 
   it('a finger held on an item selects it alone with its handle and does not move it; Delete removes it', async () => {
-    const { id, context, page, cdp } = await phoneBoard([{ x: 40, y: 60, content: 'keep' }, { x: 40, y: 200, content: 'hold me' }]);
-    const before = (await boardJson(t.server.url, id)).texts.find((text: { content: string }) => text.content === 'hold me');
+    const { id, context, page, cdp } = await phoneBoard([
+      { x: 40, y: 60, content: 'keep' },
+      { x: 40, y: 200, content: 'hold me' },
+    ]);
+    const before = (await boardJson(t.server.url, id)).texts.find(
+      (text: { content: string }) => text.content === 'hold me',
+    );
     const at = await centre(page, 'hold me');
     await oneFinger(cdp, at, { x: at.x + 80, y: at.y + 120 }, 800);
     await expect.poll(() => page.locator('.item.selected').count()).toBe(1);
     expect(await page.locator('.item.selected').textContent()).toContain('hold me');
     await expect.poll(() => page.locator('.handle').isVisible()).toBe(true);
-    const after = (await boardJson(t.server.url, id)).texts.find((text: { content: string }) => text.content === 'hold me');
+    const after = (await boardJson(t.server.url, id)).texts.find(
+      (text: { content: string }) => text.content === 'hold me',
+    );
     expect({ x: after.x, y: after.y }).toEqual({ x: before.x, y: before.y });
     await page.keyboard.press('Delete');
     const texts = await until(async () => {

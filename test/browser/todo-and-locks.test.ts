@@ -20,17 +20,30 @@ describe('todo boards in Chromium', () => {
     await page.selectOption('select[aria-label="Todo template"]', 'bugs');
     await page.click('[data-testid=new-todo]');
     await page.waitForSelector('[data-testid=kanban] .column');
-    const titles = await page.locator('.column-title').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const titles = await page
+      .locator('.column-title')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
     expect(titles).toEqual(['Triage', 'Confirmed', 'In progress', 'Fixed']);
     await context.close();
   });
 
   it('dragging a task to another column stores its new column_id and sort', async () => {
-    const created = await (await fetch(`${t.server.url}/api/boards`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'todo', content: { columns: [{ title: 'To do' }, { title: 'Doing' }], tasks: [{ columnIndex: 0, name: 'Move me' }, { columnIndex: 1, name: 'Already here' }] } }),
-    })).json();
+    const created = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          mode: 'todo',
+          content: {
+            columns: [{ title: 'To do' }, { title: 'Doing' }],
+            tasks: [
+              { columnIndex: 0, name: 'Move me' },
+              { columnIndex: 1, name: 'Already here' },
+            ],
+          },
+        }),
+      })
+    ).json();
     const { page, context } = await openBoard(created.id);
     const card = page.locator('.task:has-text("Move me")');
     await card.waitFor();
@@ -47,7 +60,13 @@ describe('todo boards in Chromium', () => {
   });
 
   it('the task editor sets priority, due date and done; columns can be added and renamed', async () => {
-    const { id } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo' }) })).json();
+    const { id } = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'todo' }),
+      })
+    ).json();
     const { page, context } = await openBoard(id);
     await page.locator('.column').first().locator('.add-task').click();
     await page.waitForSelector('dialog.modal');
@@ -56,7 +75,9 @@ describe('todo boards in Chromium', () => {
     await page.fill('dialog input[aria-label="Due date"]', '2026-12-24');
     await page.check('dialog input[aria-label=Done]');
     await page.click('dialog button[value=save]');
-    const task = await until(async () => (await boardJson(t.server.url, id)).tasks.find((x: any) => x.name === 'Write tests'));
+    const task = await until(async () =>
+      (await boardJson(t.server.url, id)).tasks.find((x: any) => x.name === 'Write tests'),
+    );
     expect(task).toMatchObject({ priority: 'H', due_date: '2026-12-24', done: true });
     await page.locator('.add-column').first().click();
     await until(async () => (await boardJson(t.server.url, id)).columns.length === 4);
@@ -69,12 +90,22 @@ describe('todo boards in Chromium', () => {
   });
 
   it('a column title being typed survives someone else editing the board meanwhile', async () => {
-    const { id } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'todo' }) })).json();
+    const { id } = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'todo' }),
+      })
+    ).json();
     const { page, context } = await openBoard(id);
     const column = (await boardJson(t.server.url, id)).columns[0];
     const title = page.locator('.column-title').first();
     await title.fill('Typed while others edit');
-    await fetch(`${t.server.url}/api/boards/${id}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ column_id: column.id, name: 'Added by a script' }) });
+    await fetch(`${t.server.url}/api/boards/${id}/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ column_id: column.id, name: 'Added by a script' }),
+    });
     await page.waitForTimeout(300); // the script's task reaches the page meanwhile
     expect(await title.inputValue()).toBe('Typed while others edit');
     expect(await page.evaluate(() => document.activeElement?.className)).toContain('column-title');
@@ -86,25 +117,35 @@ describe('todo boards in Chromium', () => {
   });
 
   it('saves a screenshot of a todo board', async () => {
-    const created = await (await fetch(`${t.server.url}/api/boards`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        mode: 'todo',
-        author: 'user:screenshot',
-        content: {
-          columns: [{ title: 'Backlog' }, { title: 'Doing', color: 'blue' }, { title: 'Done', color: 'green' }, { title: 'Ideas', lane: 1 }],
-          tasks: [
-            { columnIndex: 0, name: 'Write the spec', priority: 'H', assignee: 'ann', due_date: '2026-12-01' },
-            { columnIndex: 0, name: 'Pick a name', priority: 'L' },
-            { columnIndex: 1, name: 'Build the board app', assignee: 'bo', author: 'ai:builder' },
-            { columnIndex: 2, name: 'Set up CI', done: true },
-            { columnIndex: 3, name: 'Dark mode' },
-          ],
-          lanes: [{ lane: 0, title: 'This sprint' }, { lane: 1, title: 'Later' }],
-        },
-      }),
-    })).json();
+    const created = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          mode: 'todo',
+          author: 'user:screenshot',
+          content: {
+            columns: [
+              { title: 'Backlog' },
+              { title: 'Doing', color: 'blue' },
+              { title: 'Done', color: 'green' },
+              { title: 'Ideas', lane: 1 },
+            ],
+            tasks: [
+              { columnIndex: 0, name: 'Write the spec', priority: 'H', assignee: 'ann', due_date: '2026-12-01' },
+              { columnIndex: 0, name: 'Pick a name', priority: 'L' },
+              { columnIndex: 1, name: 'Build the board app', assignee: 'bo', author: 'ai:builder' },
+              { columnIndex: 2, name: 'Set up CI', done: true },
+              { columnIndex: 3, name: 'Dark mode' },
+            ],
+            lanes: [
+              { lane: 0, title: 'This sprint' },
+              { lane: 1, title: 'Later' },
+            ],
+          },
+        }),
+      })
+    ).json();
     const { page, context } = await openBoard(created.id);
     await page.waitForSelector('.task:has-text("Dark mode")');
     await page.screenshot({ path: join(ARTIFACTS, 'todo-board.png') });
@@ -150,7 +191,13 @@ describe('locks in Chromium', () => {
   });
 
   it('an all-locked board asks for its key before it opens', async () => {
-    const { id, access_key } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lock: 'all', mode: 'todo' }) })).json();
+    const { id, access_key } = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lock: 'all', mode: 'todo' }),
+      })
+    ).json();
     const { page, context } = await openBoard(id);
     await page.waitForSelector('dialog input[aria-label="Access key"]');
     await page.fill('dialog input[aria-label="Access key"]', access_key);

@@ -15,10 +15,19 @@ const t = useServer();
 const chrome = useChromium();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  hasTouch: true,
+  isMobile: true,
+  deviceScaleFactor: 2,
+};
 
 async function createBoard(body: Record<string, unknown>): Promise<{ id: string; ids?: any }> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
   return response.json();
 }
@@ -29,17 +38,25 @@ async function open(id: string, options: BrowserContextOptions = DESKTOP) {
 }
 
 /** The rounded middles of the visible controls in `bar` (a link's box is shorter than a button's): one row means they are within a few pixels. */
-const middles = (bar: Locator) => bar.evaluate((element) => [...element.querySelectorAll<HTMLElement>('button, summary, a, .status')].filter((el) => el.checkVisibility()).map((el) => {
-  const box = el.getBoundingClientRect();
-  return Math.round(box.top + box.height / 2);
-}));
+const middles = (bar: Locator) =>
+  bar.evaluate((element) =>
+    [...element.querySelectorAll<HTMLElement>('button, summary, a, .status')]
+      .filter((el) => el.checkVisibility())
+      .map((el) => {
+        const box = el.getBoundingClientRect();
+        return Math.round(box.top + box.height / 2);
+      }),
+  );
 const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
 /** axe-core's serious and critical rule ids within `selector`, run with the popover open (a11y.test.ts checks whole pages, closed). */
 async function seriousIn(page: Page, selector: string): Promise<string[]> {
   await injectAxe(page);
-  const found: { id: string; impact: string }[] = await page.evaluate(async (scope) => (await (window as any).axe.run(scope)).violations, selector);
+  const found: { id: string; impact: string }[] = await page.evaluate(
+    async (scope) => (await (window as any).axe.run(scope)).violations,
+    selector,
+  );
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
 
@@ -108,7 +125,8 @@ describe('compact toolbars (issue 20)', { timeout: 90_000 }, () => {
     await shot(page, 'toolbar-phone-header-390.png');
     expect(await page.locator('[data-testid=lock]').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Board actions' }).tap();
-    for (const selector of ['[data-testid=lock]', '[data-testid=theme-toggle]', 'button:text-is("Copy link")']) expect(await page.locator(selector).isVisible(), selector).toBe(true);
+    for (const selector of ['[data-testid=lock]', '[data-testid=theme-toggle]', 'button:text-is("Copy link")'])
+      expect(await page.locator(selector).isVisible(), selector).toBe(true);
     await shot(page, 'toolbar-phone-header-menu-390.png');
     expect(await seriousIn(page, 'header.bar')).toEqual([]);
     await page.locator('[data-testid=theme-toggle]').tap(); // acts, and closes the menu

@@ -24,7 +24,15 @@ export async function tempDataDir(): Promise<string> {
  * readiness test sets one).
  */
 export function testEnv(dataDir: string, env: Record<string, string> = {}): Record<string, string> {
-  return { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMITS: 'off', SHUTDOWN_DRAIN_MS: '0', ...env };
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    RATE_LIMITS: 'off',
+    SHUTDOWN_DRAIN_MS: '0',
+    ...env,
+  };
 }
 
 /** The caller of in-process domain calls in tests (filling a board fast, reading its document). */
@@ -48,7 +56,11 @@ export type Spawned = {
  * `captureOutput`, stderr is kept with stdout instead of passed through, so a
  * test can search all of it.
  */
-export async function spawnReady(entry: string, env: Record<string, string> = {}, options: { captureOutput?: boolean; nodeFlags?: string[] } = {}): Promise<Spawned> {
+export async function spawnReady(
+  entry: string,
+  env: Record<string, string> = {},
+  options: { captureOutput?: boolean; nodeFlags?: string[] } = {},
+): Promise<Spawned> {
   const loader = entry.endsWith('.js') ? [] : ['--import', 'tsx'];
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, join(ROOT, entry)], {
     cwd: ROOT,

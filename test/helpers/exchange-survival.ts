@@ -15,17 +15,45 @@ const boardId = crypto.randomUUID();
 const id = crypto.randomUUID();
 const answer = { id, kind: 'text', x: 1, y: 10, content: 'an edited note', etag: '"e"', board_id: boardId };
 (TOOLS as Record<string, unknown>).add_text = { ...TOOLS.add_text, run: async () => answer };
-const handler = createMcpHandler(() => boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost'), { legacy: 'reject' });
-const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_REVISION, 'io.modelcontextprotocol/clientInfo': { name: 'survival', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/call', 'mcp-name': 'add_text', 'mcp-protocol-version': MODERN_REVISION };
+const handler = createMcpHandler(() => boardServer({} as never, new RequestMemory(), 'modern', 'http://localhost'), {
+  legacy: 'reject',
+});
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: 'survival', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'add_text',
+  'mcp-protocol-version': MODERN_REVISION,
+};
 let next = 0;
 async function call(): Promise<void> {
   const n = ++next;
-  const body = { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'add_text', arguments: { board_id: boardId, id, x: n % 500, y: 10, content: `revision ${n}` }, _meta: meta } };
-  const response = await handler.fetch(new Request('http://localhost/mcp', { method: 'POST', headers }), { parsedBody: body });
+  const body = {
+    jsonrpc: '2.0',
+    id: n,
+    method: 'tools/call',
+    params: {
+      name: 'add_text',
+      arguments: { board_id: boardId, id, x: n % 500, y: 10, content: `revision ${n}` },
+      _meta: meta,
+    },
+  };
+  const response = await handler.fetch(new Request('http://localhost/mcp', { method: 'POST', headers }), {
+    parsedBody: body,
+  });
   if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
 }
-const run = (calls: number) => Promise.all(Array.from({ length: 10 }, async () => { for (let k = 0; k < calls / 10; k++) await call(); }));
+const run = (calls: number) =>
+  Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let k = 0; k < calls / 10; k++) await call();
+    }),
+  );
 const CALLS = Number(process.argv[2] ?? 20_000);
 await run(CALLS / 2);
 console.log('MARK-START');

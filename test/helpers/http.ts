@@ -6,13 +6,26 @@ export type Client = {
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Response<T>>;
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response<T>>;
   del<T = any>(path: string, headers?: Record<string, string>): Promise<Response<T>>;
-  request<T = any>(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Response<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    init?: { body?: string; headers?: Record<string, string> },
+  ): Promise<Response<T>>;
 };
 
 export function client(baseUrl: string): Client {
-  const request = async (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) => {
+  const request = async (
+    method: string,
+    path: string,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ) => {
     // Redirects are answers under test (/todo, /draw), not something to follow.
-    const response = await fetch(baseUrl + path, { method, body: init.body, headers: init.headers, redirect: 'manual' });
+    const response = await fetch(baseUrl + path, {
+      method,
+      body: init.body,
+      headers: init.headers,
+      redirect: 'manual',
+    });
     const text = await response.text();
     let body: any = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
@@ -38,5 +51,5 @@ export function pngOfBytes(bytes: number): string {
   const header = Buffer.from(PNG_1PX.split(',')[1], 'base64');
   const payload = Buffer.alloc(bytes);
   header.copy(payload, 0, 0, Math.min(header.length, bytes));
-  return 'data:image/png;base64,' + payload.toString('base64');
+  return `data:image/png;base64,${payload.toString('base64')}`;
 }

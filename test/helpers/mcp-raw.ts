@@ -20,7 +20,10 @@ const PROTOCOL_VERSION = '2025-06-18';
 export async function connectRawMcp(baseUrl: string, headers: Record<string, string> = {}): Promise<RawMcp> {
   let nextId = 1;
   const base = { accept: 'application/json, text/event-stream', ...headers };
-  const post = async (body: string | Uint8Array<ArrayBuffer>, init: { contentType?: string; sessionId?: string; signal?: AbortSignal } = {}): Promise<RpcAnswer & { headers: Headers }> => {
+  const post = async (
+    body: string | Uint8Array<ArrayBuffer>,
+    init: { contentType?: string; sessionId?: string; signal?: AbortSignal } = {},
+  ): Promise<RpcAnswer & { headers: Headers }> => {
     const response = await fetch(`${baseUrl}/mcp`, {
       method: 'POST',
       signal: init.signal,
@@ -41,19 +44,39 @@ export async function connectRawMcp(baseUrl: string, headers: Record<string, str
     return { status: response.status, body: parsed, text, headers: response.headers };
   };
   const init = await post(
-    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-tests', version: '1.0.0' } } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'raw-tests', version: '1.0.0' },
+      },
+    }),
   );
   const sessionId = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !sessionId) throw new Error(`initialize failed: ${init.status} ${init.text}`);
   await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { sessionId });
   const send = (message: unknown, options: { contentType?: string; signal?: AbortSignal } = {}) =>
-    post(typeof message === 'string' ? message : message instanceof Uint8Array ? new Uint8Array(message) : JSON.stringify(message), { ...options, sessionId });
+    post(
+      typeof message === 'string'
+        ? message
+        : message instanceof Uint8Array
+          ? new Uint8Array(message)
+          : JSON.stringify(message),
+      { ...options, sessionId },
+    );
   return {
     sessionId,
     send,
-    call: (name, args, signal) => send({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, { signal }),
+    call: (name, args, signal) =>
+      send({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, { signal }),
     close: async () => {
-      await fetch(`${baseUrl}/mcp`, { method: 'DELETE', headers: { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION } });
+      await fetch(`${baseUrl}/mcp`, {
+        method: 'DELETE',
+        headers: { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION },
+      });
     },
   };
 }

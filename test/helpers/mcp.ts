@@ -52,16 +52,26 @@ export async function rpcError(promise: Promise<unknown>): Promise<{ code: numbe
  * envelope on every request. `fetch` may send each request to a different
  * instance (no sticky routing).
  */
-export async function connectModernMcp(baseUrl: string, options: { headers?: Record<string, string>; fetch?: typeof fetch } = {}): Promise<McpClient & { modern: ModernClient }> {
+export async function connectModernMcp(
+  baseUrl: string,
+  options: { headers?: Record<string, string>; fetch?: typeof fetch } = {},
+): Promise<McpClient & { modern: ModernClient }> {
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const client = new Client({ name: 'board-tests-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: options.headers }, fetch: options.fetch });
+  const client = new Client(
+    { name: 'board-tests-2026', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: options.headers },
+    fetch: options.fetch,
+  });
   await client.connect(transport);
   const updates: string[] = [];
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     updates.push(notification.params.uri);
   });
-  const raw = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<any>;
+  const raw = (name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }) as Promise<any>;
   return {
     client: client as never,
     transport: transport as never,

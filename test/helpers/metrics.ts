@@ -12,13 +12,15 @@ export type Scrape = {
   labelValues(): string[];
 };
 
-const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([name, value]) => sample.labels?.[name] === value);
+const matches = (sample: Sample, labels: Record<string, string>) =>
+  Object.entries(labels).every(([name, value]) => sample.labels?.[name] === value);
 
 export async function scrape(url: string, headers: Record<string, string> = {}): Promise<Scrape> {
   const response = await fetch(url, { headers });
   const text = await response.text();
   // The parser folds a histogram's series into one unlabelled sample: read as untyped, its _count, _sum and _bucket keep their labels.
-  const families = response.status === 200 ? parsePrometheusTextFormat(text.replace(/^(# TYPE \S+) histogram$/gm, '$1 untyped')) : [];
+  const families =
+    response.status === 200 ? parsePrometheusTextFormat(text.replace(/^(# TYPE \S+) histogram$/gm, '$1 untyped')) : [];
   return {
     status: response.status,
     headers: response.headers,
@@ -27,8 +29,11 @@ export async function scrape(url: string, headers: Record<string, string> = {}):
     value(name, labels = {}) {
       // A histogram read as untyped comes as one family per label set.
       const samples = families.filter((family) => family.name === name).flatMap((family) => family.metrics);
-      return samples.filter((sample) => matches(sample, labels)).reduce((sum, sample) => sum + Number(sample.value ?? 0), 0);
+      return samples
+        .filter((sample) => matches(sample, labels))
+        .reduce((sum, sample) => sum + Number(sample.value ?? 0), 0);
     },
-    labelValues: () => families.flatMap((family) => family.metrics.flatMap((sample) => Object.values(sample.labels ?? {}))),
+    labelValues: () =>
+      families.flatMap((family) => family.metrics.flatMap((sample) => Object.values(sample.labels ?? {}))),
   };
 }

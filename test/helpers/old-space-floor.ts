@@ -13,7 +13,8 @@ fill(8);
 (globalThis as unknown as { gc: () => void }).gc();
 let major = 0;
 const observer = new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+  for (const entry of list.getEntries())
+    if ((entry as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
 });
 observer.observe({ entryTypes: ['gc'] });
 fill(Number(process.argv[2]));

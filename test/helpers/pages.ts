@@ -19,7 +19,10 @@ export function useChromium(): { browser: Browser; takeViolations(): string[] } 
     takeViolations: () => violations.splice(0),
   } as { browser: Browser; takeViolations(): string[] };
   beforeAll(async () => {
-    if (!chromiumAvailable()) throw new Error('Chromium is missing: install it with `apt-get install -y chromium` (the README test command does)');
+    if (!chromiumAvailable())
+      throw new Error(
+        'Chromium is missing: install it with `apt-get install -y chromium` (the README test command does)',
+      );
     context.browser = watchPolicy(await launchChromium(), violations);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -39,11 +42,16 @@ function watchPolicy(browser: Browser, violations: string[]): Browser {
   browser.newContext = async (options) => {
     const created = await newContext(options);
     await created.addInitScript((marker) => {
-      addEventListener('securitypolicyviolation', (event) => console.error(`${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`));
+      addEventListener('securitypolicyviolation', (event) =>
+        console.error(
+          `${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+        ),
+      );
     }, VIOLATION);
     created.on('console', (message) => {
       const text = message.text();
-      if (text.startsWith(VIOLATION) || text.includes('Content Security Policy')) violations.push(`${message.page()?.url() ?? ''}: ${text}`);
+      if (text.startsWith(VIOLATION) || text.includes('Content Security Policy'))
+        violations.push(`${message.page()?.url() ?? ''}: ${text}`);
     });
     return created;
   };
@@ -62,7 +70,10 @@ export async function injectAxe(page: Page): Promise<void> {
 }
 
 /** A new person: their own context (own storage, own device id) and page. */
-export async function person(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function person(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -80,7 +91,12 @@ export async function boardJson(baseUrl: string, id: string, key?: string): Prom
  * and Live (and, with `items`, until that many items carry a data-id). A step
  * that hangs fails by its own name after 10 s, before the test's timeout.
  */
-export async function openBoard(context: BrowserContext, baseUrl: string, id: string, options: { items?: number } = {}): Promise<{ page: Page; errors: string[] }> {
+export async function openBoard(
+  context: BrowserContext,
+  baseUrl: string,
+  id: string,
+  options: { items?: number } = {},
+): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const errors: string[] = [];
@@ -94,12 +110,16 @@ export async function openBoard(context: BrowserContext, baseUrl: string, id: st
 }
 
 /** Polls until `check` passes (a browser, a server and a network are involved). */
-export async function until<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<Exclude<T, undefined | null | false>> {
+export async function until<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 5_000,
+): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const value = await check();
-      if (value !== undefined && value !== false && value !== null) return value as Exclude<T, undefined | null | false>;
+      if (value !== undefined && value !== false && value !== null)
+        return value as Exclude<T, undefined | null | false>;
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }

@@ -18,16 +18,24 @@ export type JsonClient = {
 const wsUrl = (baseUrl: string) => baseUrl.replace(/^http/, 'ws');
 
 /** Opens /ws/{boardId}; resolves once the socket is open (or rejects with the HTTP status of a refused upgrade). */
-export function connectJson(baseUrl: string, boardId: string, options: { key?: string; query?: string; protocols?: string[]; headers?: Record<string, string> } = {}): Promise<JsonClient> {
+export function connectJson(
+  baseUrl: string,
+  boardId: string,
+  options: { key?: string; query?: string; protocols?: string[]; headers?: Record<string, string> } = {},
+): Promise<JsonClient> {
   const protocols = options.protocols ?? (options.key ? [`svc-key.${options.key}`] : []);
-  const socket = new WebSocket(`${wsUrl(baseUrl)}/ws/${boardId}${options.query ?? ''}`, protocols, { headers: options.headers });
+  const socket = new WebSocket(`${wsUrl(baseUrl)}/ws/${boardId}${options.query ?? ''}`, protocols, {
+    headers: options.headers,
+  });
   const frames: Frame[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data) => {
     frames.push(JSON.parse(data.toString()));
     for (const wake of waiters) wake();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const client: JsonClient = {
     socket,
     frames,
@@ -64,7 +72,13 @@ export function connectJson(baseUrl: string, boardId: string, options: { key?: s
           body = JSON.parse(text);
         } catch {}
         request.destroy();
-        reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode, headers: response.headers, body }));
+        reject(
+          Object.assign(new Error(`upgrade refused: ${response.statusCode}`), {
+            status: response.statusCode,
+            headers: response.headers,
+            body,
+          }),
+        );
       });
     });
     socket.once('error', reject);
@@ -72,7 +86,11 @@ export function connectJson(baseUrl: string, boardId: string, options: { key?: s
 }
 
 /** connectJson, resolved once the board's snapshot frame has arrived; the frame is `snapshot`. */
-export async function openJson(baseUrl: string, boardId: string, options: Parameters<typeof connectJson>[2] = {}): Promise<JsonClient & { snapshot: Frame }> {
+export async function openJson(
+  baseUrl: string,
+  boardId: string,
+  options: Parameters<typeof connectJson>[2] = {},
+): Promise<JsonClient & { snapshot: Frame }> {
   const client = await connectJson(baseUrl, boardId, options);
   return Object.assign(client, { snapshot: await client.next((f) => f.type === 'snapshot') });
 }
@@ -98,7 +116,11 @@ function withHeaders(headers: Record<string, string>): typeof WebSocket {
 }
 
 /** A Yjs client of /collab for one board. */
-export function connectYjs(baseUrl: string, boardId: string, options: { token?: string; client?: string; board?: string; headers?: Record<string, string> } = {}): YjsClient {
+export function connectYjs(
+  baseUrl: string,
+  boardId: string,
+  options: { token?: string; client?: string; board?: string; headers?: Record<string, string> } = {},
+): YjsClient {
   const doc = new Y.Doc();
   const stateless: any[] = [];
   const refusals: string[] = [];

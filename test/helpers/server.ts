@@ -18,7 +18,6 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-
 /** A server in this process; pass a dataDir to reuse one (it is then not removed on close). */
 export async function startServer(
   env: Record<string, string> = {},

@@ -12,7 +12,12 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5439/postgres';
 
 async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();
@@ -40,7 +45,9 @@ async function postgresAnswers(): Promise<boolean> {
 export async function sharedServicesAvailable(): Promise<boolean> {
   const [redis, postgres] = await Promise.all([redisAnswers(), postgresAnswers()]);
   if (redis && postgres) return true;
-  const missing = [!redis && `Redis at ${TEST_REDIS_URL}`, !postgres && `PostgreSQL at ${TEST_POSTGRES_URL}`].filter(Boolean).join(' and ');
+  const missing = [!redis && `Redis at ${TEST_REDIS_URL}`, !postgres && `PostgreSQL at ${TEST_POSTGRES_URL}`]
+    .filter(Boolean)
+    .join(' and ');
   console.warn(
     `\n${'!'.repeat(78)}\n!! SKIPPING the scale-out tests: no ${missing}.\n!! Run ./scripts/start-shared-services.sh (CI always does) to run them.\n${'!'.repeat(78)}\n`,
   );

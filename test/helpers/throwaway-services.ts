@@ -15,7 +15,9 @@ import { join } from 'node:path';
 function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((version) => existsSync(join(root, version, 'bin', 'initdb'))).sort((a, b) => Number(a) - Number(b));
+  const versions = readdirSync(root)
+    .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
+    .sort((a, b) => Number(a) - Number(b));
   return versions.length ? join(root, versions.at(-1)!, 'bin') : undefined;
 }
 
@@ -30,9 +32,13 @@ function onPath(command: string): boolean {
 
 /** Whether redis-server and PostgreSQL's binaries are here; when not, says so loudly (the tests are then skipped). */
 export function throwawayServicesAvailable(): boolean {
-  const missing = [!onPath('redis-server') && 'redis-server', !postgresBin() && 'PostgreSQL (initdb, pg_ctl)'].filter(Boolean);
+  const missing = [!onPath('redis-server') && 'redis-server', !postgresBin() && 'PostgreSQL (initdb, pg_ctl)'].filter(
+    Boolean,
+  );
   if (missing.length === 0) return true;
-  console.warn(`\n${'!'.repeat(78)}\n!! SKIPPING the readiness tests of the shared setup: no ${missing.join(' and ')}.\n!! Run ./scripts/start-shared-services.sh (CI always does) to install them.\n${'!'.repeat(78)}\n`);
+  console.warn(
+    `\n${'!'.repeat(78)}\n!! SKIPPING the readiness tests of the shared setup: no ${missing.join(' and ')}.\n!! Run ./scripts/start-shared-services.sh (CI always does) to install them.\n${'!'.repeat(78)}\n`,
+  );
   return false;
 }
 
@@ -49,7 +55,19 @@ export type Service = { url: string; stop(): void; start(): void };
 
 export async function throwawayRedis(): Promise<Service> {
   const port = await freePort();
-  const start = () => execFileSync('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
+  const start = () =>
+    execFileSync('redis-server', [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'yes',
+    ]);
   const stop = () => {
     try {
       execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
@@ -74,14 +92,18 @@ export async function throwawayPostgres(): Promise<Service & { remove(): Promise
   const dir = await mkdtemp(join(tmpdir(), 'boards-pg-'));
   const root = process.getuid?.() === 0;
   // PostgreSQL refuses to run as root: as in start-shared-services.sh, root runs it as the postgres user.
-  const run = (command: string) => execFileSync(root ? 'su' : 'sh', root ? ['postgres', '-s', '/bin/sh', '-c', command] : ['-c', command], { stdio: 'ignore' });
+  const run = (command: string) =>
+    execFileSync(root ? 'su' : 'sh', root ? ['postgres', '-s', '/bin/sh', '-c', command] : ['-c', command], {
+      stdio: 'ignore',
+    });
   if (root) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     await chown(dir, uid, gid);
   }
   run(`${bin}/initdb -D ${dir} -A trust -U postgres`);
-  const start = () => run(`${bin}/pg_ctl -D ${dir} -l ${dir}/server.log -w -o '-h 127.0.0.1 -p ${port} -k ${dir}' start`);
+  const start = () =>
+    run(`${bin}/pg_ctl -D ${dir} -l ${dir}/server.log -w -o '-h 127.0.0.1 -p ${port} -k ${dir}' start`);
   const stop = () => run(`${bin}/pg_ctl -D ${dir} -m fast -w stop`);
   start();
   return {

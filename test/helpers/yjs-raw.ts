@@ -8,7 +8,17 @@ import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 
 /** Hocuspocus message types (the first varUint after the document name). */
-export const MSG = { sync: 0, awareness: 1, auth: 2, queryAwareness: 3, syncReply: 4, stateless: 5, broadcastStateless: 6, close: 7, syncStatus: 8 } as const;
+export const MSG = {
+  sync: 0,
+  awareness: 1,
+  auth: 2,
+  queryAwareness: 3,
+  syncReply: 4,
+  stateless: 5,
+  broadcastStateless: 6,
+  close: 7,
+  syncStatus: 8,
+} as const;
 /** y-protocols sync steps. */
 export const SYNC = { step1: 0, step2: 1, update: 2 } as const;
 const AUTH_TOKEN = 0;
@@ -60,7 +70,9 @@ export function openRawCollab(baseUrl: string, documentName?: string, token = ''
   socket.binaryType = 'nodebuffer';
   const received: number[] = [];
   let settleAuth!: (value: { ok: true; scope: string } | { ok: false; reason: string }) => void;
-  const auth = new Promise<{ ok: true; scope: string } | { ok: false; reason: string }>((resolve) => (settleAuth = resolve));
+  const auth = new Promise<{ ok: true; scope: string } | { ok: false; reason: string }>(
+    (resolve) => (settleAuth = resolve),
+  );
   socket.on('message', (data: Buffer) => {
     try {
       const decoder = decoding.createDecoder(new Uint8Array(data));
@@ -96,6 +108,8 @@ export function openRawCollab(baseUrl: string, documentName?: string, token = ''
         close: () => socket.terminate(),
       });
     });
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`upgrade refused: ${response.statusCode}`)),
+    );
   });
 }

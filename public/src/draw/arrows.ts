@@ -51,13 +51,26 @@ function edgeToward(box: Box, inside: World, to: World): World {
  * clipped to their edges), each end anchored to its item by its offset from
  * the item's top-left, so it follows the item when it moves.
  */
-export function arrowStroke(from: Node | null, a: World, to: Node | null, b: World): Pick<StrokeInput, 'points' | 'anchors'> {
+export function arrowStroke(
+  from: Node | null,
+  a: World,
+  to: Node | null,
+  b: World,
+): Pick<StrokeInput, 'points' | 'anchors'> {
   const start = from ? centre(from.box) : a;
   const end = to ? centre(to.box) : b;
   const p = from ? edgeToward(from.box, start, end) : start;
   const q = to ? edgeToward(to.box, end, start) : end;
-  const points: Point[] = [[round(p.x), round(p.y)], [round(q.x), round(q.y)]];
-  const anchor = (node: Node, [x, y]: Point): Anchor => ({ kind: node.kind, id: node.id, dx: round(x - node.box.x), dy: round(y - node.box.y) });
+  const points: Point[] = [
+    [round(p.x), round(p.y)],
+    [round(q.x), round(q.y)],
+  ];
+  const anchor = (node: Node, [x, y]: Point): Anchor => ({
+    kind: node.kind,
+    id: node.id,
+    dx: round(x - node.box.x),
+    dy: round(y - node.box.y),
+  });
   const anchors: Anchors = {};
   if (from) anchors.start = anchor(from, points[0]);
   if (to && to.id !== from?.id) anchors.end = anchor(to, points[1]);
@@ -80,8 +93,16 @@ function segmentDistance2(p: World, a: Point, b: Point): number {
  */
 export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius: number): string[] {
   const steps = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / (radius / 2)));
-  const samples = Array.from({ length: steps + 1 }, (_, i) => ({ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }));
-  const [minX, minY, maxX, maxY] = [Math.min(from.x, to.x) - radius, Math.min(from.y, to.y) - radius, Math.max(from.x, to.x) + radius, Math.max(from.y, to.y) + radius];
+  const samples = Array.from({ length: steps + 1 }, (_, i) => ({
+    x: from.x + ((to.x - from.x) * i) / steps,
+    y: from.y + ((to.y - from.y) * i) / steps,
+  }));
+  const [minX, minY, maxX, maxY] = [
+    Math.min(from.x, to.x) - radius,
+    Math.min(from.y, to.y) - radius,
+    Math.max(from.x, to.x) + radius,
+    Math.max(from.y, to.y) + radius,
+  ];
   const hit: string[] = [];
   for (const [id, stroke] of layer.maps().lines.entries()) {
     const { points } = stroke;
@@ -90,7 +111,8 @@ export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius:
     if (box.x > maxX || box.y > maxY || box.x + box.width < minX || box.y + box.height < minY) continue;
     const near = samples.some((p) => {
       if (points.length === 1) return segmentDistance2(p, points[0], points[0]) <= radius * radius;
-      for (let i = 1; i < points.length; i++) if (segmentDistance2(p, points[i - 1], points[i]) <= radius * radius) return true;
+      for (let i = 1; i < points.length; i++)
+        if (segmentDistance2(p, points[i - 1], points[i]) <= radius * radius) return true;
       return false;
     });
     if (near) hit.push(id);

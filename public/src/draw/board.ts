@@ -42,8 +42,20 @@ export class DrawBoard {
     const world = h('div.world', {}, layer.items, handles.element, cursors.element);
     world.prepend(layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
-    const hint = h('p.canvas-hint', { hidden: true, 'data-testid': 'canvas-hint' }, matchMedia('(pointer: coarse)').matches ? 'Double-tap to write, Pen to draw' : 'Double-click to write, P to draw, A for arrows, or paste or drop an image');
-    const viewport = h('div.viewport', { tabindex: 0, 'aria-label': 'Canvas', 'data-testid': 'canvas' }, world, rubber, hint);
+    const hint = h(
+      'p.canvas-hint',
+      { hidden: true, 'data-testid': 'canvas-hint' },
+      matchMedia('(pointer: coarse)').matches
+        ? 'Double-tap to write, Pen to draw'
+        : 'Double-click to write, P to draw, A for arrows, or paste or drop an image',
+    );
+    const viewport = h(
+      'div.viewport',
+      { tabindex: 0, 'aria-label': 'Canvas', 'data-testid': 'canvas' },
+      world,
+      rubber,
+      hint,
+    );
     this.hint = hint;
     this.layer = layer;
     layer.selection.onChange(() => handles.update());
@@ -67,10 +79,24 @@ export class DrawBoard {
     this.toolbar = toolbar;
     this.element = h('div.draw', {}, toolbar.element, viewport);
 
-    const context: DrawContext = { session, viewport, rubber, view, layer, handles, toolbar, editing, cursors, editable, input: { spaceDown: false, hovered: null } };
+    const context: DrawContext = {
+      session,
+      viewport,
+      rubber,
+      view,
+      layer,
+      handles,
+      toolbar,
+      editing,
+      cursors,
+      editable,
+      input: { spaceDown: false, hovered: null },
+    };
     bindPointer(context);
     this.cleanup.push(bindKeyboard(context), layer.follow(), cursors.follow());
-    void takeSnapshot(session.boardId).then((snapshot) => snapshot && !this.destroyed && this.cleanup.push(layer.seed(snapshot)));
+    void takeSnapshot(session.boardId).then(
+      (snapshot) => snapshot && !this.destroyed && this.cleanup.push(layer.seed(snapshot)),
+    );
     this.session.onChange(() => this.refreshMode());
     this.refreshMode();
   }

@@ -50,7 +50,8 @@ export function bindClipboard(ctx: DrawContext): () => void {
   const onLeave = () => (pointer = null);
   const onCopy = (event: ClipboardEvent) => copy(ctx, event, false);
   const onCut = (event: ClipboardEvent) => copy(ctx, event, true);
-  const onPaste = (event: ClipboardEvent) => paste(ctx, event, pointer ? ctx.view.toWorld(pointer.x, pointer.y) : ctx.view.centre());
+  const onPaste = (event: ClipboardEvent) =>
+    paste(ctx, event, pointer ? ctx.view.toWorld(pointer.x, pointer.y) : ctx.view.centre());
   ctx.viewport.addEventListener('pointermove', onMove);
   ctx.viewport.addEventListener('pointerleave', onLeave);
   document.addEventListener('copy', onCopy);
@@ -67,14 +68,28 @@ export function bindClipboard(ctx: DrawContext): () => void {
 
 /** Keys and clipboard events meant for a text field, the open editor or a dialog are left to them. */
 function ours(ctx: DrawContext, event: Event): boolean {
-  return !ctx.editing.editor && !isTyping(event.target) && !document.querySelector('dialog[open]') && !window.getSelection()?.toString();
+  return (
+    !ctx.editing.editor &&
+    !isTyping(event.target) &&
+    !document.querySelector('dialog[open]') &&
+    !window.getSelection()?.toString()
+  );
 }
 
 /** The selected items as stored, with their bounding box; null when nothing is selected. */
 export function selectionPayload(ctx: DrawContext): ClipPayload | null {
   const { layer } = ctx;
   const { texts, lines, images } = layer.maps();
-  const payload: ClipPayload = { type: 'board-items', version: 1, board: ctx.session.boardId, box: { x: 0, y: 0, width: 0, height: 0 }, texts: [], links: [], strokes: [], images: [] };
+  const payload: ClipPayload = {
+    type: 'board-items',
+    version: 1,
+    board: ctx.session.boardId,
+    box: { x: 0, y: 0, width: 0, height: 0 },
+    texts: [],
+    links: [],
+    strokes: [],
+    images: [],
+  };
   const boxes: Box[] = [];
   for (const id of layer.selection) {
     const element = layer.elements.get(id);
@@ -94,11 +109,14 @@ export function selectionPayload(ctx: DrawContext): ClipPayload | null {
 
 /** The plain-text fallback: every text's content and every link's address, in reading order. */
 function plainText(payload: ClipPayload): string {
-  const nodes = [...(payload.texts as TextItem[]), ...(payload.links as LinkItem[])].sort((a, b) => a.y - b.y || a.x - b.x);
+  const nodes = [...(payload.texts as TextItem[]), ...(payload.links as LinkItem[])].sort(
+    (a, b) => a.y - b.y || a.x - b.x,
+  );
   return nodes.map((node) => ('url' in node ? node.url : node.content)).join('\n\n');
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** `Ctrl+C` / `Ctrl+X` (or the browser's Copy and Cut): the selection onto the system clipboard. */
 function copy(ctx: DrawContext, event: ClipboardEvent, cut: boolean): void {
@@ -109,7 +127,10 @@ function copy(ctx: DrawContext, event: ClipboardEvent, cut: boolean): void {
   const json = JSON.stringify(payload);
   const text = plainText(payload);
   event.clipboardData.setData(ITEMS_MIME, json);
-  event.clipboardData.setData('text/html', `<div ${HTML_ATTRIBUTE}="${escapeHtml(json)}">${text.split('\n').map(escapeHtml).join('<br>')}</div>`);
+  event.clipboardData.setData(
+    'text/html',
+    `<div ${HTML_ATTRIBUTE}="${escapeHtml(json)}">${text.split('\n').map(escapeHtml).join('<br>')}</div>`,
+  );
   event.clipboardData.setData('text/plain', text);
   for (const image of payload.images as ImageItem[]) rememberImage(payload.board, image);
   if (cut && ctx.editable()) ctx.editing.deleteSelection();
@@ -131,7 +152,11 @@ export function readPayload(data: DataTransfer): ClipPayload | null {
   if (!json) {
     const html = data.getData('text/html');
     if (!html.includes(HTML_ATTRIBUTE)) return null;
-    json = new DOMParser().parseFromString(html, 'text/html').querySelector(`[${HTML_ATTRIBUTE}]`)?.getAttribute(HTML_ATTRIBUTE) ?? '';
+    json =
+      new DOMParser()
+        .parseFromString(html, 'text/html')
+        .querySelector(`[${HTML_ATTRIBUTE}]`)
+        ?.getAttribute(HTML_ATTRIBUTE) ?? '';
   }
   try {
     const parsed = ClipPayload.safeParse(JSON.parse(json));
@@ -173,7 +198,8 @@ function paste(ctx: DrawContext, event: ClipboardEvent, at: World): void {
 /** `Ctrl+D`: a copy of the selection a little below and right of it, selected in its place. */
 export function duplicateSelection(ctx: DrawContext): void {
   const payload = selectionPayload(ctx);
-  if (payload) pasteItems(ctx, payload, { x: payload.box.x + DUPLICATE_OFFSET_PX, y: payload.box.y + DUPLICATE_OFFSET_PX });
+  if (payload)
+    pasteItems(ctx, payload, { x: payload.box.x + DUPLICATE_OFFSET_PX, y: payload.box.y + DUPLICATE_OFFSET_PX });
 }
 
 /**
@@ -186,10 +212,11 @@ export function duplicateSelection(ctx: DrawContext): void {
  */
 export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): string[] {
   const [dx, dy] = [round(at.x - payload.box.x), round(at.y - payload.box.y)];
-  const valid = <T>(schema: z.ZodType<T>, items: unknown[]) => items.flatMap((item) => {
-    const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
+  const valid = <T>(schema: z.ZodType<T>, items: unknown[]) =>
+    items.flatMap((item) => {
+      const parsed = schema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
   const texts = valid(StoredText, payload.texts) as TextItem[];
   const links = valid(StoredLink, payload.links) as LinkItem[];
   const strokes = valid(StoredStroke, payload.strokes) as StrokeItem[];
@@ -199,9 +226,13 @@ export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): s
     const renamed = new Map<string, string>();
     for (const text of texts) {
       const { x, y, content, color, width, postit, diagram } = text;
-      renamed.set(text.id, upsertText(w, { x: round(x + dx), y: round(y + dy), content, color, width, postit, diagram }).id);
+      renamed.set(
+        text.id,
+        upsertText(w, { x: round(x + dx), y: round(y + dy), content, color, width, postit, diagram }).id,
+      );
     }
-    for (const link of links) renamed.set(link.id, upsertLink(w, { x: round(link.x + dx), y: round(link.y + dy), url: link.url }).id);
+    for (const link of links)
+      renamed.set(link.id, upsertLink(w, { x: round(link.x + dx), y: round(link.y + dy), url: link.url }).id);
     if (sameBoard) for (const image of images) renamed.set(image.id, copyImage(w, image, dx, dy).id);
     const ids = [...renamed.values()];
     for (const stroke of strokes) {
@@ -223,7 +254,12 @@ function copyImage(w: BoardWrite, image: ImageItem, dx: number, dy: number): Ima
   for (const other of w.maps.images.values()) total += other.bytes;
   requireImageBytes(total);
   const { id: _id, author: _author, last_updated: _at, ...rest } = image;
-  const item: ImageItem = { ...rest, ...stamp(w, undefined, undefined), x: round(image.x + dx), y: round(image.y + dy) };
+  const item: ImageItem = {
+    ...rest,
+    ...stamp(w, undefined, undefined),
+    x: round(image.x + dx),
+    y: round(image.y + dy),
+  };
   putItem(w, 'images', item);
   return item;
 }
@@ -232,11 +268,17 @@ function copyImage(w: BoardWrite, image: ImageItem, dx: number, dy: number): Ima
 async function carryImage(ctx: DrawContext, from: string, image: ImageItem, dx: number, dy: number): Promise<void> {
   const remembered = await imagePayloads.get(image.blob);
   const key = keys.get(from);
-  const blob = remembered ?? (await fetch(`/api/boards/${from}/images/${image.id}`, { headers: key ? { 'x-board-key': key } : {} })
-    .then((response) => (response.ok ? response.blob() : null))
-    .catch(() => null));
-  if (!blob) return toast('An image could not be carried over: it is no longer on the board it was copied from.', 'warn', 7000);
-  await uploadImage(ctx.session.boardId, blob, image.x + dx, image.y + dy, { width: image.width, height: image.height });
+  const blob =
+    remembered ??
+    (await fetch(`/api/boards/${from}/images/${image.id}`, { headers: key ? { 'x-board-key': key } : {} })
+      .then((response) => (response.ok ? response.blob() : null))
+      .catch(() => null));
+  if (!blob)
+    return toast('An image could not be carried over: it is no longer on the board it was copied from.', 'warn', 7000);
+  await uploadImage(ctx.session.boardId, blob, image.x + dx, image.y + dy, {
+    width: image.width,
+    height: image.height,
+  });
 }
 
 /** A stroke's anchors to items pasted with it, renamed; anchors to anything else are dropped. */
@@ -254,6 +296,12 @@ function keptAnchors(anchors: Anchors | undefined, renamed: Map<string, string>)
 /** The union of boxes, for export and paste framing. */
 export function unionBox(boxes: Iterable<Box>): Box | null {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const box of boxes) [minX, minY, maxX, maxY] = [Math.min(minX, box.x), Math.min(minY, box.y), Math.max(maxX, box.x + box.width), Math.max(maxY, box.y + box.height)];
+  for (const box of boxes)
+    [minX, minY, maxX, maxY] = [
+      Math.min(minX, box.x),
+      Math.min(minY, box.y),
+      Math.max(maxX, box.x + box.width),
+      Math.max(maxY, box.y + box.height),
+    ];
   return minX === Infinity ? null : { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
 }

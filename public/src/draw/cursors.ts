@@ -37,9 +37,16 @@ export class Cursors {
 
   private render(): void {
     this.element.replaceChildren(
-      ...this.session.people().filter((person) => person.cursor).map((person) =>
-        h('div.cursor', { style: `left:${person.cursor!.x}px;top:${person.cursor!.y}px;--who:${person.color}` }, h('span', {}, person.name)),
-      ),
+      ...this.session
+        .people()
+        .filter((person) => person.cursor)
+        .map((person) =>
+          h(
+            'div.cursor',
+            { style: `left:${person.cursor!.x}px;top:${person.cursor!.y}px;--who:${person.color}` },
+            h('span', {}, person.name),
+          ),
+        ),
     );
   }
 }

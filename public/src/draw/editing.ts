@@ -42,13 +42,28 @@ export class Editing {
       if (url) this.session.write((w) => upsertLink(w, { ...at, url: url.trim() }));
       return;
     }
-    const style = { postit: tool === 'postit' || undefined, diagram: tool === 'diagram' || undefined, color: color === 'auto' ? undefined : color };
-    this.open({ ...at, width: 200, minHeight: 60, content: '', variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined }, (content) => {
-      const url = asUrl(content);
-      if (!url && !content.trim()) return; // an empty new text is no item at all
-      const item = this.session.write((w) => (url ? upsertLink(w, { ...at, url }) : upsertText(w, { ...at, content, ...style })));
-      if (item) this.layer.selection.select([item.id]);
-    });
+    const style = {
+      postit: tool === 'postit' || undefined,
+      diagram: tool === 'diagram' || undefined,
+      color: color === 'auto' ? undefined : color,
+    };
+    this.open(
+      {
+        ...at,
+        width: 200,
+        minHeight: 60,
+        content: '',
+        variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined,
+      },
+      (content) => {
+        const url = asUrl(content);
+        if (!url && !content.trim()) return; // an empty new text is no item at all
+        const item = this.session.write((w) =>
+          url ? upsertLink(w, { ...at, url }) : upsertText(w, { ...at, content, ...style }),
+        );
+        if (item) this.layer.selection.select([item.id]);
+      },
+    );
   }
 
   /** Edits a text in place; a text that ends up as a bare URL becomes a link pill, an empty one goes. */
@@ -57,19 +72,29 @@ export class Editing {
     const element = this.layer.elements.get(id) as HTMLElement | undefined;
     if (!text || !element || isLink(text)) return;
     element.style.visibility = 'hidden'; // the editor stands in for it
-    this.open({ x: text.x, y: text.y, width: Math.max(element.offsetWidth, 200), minHeight: Math.max(element.offsetHeight, 60), content: text.content, variant: text.postit ? 'postit' : text.diagram ? 'diagram' : undefined }, (content) => {
-      element.style.visibility = '';
-      const current = this.layer.maps().texts.get(id);
-      if (!current || isLink(current)) return; // erased or replaced meanwhile
-      const url = asUrl(content);
-      this.session.write((w) => {
-        if (url) {
-          eraseItem(w, 'texts', id);
-          upsertLink(w, { x: current.x, y: current.y, url });
-        } else if (!content.trim()) eraseItem(w, 'texts', id);
-        else if (content !== current.content) upsertText(w, { id, x: current.x, y: current.y, content });
-      });
-    });
+    this.open(
+      {
+        x: text.x,
+        y: text.y,
+        width: Math.max(element.offsetWidth, 200),
+        minHeight: Math.max(element.offsetHeight, 60),
+        content: text.content,
+        variant: text.postit ? 'postit' : text.diagram ? 'diagram' : undefined,
+      },
+      (content) => {
+        element.style.visibility = '';
+        const current = this.layer.maps().texts.get(id);
+        if (!current || isLink(current)) return; // erased or replaced meanwhile
+        const url = asUrl(content);
+        this.session.write((w) => {
+          if (url) {
+            eraseItem(w, 'texts', id);
+            upsertLink(w, { x: current.x, y: current.y, url });
+          } else if (!content.trim()) eraseItem(w, 'texts', id);
+          else if (content !== current.content) upsertText(w, { id, x: current.x, y: current.y, content });
+        });
+      },
+    );
   }
 
   /** Ticks or unticks the checkbox on line `line` of a text. */
@@ -81,13 +106,30 @@ export class Editing {
 
   /** Turns a text into a post-it, or a post-it back into a plain text (which is then no frame either). */
   togglePostit(id: string): void {
-    const text = this.layer.maps().texts.get(id) as { x: number; y: number; content: string; postit?: boolean; diagram?: boolean };
-    this.session.write((w) => upsertText(w, { id, x: text.x, y: text.y, content: text.content, postit: !text.postit, diagram: text.postit ? text.diagram : false }));
+    const text = this.layer.maps().texts.get(id) as {
+      x: number;
+      y: number;
+      content: string;
+      postit?: boolean;
+      diagram?: boolean;
+    };
+    this.session.write((w) =>
+      upsertText(w, {
+        id,
+        x: text.x,
+        y: text.y,
+        content: text.content,
+        postit: !text.postit,
+        diagram: text.postit ? text.diagram : false,
+      }),
+    );
   }
 
   /** Recolours the selected texts and strokes (the other kinds have no colour). */
   recolorSelection(color: InkColor): void {
-    const ids = [...this.layer.selection].filter((id) => this.layer.kindOf(id) === 'texts' || this.layer.kindOf(id) === 'strokes');
+    const ids = [...this.layer.selection].filter(
+      (id) => this.layer.kindOf(id) === 'texts' || this.layer.kindOf(id) === 'strokes',
+    );
     if (ids.length) this.session.write((w) => recolor(w, ids, color));
   }
 

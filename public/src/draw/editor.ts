@@ -20,7 +20,10 @@ export type EditorOptions = {
  * keeps what was typed (as Excalidraw does), the caller decides what to store.
  */
 export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTextAreaElement {
-  const area = h('textarea.editor', { 'aria-label': 'Text', style: `left:${options.x}px;top:${options.y}px;width:${options.width}px;min-height:${options.minHeight}px` });
+  const area = h('textarea.editor', {
+    'aria-label': 'Text',
+    style: `left:${options.x}px;top:${options.y}px;width:${options.width}px;min-height:${options.minHeight}px`,
+  });
   if (options.variant) area.classList.add(options.variant);
   area.value = options.content;
   let done = false;

@@ -58,7 +58,12 @@ function framed(ctx: DrawContext, ids: ReadonlySet<string> | null): Box | null {
   const box = unionBox(boxes);
   if (!box) return null;
   const m = EXPORT_MARGIN_PX;
-  return { x: Math.floor(box.x - m), y: Math.floor(box.y - m), width: Math.ceil(box.width + 2 * m), height: Math.ceil(box.height + 2 * m) };
+  return {
+    x: Math.floor(box.x - m),
+    y: Math.floor(box.y - m),
+    width: Math.ceil(box.width + 2 * m),
+    height: Math.ceil(box.height + 2 * m),
+  };
 }
 
 /**
@@ -67,7 +72,11 @@ function framed(ctx: DrawContext, ids: ReadonlySet<string> | null): Box | null {
  * picture's, whatever the person's pan and zoom; other people's cursors, the
  * selection's outline and items outside `ids` are left out.
  */
-export async function exportBlob(ctx: DrawContext, format: ExportFormat, ids: ReadonlySet<string> | null): Promise<{ blob: Blob; frame: Box } | null> {
+export async function exportBlob(
+  ctx: DrawContext,
+  format: ExportFormat,
+  ids: ReadonlySet<string> | null,
+): Promise<{ blob: Blob; frame: Box } | null> {
   await diagramsDrawn();
   const frame = framed(ctx, ids);
   if (!frame) return null;
@@ -91,7 +100,8 @@ export async function exportBlob(ctx: DrawContext, format: ExportFormat, ids: Re
     },
   };
   // A checkbox's ticked state is not an attribute, so a copy of the DOM would lose it.
-  for (const box of layer.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) box.toggleAttribute('checked', box.checked);
+  for (const box of layer.querySelectorAll<HTMLInputElement>('input[type=checkbox]'))
+    box.toggleAttribute('checked', box.checked);
   const { domToBlob, domToForeignObjectSvg } = await import('modern-screenshot'); // loaded on the first export only
   ctx.viewport.classList.add('exporting'); // no selection outlines in the picture
   try {
@@ -128,25 +138,42 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
 /** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
 function exportMenu(ctx: DrawContext): HTMLElement {
   const item = (label: string, run: () => void, selection = false) =>
-    h('button', { type: 'button', 'data-export': label, 'data-needs-selection': selection ? '' : undefined, onclick: () => {
-      menu.open = false;
-      run();
-    } }, label);
-  const list = h('div.export-list', {},
+    h(
+      'button',
+      {
+        type: 'button',
+        'data-export': label,
+        'data-needs-selection': selection ? '' : undefined,
+        onclick: () => {
+          menu.open = false;
+          run();
+        },
+      },
+      label,
+    );
+  const list = h(
+    'div.export-list',
+    {},
     item('PNG of the board', () => void download(ctx, 'png', false)),
     item('SVG of the board', () => void download(ctx, 'svg', false)),
     item('PNG of the selection', () => void download(ctx, 'png', true), true),
     item('SVG of the selection', () => void download(ctx, 'svg', true), true),
     item('Print or save as PDF…', () => print()),
   );
-  const menu = h('details.export-menu', {
-    ontoggle: () => {
-      for (const button of list.querySelectorAll<HTMLButtonElement>('[data-needs-selection]')) button.disabled = ctx.layer.selection.size === 0;
-      // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
-      list.style.left = '0';
-      const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
-      if (overflow > 0) list.style.left = `${-overflow}px`;
+  const menu = h(
+    'details.export-menu',
+    {
+      ontoggle: () => {
+        for (const button of list.querySelectorAll<HTMLButtonElement>('[data-needs-selection]'))
+          button.disabled = ctx.layer.selection.size === 0;
+        // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
+        list.style.left = '0';
+        const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
+        if (overflow > 0) list.style.left = `${-overflow}px`;
+      },
     },
-  }, h('summary', { title: 'Save the board as PNG, SVG or PDF' }, 'Export'), list) as HTMLDetailsElement;
+    h('summary', { title: 'Save the board as PNG, SVG or PDF' }, 'Export'),
+    list,
+  ) as HTMLDetailsElement;
   return menu;
 }

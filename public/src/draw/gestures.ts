@@ -24,8 +24,15 @@ export class DoublePress {
   /** Feeds a primary press on `target` (an item id, or null for empty canvas); true when it completes a double press. */
   press(event: PointerEvent, target: string | null): boolean {
     const last = this.last;
-    const double = !!last && event.timeStamp - last.at <= DOUBLE_PRESS_MS && last.pointerType === event.pointerType && last.target === target && this.near(last, event);
-    this.last = double ? null : { at: event.timeStamp, x: event.clientX, y: event.clientY, pointerType: event.pointerType, target };
+    const double =
+      !!last &&
+      event.timeStamp - last.at <= DOUBLE_PRESS_MS &&
+      last.pointerType === event.pointerType &&
+      last.target === target &&
+      this.near(last, event);
+    this.last = double
+      ? null
+      : { at: event.timeStamp, x: event.clientX, y: event.clientY, pointerType: event.pointerType, target };
     return double;
   }
 
@@ -53,7 +60,12 @@ const PAGE_PX = 800;
  * gesture does not depend on how the browser splits or coalesces its events.
  */
 export function wheelZoomFactor(event: WheelEvent): number {
-  const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? LINE_PX : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? PAGE_PX : 1;
+  const unit =
+    event.deltaMode === WheelEvent.DOM_DELTA_LINE
+      ? LINE_PX
+      : event.deltaMode === WheelEvent.DOM_DELTA_PAGE
+        ? PAGE_PX
+        : 1;
   return Math.exp(-event.deltaY * unit * ZOOM_PER_PX);
 }
 
@@ -110,7 +122,12 @@ export class LongPress {
 
   /** A finger that drifts beyond the slop is dragging, not holding. */
   move(event: PointerEvent): void {
-    if (this.timer && event.pointerId === this.pointerId && Math.hypot(event.clientX - this.at.x, event.clientY - this.at.y) > LONG_PRESS_SLOP_PX) this.cancel();
+    if (
+      this.timer &&
+      event.pointerId === this.pointerId &&
+      Math.hypot(event.clientX - this.at.x, event.clientY - this.at.y) > LONG_PRESS_SLOP_PX
+    )
+      this.cancel();
   }
 
   cancel(): void {

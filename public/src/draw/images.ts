@@ -48,7 +48,13 @@ export function thumbnail(image: HTMLImageElement): string | undefined {
  * Uploads an image file so that its top-left is at (x, y), at `size` if given (a copied image keeps its own),
  * else at its natural size up to 480 px; refuses files over the limit with a clear message.
  */
-export async function uploadImage(boardId: string, file: Blob, x: number, y: number, size?: { width: number; height: number }): Promise<boolean> {
+export async function uploadImage(
+  boardId: string,
+  file: Blob,
+  x: number,
+  y: number,
+  size?: { width: number; height: number },
+): Promise<boolean> {
   const dataUrl = await readAsDataUrl(file);
   const parsed = parseImageDataUrl(dataUrl);
   if (!parsed) {
@@ -57,7 +63,11 @@ export async function uploadImage(boardId: string, file: Blob, x: number, y: num
   }
   const bytes = base64DecodedBytes(parsed.base64);
   if (bytes > MAX_IMAGE_BYTES) {
-    toast(`This image is ${(bytes / 1024).toFixed(0)} KB; a board takes images of at most ${MAX_IMAGE_BYTES / 1024} KB.`, 'error', 7000);
+    toast(
+      `This image is ${(bytes / 1024).toFixed(0)} KB; a board takes images of at most ${MAX_IMAGE_BYTES / 1024} KB.`,
+      'error',
+      7000,
+    );
     return false;
   }
   let image: HTMLImageElement;

@@ -40,7 +40,12 @@ export class ItemLayer {
   private readonly drawn = new Map<string, string>();
   private readonly listeners = new Set<(id: string) => void>();
   /** While a batch draws (see batch), where its new elements wait: above and below the HTML items, and strokes. */
-  private pending: { top: DocumentFragment; bottom: DocumentFragment; strokes: DocumentFragment; aiStrokes: DocumentFragment } | null = null;
+  private pending: {
+    top: DocumentFragment;
+    bottom: DocumentFragment;
+    strokes: DocumentFragment;
+    aiStrokes: DocumentFragment;
+  } | null = null;
 
   /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
   constructor(
@@ -56,15 +61,22 @@ export class ItemLayer {
   /** The document's maps of draw items. */
   maps() {
     const doc = this.session.doc;
-    return { texts: doc.getMap<TextNode>('texts'), lines: doc.getMap<StrokeItem>('lines'), images: doc.getMap<ImageItem>('images') };
+    return {
+      texts: doc.getMap<TextNode>('texts'),
+      lines: doc.getMap<StrokeItem>('lines'),
+      images: doc.getMap<ImageItem>('images'),
+    };
   }
 
   /** Draws every item and follows the document's changes; returns what stops following them. */
   follow(): () => void {
     const { texts, lines, images } = this.maps();
-    const onTexts = (event: Y.YMapEvent<TextNode>) => this.batch(() => event.keysChanged.forEach((id) => this.renderNode(id)));
-    const onLines = (event: Y.YMapEvent<StrokeItem>) => this.batch(() => event.keysChanged.forEach((id) => this.renderLine(id)));
-    const onImages = (event: Y.YMapEvent<ImageItem>) => this.batch(() => event.keysChanged.forEach((id) => this.renderPicture(id)));
+    const onTexts = (event: Y.YMapEvent<TextNode>) =>
+      this.batch(() => event.keysChanged.forEach((id) => this.renderNode(id)));
+    const onLines = (event: Y.YMapEvent<StrokeItem>) =>
+      this.batch(() => event.keysChanged.forEach((id) => this.renderLine(id)));
+    const onImages = (event: Y.YMapEvent<ImageItem>) =>
+      this.batch(() => event.keysChanged.forEach((id) => this.renderPicture(id)));
     texts.observe(onTexts);
     lines.observe(onLines);
     images.observe(onImages);
@@ -99,7 +111,11 @@ export class ItemLayer {
   }
 
   /** Draws a whole board in one batch, images lowest (they lie under texts), strokes in their own layer. */
-  private drawAll(content: { images: Iterable<ImageItem>; texts: Iterable<TextNode>; lines: Iterable<StrokeItem> }): void {
+  private drawAll(content: {
+    images: Iterable<ImageItem>;
+    texts: Iterable<TextNode>;
+    lines: Iterable<StrokeItem>;
+  }): void {
     this.batch(() => {
       for (const image of content.images) this.drawPicture(image);
       for (const node of content.texts) this.drawNode(node);
@@ -166,10 +182,20 @@ export class ItemLayer {
       if (!stroke) return null;
       const xs = stroke.points.map((p) => p[0]);
       const ys = stroke.points.map((p) => p[1]);
-      return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+      return {
+        x: Math.min(...xs),
+        y: Math.min(...ys),
+        width: Math.max(...xs) - Math.min(...xs),
+        height: Math.max(...ys) - Math.min(...ys),
+      };
     }
     const html = element as HTMLElement;
-    return { x: parseFloat(html.style.left), y: parseFloat(html.style.top), width: html.offsetWidth, height: html.offsetHeight };
+    return {
+      x: parseFloat(html.style.left),
+      y: parseFloat(html.style.top),
+      width: html.offsetWidth,
+      height: html.offsetHeight,
+    };
   }
 
   /** The boxes of every drawn item. */
@@ -193,7 +219,10 @@ export class ItemLayer {
    * and time; if not, the element is only moved. Redrawing a text rebuilds its
    * rendered Markdown, too much for every frame of a drag of many items.
    */
-  private needsDrawing(element: HTMLElement | undefined, item: { id: string; x: number; y: number; last_updated: string }): boolean {
+  private needsDrawing(
+    element: HTMLElement | undefined,
+    item: { id: string; x: number; y: number; last_updated: string },
+  ): boolean {
     const { x, y, last_updated, ...rest } = item;
     const key = JSON.stringify(rest);
     if (element && this.drawn.get(item.id) === key) {

@@ -41,7 +41,12 @@ function key(ctx: DrawContext, event: KeyboardEvent): void {
   if (event.key === '+' || event.key === '=') return view.zoomStep(1);
   if (event.key === '-') return view.zoomStep(-1);
   if (event.key === '0') return view.fit();
-  const arrows: Record<string, [number, number]> = { ArrowLeft: [ARROW_PAN_PX, 0], ArrowRight: [-ARROW_PAN_PX, 0], ArrowUp: [0, ARROW_PAN_PX], ArrowDown: [0, -ARROW_PAN_PX] };
+  const arrows: Record<string, [number, number]> = {
+    ArrowLeft: [ARROW_PAN_PX, 0],
+    ArrowRight: [-ARROW_PAN_PX, 0],
+    ArrowUp: [0, ARROW_PAN_PX],
+    ArrowDown: [0, -ARROW_PAN_PX],
+  };
   if (arrows[event.key] && !selection.size) {
     event.preventDefault();
     return view.panBy(...arrows[event.key]);
@@ -82,7 +87,8 @@ function key(ctx: DrawContext, event: KeyboardEvent): void {
     return editing.edit([...selection][0]);
   }
   const hovered = ctx.input.hovered;
-  if (event.key.toLowerCase() === 'y' && hovered && layer.kindOf(hovered) === 'texts') return editing.togglePostit(hovered);
+  if (event.key.toLowerCase() === 'y' && hovered && layer.kindOf(hovered) === 'texts')
+    return editing.togglePostit(hovered);
   const tool = TOOLS.find((entry) => entry.key === event.key.toLowerCase());
   if (tool) ctx.toolbar.setTool(tool.tool);
 }

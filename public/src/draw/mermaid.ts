@@ -6,7 +6,7 @@
  */
 import { currentTheme, onThemeChange, type Theme } from '../theme.js';
 
-let loading: Promise<(typeof import('mermaid'))['default']> | undefined;
+let loading: Promise<typeof import('mermaid')['default']> | undefined;
 let counter = 0;
 /** Renders under way: until they finish, a diagram's box is its "Drawing diagram…" placeholder. */
 const drawing = new Set<Promise<void>>();
@@ -33,7 +33,8 @@ async function load() {
   loading ??= import('mermaid').then(({ default: mermaid }) => mermaid);
   const mermaid = await loading;
   const theme = currentTheme();
-  if (theme !== initialised) mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default' });
+  if (theme !== initialised)
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: theme === 'dark' ? 'dark' : 'default' });
   initialised = theme;
   return mermaid;
 }

@@ -86,12 +86,16 @@ export function bindPointer(ctx: DrawContext): void {
   vp.addEventListener('pointercancel', end);
   vp.addEventListener('pointerleave', () => ctx.cursors.hide());
 
-  vp.addEventListener('wheel', (event) => {
-    event.preventDefault();
-    // Trackpad pinches arrive as wheel events with ctrlKey set.
-    if (event.ctrlKey || event.metaKey) view.zoomBy(wheelZoomFactor(event), { x: event.clientX, y: event.clientY });
-    else view.panBy(-event.deltaX, -event.deltaY);
-  }, { passive: false });
+  vp.addEventListener(
+    'wheel',
+    (event) => {
+      event.preventDefault();
+      // Trackpad pinches arrive as wheel events with ctrlKey set.
+      if (event.ctrlKey || event.metaKey) view.zoomBy(wheelZoomFactor(event), { x: event.clientX, y: event.clientY });
+      else view.panBy(-event.deltaX, -event.deltaY);
+    },
+    { passive: false },
+  );
 
   vp.addEventListener('dragover', (event) => event.preventDefault());
   vp.addEventListener('drop', (event) => {
@@ -112,7 +116,8 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const spaceDown = ctx.input.spaceDown;
   // A double click or tap edits a text, or on empty canvas starts a new one (as tldraw and Excalidraw do).
   const onHandle = !!(event.target as Element | null)?.closest?.('[data-handle]');
-  const double = editable && tool === 'select' && event.button === 0 && !spaceDown && !onHandle && doublePress.press(event, id);
+  const double =
+    editable && tool === 'select' && event.button === 0 && !spaceDown && !onHandle && doublePress.press(event, id);
   if (double && (!id || layer.kindOf(id) === 'texts')) return { type: 'open', at: world, id, tool: 'text' };
   ctx.viewport.setPointerCapture(event.pointerId);
   // A finger on empty canvas pans, as in a phone's maps; held still it draws a selection box (held()). A mouse or pen draws one at once.
@@ -124,7 +129,8 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const resize = onHandle ? ctx.handles.target() : null;
   const resized = resize && layer.elements.get(resize.id);
   const box = resized && layer.boxOf(resized);
-  if (resize && box) return { type: 'resize', resize: { ...resize, start: world, box }, live: new LiveWrite(ctx.session) };
+  if (resize && box)
+    return { type: 'resize', resize: { ...resize, start: world, box }, live: new LiveWrite(ctx.session) };
   if (tool === 'pen' || tool === 'arrow') {
     const line = svgElement('polyline');
     line.setAttribute('class', 'stroke drawing');
@@ -164,7 +170,12 @@ function held(ctx: DrawContext, gesture: Gesture, at: Screen): Gesture | null {
   if (!ctx.editable() || ctx.toolbar.tool !== 'select') return gesture;
   if (gesture.type === 'pan') {
     const rect = ctx.viewport.getBoundingClientRect();
-    Object.assign(ctx.rubber.style, { left: `${at.x - rect.left}px`, top: `${at.y - rect.top}px`, width: '0px', height: '0px' });
+    Object.assign(ctx.rubber.style, {
+      left: `${at.x - rect.left}px`,
+      top: `${at.y - rect.top}px`,
+      width: '0px',
+      height: '0px',
+    });
     ctx.rubber.hidden = false;
     return { type: 'rubber', start: at, add: false };
   }
@@ -185,7 +196,9 @@ const midpoint = (a: Screen, b: Screen): Screen => ({ x: (a.x + b.x) / 2, y: (a.
  */
 function moveWrite(ctx: DrawContext, origins: Map<string, World>, dx: number, dy: number): (w: BoardWrite) => void {
   const { layer } = ctx;
-  const order = [...origins].sort(([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'));
+  const order = [...origins].sort(
+    ([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'),
+  );
   return (w) => {
     for (const [id, origin] of order) {
       const kind = layer.kindOf(id);
@@ -222,7 +235,13 @@ function erase(ctx: DrawContext, gesture: Extract<Gesture, { type: 'erase' }>, w
 }
 
 /** Shows a gesture's progress; a move or resize also writes it, once a frame. */
-function update(ctx: DrawContext, gesture: Gesture, event: PointerEvent, world: World, pointers: Map<number, Screen>): void {
+function update(
+  ctx: DrawContext,
+  gesture: Gesture,
+  event: PointerEvent,
+  world: World,
+  pointers: Map<number, Screen>,
+): void {
   const { view } = ctx;
   if (gesture.type === 'pinch' && pointers.size === 2) {
     const [a, b] = [...pointers.values()];
@@ -249,13 +268,24 @@ function update(ctx: DrawContext, gesture: Gesture, event: PointerEvent, world: 
     const write = resizeWrite(ctx.layer, gesture.resize, world, event.shiftKey);
     if (write) gesture.live.set(write);
   } else if (gesture.type === 'arrow') {
-    gesture.line.setAttribute('points', strokePath([[gesture.start.x, gesture.start.y], [world.x, world.y]]));
+    gesture.line.setAttribute(
+      'points',
+      strokePath([
+        [gesture.start.x, gesture.start.y],
+        [world.x, world.y],
+      ]),
+    );
   } else if (gesture.type === 'erase') {
     erase(ctx, gesture, world);
   } else if (gesture.type === 'rubber') {
     const rect = ctx.viewport.getBoundingClientRect();
     const [x1, y1, x2, y2] = [gesture.start.x, gesture.start.y, event.clientX, event.clientY];
-    Object.assign(ctx.rubber.style, { left: `${Math.min(x1, x2) - rect.left}px`, top: `${Math.min(y1, y2) - rect.top}px`, width: `${Math.abs(x2 - x1)}px`, height: `${Math.abs(y2 - y1)}px` });
+    Object.assign(ctx.rubber.style, {
+      left: `${Math.min(x1, x2) - rect.left}px`,
+      top: `${Math.min(y1, y2) - rect.top}px`,
+      width: `${Math.abs(x2 - x1)}px`,
+      height: `${Math.abs(y2 - y1)}px`,
+    });
     ctx.rubber.hidden = false;
   }
 }
@@ -275,9 +305,16 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
   } else if (gesture.type === 'move') {
     if (!gesture.live) return;
     const world = view.toWorld(event.clientX, event.clientY);
-    gesture.live.end(event.type === 'pointerup' ? moveWrite(ctx, gesture.origins, world.x - gesture.start.x, world.y - gesture.start.y) : undefined);
+    gesture.live.end(
+      event.type === 'pointerup'
+        ? moveWrite(ctx, gesture.origins, world.x - gesture.start.x, world.y - gesture.start.y)
+        : undefined,
+    );
   } else if (gesture.type === 'resize') {
-    const write = event.type === 'pointerup' ? resizeWrite(layer, gesture.resize, view.toWorld(event.clientX, event.clientY), event.shiftKey) : null;
+    const write =
+      event.type === 'pointerup'
+        ? resizeWrite(layer, gesture.resize, view.toWorld(event.clientX, event.clientY), event.shiftKey)
+        : null;
     gesture.live.end(write ?? undefined);
   } else if (gesture.type === 'arrow') {
     gesture.line.remove();
@@ -292,16 +329,19 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
     for (const id of gesture.ids) layer.elements.get(id)?.classList.remove('erasing');
     const ids = [...gesture.ids].filter((id) => layer.kindOf(id) === 'strokes');
     // One write for the whole gesture, so one undo brings every erased stroke back.
-    if (event.type === 'pointerup' && ids.length) ctx.session.write((w) => ids.forEach((id) => eraseItem(w, 'strokes', id)));
+    if (event.type === 'pointerup' && ids.length)
+      ctx.session.write((w) => ids.forEach((id) => eraseItem(w, 'strokes', id)));
   } else if (gesture.type === 'rubber') {
     ctx.rubber.hidden = true;
     const a = view.toWorld(gesture.start.x, gesture.start.y);
     const b = view.toWorld(event.clientX, event.clientY);
     const [x1, y1, x2, y2] = [Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)];
-    const inside = [...layer.elements.entries()].filter(([, element]) => {
-      const box = layer.boxOf(element);
-      return box && box.x >= x1 && box.y >= y1 && box.x + box.width <= x2 && box.y + box.height <= y2;
-    }).map(([id]) => id);
+    const inside = [...layer.elements.entries()]
+      .filter(([, element]) => {
+        const box = layer.boxOf(element);
+        return box && box.x >= x1 && box.y >= y1 && box.x + box.width <= x2 && box.y + box.height <= y2;
+      })
+      .map(([id]) => id);
     layer.selection.select(inside, gesture.add);
   }
 }
@@ -311,5 +351,6 @@ function abandon(ctx: DrawContext, gesture: Gesture): void {
   if (gesture.type === 'move' || gesture.type === 'resize') gesture.live?.end();
   else if (gesture.type === 'pen' || gesture.type === 'arrow') gesture.line.remove();
   else if (gesture.type === 'rubber') ctx.rubber.hidden = true;
-  else if (gesture.type === 'erase') for (const id of gesture.ids) ctx.layer.elements.get(id)?.classList.remove('erasing');
+  else if (gesture.type === 'erase')
+    for (const id of gesture.ids) ctx.layer.elements.get(id)?.classList.remove('erasing');
 }

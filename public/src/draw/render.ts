@@ -116,7 +116,11 @@ export function strokePath(points: [number, number][]): string {
  * to an item at its end is how the arrow tool, REST and MCP all say "points at
  * this" (docs/browser-app.md).
  */
-export function renderStroke(element: SVGPolylineElement | null, stroke: StrokeItem, layer: SVGSVGElement): SVGPolylineElement {
+export function renderStroke(
+  element: SVGPolylineElement | null,
+  stroke: StrokeItem,
+  layer: SVGSVGElement,
+): SVGPolylineElement {
   const line = element ?? (document.createElementNS(SVG, 'polyline') as SVGPolylineElement);
   line.setAttribute('points', strokePath(stroke.points));
   line.setAttribute('class', `stroke${isAi(stroke.author) ? ' ai' : ''}`);
@@ -134,7 +138,16 @@ function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
   if (layer.querySelector(`#${id}`)) return id;
   const defs = layer.querySelector('defs') ?? layer.insertBefore(svgElement('defs'), layer.firstChild);
   const marker = svgElement('marker');
-  for (const [name, value] of Object.entries({ id, viewBox: '0 0 10 10', refX: '8', refY: '5', markerWidth: '4', markerHeight: '4', orient: 'auto-start-reverse' })) marker.setAttribute(name, value);
+  for (const [name, value] of Object.entries({
+    id,
+    viewBox: '0 0 10 10',
+    refX: '8',
+    refY: '5',
+    markerWidth: '4',
+    markerHeight: '4',
+    orient: 'auto-start-reverse',
+  }))
+    marker.setAttribute(name, value);
   const head = svgElement('path');
   head.setAttribute('d', 'M0,0 L10,5 L0,10 z');
   head.style.fill = inkCss(color);

@@ -70,14 +70,16 @@ export class Toolbar {
 
   setTool(tool: Tool): void {
     this.current = tool;
-    for (const button of this.element.querySelectorAll<HTMLElement>('[data-tool]')) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+    for (const button of this.element.querySelectorAll<HTMLElement>('[data-tool]'))
+      button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
     this.viewport.dataset.tool = tool;
     this.moreButton.classList.toggle('holds-tool', !PHONE_TOOLS.has(tool)); // a phone shows that the tool in use is in the menu
   }
 
   private pickColor(color: InkColor): void {
     this.ink = color;
-    for (const button of this.element.querySelectorAll<HTMLElement>('[data-color]')) button.setAttribute('aria-pressed', String(button.dataset.color === color));
+    for (const button of this.element.querySelectorAll<HTMLElement>('[data-color]'))
+      button.setAttribute('aria-pressed', String(button.dataset.color === color));
     this.showInk();
     if (this.palette.matches(':popover-open')) {
       this.palette.hidePopover();
@@ -102,19 +104,36 @@ export class Toolbar {
    * shown inside the More menu instead (styles.css, draw colour palette).
    */
   private buildPalette(swatches: HTMLElement[]): HTMLElement {
-    this.palette = h('div.ink-palette', { id: 'ink-palette', popover: 'auto', role: 'group', 'aria-label': 'Colours' }, ...swatches);
-    this.inkButton = h('button.ink-button', { type: 'button', popovertarget: 'ink-palette', 'data-testid': 'ink-button' }, h('span.ink-dot', { 'aria-hidden': 'true' }));
+    this.palette = h(
+      'div.ink-palette',
+      { id: 'ink-palette', popover: 'auto', role: 'group', 'aria-label': 'Colours' },
+      ...swatches,
+    );
+    this.inkButton = h(
+      'button.ink-button',
+      { type: 'button', popovertarget: 'ink-palette', 'data-testid': 'ink-button' },
+      h('span.ink-dot', { 'aria-hidden': 'true' }),
+    );
     this.showInk();
     this.palette.addEventListener('toggle', (event) => {
-      if ((event as ToggleEvent).newState === 'open') swatches.find((swatch) => swatch.dataset.color === this.ink)?.focus();
+      if ((event as ToggleEvent).newState === 'open')
+        swatches.find((swatch) => swatch.dataset.color === this.ink)?.focus();
     });
     const wrapper = h('span.ink', {}, this.inkButton, this.palette);
     wrapper.addEventListener('keydown', (event) => {
       const open = this.palette.matches(':popover-open');
       // Escape with the grid shown in a phone's More menu closes that menu (build's handler on the toolbar).
-      if (event.key === 'Escape' ? open : event.target !== this.inkButton || event.key === 'Enter' || event.key === ' ') event.stopPropagation();
+      if (event.key === 'Escape' ? open : event.target !== this.inkButton || event.key === 'Enter' || event.key === ' ')
+        event.stopPropagation();
       const at = swatches.indexOf(event.target as HTMLElement);
-      const step: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -PALETTE_COLUMNS, ArrowDown: PALETTE_COLUMNS, Home: -swatches.length, End: swatches.length };
+      const step: Record<string, number> = {
+        ArrowLeft: -1,
+        ArrowRight: 1,
+        ArrowUp: -PALETTE_COLUMNS,
+        ArrowDown: PALETTE_COLUMNS,
+        Home: -swatches.length,
+        End: swatches.length,
+      };
       if (at < 0 || !(event.key in step)) return;
       event.preventDefault();
       swatches[Math.min(swatches.length - 1, Math.max(0, at + step[event.key]))].focus();
@@ -126,37 +145,93 @@ export class Toolbar {
     const { actions } = this;
     // `order` keeps TOOLS order on a wide screen, where the More group is `display: contents` (styles.css, phone toolbar).
     const tools = TOOLS.map(({ tool, label, key }, index) =>
-      h(PHONE_TOOLS.has(tool) ? 'button.tool.phone' : 'button.tool', { type: 'button', 'data-tool': tool, title: `${label} (${key.toUpperCase()})`, 'aria-pressed': String(tool === this.current), style: `order: ${index}`, onclick: () => {
-        this.setTool(tool);
-        this.showMore(false);
-      } }, label),
+      h(
+        PHONE_TOOLS.has(tool) ? 'button.tool.phone' : 'button.tool',
+        {
+          type: 'button',
+          'data-tool': tool,
+          title: `${label} (${key.toUpperCase()})`,
+          'aria-pressed': String(tool === this.current),
+          style: `order: ${index}`,
+          onclick: () => {
+            this.setTool(tool);
+            this.showMore(false);
+          },
+        },
+        label,
+      ),
     );
     const swatches = INK_COLORS.filter((c) => c !== 'black').map((color) =>
-      h('button.swatch', { type: 'button', 'data-color': color, title: color, 'aria-label': `colour ${color}`, style: `--swatch: ${swatchCss(color)}`, 'aria-pressed': String(color === this.ink), onclick: () => this.pickColor(color) }),
+      h('button.swatch', {
+        type: 'button',
+        'data-color': color,
+        title: color,
+        'aria-label': `colour ${color}`,
+        style: `--swatch: ${swatchCss(color)}`,
+        'aria-pressed': String(color === this.ink),
+        onclick: () => this.pickColor(color),
+      }),
     );
-    const file = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml', hidden: true, onchange: () => actions.upload([...(file.files ?? [])]) });
-    const more = h('div.toolbar-more', { id: 'toolbar-more' },
+    const file = h('input', {
+      type: 'file',
+      accept: 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml',
+      hidden: true,
+      onchange: () => actions.upload([...(file.files ?? [])]),
+    });
+    const more = h(
+      'div.toolbar-more',
+      { id: 'toolbar-more' },
       ...tools.filter((button) => !button.classList.contains('phone')),
       h('span.sep'),
       this.buildPalette(swatches),
       h('span.sep'),
       h('button', { type: 'button', title: 'Add an image', onclick: () => file.click() }, 'Image'),
       file,
-      h('button', { type: 'button', title: 'Delete the selection (Del)', onclick: () => actions.deleteSelection() }, 'Delete'),
+      h(
+        'button',
+        { type: 'button', title: 'Delete the selection (Del)', onclick: () => actions.deleteSelection() },
+        'Delete',
+      ),
       h('span.sep'),
       h('button', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => actions.undo() }, 'Undo'),
       h('button', { type: 'button', title: 'Redo (Ctrl+Shift+Z)', onclick: () => actions.redo() }, 'Redo'),
       h('span.sep'),
-      h('button', { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', onclick: () => actions.zoomOut() }, '−'),
+      h(
+        'button',
+        { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', onclick: () => actions.zoomOut() },
+        '−',
+      ),
       h('button', { type: 'button', title: 'Fit the board (0)', onclick: () => actions.fit() }, 'Fit'),
-      h('button', { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => actions.zoomIn() }, '+'),
+      h(
+        'button',
+        { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => actions.zoomIn() },
+        '+',
+      ),
     );
-    this.moreButton = h('button.more-toggle', { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'toolbar-more', title: 'More tools, colours and actions', 'data-testid': 'toolbar-more', onclick: () => this.showMore(this.moreButton.getAttribute('aria-expanded') !== 'true') }, 'More');
-    const toolbar = h('div.toolbar', { role: 'toolbar', 'aria-label': 'Drawing tools' }, ...tools.filter((button) => button.classList.contains('phone')), this.moreButton, more);
+    this.moreButton = h(
+      'button.more-toggle',
+      {
+        type: 'button',
+        'aria-expanded': 'false',
+        'aria-controls': 'toolbar-more',
+        title: 'More tools, colours and actions',
+        'data-testid': 'toolbar-more',
+        onclick: () => this.showMore(this.moreButton.getAttribute('aria-expanded') !== 'true'),
+      },
+      'More',
+    );
+    const toolbar = h(
+      'div.toolbar',
+      { role: 'toolbar', 'aria-label': 'Drawing tools' },
+      ...tools.filter((button) => button.classList.contains('phone')),
+      this.moreButton,
+      more,
+    );
     // The open menu closes on Escape and on a press outside the toolbar.
     toolbar.addEventListener('keydown', (event) => event.key === 'Escape' && this.showMore(false));
     const outside = (event: PointerEvent) => {
-      if (!toolbar.isConnected) document.removeEventListener('pointerdown', outside); // the board was closed
+      if (!toolbar.isConnected)
+        document.removeEventListener('pointerdown', outside); // the board was closed
       else if (!toolbar.contains(event.target as Node)) this.showMore(false);
     };
     document.addEventListener('pointerdown', outside);

@@ -17,7 +17,12 @@ const MIN_IMAGE_SIDE_PX = 8;
 export type Resize = { id: string; kind: 'texts' | 'images'; start: World; box: Box };
 
 /** The write a resize makes when the pointer is at `world` (Shift held: `free`, an image's ratio is not kept). */
-export function resizeWrite(layer: ItemLayer, resize: Resize, world: World, free: boolean): ((w: BoardWrite) => void) | null {
+export function resizeWrite(
+  layer: ItemLayer,
+  resize: Resize,
+  world: World,
+  free: boolean,
+): ((w: BoardWrite) => void) | null {
   const [dx, dy] = [world.x - resize.start.x, world.y - resize.start.y];
   const { box, id } = resize;
   if (resize.kind === 'texts') {
@@ -47,7 +52,10 @@ export function resizeWrite(layer: ItemLayer, resize: Resize, world: World, free
  */
 export class Handles {
   readonly element: HTMLElement = h('div.handles');
-  private readonly handle: HTMLElement = h('div.handle', { 'data-handle': 'resize', title: 'Drag to resize (Shift: free ratio)' });
+  private readonly handle: HTMLElement = h('div.handle', {
+    'data-handle': 'resize',
+    title: 'Drag to resize (Shift: free ratio)',
+  });
   private readonly resized = new ResizeObserver(() => this.update());
   private watched: Element | null = null;
 

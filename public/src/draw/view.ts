@@ -101,13 +101,31 @@ export class CanvasView {
     const rect = this.viewport.getBoundingClientRect();
     let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const box of this.boxes()) {
-      [minX, minY, maxX, maxY] = [Math.min(minX, box.x), Math.min(minY, box.y), Math.max(maxX, box.x + box.width), Math.max(maxY, box.y + box.height)];
+      [minX, minY, maxX, maxY] = [
+        Math.min(minX, box.x),
+        Math.min(minY, box.y),
+        Math.max(maxX, box.x + box.width),
+        Math.max(maxY, box.y + box.height),
+      ];
     }
     if (minX === Infinity || rect.width === 0) return;
     const margin = FIT_MARGIN_PX;
-    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min((rect.width - 2 * margin) / (maxX - minX || 1), (rect.height - 2 * margin) / (maxY - minY || 1), MAX_FIT_SCALE)));
+    const scale = Math.min(
+      MAX_SCALE,
+      Math.max(
+        MIN_SCALE,
+        Math.min(
+          (rect.width - 2 * margin) / (maxX - minX || 1),
+          (rect.height - 2 * margin) / (maxY - minY || 1),
+          MAX_FIT_SCALE,
+        ),
+      ),
+    );
     this.zoom = scale;
-    [this.x, this.y] = [(rect.width - (maxX - minX) * scale) / 2 - minX * scale, (rect.height - (maxY - minY) * scale) / 2 - minY * scale];
+    [this.x, this.y] = [
+      (rect.width - (maxX - minX) * scale) / 2 - minX * scale,
+      (rect.height - (maxY - minY) * scale) / 2 - minY * scale,
+    ];
     this.apply();
   }
 

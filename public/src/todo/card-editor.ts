@@ -13,7 +13,10 @@ import { dialog, h } from '../ui.js';
 export const LABEL_CSS: Record<string, string> = { red: '#e53935', blue: '#1e88e5', green: '#43a047' };
 
 /** What the editor saves: the task's fields as patchTask / upsertTask take them. */
-export type CardFields = Pick<TaskInput, 'name' | 'description' | 'due_date' | 'priority' | 'assignee' | 'done' | 'color'>;
+export type CardFields = Pick<
+  TaskInput,
+  'name' | 'description' | 'due_date' | 'priority' | 'assignee' | 'done' | 'color'
+>;
 
 export type CardDraft = Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<TaskItem>;
 
@@ -28,7 +31,11 @@ export function checklistOf(description: string | undefined): [number, number] |
  * Swatches choosing one of the label colours or none: radio-like buttons
  * (aria-pressed), the draw toolbar's `.swatch` look.
  */
-export function colourSwatches(current: string | null | undefined, label: string, pick: (color: string | null) => void): HTMLElement {
+export function colourSwatches(
+  current: string | null | undefined,
+  label: string,
+  pick: (color: string | null) => void,
+): HTMLElement {
   const group = h('div.swatches', { role: 'group', 'aria-label': label });
   const buttons = [null, ...CARD_COLORS].map((color) => {
     const button = h(`button.swatch${color ? '' : '.none'}`, {
@@ -56,9 +63,17 @@ export function colourSwatches(current: string | null | undefined, label: string
  * `toggleStored` when the task exists (as Trello does), so Cancel keeps it.
  * Resolves to the fields to save, 'delete', or null.
  */
-export async function editCard(task: CardDraft, toggleStored: (description: string) => void): Promise<CardFields | 'delete' | null> {
+export async function editCard(
+  task: CardDraft,
+  toggleStored: (description: string) => void,
+): Promise<CardFields | 'delete' | null> {
   const name = h('input', { name: 'name', value: task.name, maxlength: 500, 'aria-label': 'Name' });
-  const description = h('textarea', { name: 'description', rows: 5, 'aria-label': 'Description', placeholder: 'Markdown: **bold**, - [ ] a checklist item' });
+  const description = h('textarea', {
+    name: 'description',
+    rows: 5,
+    'aria-label': 'Description',
+    placeholder: 'Markdown: **bold**, - [ ] a checklist item',
+  });
   description.value = task.description ?? '';
   const preview = h('div.card-description', { 'data-testid': 'card-description' });
   const editButton = h('button.edit-description', { type: 'button' }, 'Edit');
@@ -67,11 +82,13 @@ export async function editCard(task: CardDraft, toggleStored: (description: stri
     description.hidden = on;
     editButton.textContent = on ? 'Edit' : 'Preview';
     if (on) {
-      preview.replaceChildren(renderMarkup(description.value, (line) => {
-        description.value = toggleCheckbox(description.value, line);
-        if (task.id) toggleStored(description.value);
-        showPreview(true);
-      }));
+      preview.replaceChildren(
+        renderMarkup(description.value, (line) => {
+          description.value = toggleCheckbox(description.value, line);
+          if (task.id) toggleStored(description.value);
+          showPreview(true);
+        }),
+      );
     }
   };
   editButton.addEventListener('click', () => {
@@ -82,24 +99,54 @@ export async function editCard(task: CardDraft, toggleStored: (description: stri
   // A new card or an empty description opens ready to type; a written one opens rendered.
   showPreview(!!task.id && description.value.trim() !== '');
   const due = h('input', { type: 'date', value: task.due_date?.slice(0, 10) ?? '', 'aria-label': 'Due date' });
-  const priority = h('select', { 'aria-label': 'Priority' }, h('option', { value: '' }, 'None'), ...['H', 'M', 'L'].map((p) => h('option', { value: p, selected: task.priority === p }, { H: 'High', M: 'Medium', L: 'Low' }[p]!)));
+  const priority = h(
+    'select',
+    { 'aria-label': 'Priority' },
+    h('option', { value: '' }, 'None'),
+    ...['H', 'M', 'L'].map((p) =>
+      h('option', { value: p, selected: task.priority === p }, { H: 'High', M: 'Medium', L: 'Low' }[p]!),
+    ),
+  );
   const assignee = h('input', { value: task.assignee ?? '', maxlength: 200, 'aria-label': 'Assignee' });
   const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
   let color: string | null = task.color ?? null;
   const swatches = colourSwatches(color, 'Label', (picked) => (color = picked));
   const row = (label: string, field: HTMLElement) => h('label.field', {}, h('span', {}, label), field);
   const id = task.id;
-  const asked = dialog(id ? 'Task' : 'New task', [
-    row('Name', name),
-    h('div.field.description-field', {}, h('span', {}, 'Description', h('br'), editButton), h('div', {}, preview, description)),
-    row('Due', due), row('Priority', priority), row('Assignee', assignee),
-    h('div.field', {}, h('span', {}, 'Label'), swatches),
-    h('label.choice', {}, done, ' Done'),
-  ], [
-    ...(id ? [{ label: 'Delete', value: 'delete', confirm: { title: 'Delete this task?', text: `"${task.name || 'Untitled'}" will be deleted.`, yes: 'Delete the task' } }] : []),
-    { label: 'Cancel', value: 'cancel' },
-    { label: id ? 'Save' : 'Add', value: 'save', primary: true },
-  ]);
+  const asked = dialog(
+    id ? 'Task' : 'New task',
+    [
+      row('Name', name),
+      h(
+        'div.field.description-field',
+        {},
+        h('span', {}, 'Description', h('br'), editButton),
+        h('div', {}, preview, description),
+      ),
+      row('Due', due),
+      row('Priority', priority),
+      row('Assignee', assignee),
+      h('div.field', {}, h('span', {}, 'Label'), swatches),
+      h('label.choice', {}, done, ' Done'),
+    ],
+    [
+      ...(id
+        ? [
+            {
+              label: 'Delete',
+              value: 'delete',
+              confirm: {
+                title: 'Delete this task?',
+                text: `"${task.name || 'Untitled'}" will be deleted.`,
+                yes: 'Delete the task',
+              },
+            },
+          ]
+        : []),
+      { label: 'Cancel', value: 'cancel' },
+      { label: id ? 'Save' : 'Add', value: 'save', primary: true },
+    ],
+  );
   if (!id) name.select(); // the draft's name is there to be typed over
   const answer = await asked;
   if (answer === 'delete') return 'delete';

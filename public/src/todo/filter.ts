@@ -13,20 +13,46 @@ import { h } from '../ui.js';
 export const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 /** True when the task is overdue by the server's own rule (due before today, not done). */
-export const isOverdue = (task: TaskItem, today = todayUtc()): boolean => queryTasks([task], { overdue: true }, today).length === 1;
+export const isOverdue = (task: TaskItem, today = todayUtc()): boolean =>
+  queryTasks([task], { overdue: true }, today).length === 1;
 
 const option = (value: string, label: string) => h('option', { value }, label);
 
 /** The filter bar's state and controls; `onChange` runs after every change. */
 export class TaskFilter {
   readonly element: HTMLElement;
-  private readonly text = h('input.filter-text', { type: 'search', placeholder: 'Filter cards…', 'aria-label': 'Filter by text' }) as HTMLInputElement;
-  private readonly assignee = h('select', { 'aria-label': 'Filter by assignee' }, option('', 'Anyone')) as HTMLSelectElement;
-  private readonly priority = h('select', { 'aria-label': 'Filter by priority' },
-    option('', 'Any priority'), option('H', 'High'), option('M', 'Medium'), option('L', 'Low'), option('none', 'No priority')) as HTMLSelectElement;
-  private readonly done = h('select', { 'aria-label': 'Filter by done' }, option('', 'Any status'), option('open', 'Open'), option('done', 'Done')) as HTMLSelectElement;
+  private readonly text = h('input.filter-text', {
+    type: 'search',
+    placeholder: 'Filter cards…',
+    'aria-label': 'Filter by text',
+  }) as HTMLInputElement;
+  private readonly assignee = h(
+    'select',
+    { 'aria-label': 'Filter by assignee' },
+    option('', 'Anyone'),
+  ) as HTMLSelectElement;
+  private readonly priority = h(
+    'select',
+    { 'aria-label': 'Filter by priority' },
+    option('', 'Any priority'),
+    option('H', 'High'),
+    option('M', 'Medium'),
+    option('L', 'Low'),
+    option('none', 'No priority'),
+  ) as HTMLSelectElement;
+  private readonly done = h(
+    'select',
+    { 'aria-label': 'Filter by done' },
+    option('', 'Any status'),
+    option('open', 'Open'),
+    option('done', 'Done'),
+  ) as HTMLSelectElement;
   private readonly overdue = h('input', { type: 'checkbox', 'aria-label': 'Only overdue' }) as HTMLInputElement;
-  private readonly clear = h('button.filter-clear', { type: 'button', hidden: true }, 'Clear filter') as HTMLButtonElement;
+  private readonly clear = h(
+    'button.filter-clear',
+    { type: 'button', hidden: true },
+    'Clear filter',
+  ) as HTMLButtonElement;
 
   constructor(onChange: () => void) {
     const changed = () => {
@@ -34,21 +60,31 @@ export class TaskFilter {
       onChange();
     };
     this.text.addEventListener('input', changed);
-    for (const control of [this.assignee, this.priority, this.done, this.overdue]) control.addEventListener('change', changed);
+    for (const control of [this.assignee, this.priority, this.done, this.overdue])
+      control.addEventListener('change', changed);
     this.clear.addEventListener('click', () => {
       this.text.value = this.assignee.value = this.priority.value = this.done.value = '';
       this.overdue.checked = false;
       changed();
     });
-    this.element = h('div.kanban-filter', { role: 'search', 'aria-label': 'Filter cards' },
-      this.text, this.assignee, this.priority, this.done, h('label.choice', {}, this.overdue, ' Overdue'), this.clear);
+    this.element = h(
+      'div.kanban-filter',
+      { role: 'search', 'aria-label': 'Filter cards' },
+      this.text,
+      this.assignee,
+      this.priority,
+      this.done,
+      h('label.choice', {}, this.overdue, ' Overdue'),
+      this.clear,
+    );
   }
 
   /** The structured part of the filter, as query_tasks takes it. */
   get query(): TaskQuery {
     const query: TaskQuery = {};
     if (this.assignee.value) query.assignee = this.assignee.value;
-    if (this.priority.value) query.priority = this.priority.value === 'none' ? null : (this.priority.value as 'H' | 'M' | 'L');
+    if (this.priority.value)
+      query.priority = this.priority.value === 'none' ? null : (this.priority.value as 'H' | 'M' | 'L');
     if (this.done.value) query.done = this.done.value === 'done';
     if (this.overdue.checked) query.overdue = true;
     return query;

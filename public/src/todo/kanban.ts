@@ -7,7 +7,17 @@
 import { MAX_COLUMN_WIDTH_PX, MAX_LANES, MIN_COLUMN_WIDTH_PX, TaskInput } from '../../../schema/index.js';
 import type { ColumnItem, TaskItem } from '../../../server/board/document-model.js';
 import { todoView } from '../../../server/board/todo-view.js';
-import { deleteColumn, deleteTask, moveTask, patchColumn, patchTask, setColumnWidth, setLane, upsertColumn, upsertTask } from '../../../server/board/todo.js';
+import {
+  deleteColumn,
+  deleteTask,
+  moveTask,
+  patchColumn,
+  patchTask,
+  setColumnWidth,
+  setLane,
+  upsertColumn,
+  upsertTask,
+} from '../../../server/board/todo.js';
 import { boardMaps } from '../../../server/board/document-model.js';
 import type { BoardSession } from '../session.js';
 import { dialog, h, isTyping } from '../ui.js';
@@ -25,7 +35,12 @@ function between(before: number | undefined, after: number | undefined): number 
 }
 
 /** Where Alt+arrow takes a card: the key's direction. */
-const MOVE_KEYS: Record<string, [column: number, row: number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const MOVE_KEYS: Record<string, [column: number, row: number]> = {
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+};
 
 export class KanbanBoard {
   readonly element: HTMLElement;
@@ -42,7 +57,13 @@ export class KanbanBoard {
     private readonly session: BoardSession,
     private readonly options: { embed: boolean },
   ) {
-    this.element = h('div.kanban', { 'data-testid': 'kanban' }, this.toolbarElement, this.filter.element, this.lanesElement);
+    this.element = h(
+      'div.kanban',
+      { 'data-testid': 'kanban' },
+      this.toolbarElement,
+      this.filter.element,
+      this.lanesElement,
+    );
     const maps = boardMaps(session.doc);
     const schedule = () => {
       cancelAnimationFrame(this.frame);
@@ -51,7 +72,12 @@ export class KanbanBoard {
         // board) would lose its text and focus, so the render waits until the field is left. The quick
         // entry field is the exception: it is put back, with its text and focus, after the render.
         const typing = document.activeElement;
-        if (typing instanceof HTMLInputElement && typing.type === 'text' && this.lanesElement.contains(typing) && !typing.classList.contains('quick-add')) {
+        if (
+          typing instanceof HTMLInputElement &&
+          typing.type === 'text' &&
+          this.lanesElement.contains(typing) &&
+          !typing.classList.contains('quick-add')
+        ) {
           typing.addEventListener('blur', schedule, { once: true });
           return;
         }
@@ -71,7 +97,13 @@ export class KanbanBoard {
 
   /** Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes; a field being typed in keeps its own undo. */
   private undoKey(event: KeyboardEvent): void {
-    if (!this.editable || !(event.ctrlKey || event.metaKey) || isTyping(event.target) || document.querySelector('dialog[open]')) return;
+    if (
+      !this.editable ||
+      !(event.ctrlKey || event.metaKey) ||
+      isTyping(event.target) ||
+      document.querySelector('dialog[open]')
+    )
+      return;
     const key = event.key.toLowerCase();
     if (key !== 'z' && key !== 'y') return;
     event.preventDefault();
@@ -93,10 +125,25 @@ export class KanbanBoard {
     this.toolbarElement.hidden = !this.editable;
     if (this.editable) {
       this.toolbarElement.replaceChildren(
-        h('label.column-width', {}, 'Column width ', h('input', { type: 'range', min: MIN_COLUMN_WIDTH_PX, max: MAX_COLUMN_WIDTH_PX, value: view.colWidth, 'aria-label': 'Column width', onchange: (event: Event) => this.session.write((w) => setColumnWidth(w, Number((event.target as HTMLInputElement).value))) })),
+        h(
+          'label.column-width',
+          {},
+          'Column width ',
+          h('input', {
+            type: 'range',
+            min: MIN_COLUMN_WIDTH_PX,
+            max: MAX_COLUMN_WIDTH_PX,
+            value: view.colWidth,
+            'aria-label': 'Column width',
+            onchange: (event: Event) =>
+              this.session.write((w) => setColumnWidth(w, Number((event.target as HTMLInputElement).value))),
+          }),
+        ),
         h('button', { type: 'button', onclick: () => this.session.undo.undo(), title: 'Undo (Ctrl+Z)' }, 'Undo'),
         h('button', { type: 'button', onclick: () => this.session.undo.redo(), title: 'Redo (Ctrl+Shift+Z)' }, 'Redo'),
-        ...(lanes.length < MAX_LANES ? [h('button', { type: 'button', onclick: () => this.addColumn(Math.max(...lanes) + 1) }, 'New row')] : []),
+        ...(lanes.length < MAX_LANES
+          ? [h('button', { type: 'button', onclick: () => this.addColumn(Math.max(...lanes) + 1) }, 'New row')]
+          : []),
         h('a', { href: `/api/boards/${this.session.boardId}/tasks.csv?download=1`, download: '' }, 'Export CSV'),
         h('a', { href: `/api/boards/${this.session.boardId}/tasks.md?download=1`, download: '' }, 'Export Markdown'),
       );
@@ -106,18 +153,32 @@ export class KanbanBoard {
     const shown = new Set(this.filter.apply(view.tasks).map((task) => task.id));
     // The quick entry field being typed in comes back after the render, with its text and caret.
     const active = document.activeElement;
-    const quick = active instanceof HTMLInputElement && active.classList.contains('quick-add') && this.lanesElement.contains(active)
-      ? { column: active.dataset.columnId, value: active.value, caret: active.selectionStart }
-      : null;
+    const quick =
+      active instanceof HTMLInputElement && active.classList.contains('quick-add') && this.lanesElement.contains(active)
+        ? { column: active.dataset.columnId, value: active.value, caret: active.selectionStart }
+        : null;
     // A focused card keeps focus across renders (someone else's edit re-renders it too), and a moved one follows its card.
-    if (active instanceof HTMLElement && active.classList.contains('task') && this.lanesElement.contains(active)) this.focusCard ??= active.dataset.id ?? null;
+    if (active instanceof HTMLElement && active.classList.contains('task') && this.lanesElement.contains(active))
+      this.focusCard ??= active.dataset.id ?? null;
     const scrolls = [...this.lanesElement.querySelectorAll<HTMLElement>('.columns')].map((strip) => strip.scrollLeft);
     this.lanesElement.replaceChildren(
-      ...lanes.map((lane) => this.renderLane(lane, titles.get(lane), view.columns.filter((column) => column.lane === lane), view.tasks, shown)),
+      ...lanes.map((lane) =>
+        this.renderLane(
+          lane,
+          titles.get(lane),
+          view.columns.filter((column) => column.lane === lane),
+          view.tasks,
+          shown,
+        ),
+      ),
     );
-    this.lanesElement.querySelectorAll<HTMLElement>('.columns').forEach((strip, index) => (strip.scrollLeft = scrolls[index] ?? 0));
+    this.lanesElement
+      .querySelectorAll<HTMLElement>('.columns')
+      .forEach((strip, index) => (strip.scrollLeft = scrolls[index] ?? 0));
     if (quick) {
-      const field = this.lanesElement.querySelector<HTMLInputElement>(`.quick-add[data-column-id="${CSS.escape(quick.column ?? '')}"]`);
+      const field = this.lanesElement.querySelector<HTMLInputElement>(
+        `.quick-add[data-column-id="${CSS.escape(quick.column ?? '')}"]`,
+      );
       if (field) {
         field.value = quick.value;
         field.focus();
@@ -130,15 +191,44 @@ export class KanbanBoard {
     }
   }
 
-  private renderLane(lane: number, title: string | undefined, columns: ColumnItem[], tasks: TaskItem[], shown: Set<string>): HTMLElement {
+  private renderLane(
+    lane: number,
+    title: string | undefined,
+    columns: ColumnItem[],
+    tasks: TaskItem[],
+    shown: Set<string>,
+  ): HTMLElement {
     const heading = this.editable
-      ? h('input.lane-title', { value: title ?? '', placeholder: `Row ${lane + 1}`, 'aria-label': `Title of row ${lane + 1}`, onchange: (event: Event) => this.session.write((w) => setLane(w, { lane, title: (event.target as HTMLInputElement).value })) })
+      ? h('input.lane-title', {
+          value: title ?? '',
+          placeholder: `Row ${lane + 1}`,
+          'aria-label': `Title of row ${lane + 1}`,
+          onchange: (event: Event) =>
+            this.session.write((w) => setLane(w, { lane, title: (event.target as HTMLInputElement).value })),
+        })
       : h('h2.lane-title', {}, title ?? `Row ${lane + 1}`);
     // "+ Column" sits in the row's header, not after the last column: it stays on screen however far the columns run.
-    return h('section.lane', { 'data-lane': lane },
-      h('div.lane-head', {}, heading, this.editable ? h('button.add-column', { type: 'button', onclick: () => this.addColumn(lane) }, '+ Column') : null),
-      h('div.columns', {},
-        ...columns.map((column) => this.renderColumn(column, tasks.filter((task) => task.column_id === column.id), shown)),
+    return h(
+      'section.lane',
+      { 'data-lane': lane },
+      h(
+        'div.lane-head',
+        {},
+        heading,
+        this.editable
+          ? h('button.add-column', { type: 'button', onclick: () => this.addColumn(lane) }, '+ Column')
+          : null,
+      ),
+      h(
+        'div.columns',
+        {},
+        ...columns.map((column) =>
+          this.renderColumn(
+            column,
+            tasks.filter((task) => task.column_id === column.id),
+            shown,
+          ),
+        ),
       ),
     );
   }
@@ -147,18 +237,42 @@ export class KanbanBoard {
     const visible = tasks.filter((task) => shown.has(task.id));
     const list = h('div.tasks', { 'data-column-id': column.id }, ...visible.map((task) => this.renderTask(task)));
     if (this.editable) this.dropZone(list, column.id, tasks);
-    const count = h('span.count', { title: visible.length === tasks.length ? 'tasks' : 'tasks shown of all' }, visible.length === tasks.length ? `${tasks.length}` : `${visible.length}/${tasks.length}`);
+    const count = h(
+      'span.count',
+      { title: visible.length === tasks.length ? 'tasks' : 'tasks shown of all' },
+      visible.length === tasks.length ? `${tasks.length}` : `${visible.length}/${tasks.length}`,
+    );
     const header = this.editable
-      ? h('header', {},
-          h('input.column-title', { value: column.title, 'aria-label': 'Column title', onchange: (event: Event) => this.session.write((w) => patchColumn(w, column.id, { title: (event.target as HTMLInputElement).value })) }),
+      ? h(
+          'header',
+          {},
+          h('input.column-title', {
+            value: column.title,
+            'aria-label': 'Column title',
+            onchange: (event: Event) =>
+              this.session.write((w) => patchColumn(w, column.id, { title: (event.target as HTMLInputElement).value })),
+          }),
           count,
-          h('button.icon', { type: 'button', title: 'Delete the column and its tasks', 'aria-label': `Delete column ${column.title}`, onclick: () => this.removeColumn(column, tasks.length) }, '×'),
+          h(
+            'button.icon',
+            {
+              type: 'button',
+              title: 'Delete the column and its tasks',
+              'aria-label': `Delete column ${column.title}`,
+              onclick: () => this.removeColumn(column, tasks.length),
+            },
+            '×',
+          ),
         )
       : h('header', {}, h('h3', {}, column.title), count);
     const colours = this.editable
-      ? colourSwatches(column.color, `Colour of column ${column.title}`, (color) => this.session.write((w) => patchColumn(w, column.id, { color: color as never })))
+      ? colourSwatches(column.color, `Colour of column ${column.title}`, (color) =>
+          this.session.write((w) => patchColumn(w, column.id, { color: color as never })),
+        )
       : null;
-    return h(`div.column${column.color ? `.c-${column.color}` : ''}${isAi(column.author) ? '.ai' : ''}`, { 'data-column-id': column.id, 'data-id': column.id },
+    return h(
+      `div.column${column.color ? `.c-${column.color}` : ''}${isAi(column.author) ? '.ai' : ''}`,
+      { 'data-column-id': column.id, 'data-id': column.id },
       header,
       colours,
       list,
@@ -168,7 +282,14 @@ export class KanbanBoard {
 
   /** Trello's "Add a card": Enter adds the typed title at the column's end and leaves the field empty and focused for the next. */
   private quickAdd(column: ColumnItem): HTMLElement {
-    const field = h('input.quick-add', { type: 'text', maxlength: 500, placeholder: 'Add a card…', 'aria-label': `Add a card to ${column.title}`, 'data-column-id': column.id, enterkeyhint: 'enter' });
+    const field = h('input.quick-add', {
+      type: 'text',
+      maxlength: 500,
+      placeholder: 'Add a card…',
+      'aria-label': `Add a card to ${column.title}`,
+      'data-column-id': column.id,
+      enterkeyhint: 'enter',
+    });
     field.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') field.blur();
       if (event.key !== 'Enter' || event.isComposing) return;
@@ -178,7 +299,16 @@ export class KanbanBoard {
       field.value = '';
       this.session.write((w) => upsertTask(w, { column_id: column.id, name: name.data, done: false }));
     });
-    return h('div.add-card', {}, field, h('button.add-task', { type: 'button', title: 'A card with every field', onclick: () => this.addTask(column.id) }, '+ Task'));
+    return h(
+      'div.add-card',
+      {},
+      field,
+      h(
+        'button.add-task',
+        { type: 'button', title: 'A card with every field', onclick: () => this.addTask(column.id) },
+        '+ Task',
+      ),
+    );
   }
 
   private renderTask(task: TaskItem): HTMLElement {
@@ -186,40 +316,72 @@ export class KanbanBoard {
     const checklist = checklistOf(task.description);
     const badges = [
       task.priority ? h(`span.badge.p-${task.priority}`, { title: 'priority' }, task.priority) : null,
-      task.due_date ? h(`span.badge.due${overdue ? '.overdue' : ''}`, { title: overdue ? 'overdue' : 'due' }, overdue ? `⚠ ${task.due_date.slice(0, 10)}` : task.due_date.slice(0, 10)) : null,
+      task.due_date
+        ? h(
+            `span.badge.due${overdue ? '.overdue' : ''}`,
+            { title: overdue ? 'overdue' : 'due' },
+            overdue ? `⚠ ${task.due_date.slice(0, 10)}` : task.due_date.slice(0, 10),
+          )
+        : null,
       task.assignee ? h('span.badge.who', { title: 'assignee' }, task.assignee) : null,
-      checklist ? h(`span.badge.checklist${checklist[0] === checklist[1] ? '.complete' : ''}`, { title: 'checklist' }, `☑ ${checklist[0]}/${checklist[1]}`) : null,
+      checklist
+        ? h(
+            `span.badge.checklist${checklist[0] === checklist[1] ? '.complete' : ''}`,
+            { title: 'checklist' },
+            `☑ ${checklist[0]}/${checklist[1]}`,
+          )
+        : null,
     ];
-    const done = h('input', { type: 'checkbox', checked: task.done, disabled: !this.editable, 'aria-label': `Done: ${task.name}`, onclick: (event: Event) => {
-      event.stopPropagation();
-      this.session.write((w) => patchTask(w, task.id, { done: (event.target as HTMLInputElement).checked }));
-    } });
-    const described = [task.name || 'Untitled', task.done ? 'done' : '', task.priority ? `priority ${task.priority}` : '', task.due_date ? `${overdue ? 'overdue, ' : ''}due ${task.due_date.slice(0, 10)}` : '', task.assignee ? `assigned to ${task.assignee}` : '', task.color ? `label ${task.color}` : '']
-      .filter(Boolean).join(', ');
-    const card = h(`div.task${task.done ? '.done' : ''}${task.color ? `.c-${task.color}` : ''}${overdue ? '.overdue' : ''}${isAi(task.author) ? '.ai' : ''}`, {
-      'data-task-id': task.id,
-      'data-id': task.id,
-      draggable: this.editable ? 'true' : undefined,
-      tabindex: 0,
-      role: 'group',
-      'aria-label': described,
-      'aria-roledescription': 'card',
-      'aria-keyshortcuts': this.editable ? 'Enter Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown' : undefined,
-      title: `by ${task.author}${this.editable ? ' · Enter edits, Alt+arrows move' : ''}`,
-      onclick: () => this.editable && this.editTask(task),
-      onkeydown: (event: KeyboardEvent) => {
-        if (event.target !== card || !this.editable) return;
-        if (event.altKey && MOVE_KEYS[event.key]) {
-          event.preventDefault();
-          this.moveByKey(task, ...MOVE_KEYS[event.key]);
-          return;
-        }
-        if (event.key !== 'Enter') return;
-        // Otherwise this Enter goes on to the dialog's name field, which has focus by then, and submits it.
-        event.preventDefault();
-        void this.editTask(task);
+    const done = h('input', {
+      type: 'checkbox',
+      checked: task.done,
+      disabled: !this.editable,
+      'aria-label': `Done: ${task.name}`,
+      onclick: (event: Event) => {
+        event.stopPropagation();
+        this.session.write((w) => patchTask(w, task.id, { done: (event.target as HTMLInputElement).checked }));
       },
-    }, done, h('span.name', {}, task.name || 'Untitled'), h('span.badges', {}, ...badges));
+    });
+    const described = [
+      task.name || 'Untitled',
+      task.done ? 'done' : '',
+      task.priority ? `priority ${task.priority}` : '',
+      task.due_date ? `${overdue ? 'overdue, ' : ''}due ${task.due_date.slice(0, 10)}` : '',
+      task.assignee ? `assigned to ${task.assignee}` : '',
+      task.color ? `label ${task.color}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const card = h(
+      `div.task${task.done ? '.done' : ''}${task.color ? `.c-${task.color}` : ''}${overdue ? '.overdue' : ''}${isAi(task.author) ? '.ai' : ''}`,
+      {
+        'data-task-id': task.id,
+        'data-id': task.id,
+        draggable: this.editable ? 'true' : undefined,
+        tabindex: 0,
+        role: 'group',
+        'aria-label': described,
+        'aria-roledescription': 'card',
+        'aria-keyshortcuts': this.editable ? 'Enter Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown' : undefined,
+        title: `by ${task.author}${this.editable ? ' · Enter edits, Alt+arrows move' : ''}`,
+        onclick: () => this.editable && this.editTask(task),
+        onkeydown: (event: KeyboardEvent) => {
+          if (event.target !== card || !this.editable) return;
+          if (event.altKey && MOVE_KEYS[event.key]) {
+            event.preventDefault();
+            this.moveByKey(task, ...MOVE_KEYS[event.key]);
+            return;
+          }
+          if (event.key !== 'Enter') return;
+          // Otherwise this Enter goes on to the dialog's name field, which has focus by then, and submits it.
+          event.preventDefault();
+          void this.editTask(task);
+        },
+      },
+      done,
+      h('span.name', {}, task.name || 'Untitled'),
+      h('span.badges', {}, ...badges),
+    );
     card.addEventListener('dragstart', (event) => {
       event.dataTransfer?.setData('text/task-id', task.id);
       event.dataTransfer!.effectAllowed = 'move';
@@ -247,9 +409,14 @@ export class KanbanBoard {
     let index: number; // the place among the visible cards of the target column
     if (columnStep) {
       const sameColumn = view.tasks.filter((t) => t.column_id === from.id && shown.has(t.id));
-      index = Math.min(sameColumn.findIndex((t) => t.id === task.id), visible.length);
+      index = Math.min(
+        sameColumn.findIndex((t) => t.id === task.id),
+        visible.length,
+      );
     } else {
-      const here = view.tasks.filter((t) => t.column_id === from.id && shown.has(t.id)).findIndex((t) => t.id === task.id);
+      const here = view.tasks
+        .filter((t) => t.column_id === from.id && shown.has(t.id))
+        .findIndex((t) => t.id === task.id);
       index = here + rowStep;
       if (index < 0 || index > visible.length) return;
     }
@@ -298,7 +465,14 @@ export class KanbanBoard {
 
   private async removeColumn(column: ColumnItem, taskCount: number): Promise<void> {
     if (taskCount > 0) {
-      const answer = await dialog('Delete this column?', [`"${column.title}" and its ${taskCount} task(s) will be deleted.`], [{ label: 'Cancel', value: 'cancel' }, { label: 'Delete', value: 'ok', primary: true }]);
+      const answer = await dialog(
+        'Delete this column?',
+        [`"${column.title}" and its ${taskCount} task(s) will be deleted.`],
+        [
+          { label: 'Cancel', value: 'cancel' },
+          { label: 'Delete', value: 'ok', primary: true },
+        ],
+      );
       if (answer !== 'ok') return;
     }
     this.session.write((w) => deleteColumn(w, column.id));
@@ -316,7 +490,9 @@ export class KanbanBoard {
     });
     if (answer === 'delete' && id) this.session.write((w) => deleteTask(w, id));
     if (!answer || answer === 'delete') return;
-    this.session.write((w) => (id ? patchTask(w, id, answer) : upsertTask(w, { ...answer, column_id: task.column_id })));
+    this.session.write((w) =>
+      id ? patchTask(w, id, answer) : upsertTask(w, { ...answer, column_id: task.column_id }),
+    );
   }
 
   destroy(): void {

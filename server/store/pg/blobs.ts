@@ -25,7 +25,11 @@ export class PgBlobs implements BlobStore {
   put(boardId: string, dataUrl: string): string {
     const hash = blobHash(dataUrl);
     this.board(boardId).set(hash, dataUrl);
-    const write = query(this.pool, 'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [boardId, hash, dataUrl]);
+    const write = query(
+      this.pool,
+      'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [boardId, hash, dataUrl],
+    );
     const all = Promise.all([this.writes.get(boardId), write]).then(() => {});
     const settled = () => {
       if (this.writes.get(boardId) === all) this.writes.delete(boardId);
@@ -75,7 +79,8 @@ export class PgBlobs implements BlobStore {
 
   private board(boardId: string): Map<string, string> {
     let board = this.cache.get(boardId);
-    if (board) this.cache.delete(boardId); // re-inserted as the most recently used
+    if (board)
+      this.cache.delete(boardId); // re-inserted as the most recently used
     else board = new Map();
     this.cache.set(boardId, board);
     if (this.cache.size > CACHED_BOARDS) this.cache.delete(this.cache.keys().next().value!);

@@ -65,7 +65,11 @@ export async function transaction<T>(pool: Pool, fn: (client: Client) => Promise
 }
 
 /** One statement; a database that cannot answer reads as storage_unavailable (503). */
-export async function query<R extends pg.QueryResultRow>(pool: Pool, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+export async function query<R extends pg.QueryResultRow>(
+  pool: Pool,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult<R>> {
   return pool.query<R>(text, values).catch(unavailable);
 }
 

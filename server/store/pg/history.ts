@@ -7,7 +7,16 @@
 import type { VersionMeta } from '../../board/history.js';
 import { replayUpdates, type VersionStore } from '../board-store.js';
 import {
-  blobsOf, foldedUpdates, META_COLUMNS, metaOf, planDrop, summaryJson, updatesNeeded, versionBytes, type FoldRow, type VersionRow,
+  blobsOf,
+  foldedUpdates,
+  META_COLUMNS,
+  metaOf,
+  planDrop,
+  summaryJson,
+  updatesNeeded,
+  versionBytes,
+  type FoldRow,
+  type VersionRow,
 } from '../version-rows.js';
 import { type Client, type Pool, query, transaction } from './database.js';
 
@@ -27,7 +36,8 @@ const NEXT_NUMBER = `
   VALUES ($1, COALESCE((SELECT MAX(version) FROM versions WHERE board_id = $1), 0) + 1)
   ON CONFLICT (board_id) DO UPDATE SET version_seq = history_heads.version_seq + 1
   RETURNING version_seq`;
-const INSERT = 'INSERT INTO versions (board_id, version, at, etag, mode, summary, "update", state_vector, blobs, bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+const INSERT =
+  'INSERT INTO versions (board_id, version, at, etag, mode, summary, "update", state_vector, blobs, bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -39,7 +49,13 @@ export async function deleteVersionRows(client: Client, boardId: string): Promis
 export class PgHistory implements VersionStore {
   constructor(private readonly pool: Pool) {}
 
-  async record(boardId: string, meta: Meta, update: Uint8Array, stateVector: Uint8Array, blobs: string[]): Promise<VersionMeta | null> {
+  async record(
+    boardId: string,
+    meta: Meta,
+    update: Uint8Array,
+    stateVector: Uint8Array,
+    blobs: string[],
+  ): Promise<VersionMeta | null> {
     return transaction(this.pool, async (client) => {
       await client.query(LOCK_BOARD, [HISTORY_LOCK, boardId]);
       const newest = await client.query<VersionRow>(NEWEST, [boardId]);
@@ -48,7 +64,18 @@ export class PgHistory implements VersionStore {
       const version = Number(rows[0].version_seq);
       const summary = summaryJson(meta);
       const bytes = versionBytes(update, stateVector, summary);
-      await client.query(INSERT, [boardId, version, meta.at, meta.etag, meta.mode, summary, asBuffer(update), asBuffer(stateVector), JSON.stringify(blobs), bytes]);
+      await client.query(INSERT, [
+        boardId,
+        version,
+        meta.at,
+        meta.etag,
+        meta.mode,
+        summary,
+        asBuffer(update),
+        asBuffer(stateVector),
+        JSON.stringify(blobs),
+        bytes,
+      ]);
       return metaOf({ version, at: meta.at, etag: meta.etag, mode: meta.mode, summary, bytes });
     });
   }
@@ -68,7 +95,11 @@ export class PgHistory implements VersionStore {
   }
 
   async get(boardId: string, version: number): Promise<VersionMeta | null> {
-    const { rows } = await query<VersionRow>(this.pool, `SELECT ${META_COLUMNS} FROM versions WHERE board_id = $1 AND version = $2`, [boardId, version]);
+    const { rows } = await query<VersionRow>(
+      this.pool,
+      `SELECT ${META_COLUMNS} FROM versions WHERE board_id = $1 AND version = $2`,
+      [boardId, version],
+    );
     return rows[0] ? metaOf(rows[0]) : null;
   }
 
@@ -94,7 +125,11 @@ export class PgHistory implements VersionStore {
   }
 
   async all(boardId: string): Promise<VersionMeta[]> {
-    const { rows } = await query<VersionRow>(this.pool, `SELECT ${META_COLUMNS} FROM versions WHERE board_id = $1 ORDER BY version`, [boardId]);
+    const { rows } = await query<VersionRow>(
+      this.pool,
+      `SELECT ${META_COLUMNS} FROM versions WHERE board_id = $1 ORDER BY version`,
+      [boardId],
+    );
     return rows.map(metaOf);
   }
 
@@ -102,22 +137,38 @@ export class PgHistory implements VersionStore {
     if (versions.length === 0) return;
     await transaction(this.pool, async (client) => {
       await client.query(LOCK_BOARD, [HISTORY_LOCK, boardId]);
-      const stored = await client.query<{ version: number }>('SELECT version FROM versions WHERE board_id = $1 ORDER BY version', [boardId]);
-      const plan = planDrop(stored.rows.map((row) => Number(row.version)), versions);
+      const stored = await client.query<{ version: number }>(
+        'SELECT version FROM versions WHERE board_id = $1 ORDER BY version',
+        [boardId],
+      );
+      const plan = planDrop(
+        stored.rows.map((row) => Number(row.version)),
+        versions,
+      );
       const { rows } = await client.query<FoldRow & { version: number }>(
         'SELECT version, "update", state_vector, summary FROM versions WHERE board_id = $1 AND version = ANY($2::integer[])',
         [boardId, updatesNeeded(plan)],
       );
       const byVersion = new Map(rows.map((row) => [Number(row.version), row]));
       for (const { version, update, bytes } of foldedUpdates(plan, byVersion)) {
-        await client.query('UPDATE versions SET "update" = $1, bytes = $2 WHERE board_id = $3 AND version = $4', [asBuffer(update), bytes, boardId, version]);
+        await client.query('UPDATE versions SET "update" = $1, bytes = $2 WHERE board_id = $3 AND version = $4', [
+          asBuffer(update),
+          bytes,
+          boardId,
+          version,
+        ]);
       }
-      await client.query('DELETE FROM versions WHERE board_id = $1 AND version = ANY($2::integer[])', [boardId, plan.dropped]);
+      await client.query('DELETE FROM versions WHERE board_id = $1 AND version = ANY($2::integer[])', [
+        boardId,
+        plan.dropped,
+      ]);
     });
   }
 
   async referencedBlobs(boardId: string): Promise<Set<string>> {
-    const { rows } = await query<{ blobs: string }>(this.pool, 'SELECT blobs FROM versions WHERE board_id = $1', [boardId]);
+    const { rows } = await query<{ blobs: string }>(this.pool, 'SELECT blobs FROM versions WHERE board_id = $1', [
+      boardId,
+    ]);
     return blobsOf(rows);
   }
 

@@ -109,7 +109,10 @@ export class PgJournal implements DocumentJournal {
   /** Inserts held appends in the caller's transaction. */
   async writeHeld(client: Client, held: HeldAppends): Promise<void> {
     if (held.updates.length === 0) return;
-    await client.query('INSERT INTO journal (name, data) SELECT $1, unnest($2::bytea[])', [held.name, held.updates.map(asBuffer)]);
+    await client.query('INSERT INTO journal (name, data) SELECT $1, unnest($2::bytea[])', [
+      held.name,
+      held.updates.map(asBuffer),
+    ]);
   }
 
   /** Tells the writers of held appends whether the transaction holding them committed. */
@@ -146,9 +149,15 @@ export class PgJournal implements DocumentJournal {
       const journalled = rows.filter((row) => row.seq !== null);
       if (journalled.length === 0) return false;
       const merged = replayUpdates([...rows.map((row) => row.data), Y.encodeStateAsUpdate(doc)])!;
-      await client.query('INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data', [name, merged]);
+      await client.query(
+        'INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data',
+        [name, merged],
+      );
       // Exactly the rows merged: an insert still in flight may commit a lower seq than one read here.
-      await client.query('DELETE FROM journal WHERE name = $1 AND seq = ANY($2::bigint[])', [name, journalled.map((row) => row.seq)]);
+      await client.query('DELETE FROM journal WHERE name = $1 AND seq = ANY($2::bigint[])', [
+        name,
+        journalled.map((row) => row.seq),
+      ]);
       return true;
     });
   }

@@ -17,9 +17,12 @@ import { PgRegistry } from './registry.js';
 
 type Step = (client: Client) => Promise<unknown>;
 
-const REVIVE = 'UPDATE boards SET mode = $1, created_at = $2, deleted_at = NULL, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $3 AND deleted_at IS NOT NULL';
-const TOMBSTONE = 'UPDATE boards SET deleted_at = $1, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $2';
-const UPSERT_STATE = 'INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data';
+const REVIVE =
+  'UPDATE boards SET mode = $1, created_at = $2, deleted_at = NULL, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $3 AND deleted_at IS NOT NULL';
+const TOMBSTONE =
+  'UPDATE boards SET deleted_at = $1, lock_mode = NULL, key_hash = NULL, lock_version = lock_version + 1 WHERE id = $2';
+const UPSERT_STATE =
+  'INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data';
 
 export class PgStore implements BoardStore {
   readonly registry: PgRegistry;
@@ -81,12 +84,26 @@ export class PgStore implements BoardStore {
       steps.push(step);
     };
     const fresh = (id: string, mode: BoardMode, createdAt: string, lock?: Lock): BoardRecord => ({
-      id, mode, createdAt, deletedAt: null, lockMode: lock?.mode ?? null, keyHash: lock?.keyHash ?? null, lockVersion: 0,
+      id,
+      mode,
+      createdAt,
+      deletedAt: null,
+      lockMode: lock?.mode ?? null,
+      keyHash: lock?.keyHash ?? null,
+      lockVersion: 0,
     });
     return {
       createBoard: (id, mode, lock) => {
         const createdAt = timestamp();
-        stage(id, (c) => c.query('INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES ($1, $2, $3, $4, $5)', [id, mode, createdAt, lock?.mode ?? null, lock?.keyHash ?? null]));
+        stage(id, (c) =>
+          c.query('INSERT INTO boards (id, mode, created_at, lock_mode, key_hash) VALUES ($1, $2, $3, $4, $5)', [
+            id,
+            mode,
+            createdAt,
+            lock?.mode ?? null,
+            lock?.keyHash ?? null,
+          ]),
+        );
         return fresh(id, mode, createdAt, lock);
       },
       reviveBoard: (id, mode) => {

@@ -23,7 +23,9 @@ export class SqliteBlobs implements BlobStore {
     this.insert = db.prepare<[string, string, string]>(
       'INSERT INTO image_blobs (board_id, hash, data_url) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     );
-    this.select = db.prepare<[string, string], { data_url: string }>('SELECT data_url FROM image_blobs WHERE board_id = ? AND hash = ?');
+    this.select = db.prepare<[string, string], { data_url: string }>(
+      'SELECT data_url FROM image_blobs WHERE board_id = ? AND hash = ?',
+    );
     this.deleteBoard = db.prepare<[string]>('DELETE FROM image_blobs WHERE board_id = ?');
     this.listHashes = db.prepare<[string], { hash: string }>('SELECT hash FROM image_blobs WHERE board_id = ?');
     this.deleteOne = db.prepare<[string, string]>('DELETE FROM image_blobs WHERE board_id = ? AND hash = ?');

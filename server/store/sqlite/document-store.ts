@@ -31,7 +31,10 @@ const COMPACTION_BATCH_BOARDS = 64;
  */
 const RANGE_DELETE_SHARE = 0.15;
 
-type DueCompaction = { doc: Y.Doc; settled: { resolve: (compacted: boolean) => void; reject: (error: unknown) => void }[] };
+type DueCompaction = {
+  doc: Y.Doc;
+  settled: { resolve: (compacted: boolean) => void; reject: (error: unknown) => void }[];
+};
 
 export class SqliteDocuments implements DocumentJournal {
   private readonly selectState;
@@ -67,14 +70,18 @@ export class SqliteDocuments implements DocumentJournal {
     // The seqs go in as one JSON array: a statement per row took three times as long to load 10 000 rows,
     // and 1.7 times as long to delete 150 000.
     this.selectUpdates = db
-      .prepare<[string, string], Buffer>('SELECT "update" FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ? ORDER BY seq')
+      .prepare<[string, string], Buffer>(
+        'SELECT "update" FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ? ORDER BY seq',
+      )
       .pluck();
     this.insertUpdate = db.prepare<[string, Uint8Array]>('INSERT INTO journal (name, "update") VALUES (?, ?)');
     this.deleteUpdate = db.prepare<[number, string]>('DELETE FROM journal WHERE seq = ? AND name = ?');
     this.upsertState = db.prepare<[string, Uint8Array]>(
       'INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data',
     );
-    this.deleteUpdates = db.prepare<[string, string]>('DELETE FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ?');
+    this.deleteUpdates = db.prepare<[string, string]>(
+      'DELETE FROM journal WHERE seq IN (SELECT value FROM json_each(?)) AND name = ?',
+    );
     this.deleteRange = db.prepare<[number, number, string]>(
       'DELETE FROM journal WHERE seq BETWEEN ? AND ? AND name IN (SELECT value FROM json_each(?))',
     );

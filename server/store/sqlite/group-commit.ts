@@ -214,7 +214,12 @@ export class GroupCommit {
   private settleWhenQuiet(group: Group, madeBefore: number, turns: number): void {
     setImmediate(() => {
       if (this.group !== group) return; // settled already, by a write outside it
-      if (group.made === madeBefore || turns >= MAX_TURNS_PER_GROUP || performance.now() - group.opened >= this.maxWaitMs) this.settle();
+      if (
+        group.made === madeBefore ||
+        turns >= MAX_TURNS_PER_GROUP ||
+        performance.now() - group.opened >= this.maxWaitMs
+      )
+        this.settle();
       else this.settleWhenQuiet(group, group.made, turns + 1);
     });
   }
@@ -229,7 +234,16 @@ export class GroupCommit {
       reject = no;
     });
     durable.catch(() => {}); // each waiter sees the rejection; an unwaited one must not crash the process
-    this.group = { durable, resolve, reject, names: new Set(), ended: [], undo: [], made: 0, opened: performance.now() };
+    this.group = {
+      durable,
+      resolve,
+      reject,
+      names: new Set(),
+      ended: [],
+      undo: [],
+      made: 0,
+      opened: performance.now(),
+    };
     this.settleWhenQuiet(this.group, 0, 1);
     return this.group;
   }
