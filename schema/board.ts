@@ -19,12 +19,7 @@ import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_D
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
 import { advertise } from './json-schema.js';
 import { SNAPSHOT_KEYS } from './stored.js';
-import {
-  MAX_BOARD_TITLE_CHARS,
-  WAIT_DEFAULT_TIMEOUT_MS,
-  WAIT_MAX_TIMEOUT_MS,
-  WAIT_MIN_TIMEOUT_MS,
-} from './limits.js';
+import { MAX_BOARD_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
 /**
  * A board's title (docs/titles.md): trimmed, at most MAX_BOARD_TITLE_CHARS

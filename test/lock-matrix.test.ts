@@ -799,16 +799,14 @@ describe('the lock matrix', () => {
             return;
           }
           const id = `yjs-${cell.mode}-${cell.key}`;
-          yjs.doc
-            .getMap('texts')
-            .set(id, {
-              id,
-              x: 0,
-              y: 0,
-              content: 'from yjs',
-              author: 'user:matrix',
-              last_updated: new Date().toISOString(),
-            });
+          yjs.doc.getMap('texts').set(id, {
+            id,
+            x: 0,
+            y: 0,
+            content: 'from yjs',
+            author: 'user:matrix',
+            last_updated: new Date().toISOString(),
+          });
           const kept = await keptWithin(board, id, 2_000);
           const scope = yjs.provider.authorizedScope;
           const outcome =

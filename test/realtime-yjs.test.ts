@@ -201,20 +201,18 @@ describe('accept-then-compensate', () => {
     const { id } = await board();
     const client = connectYjs(t.server.url, id);
     await client.synced;
-    client.doc
-      .getMap('images')
-      .set('i1', {
-        id: 'i1',
-        x: 0,
-        y: 0,
-        width: 1,
-        height: 1,
-        blob: 'a'.repeat(64),
-        mime: 'image/png',
-        bytes: 10,
-        author: 'user:x',
-        last_updated: now(),
-      });
+    client.doc.getMap('images').set('i1', {
+      id: 'i1',
+      x: 0,
+      y: 0,
+      width: 1,
+      height: 1,
+      blob: 'a'.repeat(64),
+      mime: 'image/png',
+      bytes: 10,
+      author: 'user:x',
+      last_updated: now(),
+    });
     await eventually(() =>
       expect(client.stateless[0]?.repairs[0]).toMatchObject({ id: 'i1', reason: expect.stringContaining('payload') }),
     );

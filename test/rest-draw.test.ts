@@ -296,8 +296,7 @@ describe('images', () => {
 
   it('thumbnails are PNG, JPEG or WebP of at most 8000 bytes', async () => {
     const id = await newBoard();
-    const svg =
-      `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`;
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`;
     expect(
       (await t.api.post(`/api/boards/${id}/images`, { x: 0, y: 0, width: 10, height: 10, dataUrl: svg })).status,
     ).toBe(200);

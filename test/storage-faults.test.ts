@@ -44,16 +44,14 @@ describe('storage faults', () => {
       ).toBe(503);
 
       // A Yjs client's change is not acknowledged: it stays pending in the client.
-      yjs.doc
-        .getMap('texts')
-        .set('y1', {
-          id: 'y1',
-          x: 9,
-          y: 9,
-          content: big('yjs'),
-          author: 'user:writer',
-          last_updated: new Date().toISOString(),
-        });
+      yjs.doc.getMap('texts').set('y1', {
+        id: 'y1',
+        x: 9,
+        y: 9,
+        content: big('yjs'),
+        author: 'user:writer',
+        last_updated: new Date().toISOString(),
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       const during = (await api.get(`/json/${id}`)).body;
       expect(during.texts.map((text: any) => text.id)).toEqual([kept.id]);

@@ -95,16 +95,14 @@ async function measureBaseline(url: string, n: number, rounds: number) {
     const got: number[] = [];
     const listeners = recordArrivals(readers, content, got);
     const sent = performance.now();
-    writer.doc
-      .getMap('texts')
-      .set(`t${round}`, {
-        id: `t${round}`,
-        x: round,
-        y: 0,
-        content,
-        author: 'user:bench',
-        last_updated: new Date().toISOString(),
-      });
+    writer.doc.getMap('texts').set(`t${round}`, {
+      id: `t${round}`,
+      x: round,
+      y: 0,
+      content,
+      author: 'user:bench',
+      last_updated: new Date().toISOString(),
+    });
     await waitFor(() => got.length >= n);
     samples.push(...got.map((at) => at - sent));
     listeners.forEach((off) => off());
