@@ -59,7 +59,7 @@ describe('slow and abusive clients', () => {
     open.pop()!.close();
     await new Promise((resolve) => setTimeout(resolve, 100));
     open.push(await connectJson(t.server.url, id));
-    open.forEach((socket) => socket.close());
+    for (const socket of open) socket.close();
   });
 
   it('429s stay cheap under a flood: a large body is refused before it is read', async () => {

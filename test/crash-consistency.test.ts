@@ -306,7 +306,8 @@ function jsonWriter(round: Round, board: string, request: (frame: Record<string,
         type: 'batch',
         ops: contents.map((content) => ({ type: 'add_text', x: 0, y: 0, content })),
       });
-      entries.forEach((entry, i) => Object.assign(entry, { state: 'present', id: results[i].id, item: results[i] }));
+      for (const [i, entry] of entries.entries())
+        Object.assign(entry, { state: 'present', id: results[i].id, item: results[i] });
     } else {
       const victim = round.ledger.pick('json', round.random, (e) => e.board === board);
       if (!victim) return;
@@ -475,9 +476,8 @@ describe('crash consistency', () => {
         expectOk(res, 'POST /api/boards (heavy)');
         heavy = res.body.id as string;
         knownBoards.add(heavy);
-        res.body.ids.lines.forEach((id: string, i: number) =>
-          Object.assign(ledger.sent('import', heavy!, 'lines', `stroke:${HEAVY_X + i}`), { state: 'present', id }),
-        );
+        for (const [i, id] of (res.body.ids.lines as string[]).entries())
+          Object.assign(ledger.sent('import', heavy, 'lines', `stroke:${HEAVY_X + i}`), { state: 'present', id });
       }
       boards.push(heavy);
       const round: Round = {

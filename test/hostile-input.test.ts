@@ -820,7 +820,9 @@ describe('JSON channel: every frame type with hostile arguments, and hostile fra
     clients.draw = await openJson(t.server.url, fx.tokens.$draw);
     clients.todo = await openJson(t.server.url, fx.tokens.$todo);
   });
-  afterAll(() => Object.values(clients).forEach((client) => client.close()));
+  afterAll(() => {
+    for (const client of Object.values(clients)) client.close();
+  });
 
   /** Sends a frame, then a sentinel whose error marks the end of the frame's replies (frames are handled in order). */
   async function exchange(client: JsonClient, send: () => void): Promise<Record<string, any>[]> {
@@ -1165,7 +1167,7 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
       'an invalid item and an item keyed under another id',
       () => {
         const doc = new Y.Doc();
-        doc.getMap('texts').set('bad', { id: 'bad', x: 'left', y: 1e999, content: 42 });
+        doc.getMap('texts').set('bad', { id: 'bad', x: 'left', y: Infinity, content: 42 });
         doc
           .getMap('texts')
           .set('key', { id: 'other', x: 0, y: 0, content: 'c', author: 'user:x', last_updated: 'now' });

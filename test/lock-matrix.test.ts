@@ -20,7 +20,7 @@ import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import { client, PNG_1PX, type Response } from './helpers/http.js';
 import { startLoggedChildServer } from './helpers/logged-child-server.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
-import { connectJson, connectYjs, openJson, type Frame } from './helpers/realtime.js';
+import { connectJson, connectYjs, openJson, type Frame, type JsonClient } from './helpers/realtime.js';
 import { startServer, tempDataDir, useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -725,7 +725,7 @@ describe('the lock matrix', () => {
       const key = board.presented;
       const frames = FRAMES[kind];
       const row = `REST: GET /ws/:boardId (${channel}, ${kind} board)`;
-      let socket;
+      let socket: JsonClient;
       try {
         socket = await connectJson(
           t.server.url,

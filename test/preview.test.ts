@@ -159,7 +159,10 @@ describe('GET /svg-preview/{id}', () => {
       const names = new Set<string>();
       const walk = (node: unknown) => {
         if (node && typeof node === 'object')
-          for (const [key, value] of Object.entries(node)) names.add(key.toLowerCase()), walk(value);
+          for (const [key, value] of Object.entries(node)) {
+            names.add(key.toLowerCase());
+            walk(value);
+          }
       };
       walk(parse(text));
       expect([...names].filter((name) => name === 'script' || name.startsWith('on'))).toEqual([]);

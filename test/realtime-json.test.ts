@@ -71,7 +71,7 @@ describe('live broadcast from every surface', () => {
         author: 'ai:rest',
       });
     await eventually(() => expect(yjs.doc.getMap('texts').has(text.id)).toBe(false));
-    clients.forEach((client) => client.close());
+    for (const client of clients) client.close();
     yjs.destroy();
   });
 
@@ -134,7 +134,8 @@ describe('client frames', () => {
     expect(await sender.next((f) => f.type === 'ack' && f.ref === 'e')).toMatchObject({
       result: { ok: true, kind: 'texts' },
     });
-    [sender, other].forEach((client) => client.close());
+    sender.close();
+    other.close();
     yjs.destroy();
   });
 

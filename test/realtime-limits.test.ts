@@ -38,7 +38,8 @@ describe('WebSocket rate limits', () => {
     for (let i = 0; i < RATE_WS_FRAMES + 5; i++) b.send({ type: 'batch', ref: 'later', more: true, ops: [] });
     b.send({ type: 'batch', ref: 'later', ops: [] });
     expect(await b.next((f) => f.ref === 'later')).toMatchObject({ type: 'ack' });
-    [a, b].forEach((socket) => socket.close());
+    a.close();
+    b.close();
   });
 
   it(`/collab: more than ${RATE_COLLAB_UPDATES} updates per 10 s closes the connection; after the window everything syncs`, async () => {

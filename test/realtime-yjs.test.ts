@@ -55,7 +55,8 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     a.doc.getMap('tasks').set(task.id, { ...task, done: true, last_updated: now() });
     await eventually(() => expect(b.doc.getMap('tasks').get(task.id)).toMatchObject({ done: true }));
     await eventually(async () => expect((await snapshot(id)).tasks[0].done).toBe(true));
-    [a, b].forEach((client) => client.destroy());
+    a.destroy();
+    b.destroy();
     json.close();
   });
 
@@ -128,7 +129,8 @@ describe('accept-then-compensate', () => {
     expect(snap.texts.map((item: any) => item.id)).toEqual(['good']);
     await json.next((f) => f.type === 'op' && f.item?.id === 'good');
     expect(json.frames.some((f) => f.type === 'op' && (f.item?.id === 'bad' || f.id === 'bad'))).toBe(false);
-    [writer, watcher].forEach((client) => client.destroy());
+    writer.destroy();
+    watcher.destroy();
     json.close();
   });
 

@@ -102,13 +102,12 @@ describe('soak', () => {
         boards.slice(0, HOT_BOARDS).map(async (id) => (await api.get(`/json/${id}`)).body.lines.length),
       );
       await new Promise((resolve) => setTimeout(resolve, 500)); // the last op frames are on their way
-      json
-        .slice(0, HOT_BOARDS)
-        .forEach((c, i) => expect(c.frames.filter((f) => f.type === 'op').length).toBe(perBoard[i]));
+      for (const [i, c] of json.slice(0, HOT_BOARDS).entries())
+        expect(c.frames.filter((f) => f.type === 'op').length).toBe(perBoard[i]);
 
       // Idle boards unload once everyone has gone.
-      json.forEach((c) => c.close());
-      yjs.forEach((c) => c.destroy());
+      for (const c of json) c.close();
+      for (const c of yjs) c.destroy();
       await eventually(async () => expect((await health()).loadedBoards).toBe(0), 10_000);
     },
     SOAK_MS + 60_000,

@@ -124,11 +124,11 @@ describe('group commit (embedded SQLite)', () => {
     await Promise.all(burst.map(({ written }) => written));
     // The next turn's write joined the first one's commit; no commit took more turns than the limit.
     expect(burst[1].commit).toBe(burst[0].commit);
-    const runs = burst.reduce<number[]>(
-      (lengths, { commit }, i) =>
-        i > 0 && commit === burst[i - 1].commit ? [...lengths.slice(0, -1), lengths.at(-1)! + 1] : [...lengths, 1],
-      [],
-    );
+    const runs: number[] = [];
+    for (const [i, { commit }] of burst.entries()) {
+      if (i > 0 && commit === burst[i - 1].commit) runs[runs.length - 1]++;
+      else runs.push(1);
+    }
     expect(Math.max(...runs)).toBeLessThanOrEqual(MAX_TURNS_PER_GROUP);
     expect(runs.length).toBeGreaterThanOrEqual(turns / MAX_TURNS_PER_GROUP);
     // A lone write commits after the first turn that brings nothing, before the limit.

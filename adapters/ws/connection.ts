@@ -137,7 +137,9 @@ export class JsonChannelConnection {
     const deliver =
       ops.length > MAX_BATCH_OPS
         ? () => this.sendSnapshot()
-        : () => ops.forEach((op) => this.send({ type: 'op', ...op, etag }));
+        : () => {
+            for (const op of ops) this.send({ type: 'op', ...op, etag });
+          };
     if (!this.resync && ops.length <= MAX_BATCH_OPS) return void deliver();
     const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {
       if (this.resync === turn) this.resync = null;

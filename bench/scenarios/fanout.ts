@@ -76,9 +76,9 @@ export async function measureOurs(
     await waitFor(() => got.length >= n);
     result.fromSend.push(...got.map((at) => at - sent));
     result.fromResponse.push(...got.map((at) => at - answered));
-    listeners.forEach((off) => off());
+    for (const off of listeners) off();
   }
-  sockets.forEach((socket) => socket.close());
+  for (const socket of sockets) socket.close();
   closeProviders(providers);
   return result;
 }
@@ -105,7 +105,7 @@ async function measureBaseline(url: string, n: number, rounds: number) {
     });
     await waitFor(() => got.length >= n);
     samples.push(...got.map((at) => at - sent));
-    listeners.forEach((off) => off());
+    for (const off of listeners) off();
   }
   closeProviders([writer, ...readers]);
   return summarize(samples);

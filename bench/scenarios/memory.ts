@@ -121,7 +121,9 @@ async function perConnection(count: number): Promise<{ json: number; jsonBase: n
     };
     const ws = (url: string) => async () => {
       const sockets = await openSockets(url, count);
-      return () => sockets.forEach((socket) => socket.close());
+      return () => {
+        for (const socket of sockets) socket.close();
+      };
     };
     const yjs = (url: string, name: string) => async () => {
       const providers = Array.from({ length: count }, () => provider(url, name));

@@ -78,7 +78,7 @@ export function versionsToDrop(versions: readonly ThinnedVersion[], now: number,
   // The last version of each bucket is the one with the highest index among its bucket's.
   const lastOf = (size: number) => {
     const last = new Map<number, number>();
-    times.forEach((time, index) => last.set(Math.floor(time / size), index));
+    for (const [index, time] of times.entries()) last.set(Math.floor(time / size), index);
     return new Set(last.values());
   };
   const lastOfHour = lastOf(HOUR_MS);

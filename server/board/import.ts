@@ -240,9 +240,8 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
 
   if (plan.mode === 'todo') {
     if (items.columns.length === 0) seedTemplate(w, plan.template);
-    items.columns.forEach((column, index) =>
-      ids.columns.push(upsertColumn(w, { ...column, sort: column.sort ?? index }).id),
-    );
+    for (const [index, column] of items.columns.entries())
+      ids.columns.push(upsertColumn(w, { ...column, sort: column.sort ?? index }).id);
     for (const lane of items.lanes) setLane(w, lane);
     items.tasks.forEach((task, index) => {
       const { columnIndex, ...rest } = task;

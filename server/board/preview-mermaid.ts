@@ -147,7 +147,7 @@ const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([a-zA-Z][\w-]*)((?:\s+[\w:-
 const ATTRIBUTE = /([\w:-]+)\s*=\s*"([^"]*)"/g;
 
 /** Re-writes the library's SVG from whitelisted parts; throws `Unexpected` on anything else. */
-function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
+function sanitize(svg: string, escapeXml: (text: string) => string): DrawnDiagram {
   const out: string[] = [];
   const open: string[] = [];
   let dropDepth = 0;
@@ -161,7 +161,7 @@ function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
     if (whole.startsWith('<!--') || whole.startsWith('<?')) continue;
     if (!rawName) {
       if (!dropDepth && open.length && (open.at(-1) === 'text' || open.at(-1) === 'tspan'))
-        out.push(escape(decode(whole)));
+        out.push(escapeXml(decode(whole)));
       else if (whole.trim() && !dropDepth) throw new Unexpected('text outside a text element');
       continue;
     }
@@ -200,7 +200,7 @@ function sanitize(svg: string, escape: (text: string) => string): DrawnDiagram {
       size = { width, height, viewBox: attributes.get('viewBox')! };
       continue;
     }
-    const written = [...attributes].map(([key, value]) => ` ${key}="${escape(value)}"`).join('');
+    const written = [...attributes].map(([key, value]) => ` ${key}="${escapeXml(value)}"`).join('');
     out.push(`<${name}${written}${selfClosing ? '/' : ''}>`);
   }
   if (open.length || !size) throw new Unexpected('unclosed elements');
@@ -219,12 +219,12 @@ const drawn = new LRUCache<string, DrawnDiagram | false>({
  * draw it (a diagram type it lacks such as pie or gantt, a syntax error, a
  * source over `MAX_DIAGRAM_SOURCE_CHARS`). Results are cached by source.
  */
-export function drawMermaid(source: string, escape: (text: string) => string): DrawnDiagram | undefined {
+export function drawMermaid(source: string, escapeXml: (text: string) => string): DrawnDiagram | undefined {
   if (source.length > MAX_DIAGRAM_SOURCE_CHARS) return undefined;
   let result = drawn.get(source);
   if (result === undefined) {
     try {
-      result = sanitize(renderMermaidSVG(source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }), escape);
+      result = sanitize(renderMermaidSVG(source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }), escapeXml);
     } catch {
       result = false;
     }

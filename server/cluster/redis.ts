@@ -182,12 +182,13 @@ export class RedisCluster implements EventRelay {
 
   /** An event from the channel, checked like any message that crosses a wire: one that is not an event is ignored. */
   private receive(raw: string): void {
-    let parsed;
+    let data: unknown;
     try {
-      parsed = ClusterEvent.safeParse(JSON.parse(raw));
+      data = JSON.parse(raw);
     } catch {
       return;
     }
+    const parsed = ClusterEvent.safeParse(data);
     const targets = this.targets;
     if (!parsed.success || !targets || parsed.data.from === this.instanceId) return;
     const message = parsed.data;

@@ -55,7 +55,7 @@ function declaredSize(svg: string): { width: number; height: number } | undefine
 }
 
 /** The width that fits the picture in the bounds, aspect kept, without growing it more than `MAX_ZOOM`. */
-function fit(svg: string, options: PreviewPngOptions): { fitTo: ResvgRenderOptions['fitTo']; zoom: number } {
+function fitting(svg: string, options: PreviewPngOptions): { fitTo: ResvgRenderOptions['fitTo']; zoom: number } {
   const maxWidth = options.maxWidth ?? PREVIEW_PNG_MAX_WIDTH_PX;
   const maxHeight = options.maxHeight ?? PREVIEW_PNG_MAX_HEIGHT_PX;
   const size = declaredSize(svg);
@@ -100,7 +100,7 @@ export async function renderPreviewPng(svg: string, options: PreviewPngOptions =
   const key = `${options.maxWidth ?? ''}|${options.maxHeight ?? ''}|${options.background ?? ''}|${svg}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const { fitTo, zoom } = fit(svg, options);
+  const { fitTo, zoom } = fitting(svg, options);
   const drawn = 14 * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
   const image = await renderAsync(drawn, {
     fitTo,

@@ -4,6 +4,7 @@
  * to open sockets at once: each is checked again against the board's record
  * as it stands, and its adapter acts on the verdict on its own wire.
  */
+import type { BoardRecord } from '../board/record.js';
 import type { KeyHolder } from './access.js';
 import type { BoardEvents } from './board-events.js';
 import type { Boards } from './boards.js';
@@ -41,7 +42,7 @@ export class SocketAccess {
     holderOf: (socket: S) => KeyHolder,
   ): Promise<[S, SocketVerdict][]> {
     if (sockets.length === 0) return [];
-    let record;
+    let record: BoardRecord;
     try {
       record = await this.deps.boards.requireLive(boardId);
     } catch (error) {

@@ -96,7 +96,7 @@ describe('the app under its Content-Security-Policy', () => {
       // Later, outside the DevTools evaluation (which the policy does not govern), as page code would.
       setTimeout(() => {
         try {
-          // eslint-disable-next-line no-eval
+          // biome-ignore lint/security/noGlobalEval: the test proves that the page's policy refuses eval
           eval('window.pwned = "eval"');
         } catch {
           // refused by the policy: no 'unsafe-eval'

@@ -72,11 +72,17 @@ export class ItemLayer {
   follow(): () => void {
     const { texts, lines, images } = this.maps();
     const onTexts = (event: Y.YMapEvent<TextNode>) =>
-      this.batch(() => event.keysChanged.forEach((id) => this.renderNode(id)));
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderNode(id);
+      });
     const onLines = (event: Y.YMapEvent<StrokeItem>) =>
-      this.batch(() => event.keysChanged.forEach((id) => this.renderLine(id)));
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderLine(id);
+      });
     const onImages = (event: Y.YMapEvent<ImageItem>) =>
-      this.batch(() => event.keysChanged.forEach((id) => this.renderPicture(id)));
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderPicture(id);
+      });
     texts.observe(onTexts);
     lines.observe(onLines);
     images.observe(onImages);

@@ -330,7 +330,9 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
     const ids = [...gesture.ids].filter((id) => layer.kindOf(id) === 'strokes');
     // One write for the whole gesture, so one undo brings every erased stroke back.
     if (event.type === 'pointerup' && ids.length)
-      ctx.session.write((w) => ids.forEach((id) => eraseItem(w, 'strokes', id)));
+      ctx.session.write((w) => {
+        for (const id of ids) eraseItem(w, 'strokes', id);
+      });
   } else if (gesture.type === 'rubber') {
     ctx.rubber.hidden = true;
     const a = view.toWorld(gesture.start.x, gesture.start.y);

@@ -172,9 +172,9 @@ export class KanbanBoard {
         ),
       ),
     );
-    this.lanesElement
-      .querySelectorAll<HTMLElement>('.columns')
-      .forEach((strip, index) => (strip.scrollLeft = scrolls[index] ?? 0));
+    this.lanesElement.querySelectorAll<HTMLElement>('.columns').forEach((strip, index) => {
+      strip.scrollLeft = scrolls[index] ?? 0;
+    });
     if (quick) {
       const field = this.lanesElement.querySelector<HTMLInputElement>(
         `.quick-add[data-column-id="${CSS.escape(quick.column ?? '')}"]`,

@@ -21,7 +21,10 @@ export type HeldAppends = { name: string; updates: Uint8Array[]; commit: Commit 
 function nextCommit(): Commit {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   promise.catch(() => {}); // a writer that awaits it still sees the failure
   return { promise, resolve, reject };
 }

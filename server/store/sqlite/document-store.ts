@@ -61,7 +61,7 @@ export class SqliteDocuments implements DocumentJournal {
   private dueTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly group: GroupCommit,
   ) {
     this.selectState = db.prepare<[string], { data: Buffer }>('SELECT data FROM documents WHERE name = ?');
@@ -228,12 +228,12 @@ export class SqliteDocuments implements DocumentJournal {
       this.group.settle();
       this.followOtherWriters();
       compacted = this.compactTx(due) as boolean[];
-      due.forEach(([name], i) => compacted[i] && this.rows.delete(name));
+      for (const [i, [name]] of due.entries()) if (compacted[i]) this.rows.delete(name);
     } catch (error) {
       for (const [, { settled }] of due) for (const { reject } of settled) reject(error);
       return;
     }
-    due.forEach(([, { settled }], i) => settled.forEach(({ resolve }) => resolve(compacted[i])));
+    for (const [i, [, { settled }]] of due.entries()) for (const { resolve } of settled) resolve(compacted[i]);
   }
 
   /** Runs every compaction still waiting (before the database closes). */

@@ -39,7 +39,7 @@ export class SqliteRegistry implements Registry {
   private readonly reviveBoard;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => number,
     private readonly group: GroupCommit,
   ) {
