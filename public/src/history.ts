@@ -7,7 +7,7 @@
  * board keeps syncing underneath, and a restore reaches it like any other change
  * (docs/browser-app.md says why the preview rather than the board's own renderers).
  */
-import type { VersionCounts, VersionSummary } from '../../server/board/history.js';
+import type { VersionCounts, VersionSummary } from '../../server/board/versions.js';
 import { api, ApiError, authorTag, keys } from './api.js';
 import { authorName } from './names.js';
 import { dialog, h, toast } from './ui.js';

@@ -22,7 +22,7 @@ import { Access, localCounter } from '../host/access.js';
 import { BoardEvents } from '../host/board-events.js';
 import { BoardHocuspocus } from '../host/board-hocuspocus.js';
 import { Boards } from '../host/boards.js';
-import { HistoryRecorder } from '../host/history.js';
+import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { KeyBudget } from '../host/key-budget.js';
@@ -119,7 +119,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     config.keepLoaded,
   );
   const host = new DocumentHost(hocuspocus);
-  // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
+  // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history-recorder.ts).
   let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);
   const recorder = new HistoryRecorder({
     store,
