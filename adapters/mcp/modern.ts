@@ -26,7 +26,7 @@ import { INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.j
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
 import { knownError } from '../../server/board/errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
-import { OpenCounter } from '../socket-limits.js';
+import { OpenCounter } from '../kit/socket-limits.js';
 import { nodeHandler, type NodeMcpHandler } from './web.js';
 
 /**

@@ -34,7 +34,7 @@ import { attachCompensator, type Repair } from '../../server/host/compensation.j
 import { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
-import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
+import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { clientAuthor } from '../kit/caller.js';
 
 const SYNC_MESSAGE = 0;

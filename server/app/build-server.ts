@@ -14,7 +14,7 @@ import { allowedHosts } from '../../adapters/mcp/hosts.js';
 import { MCP_DESCRIPTION } from '../../adapters/mcp/tool-list.js';
 import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../../adapters/kit/http-errors.js';
 import { registerRest } from '../../adapters/rest/index.js';
-import { capConnections, socketCounter } from '../../adapters/socket-limits.js';
+import { capConnections, socketCounter } from '../../adapters/kit/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../../adapters/ws/index.js';
 import { collabExtension, registerCollab } from '../../adapters/yjs/index.js';
 import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../../schema/index.js';
