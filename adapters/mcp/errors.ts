@@ -18,7 +18,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { type BoardError, errors, knownError } from '../../server/board/errors.js';
+import { type BoardError, errors } from '../../server/board/errors.js';
+import { knownError } from '../../server/store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';
 
