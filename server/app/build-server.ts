@@ -132,6 +132,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const boards = new Boards({ store, host, access, events, recorder, now });
   hocuspocus.configure({
     extensions: [
+      hocuspocus.lifecycle,
       ...(cluster ? [cluster.extension] : []),
       new JournalledDatabase(store, config.journal, {
         committed: (seconds, ok) => metrics.journalCommitted(seconds, ok),
