@@ -1,5 +1,5 @@
 /**
- * Board history over REST (../shared/spec/history.md): versions taken when a
+ * Board history over REST (docs/history.md): versions taken when a
  * burst settles, paging, the board at a version, changes since a version or
  * ETag, restore (and how live clients see it), locks, rate limit, hostile
  * input, erase, and thinning as the clock moves on.

@@ -7,9 +7,9 @@
  * one sentence saying what to do next. A model reads results, not JSON-RPC
  * errors.
  *
- * The 2025 revisions keep the contract's mapping (interface.md, "MCP
- * mapping"): a lock is JSON-RPC error -32001, a rate limit, a quota or the
- * body cap -32000, an unknown board invalid params, each with `data.code`;
+ * The 2025 revisions keep the contract's mapping (the interface
+ * specification, "MCP mapping"): a lock is JSON-RPC error -32001, a rate
+ * limit, a quota or the body cap -32000, an unknown board invalid params, each with `data.code`;
  * bad arguments and a missing item are `isError` results there too. Their
  * messages carry the same next step.
  *

@@ -3,7 +3,7 @@
  * WebSocket route. A document name is a board id; the provider's token is the
  * board's access key. Lock and tombstone state come from the registry, never
  * from the document. Updates pass the same rules as every other surface
- * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
+ * (accept-then-compensate, server/host/compensation.ts) and a per-board rate limit.
  */
 import type {
   Connection,

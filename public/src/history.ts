@@ -1,5 +1,5 @@
 /**
- * The History panel (../shared/spec/history.md, "Browser"): the board's versions
+ * The History panel (docs/history.md, "Browser"): the board's versions
  * newest first, a read-only view of one of them, and **Restore this version**.
  *
  * A version is shown as the server's SVG preview of it (`/versions/{v}/svg-preview`)

@@ -1,5 +1,5 @@
 /**
- * A board's history as every surface reads it (../shared/spec/history.md):
+ * A board's history as every surface reads it (docs/history.md):
  * the version list, the board at a version, the changes since a version or
  * ETag, and restore. Reads follow the lock rules of any read (public under a
  * `write` lock, the key under an `all` lock); restore is a write.
