@@ -1,8 +1,9 @@
 /**
  * Every file a comment or a document names is there: a path-like name in a
  * source comment, in `docs/*.md` or in a top-level `*.md` must be a file git
- * tracks (or, under `node_modules/`, one installed). A rename or a removal
- * that leaves a comment behind fails here.
+ * tracks (or, under `node_modules/`, one installed), and a Markdown link must
+ * lead to one from its page. A rename or a removal that leaves a comment
+ * behind fails here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +18,8 @@ const NAMES = new Set(TRACKED.map((path) => basename(path)));
 const SOURCE = /^((server|adapters|schema|public\/src|test|bench|scripts)\/.*|[^/]+)\.(ts|js|cjs|mjs|css)$/;
 const DOCUMENT = /^(docs\/.*|[^/]+)\.md$/;
 const NAMED = /[\w.*/-]*\w\.(ts|js|md|json|cjs|css)\b/g;
+/** A Markdown link to a file of ours (not a URL, not an anchor of the same page): resolved from the page's folder. */
+const LINK = /\]\((?![a-z][a-z+.-]*:|#)([^)\s#]+)(?:#[^)]*)?\)/gi;
 const URL = /\b[a-z][a-z+.-]*:\/\/[^\s)>\]'"`]*/gi;
 /** Names that are not files of ours: documents the service serves, files a tool writes, and a product. */
 const NOT_FILES = new Set([
@@ -69,6 +72,10 @@ function missingIn(file: string): string[] {
     if (name.startsWith('/') || ['{', '}', '@', ':'].includes(before)) continue;
     if (!exists(file, name)) missing.push(`${file}: ${name}`);
   }
+  if (DOCUMENT.test(file))
+    for (const [, target] of text.matchAll(LINK)) {
+      if (!PATHS.has(normalize(join(dirname(file), target)))) missing.push(`${file}: link ${target}`);
+    }
   return missing;
 }
 
@@ -85,5 +92,6 @@ describe('references to files', () => {
     expect(exists('server/host/boards.ts', 'decisions.md')).toBe(false);
     expect(exists('server/host/boards.ts', 'board/versions.ts')).toBe(true);
     expect(exists('docs/history.md', 'server/store/*/version-store.ts')).toBe(true);
+    expect(missingIn('docs/history.md')).toEqual([]);
   });
 });
