@@ -32,7 +32,7 @@ module.exports = {
     forbid('store-engines-apart', 'SQLite and PostgreSQL do not import each other.', '^server/store/(sqlite|pg)/', '^server/store/(sqlite|pg)/', '^server/store/$1/'),
     forbid('cluster-no-surfaces', 'server/cluster/ (Redis) imports the host and the store interface, never an adapter or the app.', '^server/cluster/', '^(server/app/|adapters/|public/)'),
     forbid('only-the-app-knows-adapters', 'server/app/ is the composition root: the only place under server/ that imports adapters/.', '^server/(?!app/)', '^adapters/'),
-    forbid('adapters-apart', 'No adapter imports another; what they share is in adapters/kit/.', '^adapters/([^/]+)/', '^adapters/(?!kit/)([^/]+)/', '^adapters/$1/'),
+    forbid('adapters-apart', 'No adapter imports another; what they share is in adapters/kit/, not beside them.', '^adapters/([^/]+)/', '^adapters/(?!kit/)', '^adapters/$1/'),
     forbid('adapters-no-engines', 'Adapters reach the board through the host; they never import a store engine, the cluster or the app.', '^adapters/', '^(server/(store/(sqlite|pg)/|cluster/|app/)|public/)'),
     forbid('browser-imports-board-and-schema', 'public/ imports schema/ and server/board/ only.', '^public/', '^(server/(?!board/)|adapters/)'),
   ],

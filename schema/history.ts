@@ -1,5 +1,5 @@
 /**
- * Input of the history routes (../shared/spec/history.md): version numbers,
+ * Input of the history routes (docs/history.md): version numbers,
  * pages and the starting point of a change list. Query strings and path
  * segments arrive as text, tool arguments as numbers; both are accepted, and
  * anything but a plain positive integer (a sign, a fraction, an exponent,

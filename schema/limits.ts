@@ -115,7 +115,7 @@ export const REQUEST_TIMEOUT_MS = 30_000; // the whole request (a 5 MiB body on 
 export const MAX_CONNECTIONS_PER_IP = 256; // open TCP connections from one address (not behind a trusted proxy)
 export const MAX_SOCKETS_PER_IP = 128; // open WebSockets (/ws and /collab together) from one client IP
 
-// History (../shared/spec/history.md, docs/history.md)
+// History (docs/history.md)
 export const HISTORY_MAX_VERSIONS = 2_000; // per board; past it the oldest versions go first
 export const HISTORY_MAX_BYTES = 52_428_800; // 50 MiB of stored versions per board
 export const HISTORY_KEEP_ALL_MS = 86_400_000; // every version of the last 24 hours

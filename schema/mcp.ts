@@ -68,7 +68,7 @@ const asNumber = <T extends z.ZodType<number, number | string>>(schema: T) =>
   // The cast narrows the schema's input to the number it is handed here (it takes number | string).
   z.int({ error: 'must be a whole number' }).pipe(schema as unknown as z.ZodType<number, number>);
 
-/** The history tools' arguments (../shared/spec/history.md), on the schemas of the REST queries. */
+/** The history tools' arguments (docs/history.md), on the schemas of the REST queries. */
 const HistoryArgs = {
   list_versions: z.object({
     before: asNumber(VersionNumber).optional().describe('Page: next'),

@@ -1,7 +1,7 @@
 /**
  * Items as the document stores them (docs/document-model.md). Server writes
  * produce these shapes; updates from Yjs clients are checked against them,
- * and what fails is repaired by the server (see server/compensation.ts).
+ * and what fails is repaired by the server (see server/host/compensation.ts).
  */
 import { z } from 'zod';
 import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';

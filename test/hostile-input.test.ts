@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
 import * as Y from 'yjs';
 import {
   MAX_COLLAB_MESSAGE_BYTES,
@@ -40,7 +41,7 @@ import { client, PNG_1PX } from './helpers/http.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
 import { connectJson, connectYjs, eventually, openJson, type JsonClient, type YjsClient } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
-import { framed, openRawCollab, SYNC, syncMessage } from './helpers/yjs-raw.js';
+import { framed, openRawCollab, syncMessage } from './helpers/yjs-raw.js';
 
 const t = useServer();
 
@@ -1064,14 +1065,14 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
           .map(([step, payload]) => syncMessage(board, step, payload)),
         fc
           .integer({ min: 1, max: update.length - 1 })
-          .map((cut) => syncMessage(board, SYNC.update, update.slice(0, cut))),
+          .map((cut) => syncMessage(board, messageYjsUpdate, update.slice(0, cut))),
         fc
           .integer({ min: 1, max: update.length + 8 })
-          .map((cut) => syncMessage(board, SYNC.update, update).slice(0, cut)),
+          .map((cut) => syncMessage(board, messageYjsUpdate, update).slice(0, cut)),
         fc.tuple(fc.nat({ max: update.length - 1 }), fc.integer({ min: 0, max: 255 })).map(([at, byte]) => {
           const flipped = update.slice();
           flipped[at] = byte;
-          return syncMessage(board, SYNC.update, flipped);
+          return syncMessage(board, messageYjsUpdate, flipped);
         }),
       );
       await fc.assert(
@@ -1233,7 +1234,7 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
     'a syntactically valid but bogus update (%s) is repaired or refused; /json and other clients agree',
     async (_name, make, gone) => {
       await freshBoard();
-      for (const step of [SYNC.update, SYNC.step2]) {
+      for (const step of [messageYjsUpdate, messageYjsSyncStep2]) {
         const raw = await openRawCollab(t.server.url, board);
         expect(await raw.auth).toMatchObject({ ok: true });
         raw.send(syncMessage(board, step, make()));

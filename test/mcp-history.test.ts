@@ -1,5 +1,5 @@
 /**
- * Board history over MCP (../shared/spec/history.md): list_versions paging,
+ * Board history over MCP (docs/history.md): list_versions paging,
  * the agent loop wait_for_update → get_changes(since_etag) that misses no
  * edit, restore_version, the version resource, the lock rules on all of them
  * and hostile history arguments, against a real server with the SDK's client.

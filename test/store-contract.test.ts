@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
-import { knownError } from '../server/board/errors.js';
+import { knownError } from '../server/store/storage-errors.js';
 import { tombstoneIsFresh } from '../server/board/record.js';
 import { blobHash } from '../server/store/blob-hash.js';
 import type { BoardStore } from '../server/store/board-store.js';

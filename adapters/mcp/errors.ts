@@ -7,9 +7,9 @@
  * one sentence saying what to do next. A model reads results, not JSON-RPC
  * errors.
  *
- * The 2025 revisions keep the contract's mapping (interface.md, "MCP
- * mapping"): a lock is JSON-RPC error -32001, a rate limit, a quota or the
- * body cap -32000, an unknown board invalid params, each with `data.code`;
+ * The 2025 revisions keep the contract's mapping (the interface
+ * specification, "MCP mapping"): a lock is JSON-RPC error -32001, a rate
+ * limit, a quota or the body cap -32000, an unknown board invalid params, each with `data.code`;
  * bad arguments and a missing item are `isError` results there too. Their
  * messages carry the same next step.
  *
@@ -18,7 +18,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { type BoardError, errors, knownError } from '../../server/board/errors.js';
+import { type BoardError, errors } from '../../server/board/errors.js';
+import { knownError } from '../../server/store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';
 

@@ -24,9 +24,9 @@ import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
 import { RequestMemory } from './memory.js';
 import { INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
-import { knownError } from '../../server/board/errors.js';
+import { knownError } from '../../server/store/storage-errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
-import { OpenCounter } from '../socket-limits.js';
+import { OpenCounter } from '../kit/socket-limits.js';
 import { nodeHandler, type NodeMcpHandler } from './web.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * REST routes of board history (../shared/spec/history.md): the version list,
+ * REST routes of board history (docs/history.md): the version list,
  * the board and its preview at a version, the changes since a version or
  * ETag, and restore. Queries and path numbers are parsed with schema/history.ts.
  */

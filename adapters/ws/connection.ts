@@ -28,7 +28,8 @@ import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { SocketAccess } from '../../server/host/socket-access.js';
-import { BoardError, CLOSE, errors, fromZodIssues, knownError } from '../../server/board/errors.js';
+import { BoardError, CLOSE, errors, fromZodIssues } from '../../server/board/errors.js';
+import { knownError } from '../../server/store/storage-errors.js';
 import { MUTATIONS, recolor } from '../../server/board/mutations.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 

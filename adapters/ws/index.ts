@@ -11,7 +11,7 @@ import type { Boards } from '../../server/host/boards.js';
 import { SocketAccess } from '../../server/host/socket-access.js';
 import type { Access } from '../../server/host/access.js';
 import { boardIdParam } from '../kit/params.js';
-import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
+import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
 import { clientAuthor } from '../kit/caller.js';
 

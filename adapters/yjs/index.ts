@@ -3,7 +3,7 @@
  * WebSocket route. A document name is a board id; the provider's token is the
  * board's access key. Lock and tombstone state come from the registry, never
  * from the document. Updates pass the same rules as every other surface
- * (accept-then-compensate, server/compensation.ts) and a per-board rate limit.
+ * (accept-then-compensate, server/host/compensation.ts) and a per-board rate limit.
  */
 import type {
   Connection,
@@ -16,10 +16,11 @@ import type {
   onAuthenticatePayload,
 } from '@hocuspocus/server';
 import type { WebSocket } from 'ws';
-import { isTransactionOrigin } from '@hocuspocus/server';
+import { isTransactionOrigin, MessageType } from '@hocuspocus/server';
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
+import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
 import {
   type CollabStateless,
   isUuid,
@@ -34,14 +35,8 @@ import { attachCompensator, type Repair } from '../../server/host/compensation.j
 import { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
-import { type OpenCounter, takeSocketSlot } from '../socket-limits.js';
+import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { clientAuthor } from '../kit/caller.js';
-
-const SYNC_MESSAGE = 0;
-const SYNC_REPLY_MESSAGE = 4;
-const SYNC_STATUS_MESSAGE = 8;
-const SYNC_STEP_2 = 1;
-const SYNC_UPDATE = 2;
 
 /** A Hocuspocus message's document address and type, with the decoder at its payload; null if malformed. */
 function messageHeader(message: Uint8Array): { name: string; type: number; decoder: decoding.Decoder } | null {
@@ -57,10 +52,10 @@ function messageHeader(message: Uint8Array): { name: string; type: number; decod
 /** True for a message that carries document changes (not awareness, auth or a state request). */
 export function carriesUpdate(message: Uint8Array): boolean {
   const header = messageHeader(message);
-  if (!header || (header.type !== SYNC_MESSAGE && header.type !== SYNC_REPLY_MESSAGE)) return false;
+  if (!header || (header.type !== MessageType.Sync && header.type !== MessageType.SyncReply)) return false;
   try {
     const step = decoding.readVarUint(header.decoder);
-    return step === SYNC_STEP_2 || step === SYNC_UPDATE;
+    return step === messageYjsSyncStep2 || step === messageYjsUpdate;
   } catch {
     return false;
   }
@@ -70,7 +65,8 @@ export function carriesUpdate(message: Uint8Array): boolean {
 function documentMessageBoard(message: Uint8Array): string | null {
   const header = messageHeader(message);
   if (!header) return null;
-  return header.type === SYNC_MESSAGE || header.type === SYNC_REPLY_MESSAGE || header.type === SYNC_STATUS_MESSAGE
+  const { type } = header;
+  return type === MessageType.Sync || type === MessageType.SyncReply || type === MessageType.SyncStatus
     ? header.name
     : null;
 }

@@ -13,7 +13,7 @@ import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { boardMaps } from '../../server/board/document-model.js';
 import { BoardEvents } from '../../server/host/board-events.js';
 import type { DocumentHost } from '../../server/host/document-host.js';
-import { HistoryRecorder } from '../../server/host/history.js';
+import { HistoryRecorder } from '../../server/host/history-recorder.js';
 import { SqliteStore } from '../../server/store/sqlite/store.js';
 import { spawnService, type Spawned } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';

@@ -1,5 +1,5 @@
 /**
- * The History panel (../shared/spec/history.md, "Browser"): the board's versions
+ * The History panel (docs/history.md, "Browser"): the board's versions
  * newest first, a read-only view of one of them, and **Restore this version**.
  *
  * A version is shown as the server's SVG preview of it (`/versions/{v}/svg-preview`)
@@ -7,7 +7,7 @@
  * board keeps syncing underneath, and a restore reaches it like any other change
  * (docs/browser-app.md says why the preview rather than the board's own renderers).
  */
-import type { VersionCounts, VersionSummary } from '../../server/board/history.js';
+import type { VersionCounts, VersionSummary } from '../../server/board/versions.js';
 import { api, ApiError, authorTag, keys } from './api.js';
 import { authorName } from './names.js';
 import { dialog, h, toast } from './ui.js';

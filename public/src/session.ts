@@ -134,8 +134,8 @@ export class BoardSession {
   }
 
   /**
-   * Runs a domain mutation (the server's own, see server/draw.ts and
-   * server/todo.ts) on the local document as one undoable transaction. A
+   * Runs a domain mutation (the server's own, see server/board/draw.ts and
+   * server/board/todo.ts) on the local document as one undoable transaction. A
    * rejected change changes nothing and is explained to the person.
    */
   write<T>(mutate: (w: BoardWrite) => T): T | undefined {

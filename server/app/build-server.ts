@@ -14,7 +14,7 @@ import { allowedHosts } from '../../adapters/mcp/hosts.js';
 import { MCP_DESCRIPTION } from '../../adapters/mcp/tool-list.js';
 import { baseUrlOf, MAX_PATH_PARAM_CHARS, sendError } from '../../adapters/kit/http-errors.js';
 import { registerRest } from '../../adapters/rest/index.js';
-import { capConnections, socketCounter } from '../../adapters/socket-limits.js';
+import { capConnections, socketCounter } from '../../adapters/kit/socket-limits.js';
 import { pickSubprotocol, registerJsonChannel } from '../../adapters/ws/index.js';
 import { collabExtension, registerCollab } from '../../adapters/yjs/index.js';
 import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../../schema/index.js';
@@ -22,7 +22,7 @@ import { Access, localCounter } from '../host/access.js';
 import { BoardEvents } from '../host/board-events.js';
 import { BoardHocuspocus } from '../host/board-hocuspocus.js';
 import { Boards } from '../host/boards.js';
-import { HistoryRecorder } from '../host/history.js';
+import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { KeyBudget } from '../host/key-budget.js';
@@ -119,7 +119,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     config.keepLoaded,
   );
   const host = new DocumentHost(hocuspocus);
-  // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history.ts).
+  // Versions are recorded when a burst settles, before `settled` wakes anyone (server/host/history-recorder.ts).
   let logError = (error: unknown, boardId: string) => console.error('history: recording failed', boardId, error);
   const recorder = new HistoryRecorder({
     store,
@@ -132,6 +132,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const boards = new Boards({ store, host, access, events, recorder, now });
   hocuspocus.configure({
     extensions: [
+      hocuspocus.lifecycle,
       ...(cluster ? [cluster.extension] : []),
       new JournalledDatabase(store, config.journal, {
         committed: (seconds, ok) => metrics.journalCommitted(seconds, ok),

@@ -13,7 +13,7 @@ export function isBoardOrigin(origin: unknown): origin is BoardOrigin {
   return typeof origin === 'object' && origin !== null && 'source' in origin && 'author' in origin;
 }
 
-/** Default author tag per surface (decisions.md). */
+/** Default author tag per surface (the specification's decisions). */
 export const DEFAULT_AUTHORS: Record<Surface, string> = {
   rest: 'ai:rest',
   mcp: 'ai:mcp',

@@ -5,7 +5,7 @@
  * null`), links inside texts with their own `kind: 'link'`.
  */
 import * as Y from 'yjs';
-import type { ChangedItem } from './history.js';
+import type { ChangedItem } from './versions.js';
 import { boardMaps, CONTENT_MAPS, type ImageItem } from './document-model.js';
 
 type ContentMap = (typeof CONTENT_MAPS)[number];

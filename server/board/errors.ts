@@ -134,19 +134,3 @@ export function fromZodIssues(issues: z.core.$ZodIssue[], toError: FieldError = 
   const missing = issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined;
   return toError(field, missing ? 'is required' : issue.message);
 }
-
-/** SQLite result codes that mean the storage cannot take a write now (full, read-only, I/O), not a bug. */
-const STORAGE_FAILURES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL|NOTADB|CORRUPT)/;
-
-/** True for an error of the storage itself: the change was not stored and may be retried later. */
-export function isStorageFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && STORAGE_FAILURES.test(code);
-}
-
-/** The BoardError for an error the domain knows (its own, or a storage failure as 503); null for anything else. */
-export function knownError(error: unknown): BoardError | null {
-  if (error instanceof BoardError) return error;
-  if (isStorageFailure(error)) return errors.storageUnavailable();
-  return null;
-}

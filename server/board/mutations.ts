@@ -1,7 +1,7 @@
 /**
  * The named mutations shared by the MCP tools and the WebSocket frames (which
- * decisions.md names like the tools, with the same arguments), taken from the
- * operation table (operations.ts) so both surfaces do exactly the same thing,
+ * the specification's decisions name like the tools, with the same
+ * arguments), taken from the operation table (operations.ts) so both surfaces do exactly the same thing,
  * and `recolor`, which only frames have.
  */
 import type { BoardWrite } from './board-write.js';

@@ -1,4 +1,4 @@
-/** The starter columns of todo boards (decisions.md). */
+/** The starter columns of todo boards (the specification's decisions). */
 import type { Template } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import type { ColumnItem } from './document-model.js';

@@ -174,7 +174,7 @@ export class Access {
 
   /**
    * Whether a presented key opens a locked board. Keys are checked against
-   * the presenting client's wrong-key budget on this board (server/key-budget.ts):
+   * the presenting client's wrong-key budget on this board (server/host/key-budget.ts):
    * a client that must wait is answered 429 with the exact seconds left, and
    * its key is not checked; anyone else's key always is.
    */

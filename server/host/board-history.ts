@@ -1,5 +1,5 @@
 /**
- * A board's history as every surface reads it (../shared/spec/history.md):
+ * A board's history as every surface reads it (docs/history.md):
  * the version list, the board at a version, the changes since a version or
  * ETag, and restore. Reads follow the lock rules of any read (public under a
  * `write` lock, the key under an `all` lock); restore is a write.
@@ -10,7 +10,7 @@ import type { LockMode } from '../../schema/index.js';
 import { diffItems, itemMapsOf } from '../board/changes.js';
 import { boardMaps, MAP_NAMES } from '../board/document-model.js';
 import { errors } from '../board/errors.js';
-import type { BoardChanges, VersionMeta, VersionSummary } from '../board/history.js';
+import type { BoardChanges, VersionMeta, VersionSummary } from '../board/versions.js';
 import { previewSvg } from '../board/preview.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import { titleEntry } from '../board/title.js';
@@ -19,7 +19,7 @@ import type { BoardWrite } from '../board/board-write.js';
 import type { BoardRecord } from '../board/record.js';
 import type { Caller } from './access.js';
 import type { DocumentHost } from './document-host.js';
-import type { HistoryRecorder } from './history.js';
+import type { HistoryRecorder } from './history-recorder.js';
 
 /**
  * What history needs of the Boards service that owns it: admission and one

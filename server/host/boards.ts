@@ -18,7 +18,7 @@ import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { BoardHistory } from './board-history.js';
-import type { HistoryRecorder } from './history.js';
+import type { HistoryRecorder } from './history-recorder.js';
 import { drawView, etagOf, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';

@@ -8,7 +8,7 @@
 import * as Y from 'yjs';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 import type { BlobPayloads } from '../board/board-write.js';
-import type { VersionMeta } from '../board/history.js';
+import type { VersionMeta } from '../board/versions.js';
 import type { BoardRecord } from '../board/record.js';
 
 export type Lock = { mode: LockMode; keyHash: string };

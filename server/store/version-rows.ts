@@ -6,7 +6,7 @@
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
-import type { VersionMeta } from '../board/history.js';
+import type { VersionMeta } from '../board/versions.js';
 import { replayUpdates } from './board-store.js';
 
 /**

@@ -3,33 +3,17 @@
  * test can send what no well-behaved provider would: random bytes, truncated
  * sync messages, updates crafted byte by byte.
  */
+import { AuthMessageType } from '@hocuspocus/common';
+import { MessageType } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 
-/** Hocuspocus message types (the first varUint after the document name). */
-export const MSG = {
-  sync: 0,
-  awareness: 1,
-  auth: 2,
-  queryAwareness: 3,
-  syncReply: 4,
-  stateless: 5,
-  broadcastStateless: 6,
-  close: 7,
-  syncStatus: 8,
-} as const;
-/** y-protocols sync steps. */
-export const SYNC = { step1: 0, step2: 1, update: 2 } as const;
-const AUTH_TOKEN = 0;
-const AUTH_PERMISSION_DENIED = 1;
-const AUTH_AUTHENTICATED = 2;
-
 export function authMessage(documentName: string, token: string): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarString(encoder, documentName);
-  encoding.writeVarUint(encoder, MSG.auth);
-  encoding.writeVarUint(encoder, AUTH_TOKEN);
+  encoding.writeVarUint(encoder, MessageType.Auth);
+  encoding.writeVarUint(encoder, AuthMessageType.Token);
   encoding.writeVarString(encoder, token);
   return encoding.toUint8Array(encoder);
 }
@@ -38,7 +22,7 @@ export function authMessage(documentName: string, token: string): Uint8Array {
 export function syncMessage(documentName: string, step: number, payload: Uint8Array): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarString(encoder, documentName);
-  encoding.writeVarUint(encoder, MSG.sync);
+  encoding.writeVarUint(encoder, MessageType.Sync);
   encoding.writeVarUint(encoder, step);
   encoding.writeVarUint8Array(encoder, payload);
   return encoding.toUint8Array(encoder);
@@ -79,10 +63,11 @@ export function openRawCollab(baseUrl: string, documentName?: string, token = ''
       decoding.readVarString(decoder);
       const type = decoding.readVarUint(decoder);
       received.push(type);
-      if (type !== MSG.auth) return;
+      if (type !== MessageType.Auth) return;
       const authType = decoding.readVarUint(decoder);
-      if (authType === AUTH_AUTHENTICATED) settleAuth({ ok: true, scope: decoding.readVarString(decoder) });
-      if (authType === AUTH_PERMISSION_DENIED) settleAuth({ ok: false, reason: decoding.readVarString(decoder) });
+      if (authType === AuthMessageType.Authenticated) settleAuth({ ok: true, scope: decoding.readVarString(decoder) });
+      if (authType === AuthMessageType.PermissionDenied)
+        settleAuth({ ok: false, reason: decoding.readVarString(decoder) });
     } catch {
       received.push(-1);
     }

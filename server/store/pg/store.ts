@@ -11,7 +11,7 @@ import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
-import { deleteVersionRows, PgHistory } from './history.js';
+import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry } from './registry.js';
 
@@ -28,7 +28,7 @@ export class PgStore implements BoardStore {
   readonly registry: PgRegistry;
   readonly documents: PgJournal;
   readonly blobs: PgBlobs;
-  readonly history: PgHistory;
+  readonly history: PgVersions;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
 
@@ -39,7 +39,7 @@ export class PgStore implements BoardStore {
     this.registry = new PgRegistry(pool);
     this.documents = new PgJournal(pool);
     this.blobs = new PgBlobs(pool);
-    this.history = new PgHistory(pool);
+    this.history = new PgVersions(pool);
   }
 
   static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {

@@ -10,7 +10,7 @@ import { SqliteBlobs } from './blob-store.js';
 import { CHECKPOINT_INTERVAL_MS, type Db, openDatabase } from './database.js';
 import { Checkpointer } from './checkpointer.js';
 import { SqliteDocuments } from './document-store.js';
-import { SqliteHistory } from './history.js';
+import { SqliteVersions } from './version-store.js';
 import { GroupCommit } from './group-commit.js';
 
 export class SqliteStore implements BoardStore {
@@ -18,7 +18,7 @@ export class SqliteStore implements BoardStore {
   readonly registry: SqliteRegistry;
   readonly documents: SqliteDocuments;
   readonly blobs: SqliteBlobs;
-  readonly history: SqliteHistory;
+  readonly history: SqliteVersions;
   private readonly tx: StoreTx;
   private readonly group: GroupCommit;
   private readonly checkpoints: Checkpointer;
@@ -29,7 +29,7 @@ export class SqliteStore implements BoardStore {
     this.registry = new SqliteRegistry(this.db, now, this.group);
     this.documents = new SqliteDocuments(this.db, this.group);
     this.blobs = new SqliteBlobs(this.db, this.group);
-    this.history = new SqliteHistory(this.db, this.group);
+    this.history = new SqliteVersions(this.db, this.group);
     this.checkpoints = new Checkpointer(this.db.name, CHECKPOINT_INTERVAL_MS);
     const { registry, documents, blobs, history } = this;
     this.tx = {

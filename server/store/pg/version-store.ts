@@ -4,7 +4,7 @@
  * transaction, so the newest version's etag is checked and the next number
  * taken with no other writer in between, and one burst makes one version.
  */
-import type { VersionMeta } from '../../board/history.js';
+import type { VersionMeta } from '../../board/versions.js';
 import { replayUpdates, type VersionStore } from '../board-store.js';
 import {
   blobsOf,
@@ -46,7 +46,7 @@ export async function deleteVersionRows(client: Client, boardId: string): Promis
   await client.query('DELETE FROM versions WHERE board_id = $1', [boardId]);
 }
 
-export class PgHistory implements VersionStore {
+export class PgVersions implements VersionStore {
   constructor(private readonly pool: Pool) {}
 
   async record(

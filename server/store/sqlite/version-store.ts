@@ -3,7 +3,7 @@
  * transaction, so calls for a board are serialised by construction, and a
  * version is committed (WAL) before `record` resolves.
  */
-import type { VersionMeta } from '../../board/history.js';
+import type { VersionMeta } from '../../board/versions.js';
 import { replayUpdates, type VersionStore } from '../board-store.js';
 import {
   blobsOf,
@@ -21,7 +21,7 @@ import type { GroupCommit } from './group-commit.js';
 
 type Meta = Omit<VersionMeta, 'version' | 'bytes'>;
 
-export class SqliteHistory implements VersionStore {
+export class SqliteVersions implements VersionStore {
   private readonly statements;
   private readonly recordNow;
   private readonly dropNow;

@@ -1,5 +1,5 @@
 /**
- * Board history (../shared/spec/history.md): what a version is, how versions
+ * Board history (docs/history.md): what a version is, how versions
  * are thinned, and what changed between two states. Pure and browser-safe: the
  * host records versions and the store keeps them; the browser shows them.
  */

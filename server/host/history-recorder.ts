@@ -18,7 +18,7 @@ import {
 } from '../../schema/index.js';
 import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
 import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../board/document-model.js';
-import { type RetentionPolicy, type VersionCounts, type VersionMeta, versionsToDrop } from '../board/history.js';
+import { type RetentionPolicy, type VersionCounts, type VersionMeta, versionsToDrop } from '../board/versions.js';
 import { etagOf } from '../board/snapshot.js';
 import type { BoardStore } from '../store/board-store.js';
 import { type BoardEvents, isRelayed } from './board-events.js';
