@@ -556,9 +556,9 @@ export type AnyOperation =
   | HostOp<string, z.ZodType>;
 export type AnyMutation = Extract<AnyOperation, { kind: 'mutation' }>;
 
-/** Every MCP tool is a row (the tool rows' names are McpToolName, checked by test/operation-table.test.ts). */
-const everyToolIsARow: Exclude<McpToolName, OperationName> extends never ? true : never = true;
-void everyToolIsARow;
+/** Compile-time: every MCP tool of schema/mcp.ts has a row (test/operation-table.test.ts checks the converse). */
+const everyToolHasARow: Exclude<McpToolName, OperationName> extends never ? true : never = true;
+void everyToolHasARow;
 
 /** Every row, in table order. */
 export const OPERATION_LIST: readonly AnyOperation[] = Object.values(OPERATIONS) as AnyOperation[];
@@ -572,8 +572,3 @@ export const TOOL_OPERATIONS = Object.fromEntries(
 export const FRAME_OPERATIONS = Object.fromEntries(
   OPERATION_LIST.flatMap((row) => (row.kind === 'mutation' && row.frame ? [[row.frame, row]] : [])),
 ) as Record<MutationFrameType, AnyMutation>;
-
-/** True for a name that is a row of the table. */
-export function isOperation(name: string): name is OperationName {
-  return Object.hasOwn(OPERATIONS, name);
-}
