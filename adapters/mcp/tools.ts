@@ -16,7 +16,7 @@ import type { AgentMemory } from './memory.js';
 import { previewImage } from './preview-image.js';
 import { boardResourceLinks, PER_BOARD_TEMPLATES, stateUri } from './resources.js';
 
-export type ToolText = ToolWords & { annotations: ToolAnnotations };
+type ToolText = ToolWords & { annotations: ToolAnnotations };
 
 /**
  * Honest annotations, each hint stated where it differs from the protocol's
