@@ -123,7 +123,7 @@ type Common<N extends string, A extends z.ZodType> = {
   effect: Effect;
   rate: RateClass;
   rest: readonly RestRoute[];
-  /** Its /ws frame type: the row's name, but for the one frame older than the tools (`lane_upsert`). */
+  /** Its /ws frame type: the row's name, except `lane_upsert` (set_lane), the name the contract gives that frame. */
   frame?: MutationFrameType;
   tool?: ToolWords;
 };
@@ -193,7 +193,7 @@ const del = (path: string, summary: string, answer: string, answers?: z.ZodType)
 /** The upsert rule of the add_* tools, said once per tool in the fewest words. */
 const UPSERT = 'An existing id updates it.';
 
-/** REST's answer to a delete, as OpenAPI has always promised it: `ok` is true whenever it answers 200. */
+/** REST's answer to a delete as OpenAPI describes it: `ok` is true whenever it answers 200. */
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
 /** The kind of a draw item found by its id (for move and erase without kind). */
