@@ -80,23 +80,11 @@ function mutationFrame<T extends MutationFrameType>(type: T) {
  */
 export const ClientFrame = z.discriminatedUnion('type', [
   BatchFrame,
-  mutationFrame('add_text'),
-  mutationFrame('add_link'),
-  mutationFrame('add_image'),
-  mutationFrame('draw_stroke'),
-  mutationFrame('move'),
-  mutationFrame('erase'),
-  mutationFrame('create_column'),
-  mutationFrame('update_column'),
-  mutationFrame('delete_column'),
-  mutationFrame('create_task'),
-  mutationFrame('update_task'),
-  mutationFrame('move_task'),
-  mutationFrame('delete_task'),
-  mutationFrame('set_column_width'),
-  mutationFrame('lane_upsert'),
-  mutationFrame('set_board_title'),
-  mutationFrame('recolor'),
+  ...MUTATION_FRAME_TYPES.map(mutationFrame),
+  // The cast names each member's type, which a mapped array loses.
+] as unknown as [
+  typeof BatchFrame,
+  ...{ [T in MutationFrameType]: ReturnType<typeof mutationFrame<T>> }[MutationFrameType][],
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 export type ClientFrameType = ClientFrame['type'];

@@ -244,7 +244,7 @@ describe('METRICS_PORT', () => {
 
   it('serves /metrics on its own port only, and /openapi.json no longer describes it', async () => {
     const { server, api } = own;
-    const metricsUrl = server.server.operations.metricsUrl!;
+    const metricsUrl = server.server.operator.metricsUrl!;
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     expect(new URL(metricsUrl).port).not.toBe(new URL(server.url).port);
     expect((await api.post('/api/boards')).status).toBe(200);

@@ -13,7 +13,8 @@ import {
   type ContentBlock,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { McpToolArgs, type McpToolName } from '../../schema/index.js';
+import type { McpToolName } from '../../schema/index.js';
+import { TOOL_OPERATIONS } from '../../server/board/operations.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
@@ -185,7 +186,7 @@ function registerTools(
   const callTool = async (name: McpToolName, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
     if (!Object.hasOwn(TOOLS, name))
       throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
-    const parsed = McpToolArgs[name].safeParse(args ?? {}, { reportInput: true });
+    const parsed = TOOL_OPERATIONS[name].args.safeParse(args ?? {}, { reportInput: true });
     if (!parsed.success) {
       // A board id that is not a UUID names no board.
       if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id'))

@@ -6,7 +6,8 @@
  * the tool's description, the rest checked by the server when a call comes.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { McpToolArgs, McpToolOutputs, type McpToolName, toJsonSchema } from '../../schema/index.js';
+import { type McpToolName, toJsonSchema } from '../../schema/index.js';
+import { TOOL_OPERATIONS } from '../../server/board/operations.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { withIcons } from './tool-icons-list.js';
@@ -71,21 +72,22 @@ function advertised(value: unknown): unknown {
 /**
  * The tools whose answer is small and steers the next call: its schema is
  * listed. The others' answers are described in their descriptions; their
- * schemas (McpToolOutputs) stay the contract of the handlers and of OpenAPI.
+ * result schemas (the rows' `result`) stay the contract of the handlers and of OpenAPI.
  */
 const LISTED_OUTPUTS: ReadonlySet<McpToolName> = new Set([]);
 
 /**
- * The schemas come from schema/, so they match what the handlers parse. No
- * `title`: a display name for people, 700 bytes a model reads for nothing;
- * the names say it (TOOL_TEXT keeps the titles for the documents people read).
+ * The schemas are the rows' (operation table), so they match what the
+ * handlers parse. No `title`: a display name for people, 700 bytes a model
+ * reads for nothing; the names say it (the rows keep the titles for the
+ * documents people read).
  */
 export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name) => ({
   name,
   description: TOOLS[name].description,
-  inputSchema: advertised(toJsonSchema(McpToolArgs[name], 'input')) as Tool['inputSchema'],
+  inputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')) as Tool['inputSchema'],
   ...(LISTED_OUTPUTS.has(name) && {
-    outputSchema: advertised(toJsonSchema(McpToolOutputs[name], 'output')) as Tool['outputSchema'],
+    outputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].result, 'output')) as Tool['outputSchema'],
   }),
   annotations: TOOLS[name].annotations,
 }));

@@ -1,20 +1,36 @@
 /**
- * Every MCP tool: its words (tool-text.ts) and a handler. The board
- * operations run from the operation table (server/board/operations.ts), the
- * same rows REST and the frames use; only create_board and open_board, which
- * act on no existing board, have handlers of their own. Handlers translate
- * and nothing more.
+ * Every MCP tool: a row of the operation table (server/board/operations.ts)
+ * with its words, its annotations (from the row's effect) and a handler that
+ * runs the row: a mutation or a view through Boards as REST and the frames
+ * do, a host row through the Boards method that answers it. Handlers
+ * translate and nothing more.
  */
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { type McpToolArgs, type McpToolName, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
-import { type AnyOperation, isOperation, OPERATIONS } from '../../server/board/operations.js';
+import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
 import { previewImage } from './preview-image.js';
 import { boardResourceLinks, PER_BOARD_TEMPLATES, stateUri } from './resources.js';
-import { TOOL_TEXT, type ToolText } from './tool-text.js';
+
+type ToolText = ToolWords & { annotations: ToolAnnotations };
+
+/**
+ * Honest annotations, each hint stated where it differs from the protocol's
+ * default (readOnly false, destructive true, idempotent false, openWorld
+ * true), as the defaults cost 1 400 bytes of tools/list: no tool reaches
+ * outside the service.
+ */
+const ANNOTATIONS: Record<Effect, ToolAnnotations> = {
+  read: { readOnlyHint: true, openWorldHint: false },
+  add: { destructiveHint: false, openWorldHint: false },
+  set: { destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  replace: { idempotentHint: true, openWorldHint: false },
+  remove: { openWorldHint: false },
+};
 
 /** What a handler may use besides its arguments. */
 export type ToolContext = {
@@ -41,16 +57,17 @@ const keyUsed = (context: ToolContext, args: BoardArgs) =>
 
 /** Runs a row of the operation table for a tool call, under its lock rule, remembering the key that opened the board. */
 async function runOperation(operation: AnyOperation, args: BoardArgs, context: ToolContext): Promise<object> {
-  const caller = callerFor(context, args);
   const remember = <T>(result: T) => {
     context.memory.used(args.board_id, keyUsed(context, args));
     return result as object;
   };
   switch (operation.kind) {
     case 'mutation':
-      return remember(await context.boards.write(args.board_id, caller, (w) => operation.mutate(w, args as never)));
+      return remember(
+        await context.boards.write(args.board_id, callerFor(context, args), (w) => operation.mutate(w, args as never)),
+      );
     case 'view': {
-      const result = await context.boards.read(args.board_id, caller, (doc, record) =>
+      const result = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) =>
         operation.view(doc, record, args as never),
       );
       // A picture for vision models beside the SVG's text.
@@ -59,7 +76,7 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
       return remember(result);
     }
     case 'host':
-      return runHostOperation(operation.name, args, context);
+      return runHostOperation(operation.name as McpToolName, args, context);
   }
 }
 
@@ -67,6 +84,9 @@ type ArgsFor<N extends McpToolName> = z.output<(typeof McpToolArgs)[N]>;
 
 /** The operations the host answers itself (see HostOp); each host method applies the row's lock rule. */
 async function runHostOperation(name: McpToolName, args: BoardArgs, context: ToolContext): Promise<object> {
+  // The entries act on no board yet: no caller for a board, no key to remember before they answer.
+  if (name === 'create_board') return createBoard(args as never, context);
+  if (name === 'open_board') return openBoard(args as never, context);
   const { boards } = context;
   const caller = callerFor(context, args);
   const remember = <T>(result: T) => {
@@ -102,53 +122,55 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
   }
 }
 
-/** The tools that act on no existing board. */
-const BOARD_ENTRIES: { [N in 'create_board' | 'open_board']: ToolDefinition<N>['run'] } = {
-  async create_board(args, context) {
-    const created = await context.boards.create(
-      { ...args, mode: args.mode ?? 'draw' },
-      mcpCaller(context.request, undefined, args.author),
-    );
-    const base = context.request.baseUrl;
-    context.memory.used(created.id, created.access_key);
-    return {
-      board_id: created.id,
-      url: boardUrl(base, created.id),
-      ...(args.lock !== 'all' && { embed_url: embedUrl(base, created.id) }),
-      mode: created.mode,
-      ...(created.access_key && { access_key: created.access_key }),
-      ...(created.imported && { imported: created.imported, ids: created.ids }),
-      blocks: boardResourceLinks(created.id, PER_BOARD_TEMPLATES),
-    };
-  },
-  async open_board(args, context) {
-    const match = UUID_IN_TEXT.exec(args.board);
-    if (!match) throw errors.invalidPayload('board', 'holds no board id (a UUID)');
-    const boardId = match[0].toLowerCase();
-    const key = context.memory.keyFor(boardId, args.access_key ?? context.request.key);
-    const { record, created } = await context.boards.open(boardId, mcpCaller(context.request, key));
-    context.memory.used(boardId, key);
-    context.memory.subscribe?.(stateUri(boardId));
-    const base = context.request.baseUrl;
-    return {
-      board_id: boardId,
-      url: boardUrl(base, boardId),
-      ...(record.lockMode !== 'all' && { embed_url: embedUrl(base, boardId) }),
-      mode: record.mode,
-      created,
-      locked: record.lockMode !== null,
-      lock_mode: record.lockMode,
-      blocks: boardResourceLinks(boardId, PER_BOARD_TEMPLATES),
-    };
-  },
-};
+/** create_board: a new board, its links, and its key once when it is locked. */
+async function createBoard(args: ArgsFor<'create_board'>, context: ToolContext): Promise<object> {
+  const created = await context.boards.create(
+    { ...args, mode: args.mode ?? 'draw' },
+    mcpCaller(context.request, undefined, args.author),
+  );
+  const base = context.request.baseUrl;
+  context.memory.used(created.id, created.access_key);
+  return {
+    board_id: created.id,
+    url: boardUrl(base, created.id),
+    ...(args.lock !== 'all' && { embed_url: embedUrl(base, created.id) }),
+    mode: created.mode,
+    ...(created.access_key && { access_key: created.access_key }),
+    ...(created.imported && { imported: created.imported, ids: created.ids }),
+    blocks: boardResourceLinks(created.id, PER_BOARD_TEMPLATES),
+  };
+}
+
+/** open_board: the board a URL or id names (a new UUID creates it), subscribed for this agent. */
+async function openBoard(args: ArgsFor<'open_board'>, context: ToolContext): Promise<object> {
+  const match = UUID_IN_TEXT.exec(args.board);
+  if (!match) throw errors.invalidPayload('board', 'holds no board id (a UUID)');
+  const boardId = match[0].toLowerCase();
+  const key = context.memory.keyFor(boardId, args.access_key ?? context.request.key);
+  const { record, created } = await context.boards.open(boardId, mcpCaller(context.request, key));
+  context.memory.used(boardId, key);
+  context.memory.subscribe?.(stateUri(boardId));
+  const base = context.request.baseUrl;
+  return {
+    board_id: boardId,
+    url: boardUrl(base, boardId),
+    ...(record.lockMode !== 'all' && { embed_url: embedUrl(base, boardId) }),
+    mode: record.mode,
+    created,
+    locked: record.lockMode !== null,
+    lock_mode: record.lockMode,
+    blocks: boardResourceLinks(boardId, PER_BOARD_TEMPLATES),
+  };
+}
 
 /** Every tool, in the order of tools/list: its words and its handler. */
 export const TOOLS = Object.fromEntries(
-  (Object.keys(TOOL_TEXT) as McpToolName[]).map((name) => {
-    const run = isOperation(name)
-      ? (args: BoardArgs, context: ToolContext) => runOperation(OPERATIONS[name] as AnyOperation, args, context)
-      : BOARD_ENTRIES[name as keyof typeof BOARD_ENTRIES];
-    return [name, { ...TOOL_TEXT[name], run }];
-  }),
-) as { [N in McpToolName]: ToolDefinition<N> };
+  Object.values(TOOL_OPERATIONS).map((operation: AnyOperation) => [
+    operation.name,
+    {
+      ...(operation.tool as ToolWords),
+      annotations: ANNOTATIONS[operation.effect],
+      run: (args: BoardArgs, context: ToolContext) => runOperation(operation, args, context),
+    },
+  ]),
+) as unknown as { [N in McpToolName]: ToolDefinition<N> };

@@ -5,29 +5,17 @@
  */
 import { z } from 'zod';
 import {
-  ColumnInput,
-  ColumnWidthInput,
   CreateBoardInput,
-  ImageInput,
-  LaneInput,
-  LinkInput,
   LockInput,
   McpToolOutputs,
-  ModeInput,
-  MoveInput,
   StoredColumn,
   StoredTitle,
-  TitleInput,
   StoredImage,
   StoredLane,
   StoredLink,
   StoredStroke,
   StoredTask,
   StoredText,
-  StrokeInput,
-  TaskInput,
-  TaskMoveInput,
-  TextInput,
   toJsonSchema,
   VerifyKeyInput,
   WAIT_DEFAULT_TIMEOUT_MS,
@@ -39,6 +27,7 @@ import {
   MAX_BODY_BYTES,
   RestoreBody,
 } from '../../schema/index.js';
+import { OPERATION_LIST, type OperationGroup } from '../../server/board/operations.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 
 type Schema = Record<string, unknown>;
@@ -65,7 +54,6 @@ const BrowserSnapshot = z.union([
   z.object(DrawContent),
   z.object({ deleted: z.literal(true), deleted_at: z.string() }),
 ]);
-const Ok = z.object({ ok: z.literal(true), id: z.string() });
 const Created = z.object({
   id: z.string(),
   mode: z.enum(['draw', 'todo']),
@@ -207,8 +195,34 @@ function operation(path: string, method: string, op: Operation): Schema {
 const etagHeader = { ETag: { type: 'string' } };
 const boardPath = '/api/boards/{boardId}';
 
+/** The OpenAPI tag of each group of operations. */
+const TAG_OF_GROUP: Record<OperationGroup, string> = {
+  board: 'boards',
+  draw: 'draw',
+  todo: 'todo',
+  history: 'history',
+};
+
+/** The REST routes of the operation table's rows, described from the rows: their words, body and answer. */
+function operationRoutes(): [string, string, Operation][] {
+  return OPERATION_LIST.flatMap((row) =>
+    row.rest.map((route): [string, string, Operation] => [
+      `${boardPath}${route.path.replace(/:(\w+)/g, '{$1}')}`,
+      route.method.toLowerCase(),
+      {
+        tag: TAG_OF_GROUP[row.group],
+        summary: route.summary,
+        body: route.body,
+        ok: { description: route.answer, schema: json(route.answers ?? row.result) },
+        // A body can be too large or not JSON; a DELETE has none.
+        errors: route.body ? WRITE_ERRORS : BOARD_ERRORS,
+      },
+    ]),
+  );
+}
+
 /** [path, method, operation] for every HTTP route. */
-const OPERATIONS: [string, string, Operation][] = [
+const ROUTES: [string, string, Operation][] = [
   [
     '/api/boards',
     'post',
@@ -483,174 +497,7 @@ const OPERATIONS: [string, string, Operation][] = [
       errors: [401, 404, 429],
     },
   ],
-  [
-    `${boardPath}/texts`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Create a text, or update the one `id` names',
-      body: TextInput,
-      ok: { description: 'the text', schema: json(StoredText) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/strokes`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Create a stroke, or update the one `id` names',
-      body: StrokeInput,
-      ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/lines`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Alias of /strokes',
-      body: StrokeInput,
-      ok: { description: 'the stroke', schema: json(McpToolOutputs.draw_stroke) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/images`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Create an image, or update the one `id` names',
-      body: ImageInput,
-      ok: { description: 'the image', schema: json(McpToolOutputs.add_image) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/links`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Create a link pill, or update the one `id` names',
-      body: LinkInput,
-      ok: { description: 'the link', schema: json(McpToolOutputs.add_link) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/{kind}/{itemId}/move`,
-    'post',
-    {
-      tag: 'draw',
-      summary: 'Move an item (strokes: their bounding box top-left)',
-      body: MoveInput,
-      ok: { description: 'where it is', schema: json(McpToolOutputs.move) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/{kind}/{itemId}`,
-    'delete',
-    {
-      tag: 'draw',
-      summary: 'Erase an item',
-      ok: { description: 'erased', schema: json(Ok.extend({ kind: z.string() })) },
-      errors: BOARD_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/mode`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Switch an empty board between draw and todo',
-      body: ModeInput,
-      ok: { description: 'the new mode (and seeded columns)', schema: json(McpToolOutputs.set_board_mode) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/title`,
-    'post',
-    {
-      tag: 'boards',
-      summary: 'Set the board title (trimmed, at most 200 characters; "" clears it)',
-      body: TitleInput,
-      ok: { description: 'the title', schema: json(McpToolOutputs.set_board_title) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/column-width`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Set the column width (clamped to 200..480)',
-      body: ColumnWidthInput,
-      ok: { description: 'the width', schema: json(McpToolOutputs.set_column_width) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/lanes`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Name or clear a lane',
-      body: LaneInput,
-      ok: { description: 'the lane', schema: json(McpToolOutputs.set_lane) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/columns`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Create a column, or update the one `id` names',
-      body: ColumnInput,
-      ok: { description: 'the column record', schema: json(StoredColumn) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/columns/{itemId}`,
-    'delete',
-    {
-      tag: 'todo',
-      summary: 'Delete a column and every task in it',
-      ok: { description: 'deleted', schema: json(Ok) },
-      errors: BOARD_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/tasks`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Create a task, or update the one `id` names',
-      body: TaskInput,
-      ok: { description: 'the task record', schema: json(StoredTask) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/tasks/{itemId}/move`,
-    'post',
-    {
-      tag: 'todo',
-      summary: 'Move a task to a column and position',
-      body: TaskMoveInput,
-      ok: { description: 'where it is', schema: json(McpToolOutputs.move_task) },
-      errors: WRITE_ERRORS,
-    },
-  ],
-  [
-    `${boardPath}/tasks/{itemId}`,
-    'delete',
-    { tag: 'todo', summary: 'Delete a task', ok: { description: 'deleted', schema: json(Ok) }, errors: BOARD_ERRORS },
-  ],
+  ...operationRoutes(),
   [
     `${boardPath}/lock`,
     'post',
@@ -912,7 +759,7 @@ const SECURITY_SCHEMES: Schema = {
 /** The OpenAPI document; `baseUrl` becomes its server URL. */
 export function openApiDocument(baseUrl: string): Schema {
   const paths: Record<string, Schema> = {};
-  for (const [path, method, op] of OPERATIONS) paths[path] = { ...paths[path], ...operation(path, method, op) };
+  for (const [path, method, op] of ROUTES) paths[path] = { ...paths[path], ...operation(path, method, op) };
   const responses: Record<string, Schema> = {};
   for (const [status, description] of Object.entries(ERRORS)) {
     responses[`E${status}`] = {
@@ -943,6 +790,6 @@ export function openApiDocument(baseUrl: string): Schema {
 }
 
 /** Method and path of every described operation, in Fastify's `:param` form (for the route coverage test). */
-export const DESCRIBED_ROUTES = OPERATIONS.map(
+export const DESCRIBED_ROUTES = ROUTES.map(
   ([path, method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
 );

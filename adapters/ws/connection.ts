@@ -30,7 +30,7 @@ import type { Boards } from '../../server/host/boards.js';
 import type { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE, errors, fromZodIssues } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
-import { MUTATIONS, recolor } from '../../server/board/mutations.js';
+import { FRAME_OPERATIONS } from '../../server/board/operations.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
@@ -52,34 +52,9 @@ type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES
 /** A mutation frame's type with its parsed arguments (a batch's op, or a single frame without type and ref). */
 type MutationOp = { [T in MutationFrameType]: { type: T; args: MutationArgs[T] } }[MutationFrameType];
 
-/** Runs one mutation frame's operation inside a write, through the domain's table of mutations (named like the MCP tools). */
+/** Runs one mutation frame inside a write: the `mutate` of the operation table's row that declares the frame. */
 function applyOp(w: BoardWrite, op: MutationOp): unknown {
-  switch (op.type) {
-    case 'add_text':
-    case 'add_link':
-    case 'add_image':
-    case 'draw_stroke':
-    case 'move':
-    case 'erase':
-    case 'create_column':
-    case 'update_column':
-    case 'delete_column':
-    case 'create_task':
-    case 'update_task':
-    case 'move_task':
-    case 'delete_task':
-    case 'set_column_width':
-    case 'set_board_title':
-      return (MUTATIONS[op.type] as (w: BoardWrite, args: MutationArgs[typeof op.type]) => unknown)(w, op.args);
-    case 'lane_upsert':
-      return MUTATIONS.set_lane(w, op.args);
-    case 'recolor':
-      return recolor(w, op.args.ids, op.args.color);
-    default: {
-      const unknown: never = op;
-      throw new Error(`no mutation for frame ${(unknown as { type: string }).type}`);
-    }
-  }
+  return FRAME_OPERATIONS[op.type].mutate(w, op.args);
 }
 
 /**

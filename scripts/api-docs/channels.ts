@@ -1,27 +1,26 @@
 /** The MCP tools and resources, the JSON frame channel and the Yjs messages of docs/api.md, from the schemas the server uses. */
 import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
 import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../../adapters/mcp/tool-list.js';
-import { TOOL_TEXT } from '../../adapters/mcp/tool-text.js';
 import {
   CollabStateless,
   MUTATION_FRAMES,
   MUTATION_FRAME_TYPES,
-  McpToolArgs,
   ServerFrame,
   toJsonSchema,
   type McpToolName,
 } from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../server/board/errors.js';
+import { FRAME_OPERATIONS, TOOL_OPERATIONS } from '../../server/board/operations.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
 const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>
   toJsonSchema(schema, io) as JsonSchema;
 
-/** The MCP tool a mutation frame shares its arguments with (the frame names differ for two). */
-function toolOfFrame(type: string): McpToolName | undefined {
-  const tool = type === 'lane_upsert' ? 'set_lane' : type;
-  return Object.hasOwn(McpToolArgs, tool) ? (tool as McpToolName) : undefined;
+/** The MCP tool a mutation frame shares its arguments with: its row's, when the row is a tool. */
+function toolOfFrame(type: (typeof MUTATION_FRAME_TYPES)[number]): McpToolName | undefined {
+  const row = FRAME_OPERATIONS[type];
+  return row.tool ? (row.name as McpToolName) : undefined;
 }
 
 export function mcpMarkdown(): string {
@@ -29,7 +28,7 @@ export function mcpMarkdown(): string {
     ['Tool', 'Title', 'What it does'],
     TOOL_LIST.map((tool) => [
       `[\`${tool.name}\`](#${tool.name})`,
-      TOOL_TEXT[tool.name as McpToolName].title,
+      TOOL_OPERATIONS[tool.name as McpToolName].tool.title,
       tool.description,
     ]),
   );
@@ -38,7 +37,7 @@ export function mcpMarkdown(): string {
       .map(([hint, value]) => `${hint}: ${value}`)
       .join(', ');
     // The full argument schema (with the bounds tools/list leaves out for size): the same one the server parses with.
-    const args = fieldTable(json(McpToolArgs[tool.name as McpToolName]));
+    const args = fieldTable(json(TOOL_OPERATIONS[tool.name as McpToolName].args));
     return [
       `### ${tool.name}`,
       '',

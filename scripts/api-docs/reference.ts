@@ -39,7 +39,7 @@ export function otherErrors(): [number, string, string, string][] {
   const found = new Map<string, [number, string, string, string]>();
   for (const file of [...sourceFiles(join(ROOT, 'adapters')), ...sourceFiles(join(ROOT, 'server'))]) {
     for (const [, status, code, message] of readFileSync(file, 'utf8').matchAll(
-      /new BoardError\((\d{3}), '([a-z_]+)', ['`](.*?)['`][,)]/g,
+      /new BoardError\(\s*(\d{3}),\s*'([a-z_]+)',\s*['`](.*?)['`][,)]/g,
     )) {
       if (!listed.has(code) && !found.has(code))
         found.set(code, [Number(status), code, message.replace(/\$\{[^}]*\}/g, '…'), relative(ROOT, file)]);

@@ -29,7 +29,7 @@ import { KeyBudget } from '../host/key-budget.js';
 import { opFeedExtension } from '../host/op-feed.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
-import { Operations } from './operations.js';
+import { Operator } from './operator.js';
 import { logRequests, redactUrl, requestId, requestLogger } from './request-log.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
@@ -50,8 +50,8 @@ export type BoardServer = {
   routes: { method: string; url: string }[];
   hocuspocus: Hocuspocus;
   documents: DocumentJournal;
-  /** Readiness, metrics and the metrics port (server/app/operations.ts). */
-  operations: Operations;
+  /** Readiness, metrics and the metrics port (server/app/operator.ts). */
+  operator: Operator;
   /** Starts listening; resolves to the address it listens on. */
   listen(): Promise<string>;
   /** Starts draining: /readyz answers 503 from now on, while requests are still served. */
@@ -87,8 +87,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ? await shared.PgStore.open(shared.config.databaseUrl, shared.config.poolSize, now)
     : new SqliteStore(config.dataDir, now);
   const { registry, documents, blobs } = store;
-  const operations = new Operations(config, store, () => hocuspocus.getDocumentsCount());
-  const { metrics } = operations;
+  const operator = new Operator(config, store, () => hocuspocus.getDocumentsCount());
+  const { metrics } = operator;
   const cluster =
     shared &&
     new shared.RedisCluster(
@@ -145,7 +145,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   if (cluster && shared && store instanceof shared.PgStore) {
     await cluster.attach({ events, host, registry: store.registry });
-    operations.watchShared({ cluster, store });
+    operator.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
   }
   const sweeper = setInterval(() => {
@@ -177,7 +177,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
-  operations.observe(app);
+  operator.observe(app);
   logRequests(app);
   logError = (error, boardId) =>
     app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
@@ -212,7 +212,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     mcp: MCP_DESCRIPTION,
   });
   const sockets = socketCounter(config.maxSocketsPerIp);
-  operations.routes(app);
+  operator.routes(app);
   registerCollab(
     app,
     hocuspocus,
@@ -241,7 +241,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       clearInterval(sweeper);
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
-      await operations.close();
+      await operator.close();
       events.close(); // long polls among them answer now instead of holding shutdown
       await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
@@ -255,11 +255,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const listen = async () => {
     const address = await app.listen({ port: config.port, host: config.host });
-    await operations.listen();
+    await operator.listen();
     return address.replace('://[::1]', '://localhost');
   };
   const drain = () => {
-    operations.draining = true;
+    operator.draining = true;
   };
 
   return {
@@ -273,7 +273,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     routes,
     hocuspocus,
     documents,
-    operations,
+    operator,
     listen,
     drain,
     close,

@@ -27,5 +27,5 @@ process.once('SIGINT', () => void stop('SIGINT', 0));
 
 // Announced once the signals are handled: whoever waits for this line may stop the server right away.
 const publicUrl = config.publicUrl ? `, public URL ${config.publicUrl}` : '';
-const metricsUrl = server.operations.metricsUrl ? `, metrics at ${server.operations.metricsUrl}` : '';
+const metricsUrl = server.operator.metricsUrl ? `, metrics at ${server.operator.metricsUrl}` : '';
 console.log(`board service ready at ${url} (data in ${config.dataDir}${publicUrl}${metricsUrl})`);

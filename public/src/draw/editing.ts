@@ -7,7 +7,7 @@
 import type { InkColor } from '../../../schema/index.js';
 import { isLink } from '../../../server/board/document-model.js';
 import { eraseItem, upsertLink, upsertText } from '../../../server/board/draw.js';
-import { recolor } from '../../../server/board/mutations.js';
+import { recolor } from '../../../server/board/recolor.js';
 import type { BoardSession } from '../session.js';
 import { openEditor, type EditorOptions } from './editor.js';
 import type { ItemLayer } from './items.js';

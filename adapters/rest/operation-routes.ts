@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DrawKind } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
-import { type AnyOperation, OPERATIONS, type RestRoute } from '../../server/board/operations.js';
+import { type AnyMutation, OPERATION_LIST, type RestRoute } from '../../server/board/operations.js';
 import { callerOf } from '../kit/caller.js';
 import { fromZodIssues } from '../../server/board/errors.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
@@ -50,12 +50,7 @@ function argsOf(route: RestRoute, request: { body: unknown; params: Params }): o
  * One route of a mutation: the board id, then the body and the path (every
  * input is checked before the board is), then one write.
  */
-function registerRoute(
-  app: FastifyInstance,
-  boards: Boards,
-  operation: AnyOperation & { kind: 'mutation' },
-  route: RestRoute,
-): void {
+function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyMutation, route: RestRoute): void {
   app.route<{ Params: Params }>({
     method: route.method,
     url: `${BOARD_PATH}${route.path}`,
@@ -70,7 +65,7 @@ function registerRoute(
 
 /** Registers every REST route the operation table names. */
 export function operationRoutes(app: FastifyInstance, boards: Boards): void {
-  for (const operation of Object.values(OPERATIONS) as AnyOperation[]) {
+  for (const operation of OPERATION_LIST) {
     if (operation.kind !== 'mutation') continue;
     for (const route of operation.rest) registerRoute(app, boards, operation, route);
   }

@@ -1,22 +1,11 @@
 /**
- * The named mutations shared by the MCP tools and the WebSocket frames (which
- * the specification's decisions name like the tools, with the same
- * arguments), taken from the operation table (operations.ts) so both surfaces do exactly the same thing,
- * and `recolor`, which only frames have.
+ * Recolours the named items: the `recolor` row of the operation table
+ * (operations.ts), which the browser also runs on its own copy of the board.
  */
 import type { BoardWrite } from './board-write.js';
-import { MutationArgs } from '../../schema/index.js';
 import { CARD_COLORS, toInkColor } from '../../schema/index.js';
 import { isLink } from './document-model.js';
 import { errors } from './errors.js';
-import { OPERATIONS } from './operations.js';
-
-type MutationName = keyof typeof MutationArgs;
-
-/** The domain call of each frame-and-tool mutation, by name: the `mutate` of its row in OPERATIONS. */
-export const MUTATIONS = Object.fromEntries(
-  (Object.keys(MutationArgs) as MutationName[]).map((name) => [name, OPERATIONS[name].mutate]),
-) as { [N in MutationName]: (typeof OPERATIONS)[N]['mutate'] };
 
 /**
  * Recolours a selection: texts and strokes take an ink colour name (anything

@@ -27,7 +27,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 type Shared = { cluster: RedisCluster; store: PgStore };
 
-export class Operations {
+export class Operator {
   readonly metrics: Metrics;
   /** Set on SIGTERM: /readyz answers 503 while requests are still served. */
   draining = false;
