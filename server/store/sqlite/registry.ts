@@ -64,10 +64,6 @@ export class SqliteRegistry implements Registry {
     return this.peek(id);
   }
 
-  getNow(id: string): BoardRecord | null {
-    return this.peek(id);
-  }
-
   peek(id: string): BoardRecord | null {
     this.checkOtherWriters();
     const cached = this.cache.get(id);
