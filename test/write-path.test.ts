@@ -1,5 +1,5 @@
 /**
- * The write path's per-turn work (issue 22, bench/FINDINGS.md): the writes of
+ * The write path's per-turn work: the writes of
  * one event-loop turn share one SQLite commit and are acknowledged after it;
  * Hocuspocus is asked for a board's store once it is quiet (or has waited
  * the longest debounce), not once per update, and broadcasts nothing for a

@@ -1,6 +1,6 @@
 /**
  * Hocuspocus with its per-update bookkeeping done once per board, not once per
- * update (issue 22, bench/FINDINGS.md):
+ * update, since a busy board gets many updates a second:
  *
  * - the debounced store: Hocuspocus clears and sets a timer, and builds its
  *   debounce key, on every update. Here an update only notes its time on the
@@ -20,10 +20,9 @@
  *   until its store. An agent or a script calling every few seconds, or a
  *   person reloading the page, so finds the board in memory instead of
  *   loading it again each time. Stores are not moved: a board kept loaded has
- *   been stored (and its journal compacted) as before. At most `maxBoards`
- *   boards are loaded for it: beyond that, an unused board unloads right
- *   after its store, as it did before, so reads of many boards cannot pile up
- *   memory.
+ *   been stored (and its journal compacted). At most `maxBoards` boards are
+ *   loaded for it: beyond that, an unused board unloads right after its store,
+ *   so reads of many boards cannot pile up memory.
  *
  * All through the class's public methods and options, so an upgrade that
  * changes them fails `test/write-path.test.ts` or `test/keep-loaded.test.ts`.
