@@ -78,7 +78,7 @@ export class Boards {
    */
   async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
-    const record = await this.requireLive(boardId);
+    const record = live(await this.deps.store.registry.get(boardId));
     this.deps.access.requireAccess(record, access, caller);
     return record;
   }
