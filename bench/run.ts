@@ -5,9 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderReport, type Section } from './lib/report.js';
-import { readFile } from 'node:fs/promises';
-import { machine } from './lib/report.js';
+import { machine, renderReport, type Section } from './lib/report.js';
 import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
@@ -46,7 +44,5 @@ for (const [name, run] of scenarios.filter(([name]) => !only || only.includes(na
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-// Findings from profiling (before and after each fix) are kept by hand beside the generated figures.
-const findings = await readFile(join(dirname(fileURLToPath(import.meta.url)), 'FINDINGS.md'), 'utf8').catch(() => '');
-await writeFile(file, renderReport(sections, quick) + (findings ? `\n${findings}` : ''));
+await writeFile(file, renderReport(sections, quick));
 console.log(`bench: wrote ${file}`);

@@ -114,7 +114,7 @@ describe('CORS', () => {
       const methods = res.headers.get('access-control-allow-methods')!.split(/,\s*/);
       expect(methods.sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'POST']);
       const headers = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
-      // The contract's four, and the headers an MCP client in a browser sends (issue 19).
+      // The contract's four, and the headers an MCP client in a browser sends.
       expect(headers.sort()).toEqual([
         'content-type',
         'if-none-match',

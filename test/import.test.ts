@@ -295,7 +295,7 @@ describe('import rules', () => {
     });
   });
 
-  it('an imported text cannot be both a post-it and a diagram frame, as on POST /texts (issue 16.12)', async () => {
+  it('an imported text cannot be both a post-it and a diagram frame, as on POST /texts', async () => {
     const res = await importBoard({
       content: {
         texts: [
@@ -351,7 +351,7 @@ describe('import rules', () => {
     expect(long.body).toMatchObject({ code: 'quota_exceeded', kind: 'text_chars' });
   });
 
-  it('an unknown key of content is refused, naming the key and the one meant, on REST and MCP create_board (issue 16.16)', async () => {
+  it('an unknown key of content is refused, naming the key and the one meant, on REST and MCP create_board', async () => {
     const strokes = { content: { strokes: [{ points: [0, 0, 10, 10] }] } };
     const res = await importBoard(strokes);
     expect(res.status).toBe(400);
@@ -365,7 +365,7 @@ describe('import rules', () => {
     const mcp = await connectMcp(t.server.url);
     const viaMcp = await mcp.raw('create_board', strokes);
     expect(viaMcp.isError).toBe(true);
-    // The REST body, and the next step an agent reads (issue 19).
+    // The REST body, and the next step an agent reads.
     const { requestId: _httpOnly, ...restBody } = res.body; // the request id is HTTP's, MCP has JSON-RPC ids
     expect(JSON.parse(viaMcp.content[0].text)).toEqual({ ...restBody, next: expect.any(String) });
     await mcp.close();

@@ -1,5 +1,5 @@
 /**
- * Guessing a board's key (issue 16, point 11). Wrong keys are budgeted per
+ * Guessing a board's key. Wrong keys are budgeted per
  * client and board, with a backoff that doubles, so that a stranger's guesses
  * never lock the owner out, and every refusal says how long it really lasts.
  * The server's clock is the test's; clients speak from addresses of their own

@@ -1,5 +1,5 @@
 /**
- * /mcp speaks both eras (issue 19): an SDK v2 client pinned to 2026-07-28
+ * /mcp speaks both eras: an SDK v2 client pinned to 2026-07-28
  * (stateless, `_meta` on every request, subscriptions/listen) and the v1 SDK
  * client on a 2025 session each run a whole board workflow with
  * notifications; refusals reach a 2026 agent as isError results it can act

@@ -75,7 +75,7 @@ describe.concurrent('resources/updated notifications', () => {
     await expect(mcp.client.subscribeResource({ uri: `svc://board/${board_id}/preview.svg` })).rejects.toMatchObject({
       code: -32602,
     });
-    // The creating session holds the key it was given (issue 19); another agent's does not.
+    // The creating session holds the key it was given; another agent's does not.
     const stranger = await connectMcp(t.server.url);
     try {
       await expect(

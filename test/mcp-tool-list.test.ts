@@ -1,5 +1,5 @@
 /**
- * tools/list is built for agents (issue 19): an agent reads it whole before
+ * tools/list is built for agents: an agent reads it whole before
  * its first call, so it stays within 5 000 tokens, counted by a real
  * tokenizer (o200k_base; Anthropic's is not published), icons included;
  * every argument, nested ones too, is typed and described; and a

@@ -1,5 +1,5 @@
 /**
- * How /mcp answers on the wire (issue 22): a JSON answer of either era is
+ * How /mcp answers on the wire: a JSON answer of either era is
  * written whole with its Content-Length, not pumped in chunks; a 2025
  * session's GET stream is still an event stream; and the requests the
  * benchmark sends by hand (bench/lib/mcp-wire.ts) are the SDK clients' own,

@@ -125,7 +125,7 @@ describe('transport', () => {
     expect(body.error).toMatchObject({ code: -32000, data: { code: 'payload_too_large' } });
   });
 
-  it('a body over the cap is answered with its request id, whether Content-Length says so or it streams in (issue 16.17)', async () => {
+  it('a body over the cap is answered with its request id, whether Content-Length says so or it streams in', async () => {
     const sessionId = mcp.transport.sessionId!;
     const head = (id: string) =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_text","arguments":{"content":"`;
@@ -223,7 +223,7 @@ function streamedPost(
 }
 
 describe('tools/list', () => {
-  it('lists every tool with its input schema, a description and annotations (hints at their protocol defaults left out, issue 19)', async () => {
+  it('lists every tool with its input schema, a description and annotations (hints at their protocol defaults left out)', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...EXPECTED_TOOLS].sort());
     for (const tool of tools) {
@@ -427,7 +427,7 @@ describe('todo tools', () => {
     expect((await mcp.call('list_tasks', { board_id })).tasks.map((x: any) => x.name)).toEqual(['second']);
   });
 
-  it('names, assignees and titles are trimmed on every surface, so query_tasks finds " Alice " as "alice" (issue 16.14)', async () => {
+  it('names, assignees and titles are trimmed on every surface, so query_tasks finds " Alice " as "alice"', async () => {
     const { board_id } = await mcp.call('create_board', {
       mode: 'todo',
       content: { columns: [{ title: '  Imported  ' }], lanes: [{ lane: 0, title: ' Row ' }] },
@@ -463,7 +463,7 @@ describe('todo tools', () => {
     ).toHaveLength(500);
   });
 
-  it("query_tasks on a draw board is wrong_mode like every todo tool, not count 0; exports and list_tasks answer as the spec's tasks.csv does (issue 16.15)", async () => {
+  it("query_tasks on a draw board is wrong_mode like every todo tool, not count 0; exports and list_tasks answer as the spec's tasks.csv does", async () => {
     const { board_id } = await mcp.call('create_board', { mode: 'draw' });
     const query = await mcp.raw('query_tasks', { board_id, assignee: 'alice' });
     expect(query.isError).toBe(true);
@@ -543,7 +543,7 @@ describe('locked boards', () => {
     const board = await mcp.call('create_board', { lock: 'all' });
     expect(board.access_key).toMatch(/^[a-z0-9]{8}$/);
     expect(board).not.toHaveProperty('embed_url');
-    // The session that created the board remembers its key (issue 19); another agent's session does not have it.
+    // The session that created the board remembers its key; another agent's session does not have it.
     expect(await mcp.call('get_board', { board_id: board.board_id })).toMatchObject({ boardId: board.board_id });
     const stranger = await connectMcp(t.server.url);
     const error = await rpcError(stranger.call('get_board', { board_id: board.board_id }));

@@ -1,5 +1,5 @@
 /**
- * One validator decides (issue 16, point 12): the same input sent as a REST
+ * One validator decides: the same input sent as a REST
  * body, as MCP tools/call arguments and as a JSON /ws frame gets the same
  * verdict, accepted on all three or refused on all three with the same
  * machine `code`, and an accepted one leaves the same board behind.

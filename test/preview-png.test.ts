@@ -58,7 +58,7 @@ function inked(png: PNG, x0: number, y0: number, x1: number, y1: number): number
   return ink / Math.max(1, all);
 }
 
-describe('preview as PNG (issue 19)', () => {
+describe('preview as PNG', () => {
   it('renders a real board: Markdown laid out, post-it, Mermaid drawn (not its source), stroke and image', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
     await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: MARKDOWN, width: 360 });

@@ -103,7 +103,7 @@ describe('board creation: 5 per 60 s per client IP', () => {
     expect((await api.post('/api/boards', undefined, ip)).status).toBe(200);
   });
 
-  it('only created boards count: invalid content on REST and MCP create_board spends nothing, and a spent budget still refuses at once (issue 16.13)', async () => {
+  it('only created boards count: invalid content on REST and MCP create_board spends nothing, and a spent budget still refuses at once', async () => {
     now += 60_000;
     const ip = fromNewIp();
     const invalid = { mode: 'draw', content: { texts: [{ x: 0, y: 0, content: 42 }] } };

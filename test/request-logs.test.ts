@@ -1,5 +1,5 @@
 /**
- * Request logs (issue 21): one JSON line per request with its id, echoed in
+ * Request logs: one JSON line per request with its id, echoed in
  * X-Request-Id and in every JSON error body; no key or token in any line,
  * however it was sent. The real entry point in a child process, its output whole.
  */

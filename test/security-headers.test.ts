@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 21): the app's Content-Security-Policy, the embed's
+ * Security headers: the app's Content-Security-Policy, the embed's
  * frame rule, nosniff and the referrer policy everywhere, cross-origin headers
  * that keep the CORS API and other sites' embeds working, HSTS only behind https.
  * test/browser/csp.test.ts runs the app under the policy.

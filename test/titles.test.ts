@@ -1,5 +1,5 @@
 /**
- * Board titles (docs/titles.md, issue 20): `meta.title` in the document, set
+ * Board titles (docs/titles.md): `meta.title` in the document, set
  * over REST, MCP (both eras), a /ws frame, create_board and a Yjs client, shown
  * by /json, /meta and the JSON channel's snapshot; a Yjs client's invalid
  * title is compensated; a title change is a version and a restore brings the

@@ -1,5 +1,5 @@
 /**
- * The write path's per-turn work (issue 22, bench/FINDINGS.md): the writes of
+ * The write path's per-turn work: the writes of
  * one event-loop turn share one SQLite commit and are acknowledged after it;
  * Hocuspocus is asked for a board's store once it is quiet (or has waited
  * the longest debounce), not once per update, and broadcasts nothing for a
@@ -15,6 +15,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DATABASE_FILE } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
+import { boardMaps } from '../server/board/document-model.js';
 import { upsertText } from '../server/board/draw.js';
 import { SqliteStore } from '../server/store/sqlite/store.js';
 import { GroupCommit, MAX_GROUP_WAIT_MS, MAX_TURNS_PER_GROUP } from '../server/store/sqlite/group-commit.js';
@@ -181,6 +182,21 @@ describe('group commit (embedded SQLite)', () => {
     const unlocked = await api.post(`/api/boards/${boardId}/unlock`, undefined, { 'x-board-key': lock.body.key });
     expect(unlocked.status).toBe(200);
     expect((await api.post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'open again' })).status).toBe(200);
+  });
+
+  it('a write admitted before an erase and resumed after it is refused: the erased document stays empty', async () => {
+    const boardId = await newBoard();
+    // Writes resumed a few microtasks apart, so that some were admitted before the erase's change and run after it.
+    const later = async (ticks: number) => {
+      for (let i = 0; i < ticks; i++) await null;
+      return write(boardId, `after ${ticks} ticks`);
+    };
+    const settled = Promise.allSettled(Array.from({ length: 40 }, (_, ticks) => later(ticks)));
+    await t.server.boards.erase(boardId, TEST_CALLER);
+    const outcomes = await settled;
+    expect(outcomes.some((outcome) => outcome.status === 'rejected')).toBe(true);
+    const doc = t.server.hocuspocus.documents.get(boardId);
+    expect(doc && boardMaps(doc).texts.size).toBeFalsy();
   });
 
   it('checkpoints on a timer, on a thread of its own: a second burst after a second reuses the WAL instead of growing it', async () => {

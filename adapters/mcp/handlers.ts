@@ -103,9 +103,8 @@ class BoardServer extends Server {
 /**
  * The request methods a server instance gets handlers for: every one (a 2025
  * session's server answers many requests), or only the one a 2026-07-28
- * request names (its server answers that request and is closed). Registering
- * the rest for nothing was the largest allocation a stateless call made that
- * outlived it (bench/FINDINGS.md, MCP's eleventh pass).
+ * request names (its server answers that request and is closed), since
+ * registering the rest would be a stateless call's largest lasting allocation.
  */
 export type Serves = (method: string) => boolean;
 export const SERVES_ALL: Serves = () => true;

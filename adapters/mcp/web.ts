@@ -1,8 +1,7 @@
 /**
  * The SDK's web-standard MCP handlers (a `Request` in, a `Response` out) on
  * Node's request and response, for a body Fastify already parsed. Cheaper
- * than the SDK's own Node adapters, which the profile of a `tools/call` put
- * among the MCP path's main costs (bench/FINDINGS.md, issue 22): the
+ * than the SDK's own Node adapters, a main cost of a `tools/call`: the
  * `Request` carries no body (the SDK reads the parsed one it is handed, so
  * it is not serialised again), and a JSON answer is written at once with its
  * length instead of being pumped chunk by chunk through a web stream. An

@@ -60,7 +60,7 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     boards.meta(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
 
-  // An image is a user's file, which a browser may open as a page: the app's headers, as before.
+  // An image is a user's file, which a browser may open as a page: the app's headers.
   app.get<{ Params: { boardId: string; itemId: string } }>(
     '/api/boards/:boardId/images/:itemId',
     { config: { securityHeaders: 'app' } },

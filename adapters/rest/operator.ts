@@ -37,8 +37,7 @@ type Timed = ServerResponse & { [STARTED]?: number; [REQUEST]?: FastifyRequest }
  * Times every request, including those whose reply is hijacked (MCP, whose
  * stream ends long after the handler) and those no route matched. The start
  * and the request ride on the response for one listener shared by all of
- * them: a closure and a `once` wrapper per request were some 700 bytes of
- * every write's allocation (bench/FINDINGS.md, issue 22).
+ * them, rather than a closure and a `once` wrapper made per request.
  */
 export function observeRequests(app: FastifyInstance, served: RequestServed): void {
   function closed(this: Timed): void {

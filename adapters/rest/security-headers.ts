@@ -20,9 +20,8 @@ declare module 'fastify' {
 
 /**
  * helmet itself, not its Fastify plugin: @fastify/helmet builds helmet's
- * middleware again for every request, parsing the whole policy each time,
- * about 5% of a write's CPU (bench/FINDINGS.md, issue 22). Built once per
- * policy here instead, and run in one synchronous hook.
+ * middleware again for every request, parsing the whole policy each time.
+ * Built once per policy here instead, and run in one synchronous hook.
  */
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -106,8 +105,8 @@ function docsDirectives(): Directives {
  * keeps nosniff, the referrer policy (Firefox shows JSON as a page whose links
  * can be followed, and the path holds the board id), the cross-origin resource
  * policy of everything public, and HSTS. The page-only headers (COOP,
- * Origin-Agent-Cluster, X-Frame-Options and the legacy ones) cost a write
- * about a tenth of its CPU (bench/FINDINGS.md, issue 22) and protect nothing here.
+ * Origin-Agent-Cluster, X-Frame-Options and the legacy ones) cost every write
+ * and protect nothing here.
  */
 function apiOptions(https: boolean): HelmetOptions {
   return {
@@ -186,8 +185,7 @@ function headersOf(middleware: Middleware, req: IncomingMessage, embed: boolean)
  * every directive's value on every request otherwise).
  * They are Fastify's reply headers, never the raw response's: one header set
  * on the raw response sends Node's `writeHead` down its slow path, which sets
- * every header of the answer again one by one (about 6% of a write's
- * throughput, bench/FINDINGS.md, issue 22). A hijacked reply hands them to the
+ * every header of the answer again one by one. A hijacked reply hands them to the
  * answer it writes (adapters/mcp/web.ts).
  */
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined): void {

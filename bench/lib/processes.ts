@@ -9,8 +9,7 @@ export { spawnReady, type Spawned };
 /**
  * The service as `npm start` runs it, read from that script (`node <flags>
  * <entry>`): tsc's output, not the TypeScript run through tsx, whose transform
- * adds a call per named closure (about 2 µs of an MCP call, bench/FINDINGS.md),
- * with the V8 flags the script gives (docs/runtime.md). Baselines still run
+ * adds a call per named closure, with the V8 flags the script gives (docs/runtime.md). Baselines still run
  * through tsx, without flags: each defines its few handlers once.
  */
 export const SERVICE_COMMAND = startCommand();

@@ -1,5 +1,5 @@
 /**
- * Board history (issue 18): the version list, a version's snapshot and a
+ * Board history: the version list, a version's snapshot and a
  * restore on a draw board at its quotas with many versions, each against the
  * same board's current `/json` or a plain one-item write; the history stored
  * after a simulated day of edit bursts against the board's own stored size; and

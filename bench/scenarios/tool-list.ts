@@ -1,5 +1,5 @@
 /**
- * The size of tools/list over a real MCP session (issue 19): what an agent
+ * The size of tools/list over a real MCP session: what an agent
  * reads before its first call, against the 5 000-token budget: counted by
  * a real tokenizer (gpt-tokenizer's o200k_base, the encoding of current
  * OpenAI models; Anthropic's is not published) and approximately, as
@@ -27,7 +27,7 @@ export async function toolListScenario(_quick: boolean): Promise<Section> {
     const counted = countTokens(JSON.stringify({ tools }));
     return {
       title: 'MCP tools/list size',
-      baseline: `the ${TOKEN_BUDGET}-token budget of issue 19 (no same-run baseline: the list before the change is not served by this build).`,
+      baseline: `the ${TOKEN_BUDGET}-token budget (no same-run baseline: the list before the change is not served by this build).`,
       rows: [
         { measure: 'tools', ours: String(tools.length), baseline: '', ratio: '' },
         {

@@ -15,27 +15,19 @@ import { NOTIFICATION_DEBOUNCE_MS } from '../../schema/limits.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 
 const CONNECTIONS = 10;
-/**
- * Load before each figure, on every server alike. After one second on a new set
- * of boards, V8 was still compiling and optimising the paths they take (about
- * 120 functions in the next second, 25 in the one after) on the cores the
- * figure is measured on, and from the third second on next to none
- * (bench/FINDINGS.md, the write path's tenth pass).
- */
+/** Load before each figure, on every server alike, until V8 has done optimising the paths the figure takes. */
 const WARM_UP_SECONDS = 3;
 /**
  * Turns each server takes, one after another, its figure's time split evenly
  * between them (as the MCP scenario does): a slow spell of this shared
  * machine, seconds long, then falls on every server's figure alike instead
- * of on one of them. Identical code read 34% and 44% of the bare route over
- * 100 boards in two runs of the scenario when each server took its 10 s in
- * one piece (bench/FINDINGS.md, issue 22).
+ * of on one of them.
  */
 const ROUNDS = 5;
 /**
  * Unmeasured load before each turn: a server idle while the two others take
- * their turns serves its first second after the pause more slowly (the write
- * path's twelfth pass), and the figure is of a server under steady load.
+ * their turns serves its first second after the pause more slowly, and the
+ * figure is of a server under steady load.
  */
 const REWARM_SECONDS = 1;
 /**

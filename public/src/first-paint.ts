@@ -2,8 +2,7 @@
  * A board opened for the first time in this browser is drawn from its JSON
  * snapshot (`GET /json/{id}`, fetched beside `/meta`) while its document is
  * still syncing: the snapshot needs no WebSocket handshake and parses far
- * faster than the same board as a Yjs update (bench/FINDINGS.md, "First
- * render"). The document stays the only truth: its first sync redraws what
+ * faster than the same board as a Yjs update. The document stays the only truth: its first sync redraws what
  * differs and drops what it does not hold (draw/items.ts `seed`). A board this
  * browser has opened before is in IndexedDB and skips this (no second
  * download of the same content); so does a board offline or behind a key the

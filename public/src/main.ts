@@ -2,8 +2,8 @@
  * The browser app's entry. It starts the requests a board's first paint waits
  * for (its meta and, on a first visit, its JSON snapshot: first-paint.ts) and
  * then loads the app (app.ts), so that they download while the app's script,
- * nearly all of its bytes, is fetched and compiled instead of after it
- * (bench/FINDINGS.md, "First render"). It imports nothing heavier than
+ * nearly all of its bytes, is fetched and compiled instead of after it.
+ * It imports nothing heavier than
  * first-paint.ts needs: no zod, no Yjs.
  */
 import './styles.css';

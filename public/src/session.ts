@@ -77,8 +77,8 @@ export class BoardSession {
 
   /**
    * The first sync brings the whole board in one transaction, and Yjs encodes
-   * every transaction once more for the document's `update` listeners: for a
-   * board at its quotas ~35 ms before its first render (bench/FINDINGS.md).
+   * every transaction once more for the document's `update` listeners, before
+   * the board's first render.
    * Neither listener needs that copy: the provider never sends back what it
    * applied itself, and IndexedDB is given the whole state in one write once
    * the board is on screen. So the two listen again as soon as the sync has

@@ -65,12 +65,7 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
-/**
- * The shared setup's modules, loaded only when it is configured: the
- * PostgreSQL and Redis clients would hold 1.5 MB of an embedded server's
- * heap for nothing, pages that every young collection walks
- * (bench/FINDINGS.md, issue 22).
- */
+/** The shared setup's modules, loaded only when configured: an embedded server need not carry their clients in its heap. */
 async function loadShared(shared: NonNullable<Config['shared']>) {
   const [{ PgStore }, { RedisCluster }] = await Promise.all([
     import('../store/pg/store.js'),

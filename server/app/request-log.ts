@@ -50,11 +50,8 @@ type ChildArgs = Parameters<FastifyBaseLogger['child']>;
 type Line = (...args: unknown[]) => void;
 
 /**
- * A request's logger, made the first time something logs through it. Fastify
- * asks for a child logger on every request, and pino's child serializes its
- * bindings at once: about 1.5 µs and 0.4 KB of every write, for a logger that
- * logs nothing unless the level is info or a request fails (bench/FINDINGS.md,
- * issue 22). The lines it writes are the child's: the same reqId binding.
+ * A request's logger, made the first time something logs through it: pino's child serializes its bindings at
+ * once, and most requests log nothing. The lines it writes are the child's, with the same reqId binding.
  */
 class RequestLogger implements FastifyBaseLogger {
   #made: FastifyBaseLogger | undefined;

@@ -276,9 +276,8 @@ function drawBoard(doc: Y.Doc): { body: string; bounds: Bounds } {
     MIN_POINTS_PER_STROKE,
     Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))),
   );
-  // What every stroke shares is said once, on their group: 2000 strokes stay small. AI strokes have their
-  // own group with the purple glow: one filter for all of them (a filter per stroke costs a rasteriser
-  // a pass per stroke, seconds for 2000).
+  // What every stroke shares is said once, on their group; AI strokes get one glow filter for the whole group,
+  // since a rasteriser runs a filter once per element it is on.
   for (const ai of [false, true]) {
     const group = strokes.filter((stroke) => isAi(stroke.author) === ai);
     if (!group.length) continue;

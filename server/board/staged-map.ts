@@ -11,7 +11,7 @@ const DELETED = Symbol('deleted');
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 
 export class StagedMap<T> {
-  /** Made on the first change: a write builds a staged map per document map and changes one or two (issue 22). */
+  /** Made on the first change: a write stages every document map but changes one or two. */
   private changes: Map<string, T | typeof DELETED> | undefined;
   private cleared = false;
 

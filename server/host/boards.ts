@@ -78,7 +78,7 @@ export class Boards {
    */
   async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
     this.deps.access.admitBoardRequest(boardId, caller);
-    const record = live(await this.deps.store.registry.get(boardId)); // not through requireLive: an async call fewer a write
+    const record = live(await this.deps.store.registry.get(boardId));
     this.deps.access.requireAccess(record, access, caller);
     return record;
   }
@@ -132,57 +132,15 @@ export class Boards {
    * change is durable. Items the mutation creates without an author of their
    * own get the caller's, else the surface's default.
    */
-  write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
+  async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
     const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
-    const commit = (doc: Document, record: BoardRecord) =>
-      this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
-    try {
-      this.deps.access.admitBoardRequest(boardId, caller);
-      const known = this.deps.store.registry.getNow(boardId);
-      if (known === undefined) return this.writeAsked(boardId, caller, commit);
-      const record = live(known);
+    await this.admit(boardId, caller, 'write');
+    return this.deps.host.use(boardId, async (doc, waited) => {
+      // Checked again in the step that commits: the board may have been erased or locked since, or while it loaded.
+      const record = waited ? await this.requireLive(boardId) : live(this.deps.store.registry.peek(boardId));
       this.deps.access.requireAccess(record, 'write', caller);
-      // Admitted, and a loaded board written, in one synchronous step: no await of its own (issue 22: each
-      // costs every write its promises), and nothing else runs between the admission and the change.
-      return this.writeAdmitted(boardId, caller, record, commit);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /** A write whose board record only the registry's round trip can give (PostgreSQL): admitted once it has. */
-  private async writeAsked<T>(
-    boardId: string,
-    caller: Caller,
-    commit: (doc: Document, record: BoardRecord) => Promise<T>,
-  ): Promise<T> {
-    const record = live(await this.deps.store.registry.get(boardId));
-    this.deps.access.requireAccess(record, 'write', caller);
-    return await this.writeAdmitted(boardId, caller, record, commit);
-  }
-
-  /** Commits an admitted write at once to a loaded board; one that had to be loaded first is admitted again. */
-  private writeAdmitted<T>(
-    boardId: string,
-    caller: Caller,
-    record: BoardRecord,
-    commit: (doc: Document, record: BoardRecord) => Promise<T>,
-  ): Promise<T> {
-    return this.deps.host.use(boardId, (doc, waited) =>
-      waited ? this.writeLoaded(boardId, doc, caller, commit) : commit(doc, record),
-    );
-  }
-
-  /** Admits a write again after its board was loaded: it may have been erased or locked meanwhile. */
-  private async writeLoaded<T>(
-    boardId: string,
-    doc: Document,
-    caller: Caller,
-    commit: (doc: Document, record: BoardRecord) => Promise<T>,
-  ): Promise<T> {
-    const record = await this.requireLive(boardId);
-    this.deps.access.requireAccess(record, 'write', caller);
-    return await commit(doc, record);
+      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
+    });
   }
 
   /**

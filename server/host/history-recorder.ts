@@ -36,8 +36,8 @@ export const RETENTION: RetentionPolicy = {
 /**
  * Items kept in memory, over all boards, as each board's newest version holds
  * them: a version's change counts (and `GET /changes` from the newest
- * version) then need no replay of the stored history, which costs about
- * 40 ms for a board of 200 items with 2 000 versions. Bounded by items, not
+ * version) then need no replay of the stored history, which grows with it.
+ * Bounded by items, not
  * boards: a little more than 64 draw boards at their quotas hold (2 550
  * items each), shared by as many smaller boards as fit, so that a server
  * with more than 64 busy boards does not replay a history at every version.

@@ -1,5 +1,5 @@
 /**
- * The board preview as a PNG, for vision models (issue 19): the schematic SVG
+ * The board preview as a PNG, for vision models: the schematic SVG
  * of `server/board/preview.ts` rasterised by resvg (Rust, through its
  * prebuilt napi package; no browser, no system library). Text is drawn with
  * the DejaVu fonts shipped in the `dejavu-fonts-ttf` package and system fonts

@@ -17,15 +17,8 @@ export type Lock = { mode: LockMode; keyHash: string };
 export interface Registry {
   get(id: string): Promise<BoardRecord | null>;
   /**
-   * What `get` would answer, when this instance can answer it without a round
-   * trip (the embedded SQLite always can: its reads are synchronous); undefined
-   * when only `get` can (PostgreSQL). Lets a write admit its caller and commit
-   * in one synchronous step.
-   */
-  getNow(id: string): BoardRecord | null | undefined;
-  /**
    * The record as this instance last saw it, without a round trip (null when
-   * never seen). For rules checked inside a Y transaction, which cannot wait.
+   * never seen). For checks made in the synchronous step of a change, which cannot wait.
    */
   peek(id: string): BoardRecord | null;
   /** Compare-and-swap of the lock: applies only if nobody changed it since `expectedVersion`. */
@@ -141,8 +134,8 @@ export interface BoardStore {
 
 /**
  * Replays stored updates into one. Applied in one transaction and re-encoded
- * rather than Y.mergeUpdates: 20x faster for 10 000 journal entries, and the
- * result drops deleted content.
+ * rather than Y.mergeUpdates, which is far slower on long journals and keeps
+ * deleted content.
  */
 export function replayUpdates(updates: Uint8Array[]): Uint8Array | null {
   if (updates.length === 0) return null;

@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 20): axe-core, injected from its package, finds no
+ * Accessibility: axe-core, injected from its package, finds no
  * serious or critical violation on the landing page, a draw board and a todo
  * board, in the light and the dark theme; every draw tool button has a name.
  */
@@ -65,7 +65,7 @@ const TODO = {
   },
 };
 
-describe('accessibility (issue 20)', { timeout: 90_000 }, () => {
+describe('accessibility', { timeout: 90_000 }, () => {
   for (const scheme of ['light', 'dark'] as const) {
     it(`axe finds no serious or critical violation on the landing page, a draw board and a todo board (${scheme})`, async () => {
       const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });

@@ -1,5 +1,5 @@
 /**
- * /docs (issue 21): the OpenAPI description drawn by the Redoc bundle we
+ * /docs: the OpenAPI description drawn by the Redoc bundle we
  * serve, under its own policy, with no request leaving the server.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Board titles in the app (issue 20, docs/titles.md): renamed in place in the
+ * Board titles in the app (docs/titles.md): renamed in place in the
  * header (click, type, Enter), stored in the document (read back through
  * GET /json), shown in the tab and in "Recently opened" on the landing page,
  * following a rename made elsewhere (REST) live; an over-long title is

@@ -1,5 +1,5 @@
 /**
- * The app under its Content-Security-Policy (issue 21). Every browser test
+ * The app under its Content-Security-Policy. Every browser test
  * fails on a violation (test/helpers/pages.ts); these check that the policy
  * is the second line of defence it should be: hostile text renders inert, a
  * script that got into the page anyway would be refused and reported, and

@@ -89,7 +89,7 @@ const withItems = (id: string, count: number) =>
     return all(board).length === count && board;
   });
 
-describe('draw clipboard (issue 20)', () => {
+describe('draw clipboard', () => {
   it('Ctrl+C, Ctrl+V pastes the selection with new ids and the same contents, its top-left at the pointer, anchors renamed', async () => {
     const { id, context, page, errors, before } = await sampleBoard();
     expect(all(before)).toHaveLength(5);

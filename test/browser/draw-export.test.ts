@@ -99,7 +99,7 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-describe('draw export and print (issue 20)', () => {
+describe('draw export and print', () => {
   it('Export PNG frames every item (not the viewport), named after the board', async () => {
     const { id, page, context, errors } = await openBoard();
     await page.mouse.wheel(0, 0);

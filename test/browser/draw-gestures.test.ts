@@ -1,6 +1,5 @@
 /**
- * Regression tests for issue 16 ("Bugs found tried as a person would") on draw
- * boards: double-click and double-tap editing, Escape on a new text, middle-button
+ * Bugs found by trying draw boards as a person would: double-click and double-tap editing, Escape on a new text, middle-button
  * pan and text selection, fitting Mermaid diagrams, the editor's first line,
  * Ctrl+wheel zoom steps and readable author names in tooltips.
  */
@@ -61,7 +60,7 @@ async function doubleTap(page: Page, at: { x: number; y: number }): Promise<void
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
-describe('draw gestures (issue 16)', () => {
+describe('draw gestures', () => {
   it('double-click on a text opens it for editing; double-click on empty canvas creates a text there', async () => {
     const { id, page, context, errors } = await openBoard([{ x: 100, y: 100, content: 'edit me' }]);
     const text = page.locator('.item.text:has-text("edit me")');

@@ -81,7 +81,7 @@ async function expectPanOnly(page: Page, id: string, before: string, etag: strin
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 const text = (id: string) => `.item.text[data-id="${id}"]`;
 
-describe('draw selection and transform (issue 20)', () => {
+describe('draw selection and transform', () => {
   it('the right-edge handle resizes a text: its stored width follows, within 160–4096', async () => {
     const id = await makeBoard({
       texts: [

@@ -1,6 +1,5 @@
 /**
- * First paint from the JSON snapshot (public/src/first-paint.ts, issue 20's
- * first-render target): a draw board opened for the first time in a browser
+ * First paint from the JSON snapshot (public/src/first-paint.ts): a draw board opened for the first time in a browser
  * is drawn from `GET /json/{id}` before its Yjs sync has happened; the sync
  * then takes over, dropping what the board no longer holds and adding what it
  * gained meanwhile. A board this browser opened before is not fetched twice.

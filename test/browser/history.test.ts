@@ -1,4 +1,4 @@
-/** The History panel (issue 18, docs/history.md "Browser") in Chromium against the real server. */
+/** The History panel (docs/history.md "Browser") in Chromium against the real server. */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

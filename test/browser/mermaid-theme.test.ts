@@ -1,5 +1,5 @@
 /**
- * Mermaid diagrams follow the app's theme (issue 20), not only the system's:
+ * Mermaid diagrams follow the app's theme, not only the system's:
  * with the system light, the toggle's dark draws the diagram in Mermaid's dark
  * theme, at once and after a reload; switching back draws it light again. The
  * stored board is untouched: the theme is the person's own.
@@ -24,7 +24,7 @@ async function nodeLuminance(page: Page): Promise<number> {
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
-describe('Mermaid diagrams in the app theme (issue 20)', { timeout: 60_000 }, () => {
+describe('Mermaid diagrams in the app theme', { timeout: 60_000 }, () => {
   it('the theme toggle redraws a diagram in the dark theme while the system is light, and back', async () => {
     const response = await fetch(`${t.server.url}/api/boards`, {
       method: 'POST',

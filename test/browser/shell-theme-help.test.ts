@@ -1,5 +1,5 @@
 /**
- * The app shell of issue 20: the light/dark theme and its toggle, the `?`
+ * The app shell: the light/dark theme and its toggle, the `?`
  * shortcuts overlay, the "Locked: view only" banner, the phone's one-row draw
  * toolbar, and the docs/ screenshots.
  */
@@ -78,7 +78,7 @@ const SAMPLE = {
   ],
 };
 
-describe('app shell (issue 20)', { timeout: 90_000 }, () => {
+describe('app shell', { timeout: 90_000 }, () => {
   it('the theme follows the system, the toggle switches it and a reload keeps the choice, on boards and the landing page', async () => {
     const { id } = await createBoard({ content: SAMPLE });
     const { page, context, errors } = await open(id);

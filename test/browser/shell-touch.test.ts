@@ -1,5 +1,5 @@
 /**
- * Touch on a phone (issue 20), as draw/pointer.ts handles it: two fingers
+ * Touch on a phone, as draw/pointer.ts handles it: two fingers
  * pinch-zoom the canvas about their midpoint and pan with it, one finger pans
  * empty canvas and moves the item it presses (stored), and a finger held still
  * selects: a selection box on empty canvas, the item alone on an item. The
@@ -75,7 +75,7 @@ async function twoFingerView(a: [Touch, Touch], b: [Touch, Touch]) {
   return { start, after, canvasX };
 }
 
-describe('touch on a phone (issue 20)', { timeout: 90_000 }, () => {
+describe('touch on a phone', { timeout: 90_000 }, () => {
   it('two fingers spreading zoom in, about their midpoint, and do not change the board', async () => {
     const {
       start,

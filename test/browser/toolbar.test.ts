@@ -1,5 +1,5 @@
 /**
- * The compact toolbars of issue 20: the draw toolbar is one row at 1280×800
+ * The compact toolbars: the draw toolbar is one row at 1280×800
  * because the inks sit behind one colour button and its palette (tldraw,
  * Excalidraw), and a phone's header is one row because its secondary buttons
  * fold behind "⋯".
@@ -60,7 +60,7 @@ async function seriousIn(page: Page, selector: string): Promise<string[]> {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
 }
 
-describe('compact toolbars (issue 20)', { timeout: 90_000 }, () => {
+describe('compact toolbars', { timeout: 90_000 }, () => {
   it('at 1280×800 the draw toolbar is one row; the colour palette recolours the selected text, by mouse and by keyboard', async () => {
     const { id } = await createBoard({ content: { texts: [{ x: 100, y: 100, content: 'recolour me' }] } });
     const { page, context, errors } = await open(id);

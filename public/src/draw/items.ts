@@ -27,10 +27,8 @@ export class ItemLayer {
   readonly strokes: SVGSVGElement = svgElement('svg');
   /**
    * The strokes in two groups, people's and AI-authored ones: the AI halo is one
-   * filter on the whole group, not one per stroke. A filter per stroke made the
-   * first paint of a board drawn by an agent (2000 strokes) take ~400 ms in
-   * software rendering (bench/FINDINGS.md); strokes have no order between them
-   * to keep (docs/browser-app.md), so splitting them loses nothing.
+   * filter on the whole group, since a filter per stroke is rendered per stroke;
+   * strokes have no order between them to keep (docs/browser-app.md).
    */
   private readonly strokeGroups = { people: svgElement('g'), ai: svgElement('g') };
   /** Every drawn item's element by id. */
@@ -97,7 +95,7 @@ export class ItemLayer {
   /**
    * Runs `draw` with new elements gathered in fragments and put into the
    * layers at its end, in one insertion per layer: a board's first sync
-   * brings thousands of items in one transaction (bench/FINDINGS.md).
+   * brings thousands of items in one transaction.
    * Nothing in `draw` may read the new elements' layout.
    */
   private batch(draw: () => void): void {

@@ -103,7 +103,7 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
     .catch(() => img.classList.add('broken'));
 }
 
-/** A polyline's `points`; a plain loop, since a board's first render builds 2000 of them of 50 points (bench/FINDINGS.md). */
+/** A polyline's `points`; a plain loop, since a board's first render builds thousands of them. */
 export function strokePath(points: [number, number][]): string {
   let path = '';
   for (let i = 0; i < points.length; i++) path += `${i ? ' ' : ''}${points[i][0]},${points[i][1]}`;

@@ -1,7 +1,7 @@
 /**
  * The board registry in PostgreSQL. Every `get` is a round trip, so that a
  * lock set on one instance holds on every other at once; `peek` answers from
- * the last record this instance read, for rules checked inside a Y transaction.
+ * the last record this instance read, for checks made in the synchronous step of a change.
  */
 import type { BoardRecord } from '../../board/record.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
@@ -21,11 +21,6 @@ export class PgRegistry implements Registry {
     const record = rows[0] ? recordOf(rows[0]) : null;
     this.remember(id, record);
     return record;
-  }
-
-  /** Never: a lock set on another instance must hold here at once, so every admission asks the database. */
-  getNow(): undefined {
-    return undefined;
   }
 
   peek(id: string): BoardRecord | null {

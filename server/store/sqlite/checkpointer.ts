@@ -1,10 +1,8 @@
 /**
- * WAL checkpoints on a thread of their own (issue 22). A checkpoint copies the
- * WAL's pages into the database file and fsyncs both: on the event loop it
- * stalled every write for 15-40 ms once a second (bench/FINDINGS.md), which
- * was the durable writes' p99. A PASSIVE checkpoint takes no writer lock, so
- * a second connection can run it beside the server's commits; the database's
- * `wal_autocheckpoint` stays the backstop should this thread stop.
+ * WAL checkpoints on a thread of their own: a checkpoint fsyncs, and on the
+ * event loop it would stall every write waiting meanwhile. A PASSIVE checkpoint
+ * takes no writer lock, so a second connection can run it beside the server's
+ * commits; `wal_autocheckpoint` stays the backstop should this thread stop.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';

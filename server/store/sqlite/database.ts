@@ -23,8 +23,8 @@ ${documentsSchema};
 -- back once every row above it is compacted away, and nothing keeps numbers.
 -- Files made before keep their AUTOINCREMENT table, which works the same.
 -- No index by board: each append would dirty one index page per board written
--- in the commit (bench/FINDINGS.md, issue 22). The store keeps each board's
--- seqs in memory instead, from one scan when the file opens (document-store.ts).
+-- in the commit. The store keeps each board's seqs in memory instead, from one
+-- scan when the file opens (document-store.ts).
 CREATE TABLE IF NOT EXISTS journal (
   seq INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
@@ -61,9 +61,8 @@ export function openDatabase(dataDir: string): Db {
   // only an OS crash or power loss can drop the last commits, never corrupt.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // Checkpoints run on a timer (SqliteStore), off the commits: SQLite's default runs one inside the commit
-  // that crosses 1000 pages, and its fsyncs stalled that turn's writes (p99, issue 22). This only bounds
-  // the WAL should the timer fall behind.
+  // Checkpoints run on their own thread, off the commits (a checkpoint inside a commit stalls that turn's
+  // writes): this only bounds the WAL should that thread fall behind.
   db.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   db.exec(SCHEMA);
   return db;

@@ -10,13 +10,9 @@ import type { Db } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 
 /**
- * Compactions asked within this window share one SQLite transaction. A
- * board's journal rows lie between every other busy board's (the table is in
- * append order), so compacting one board alone deletes rows from about as
- * many pages as it has rows, and its commit writes each of those pages to
- * the WAL again: with 100 boards written at once, about 5 ms per board and
- * 10% of the write path's CPU (bench/FINDINGS.md, issue 22). Compacted
- * together, boards that share pages write each page once.
+ * Compactions asked within this window share one SQLite transaction: a board's
+ * journal rows lie between every other busy board's (the table is in append
+ * order), so boards compacted together write each shared page to the WAL once.
  */
 export const COMPACTION_BATCH_MS = 100;
 
@@ -26,8 +22,7 @@ const COMPACTION_BATCH_BOARDS = 64;
 /**
  * A batch whose rows make up at least this share of the seqs between its
  * first row and its last deletes them with one walk of that range (their
- * names checked) instead of looking each row up: a lookup costs about as
- * much as stepping over ten rows (bench/FINDINGS.md, issue 22).
+ * names checked) instead of looking each row up, which costs about ten steps.
  */
 const RANGE_DELETE_SHARE = 0.15;
 

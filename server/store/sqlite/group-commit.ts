@@ -1,5 +1,5 @@
 /**
- * Group commit for the embedded SQLite (issue 22): the changes of a burst of
+ * Group commit for the embedded SQLite: the changes of a burst of
  * event-loop turns share one SQLite transaction, committed once the burst
  * ends, and each is acknowledged only after that commit, so a 2xx is as
  * durable as with a commit per change while a burst of writes pays one commit
@@ -8,26 +8,21 @@
  * A group stays open for the next turn while turns keep bringing it changes,
  * for at most MAX_TURNS_PER_GROUP turns: the requests whose answers went out
  * with the last commit come back a turn or two later, and a group that waits
- * for them commits, answers and wakes their senders once for all of them
- * (bench/FINDINGS.md: 6 writes a commit became 10 with 10 connections, and
- * the event loop's CPU per write fell by about 3 µs). A turn that brings
+ * for them commits, answers and wakes their senders once for all of them.
+ * A turn that brings
  * nothing commits at its end, so a lone write waits one empty turn longer.
  * Nor does a group wait for another turn once its first change has waited
  * MAX_GROUP_WAIT_MS: turns that long are heavy requests (an MCP call does
  * most of its work around the write, before and after it), whose senders
  * waiting on a shared commit leave the machine idle, and whose objects stay
- * alive through young collections while they wait. With 10 MCP callers the
- * bound took a group from 2.8 turns to 1.4 and the calls served per second
- * up by 8-17%; with 10 REST writers, whose turns are short, a group still
- * holds 9-10 writes, in 2-3 turns instead of 3.6-3.8 (bench/FINDINGS.md,
- * issue 22).
+ * alive through young collections while they wait.
  *
  * A change that throws undoes its own writes and nothing else. Its writes
  * run in a savepoint of the group's transaction, opened by the first write
  * that needs it (`beforeWrite`: registry rows, payloads, erased or replaced
  * documents). Nearly every change makes no such write, only its journal
- * appends, and a savepoint would cost each of them about 1.4 µs (bench/
- * FINDINGS.md, issue 22): an append made outside a savepoint leaves instead
+ * appends, and a savepoint would cost each of them its own statements: an
+ * append made outside a savepoint leaves instead
  * how to delete its row (`unwriteOnThrow`). Writes that do not go through a
  * change (a lock swap, a compaction, a recorded version) commit the open
  * group first (`settle`) and then run on their own, so nothing resolves before
@@ -55,14 +50,7 @@ type Change = { savepoint: boolean; unwrite: (() => void)[]; undoFrom: number };
 
 /** At most this many event-loop turns share a group, however busy: the first change's answer waits for no more. */
 export const MAX_TURNS_PER_GROUP = 4;
-/**
- * Nor does a group wait for another turn once its first change has waited
- * this long (ms). A bound in wall time scales with the machine: when this one
- * ran its turns twice as long, 0.2 ms cut REST groups to one turn of about four
- * writes and 0.6 ms served 19% more writes over 100 boards; 0.4 ms serves as
- * many as 0.2 on the faster machine, REST and MCP alike (bench/FINDINGS.md,
- * issue 22, sixteenth pass).
- */
+/** Nor does a group wait for another turn once its first change has waited this long: wall time scales with the machine. */
 export const MAX_GROUP_WAIT_MS = 0.4;
 
 export class GroupCommit {

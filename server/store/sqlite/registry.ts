@@ -13,13 +13,13 @@ import type { GroupCommit } from './group-commit.js';
 /** Records kept in memory: every write to a board's row goes through this class, in this process. */
 const CACHE_SIZE = 10_000;
 
-/** How often another connection's commits are looked for (SQLite's data_version costs a few µs a call). */
+/** How often another connection's commits are looked for: data_version is a query, too dear for every read. */
 const OTHER_WRITERS_CHECK_MS = 100;
 
 /**
  * The registry in the embedded SQLite: synchronous, so that it can join the
- * journal's transactions. Rows are cached (a write reads its board's row at
- * admission: issue 22). A row written in a transaction still open is read from
+ * journal's transactions. Rows are cached, as every write reads its board's row
+ * twice. A row written in a transaction still open is read from
  * the database until that transaction ends, as a savepoint or the group may
  * still roll it back; and the whole cache goes when another connection (an
  * operator's sqlite3 shell, a migration) has committed to the file, which
@@ -61,10 +61,6 @@ export class SqliteRegistry implements Registry {
   }
 
   async get(id: string): Promise<BoardRecord | null> {
-    return this.peek(id);
-  }
-
-  getNow(id: string): BoardRecord | null {
     return this.peek(id);
   }
 
