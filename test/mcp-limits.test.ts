@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
+
+/** The Inspector's launcher, the bin `npx @modelcontextprotocol/inspector` runs. */
+const INSPECTOR = (() => {
+  const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json');
+  return join(dirname(manifest), 'clients/launcher/build/index.js');
+})();
 
 let now = Date.parse('2026-03-01T00:00:00Z');
 let server: TestServer;
@@ -97,22 +106,24 @@ describe('tombstones', () => {
 });
 
 describe('an independent MCP client', () => {
-  /** The MCP Inspector's CLI, from the npm registry, against the running server. */
+  // The Inspector keeps a catalog and client settings under HOME: give it a home of its own.
+  const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  /** The MCP Inspector's CLI mode, from the npm registry, against the running server; its JSON result. */
   function inspector(...args: string[]): Promise<any> {
-    const buildDir = join(process.cwd(), 'node_modules/@modelcontextprotocol/inspector-cli/build');
     return new Promise((resolve, reject) => {
-      // It finds its own package.json relative to the working directory, so it runs from its build folder.
       const child = spawn(
         process.execPath,
-        [join(buildDir, 'index.js'), `${server.url}/mcp`, '--transport', 'http', ...args],
-        { cwd: buildDir, stdio: ['ignore', 'pipe', 'pipe'] },
+        [INSPECTOR, '--cli', '--server-url', `${server.url}/mcp`, '--transport', 'http', '--format', 'json', ...args],
+        { env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       child.stderr.on('data', (chunk) => (err += chunk));
       child.on('exit', (code) =>
-        code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`inspector exited ${code}: ${err}`)),
+        code === 0 ? resolve(JSON.parse(out).result) : reject(new Error(`inspector exited ${code}: ${err}`)),
       );
     });
   }
@@ -126,5 +137,11 @@ describe('an independent MCP client', () => {
     expect(called.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
     const { board_id } = called.structuredContent;
     expect((await (await fetch(`${server.url}/json/${board_id}`)).json()).columns).toHaveLength(3);
+  });
+
+  it('lists the same tools in the 2026-07-28 era', async () => {
+    const legacy = await inspector('--method', 'tools/list');
+    const modern = await inspector('--method', 'tools/list', '--protocol-era', 'modern');
+    expect(modern.tools.map((tool: any) => tool.name)).toEqual(legacy.tools.map((tool: any) => tool.name));
   });
 });
