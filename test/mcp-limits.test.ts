@@ -110,8 +110,11 @@ describe('an independent MCP client', () => {
   const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  /** The MCP Inspector's CLI mode, from the npm registry, against the running server; its JSON result. */
-  function inspector(...args: string[]): Promise<any> {
+  /**
+   * The MCP Inspector's CLI mode, from the npm registry, against the running server: its exit
+   * code (0, or 5 for a tool's isError result) and the JSON result it prints.
+   */
+  function inspector(...args: string[]): Promise<{ exit: number | null; result: any }> {
     return new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
@@ -122,8 +125,8 @@ describe('an independent MCP client', () => {
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       child.stderr.on('data', (chunk) => (err += chunk));
-      child.on('exit', (code) =>
-        code === 0 ? resolve(JSON.parse(out).result) : reject(new Error(`inspector exited ${code}: ${err}`)),
+      child.on('exit', (exit) =>
+        out ? resolve({ exit, result: JSON.parse(out).result }) : reject(new Error(`inspector exited ${exit}: ${err}`)),
       );
     });
   }
@@ -131,17 +134,34 @@ describe('an independent MCP client', () => {
   it('lists the tools and calls one', async () => {
     now += 60_000;
     const listed = await inspector('--method', 'tools/list');
-    expect(listed.tools.map((tool: any) => tool.name)).toContain('create_board');
-    expect(listed.tools).toHaveLength(29);
+    expect(listed.exit).toBe(0);
+    expect(listed.result.tools.map((tool: any) => tool.name)).toContain('create_board');
+    expect(listed.result.tools).toHaveLength(29);
     const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
-    expect(called.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
-    const { board_id } = called.structuredContent;
+    expect(called.exit).toBe(0);
+    expect(called.result.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
+    const { board_id } = called.result.structuredContent;
     expect((await (await fetch(`${server.url}/json/${board_id}`)).json()).columns).toHaveLength(3);
   });
 
-  it('lists the same tools in the 2026-07-28 era', async () => {
-    const legacy = await inspector('--method', 'tools/list');
-    const modern = await inspector('--method', 'tools/list', '--protocol-era', 'modern');
-    expect(modern.tools.map((tool: any) => tool.name)).toEqual(legacy.tools.map((tool: any) => tool.name));
+  it('speaks the 2026-07-28 era too: the same tools, and a refusal as an isError result', async () => {
+    const names = async (...era: string[]) =>
+      (await inspector('--method', 'tools/list', ...era)).result.tools.map((tool: any) => tool.name);
+    expect(await names('--protocol-era', 'modern')).toEqual(await names());
+    const unknown = JSON.stringify({ board_id: '00000000-0000-4000-8000-000000000000' });
+    const refused = await inspector(
+      ...[
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'get_board',
+        '--tool-args-json',
+        unknown,
+        '--protocol-era',
+        'modern',
+      ],
+    );
+    expect(refused.exit).toBe(5);
+    expect(refused.result).toMatchObject({ isError: true, structuredContent: { code: 'board_not_found' } });
   });
 });
