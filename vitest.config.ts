@@ -33,14 +33,10 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       pool: 'forks',
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
-        { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+        // Inline projects inherit the options above.
+        { test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
         ...(shared
-          ? [
-              {
-                extends: true as const,
-                test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } },
-              },
-            ]
+          ? [{ test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }]
           : []),
       ],
     },

@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
+
+/** The Inspector's launcher, the bin `npx @modelcontextprotocol/inspector` runs. */
+const INSPECTOR = (() => {
+  const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json');
+  return join(dirname(manifest), 'clients/launcher/build/index.js');
+})();
 
 let now = Date.parse('2026-03-01T00:00:00Z');
 let server: TestServer;
@@ -97,22 +106,27 @@ describe('tombstones', () => {
 });
 
 describe('an independent MCP client', () => {
-  /** The MCP Inspector's CLI, from the npm registry, against the running server. */
-  function inspector(...args: string[]): Promise<any> {
-    const buildDir = join(process.cwd(), 'node_modules/@modelcontextprotocol/inspector-cli/build');
+  // The Inspector keeps a catalog and client settings under HOME: give it a home of its own.
+  const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  /**
+   * The MCP Inspector's CLI mode, from the npm registry, against the running server: its exit
+   * code (0, or 5 for a tool's isError result) and the JSON result it prints.
+   */
+  function inspector(...args: string[]): Promise<{ exit: number | null; result: any }> {
     return new Promise((resolve, reject) => {
-      // It finds its own package.json relative to the working directory, so it runs from its build folder.
       const child = spawn(
         process.execPath,
-        [join(buildDir, 'index.js'), `${server.url}/mcp`, '--transport', 'http', ...args],
-        { cwd: buildDir, stdio: ['ignore', 'pipe', 'pipe'] },
+        [INSPECTOR, '--cli', '--server-url', `${server.url}/mcp`, '--transport', 'http', '--format', 'json', ...args],
+        { env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));
       child.stderr.on('data', (chunk) => (err += chunk));
-      child.on('exit', (code) =>
-        code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`inspector exited ${code}: ${err}`)),
+      child.on('exit', (exit) =>
+        out ? resolve({ exit, result: JSON.parse(out).result }) : reject(new Error(`inspector exited ${exit}: ${err}`)),
       );
     });
   }
@@ -120,11 +134,34 @@ describe('an independent MCP client', () => {
   it('lists the tools and calls one', async () => {
     now += 60_000;
     const listed = await inspector('--method', 'tools/list');
-    expect(listed.tools.map((tool: any) => tool.name)).toContain('create_board');
-    expect(listed.tools).toHaveLength(29);
+    expect(listed.exit).toBe(0);
+    expect(listed.result.tools.map((tool: any) => tool.name)).toContain('create_board');
+    expect(listed.result.tools).toHaveLength(29);
     const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
-    expect(called.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
-    const { board_id } = called.structuredContent;
+    expect(called.exit).toBe(0);
+    expect(called.result.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
+    const { board_id } = called.result.structuredContent;
     expect((await (await fetch(`${server.url}/json/${board_id}`)).json()).columns).toHaveLength(3);
+  });
+
+  it('speaks the 2026-07-28 era too: the same tools, and a refusal as an isError result', async () => {
+    const names = async (...era: string[]) =>
+      (await inspector('--method', 'tools/list', ...era)).result.tools.map((tool: any) => tool.name);
+    expect(await names('--protocol-era', 'modern')).toEqual(await names());
+    const unknown = JSON.stringify({ board_id: '00000000-0000-4000-8000-000000000000' });
+    const refused = await inspector(
+      ...[
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'get_board',
+        '--tool-args-json',
+        unknown,
+        '--protocol-era',
+        'modern',
+      ],
+    );
+    expect(refused.exit).toBe(5);
+    expect(refused.result).toMatchObject({ isError: true, structuredContent: { code: 'board_not_found' } });
   });
 });

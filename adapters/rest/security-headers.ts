@@ -86,7 +86,7 @@ function appDirectives(publicUrl: string | undefined, https: boolean): Directive
   };
 }
 
-/** The API page (/docs): Redoc styles itself inline and searches in a blob: worker. */
+/** The API page (/docs): Redoc styles itself inline; its search runs in the page (no worker, no eval). */
 function docsDirectives(): Directives {
   return {
     ...BASE,
@@ -94,7 +94,7 @@ function docsDirectives(): Directives {
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'"],
-    'worker-src': ["'self'", 'blob:'],
+    'worker-src': ["'none'"],
     'frame-ancestors': ["'self'"],
   };
 }
