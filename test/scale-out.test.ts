@@ -103,16 +103,14 @@ describe.skipIf(!available)('two instances, one board', () => {
 
     const yjs = connectYjs(b.url, id);
     await yjs.synced;
-    yjs.doc
-      .getMap('texts')
-      .set('yjs-text', {
-        id: 'yjs-text',
-        x: 0,
-        y: 0,
-        content: 'typed on B',
-        author: 'user:b',
-        last_updated: new Date().toISOString(),
-      });
+    yjs.doc.getMap('texts').set('yjs-text', {
+      id: 'yjs-text',
+      x: 0,
+      y: 0,
+      content: 'typed on B',
+      author: 'user:b',
+      last_updated: new Date().toISOString(),
+    });
     expect(await watcher.next((f) => f.type === 'op' && f.item?.id === 'yjs-text', 3_000)).toMatchObject({
       item: { content: 'typed on B' },
     });
@@ -151,16 +149,14 @@ describe.skipIf(!available)('two instances, one board', () => {
 
   it('an edit from the only Yjs client on A, which leaves at once, still reaches clients on B', async () => {
     const { onA, onB } = await yjsOnBoth();
-    onA.doc
-      .getMap('texts')
-      .set('parting', {
-        id: 'parting',
-        x: 0,
-        y: 0,
-        content: 'typed, then the tab closed',
-        author: 'user:a',
-        last_updated: new Date().toISOString(),
-      });
+    onA.doc.getMap('texts').set('parting', {
+      id: 'parting',
+      x: 0,
+      y: 0,
+      content: 'typed, then the tab closed',
+      author: 'user:a',
+      last_updated: new Date().toISOString(),
+    });
     await eventually(() => expect(onA.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged: stored on A
     onA.destroy();
     await eventually(
@@ -446,6 +442,22 @@ async function startDocumentedNginx(instances: string[]): Promise<{ url: string;
   return { url, stop: () => nginx.kill('SIGQUIT') };
 }
 
+describe.skipIf(!available)('a board nothing else keeps loaded', () => {
+  // Boards unload right after their store: only a JSON client's room keeps one loaded on its instance.
+  const t = useCluster({ KEEP_LOADED_MS: '0', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
+
+  it("a JSON client on B still hears A's writes long after B last used the board", async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await openJson(b.url, id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // B's snapshot read is long stored
+    const written = await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'written on A' });
+    expect(written.status).toBe(200);
+    expect(await json.next((f) => f.type === 'op', 3_000)).toMatchObject({ item: { id: written.body.id } });
+    json.close();
+  });
+});
+
 describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/deploy.md', () => {
   const t = useCluster({ TRUST_PROXY: '1' });
 
@@ -509,16 +521,14 @@ describe.skipIf(!available)('losing an instance', () => {
     boards[1].texts.push((await json.next((f) => f.type === 'ack')).result.id);
     const yjs = connectYjs(a.url, boards[2].id);
     await yjs.synced;
-    yjs.doc
-      .getMap('texts')
-      .set('from-yjs', {
-        id: 'from-yjs',
-        x: 0,
-        y: 3,
-        content: 'yjs',
-        author: 'user:a',
-        last_updated: new Date().toISOString(),
-      });
+    yjs.doc.getMap('texts').set('from-yjs', {
+      id: 'from-yjs',
+      x: 0,
+      y: 3,
+      content: 'yjs',
+      author: 'user:a',
+      last_updated: new Date().toISOString(),
+    });
     await eventually(() => expect(yjs.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged by A
     boards[2].texts.push('from-yjs');
     const column = (await api.get(`/json/${todo}`)).body.columns[0].id;
@@ -608,16 +618,14 @@ describe.skipIf(!available)('PostgreSQL out of reach', () => {
         .raw('add_text', { board_id: id, x: 0, y: 0, content: 'refused too' })
         .catch((error) => error);
       expect(viaMcp).toMatchObject({ code: -32000, data: { code: 'storage_unavailable' } });
-      yjs.doc
-        .getMap('texts')
-        .set('pending', {
-          id: 'pending',
-          x: 0,
-          y: 0,
-          content: 'from Yjs',
-          author: 'user:y',
-          last_updated: new Date().toISOString(),
-        });
+      yjs.doc.getMap('texts').set('pending', {
+        id: 'pending',
+        x: 0,
+        y: 0,
+        content: 'from Yjs',
+        author: 'user:y',
+        last_updated: new Date().toISOString(),
+      });
       await sleep(500);
       expect(yjs.provider.hasUnsyncedChanges).toBe(true); // never acknowledged
     } finally {

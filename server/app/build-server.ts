@@ -210,7 +210,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const health = () => ({
     uptimeSeconds: Math.round(process.uptime()),
     loadedBoards: hocuspocus.getDocumentsCount(),
-    yjsConnections: hocuspocus.getConnectionsCount(),
+    yjsConnections: host.clientSockets(),
     mcpSessions: mcpSessions.size,
     rssBytes: process.memoryUsage().rss,
     eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,

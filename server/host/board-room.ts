@@ -1,8 +1,9 @@
 /**
  * The JSON channel's rooms: one per board that has open `/ws` sockets, as
  * tldraw's `TLSocketRoom` owns its sessions. A room is made when its board's
- * first socket joins and disposed when its last one leaves; it runs the
- * board's op feed and watches the board's own events (erase, lock changes),
+ * first socket joins and disposed when its last one leaves; it keeps the
+ * board loaded meanwhile, runs the board's op feed and watches the board's
+ * own events (erase, lock changes),
  * so a change to a board nobody watches computes nothing here and every
  * message is sent by the room of the board it belongs to.
  */
@@ -31,19 +32,30 @@ export type Membership = { leave(): void };
 /** Told of the op feed's work, for the operator's metrics. */
 export type RoomFigures = { opsComputed(count: number): void };
 
-type RoomDeps = OpFeedStores & { events: BoardEvents; socketAccess: SocketAccess; figures?: RoomFigures };
+type RoomDeps = OpFeedStores & {
+  host: DocumentHost;
+  events: BoardEvents;
+  socketAccess: SocketAccess;
+  figures?: RoomFigures;
+};
 
 class BoardRoom {
   readonly members = new Set<RoomMember>();
   private document: Document | undefined;
   private stopFeed: (() => void) | undefined;
   private readonly unwatch: () => void;
+  /** Lets the board unload again: a change relayed from another instance reaches a loaded board only. */
+  private readonly release: () => void;
 
   constructor(
     readonly boardId: string,
     private readonly deps: RoomDeps,
   ) {
     this.unwatch = deps.events.watch(boardId, (signal) => this.heard(signal));
+    const loaded = deps.host.loaded(boardId);
+    // A document still loading is followed once loaded (afterLoadDocument): its stored state is no change.
+    if (loaded && !loaded.isLoading && !loaded.isDestroyed) this.follow(loaded);
+    this.release = deps.host.hold(boardId);
   }
 
   /** Feeds from the board's document as loaded now: after an unload, the next load's. */
@@ -74,6 +86,7 @@ class BoardRoom {
   dispose(): void {
     this.unwatch();
     this.unfollow();
+    this.release();
   }
 
   private send(ops: BoardOp[], etag: string): void {
@@ -103,7 +116,7 @@ class BoardRoom {
 export class BoardRooms {
   private readonly rooms = new Map<string, BoardRoom>();
 
-  constructor(private readonly deps: RoomDeps & { host: DocumentHost }) {}
+  constructor(private readonly deps: RoomDeps) {}
 
   /** Rooms open now (boards with at least one JSON-channel socket on this instance). */
   get size(): number {
@@ -121,9 +134,6 @@ export class BoardRooms {
     if (!room) {
       room = new BoardRoom(boardId, this.deps);
       this.rooms.set(boardId, room);
-      const loaded = this.deps.host.loaded(boardId);
-      // A document still loading is followed once loaded (afterLoadDocument): its stored state is no change.
-      if (loaded && !loaded.isLoading && !loaded.isDestroyed) room.follow(loaded);
     }
     room.members.add(member);
     if (this.deps.socketAccess.changedSince(lockMark)) void room.recheck([member]);
