@@ -1,14 +1,14 @@
 /**
  * Board change events, driven by the documents' own update events so that a
  * change from any surface reaches every listener by one path. A burst of
- * changes to a board is aggregated into one `settled` event once the board has
+ * changes to a board is aggregated into one `settled` signal once the board has
  * been quiet for the notification debounce (and at least every max wait while
  * it never is); MCP notifications and long polls listen to that.
  *
- * Services that serve every board (history, the Yjs adapter's lock re-check,
- * MCP notifications) listen to the instance; a listener that serves one board
- * (a long poll, a JSON-channel room) watches that board and hears nothing of
- * the others.
+ * Services that serve every board (history, the Yjs adapter's lock re-check)
+ * listen to the instance; a listener that serves one board (a long poll, a
+ * JSON-channel room, an MCP subscription) watches that board and hears
+ * nothing of the others.
  */
 import { EventEmitter } from 'node:events';
 import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
@@ -17,8 +17,6 @@ import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../../schema
 export type BoardEventMap = {
   /** Every accepted change, with the transaction origin. */
   change: [boardId: string, origin: unknown];
-  /** A burst of changes has settled. */
-  settled: [boardId: string];
   /** The board was erased. */
   erased: [boardId: string];
   /** The board's lock changed: open connections must be checked again. */
@@ -28,6 +26,22 @@ export type BoardEventMap = {
 /** What a board's watchers hear: its burst settled, it was erased, its lock changed, or the server is closing. */
 export type BoardSignal = 'settled' | 'erased' | 'lockChanged' | 'closing';
 export type BoardWatcher = (signal: BoardSignal) => void;
+
+/** Whether a signal tells a subscriber to the board's content that it changed: a settled burst or the erasure. */
+export function contentChanged(signal: BoardSignal): boolean {
+  switch (signal) {
+    case 'settled':
+    case 'erased':
+      return true;
+    case 'lockChanged':
+    case 'closing':
+      return false;
+    default: {
+      const unknown: never = signal;
+      return unknown;
+    }
+  }
+}
 
 type Burst = { timer: NodeJS.Timeout; startedAt: number; lastAt: number };
 
@@ -124,7 +138,6 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
 
   private async settle(boardId: string): Promise<void> {
     await this.settling?.(boardId).catch(() => {});
-    this.emit('settled', boardId);
     this.signal(boardId, 'settled');
   }
 
