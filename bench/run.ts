@@ -10,6 +10,7 @@ import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
 import { importScenario } from './scenarios/import.js';
+import { manyBoardsScenario } from './scenarios/many-boards.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
@@ -21,6 +22,7 @@ const quick = process.argv.includes('--quick');
 const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['writes', writesScenario],
   ['fanout', fanoutScenario],
+  ['many-boards', manyBoardsScenario],
   ['snapshots', snapshotsScenario],
   ['import', importScenario],
   ['memory', memoryScenario],

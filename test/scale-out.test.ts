@@ -442,6 +442,22 @@ async function startDocumentedNginx(instances: string[]): Promise<{ url: string;
   return { url, stop: () => nginx.kill('SIGQUIT') };
 }
 
+describe.skipIf(!available)('a board nothing else keeps loaded', () => {
+  // Boards unload right after their store: only a JSON client's room keeps one loaded on its instance.
+  const t = useCluster({ KEEP_LOADED_MS: '0', STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200' });
+
+  it("a JSON client on B still hears A's writes long after B last used the board", async () => {
+    const { a, b } = t.cluster;
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await openJson(b.url, id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // B's snapshot read is long stored
+    const written = await client(a.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'written on A' });
+    expect(written.status).toBe(200);
+    expect(await json.next((f) => f.type === 'op', 3_000)).toMatchObject({ item: { id: written.body.id } });
+    json.close();
+  });
+});
+
 describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/deploy.md', () => {
   const t = useCluster({ TRUST_PROXY: '1' });
 

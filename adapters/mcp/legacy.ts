@@ -9,7 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import type { BoardEvents } from '../../server/host/board-events.js';
+import { type BoardEvents, contentChanged } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { ToolCalls } from './errors.js';
 import { boardServer } from './handlers.js';
@@ -77,20 +77,16 @@ export class McpSession {
 
 export class McpSessions {
   private readonly sessions = new Map<string, McpSession>();
-  private readonly subscribers = new Map<string, Set<McpSession>>();
+  /** Per subscribed board, its sessions and the watch on that board that notifies them. */
+  private readonly subscribers = new Map<string, { sessions: Set<McpSession>; unwatch: () => void }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly boards: Boards,
-    events: BoardEvents,
+    private readonly events: BoardEvents,
     private readonly idleMs: number,
     private readonly calls?: ToolCalls,
   ) {
-    const notify = (boardId: string) => {
-      for (const session of this.subscribers.get(boardId) ?? []) void session.notifyChanged(boardId).catch(() => {});
-    };
-    events.on('settled', notify);
-    events.on('erased', notify);
     this.sweeper = setInterval(() => this.sweep(), SESSION_SWEEP_INTERVAL_MS).unref();
   }
 
@@ -108,11 +104,7 @@ export class McpSessions {
       this.boards,
       baseUrl,
       {
-        subscribed: (s, boardId) => {
-          const set = this.subscribers.get(boardId) ?? new Set();
-          set.add(s);
-          this.subscribers.set(boardId, set);
-        },
+        subscribed: (s, boardId) => this.addSubscriber(s, boardId),
         unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
         closed: (s) => {
           if (s.id) this.sessions.delete(s.id);
@@ -126,10 +118,24 @@ export class McpSessions {
     return session;
   }
 
+  private addSubscriber(session: McpSession, boardId: string): void {
+    let subscription = this.subscribers.get(boardId);
+    if (!subscription) {
+      const sessions = new Set<McpSession>();
+      const unwatch = this.events.watch(boardId, (signal) => {
+        if (!contentChanged(signal)) return;
+        for (const subscriber of sessions) void subscriber.notifyChanged(boardId).catch(() => {});
+      });
+      this.subscribers.set(boardId, (subscription = { sessions, unwatch }));
+    }
+    subscription.sessions.add(session);
+  }
+
   private dropSubscriber(session: McpSession, boardId: string): void {
-    const set = this.subscribers.get(boardId);
-    set?.delete(session);
-    if (set?.size === 0) this.subscribers.delete(boardId);
+    const subscription = this.subscribers.get(boardId);
+    if (!subscription?.sessions.delete(session) || subscription.sessions.size > 0) return;
+    subscription.unwatch();
+    this.subscribers.delete(boardId);
   }
 
   /** Closes sessions with no request and no open stream for longer than the idle limit. */

@@ -17,7 +17,7 @@ import {
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import type { BoardEvents } from '../../server/host/board-events.js';
+import { type BoardEvents, contentChanged } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import { contextOf, mcpCaller } from './context.js';
 import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
@@ -44,9 +44,14 @@ export class ModernMcp {
   private readonly handler: McpHttpHandler;
   readonly serve: NodeMcpHandler;
 
+  /** Tells the listen streams that the board changed (the SDK's router picks the streams that listen to it). */
+  private readonly changed: (boardId: string) => void;
+  /** Per board some open listen stream names, how many do, and the watch on that board that feeds the bus. */
+  private readonly listened = new Map<string, { streams: number; unwatch: () => void }>();
+
   constructor(
     private readonly boards: Boards,
-    events: BoardEvents,
+    private readonly events: BoardEvents,
     calls?: ToolCalls,
   ) {
     const bus = new InMemoryServerEventBus();
@@ -62,12 +67,10 @@ export class ModernMcp {
         ),
       { legacy: 'reject', bus },
     );
-    const changed = (boardId: string) => {
+    this.changed = (boardId: string) => {
       bus.publish({ kind: 'resource_updated', uri: stateUri(boardId) });
       bus.publish({ kind: 'resource_updated', uri: tasksUri(boardId) });
     };
-    events.on('settled', changed);
-    events.on('erased', changed);
     this.serve = nodeHandler((request, options) => this.handler.fetch(request, options));
   }
 
@@ -128,7 +131,34 @@ export class ModernMcp {
         { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP },
       );
     }
-    return release;
+    const unwatch = this.watchBoards(body);
+    return () => {
+      release();
+      unwatch();
+    };
+  }
+
+  /** Watches the boards a listen stream names (checked by checkListen) while it is open; returns the unwatch. */
+  private watchBoards(body: unknown): () => void {
+    const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+      ?.resourceSubscriptions;
+    const boardIds = new Set(Array.isArray(uris) ? uris.map((uri) => parseUri(String(uri)).boardId) : []);
+    for (const boardId of boardIds) {
+      let watch = this.listened.get(boardId);
+      if (!watch) {
+        const unwatch = this.events.watch(boardId, (signal) => contentChanged(signal) && this.changed(boardId));
+        this.listened.set(boardId, (watch = { streams: 0, unwatch }));
+      }
+      watch.streams += 1;
+    }
+    return () => {
+      for (const boardId of boardIds) {
+        const watch = this.listened.get(boardId);
+        if (!watch || --watch.streams > 0) continue;
+        watch.unwatch();
+        this.listened.delete(boardId);
+      }
+    };
   }
 
   close(): Promise<void> {

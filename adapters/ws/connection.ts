@@ -24,10 +24,11 @@ import {
   WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
 import type { Access, Caller } from '../../server/host/access.js';
-import type { BoardEvents, BoardOp } from '../../server/host/board-events.js';
 import type { BoardWrite } from '../../server/board/board-write.js';
+import type { BoardRooms, Membership, RoomMember } from '../../server/host/board-room.js';
 import type { Boards } from '../../server/host/boards.js';
-import type { SocketAccess } from '../../server/host/socket-access.js';
+import type { BoardOp } from '../../server/host/op-feed.js';
+import type { SocketVerdict } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE, errors, fromZodIssues } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
 import { FRAME_OPERATIONS } from '../../server/board/operations.js';
@@ -46,7 +47,7 @@ export type Admission = {
 type Ref = string | number | undefined;
 type PendingBatch = { ref: Ref; ops: MutationOp[]; frames: number; timer: NodeJS.Timeout };
 
-type Deps = { boards: Boards; events: BoardEvents; access: Access; socketAccess: SocketAccess };
+type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 
 type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
 /** A mutation frame's type with its parsed arguments (a batch's op, or a single frame without type and ref). */
@@ -97,62 +98,26 @@ function opOf(frame: MutationFrame): MutationOp {
   return { type, args } as MutationOp;
 }
 
-export class JsonChannelConnection {
+/** A socket of the channel: a member of its board's room, which hands it the board's ops, erasure and lock changes. */
+export class JsonChannelConnection implements RoomMember {
   private queue = Promise.resolve();
   private pending: PendingBatch | null = null;
   private alive = true;
   private readonly heartbeat: NodeJS.Timeout;
-  /** A fresh snapshot on its way: ops that follow wait for it, so that order is kept. */
+  /** A snapshot on its way (the first, or a fresh one): ops that follow wait for it, so that order is kept. */
   private resync: Promise<void> | null = null;
-  /**
-   * A change touching more than MAX_BATCH_OPS items (a restore, say) goes out
-   * as one fresh `snapshot` frame instead of a flood of `op` frames.
-   */
-  private readonly onOps = (boardId: string, ops: BoardOp[], etag: string) => {
-    if (boardId !== this.admission.boardId) return;
-    const deliver =
-      ops.length > MAX_BATCH_OPS
-        ? () => this.sendSnapshot()
-        : () => {
-            for (const op of ops) this.send({ type: 'op', ...op, etag });
-          };
-    if (!this.resync && ops.length <= MAX_BATCH_OPS) return void deliver();
-    const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {
-      if (this.resync === turn) this.resync = null;
-    });
-    this.resync = turn;
-  };
-  private readonly onErased = (boardId: string) => {
-    if (boardId !== this.admission.boardId) return;
-    this.send({ type: 'board_erased', boardId });
-    this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
-  };
-  /** A lock change updates what this connection may do; one that refuses it now closes it. */
-  private readonly onLockChanged = async (boardId: string) => {
-    if (boardId !== this.admission.boardId) return;
-    const [[, verdict]] = await this.deps.socketAccess.recheck(boardId, [this.admission.caller], (caller) => caller);
-    if (verdict.admitted) {
-      this.admission.readOnly = verdict.readOnly;
-      return;
-    }
-    this.sendError(verdict.error, undefined);
-    this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
-  };
-  private readonly stopLockWatch: () => void;
+  private readonly membership: Membership;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly admission: Admission,
     private readonly deps: Deps,
   ) {
-    deps.events.on('ops', this.onOps);
-    deps.events.on('erased', this.onErased);
-    this.stopLockWatch = deps.socketAccess.onLockChanged((boardId) => void this.onLockChanged(boardId));
-    if (deps.socketAccess.changedSince(admission.lockChanges)) void this.onLockChanged(admission.boardId);
+    this.membership = deps.rooms.join(admission.boardId, this, admission.lockChanges);
     socket.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     socket.on('pong', () => (this.alive = true));
     socket.on('close', () => this.dispose());
-    // A peer that stops answering pings is gone: do not keep its listeners.
+    // A peer that stops answering pings is gone: do not keep its place in the room.
     this.heartbeat = setInterval(() => {
       if (!this.alive) return socket.terminate();
       this.alive = false;
@@ -160,11 +125,54 @@ export class JsonChannelConnection {
     }, 30_000).unref();
   }
 
+  get holder(): Caller {
+    return this.admission.caller;
+  }
+
+  /**
+   * A change touching more than MAX_BATCH_OPS items (a restore, say) goes out
+   * as one fresh `snapshot` frame instead of a flood of `op` frames.
+   */
+  ops(ops: BoardOp[], etag: string): void {
+    if (ops.length > MAX_BATCH_OPS) return this.afterResync(() => this.sendSnapshot());
+    const deliver = () => {
+      for (const op of ops) this.send({ type: 'op', ...op, etag });
+    };
+    if (this.resync) this.afterResync(deliver);
+    else deliver();
+  }
+
+  erased(): void {
+    const { boardId } = this.admission;
+    this.send({ type: 'board_erased', boardId });
+    this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
+  }
+
+  /** A lock change updates what this connection may do; one that refuses it now closes it. */
+  accessChanged(verdict: SocketVerdict): void {
+    if (verdict.admitted) {
+      this.admission.readOnly = verdict.readOnly;
+      return;
+    }
+    this.sendError(verdict.error, undefined);
+    this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
+  }
+
+  /** Runs `deliver` once the snapshot on its way, and whatever waits for it already, has gone out. */
+  private afterResync(deliver: () => void | Promise<void>): void {
+    const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {
+      if (this.resync === turn) this.resync = null;
+    });
+    this.resync = turn;
+  }
+
   /** Sends `hello` and then `snapshot`. */
   async start(): Promise<void> {
     const { boardId, mode, lockMode, readOnly, caller } = this.admission;
     this.send({ type: 'hello', boardId, mode, lockMode, readOnly, author: caller.author });
-    await this.sendSnapshot();
+    // Ops of changes made while the snapshot is read come after it (they may be in it: an op is applied idempotently).
+    this.afterResync(() => this.sendSnapshot());
+    await this.resync;
   }
 
   /** Sends the board's whole state as a `snapshot` frame; a board that cannot be read any more closes the socket. */
@@ -319,8 +327,6 @@ export class JsonChannelConnection {
   private dispose(): void {
     this.dropPending();
     clearInterval(this.heartbeat);
-    this.deps.events.off('ops', this.onOps);
-    this.deps.events.off('erased', this.onErased);
-    this.stopLockWatch();
+    this.membership.leave();
   }
 }

@@ -6,10 +6,10 @@
  */
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { BoardEvents } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
-import { SocketAccess } from '../../server/host/socket-access.js';
 import type { Access } from '../../server/host/access.js';
+import type { BoardRooms } from '../../server/host/board-room.js';
+import type { Boards } from '../../server/host/boards.js';
+import type { SocketAccess } from '../../server/host/socket-access.js';
 import { boardIdParam } from '../kit/params.js';
 import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
@@ -42,12 +42,23 @@ function keyOf(request: FastifyRequest<{ Querystring: { key?: string | string[] 
 type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | string[]; client?: string } };
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
-/** `opened` counts an open socket in and returns what to call when it closes (the operator's metrics). */
+/**
+ * Each socket joins its board's room (server/host/board-room.ts). `opened`
+ * counts an open socket in and returns what to call when it closes (the
+ * operator's metrics).
+ */
 export function registerJsonChannel(
   app: FastifyInstance,
-  deps: { boards: Boards; events: BoardEvents; access: Access; sockets: OpenCounter; opened?: () => () => void },
+  deps: {
+    boards: Boards;
+    access: Access;
+    rooms: BoardRooms;
+    socketAccess: SocketAccess;
+    sockets: OpenCounter;
+    opened?: () => () => void;
+  },
 ): void {
-  const socketAccess = new SocketAccess(deps);
+  const { socketAccess } = deps;
   app.get<WsRoute>(
     '/ws/:boardId',
     {
@@ -71,7 +82,7 @@ export function registerJsonChannel(
     (socket, request: WsRequest) => {
       const closed = deps.opened?.();
       if (closed) socket.once('close', closed);
-      void new JsonChannelConnection(socket, request.admission!, { ...deps, socketAccess }).start();
+      void new JsonChannelConnection(socket, request.admission!, deps).start();
     },
   );
 }

@@ -21,14 +21,15 @@ import { MAX_BODY_BYTES, MAX_COLLAB_MESSAGE_BYTES } from '../../schema/index.js'
 import { Access, localCounter } from '../host/access.js';
 import { BoardEvents } from '../host/board-events.js';
 import { BoardHocuspocus } from '../host/board-hocuspocus.js';
+import { BoardRooms } from '../host/board-room.js';
 import { Boards } from '../host/boards.js';
 import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { KeyBudget } from '../host/key-budget.js';
-import { opFeedExtension } from '../host/op-feed.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
+import { SocketAccess } from '../host/socket-access.js';
 import { Operator } from './operator.js';
 import { logRequests, redactUrl, requestId, requestLogger } from './request-log.js';
 import type { BoardStore, DocumentJournal } from '../store/board-store.js';
@@ -125,6 +126,16 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   if (!config.history) events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
   const boards = new Boards({ store, host, access, events, recorder, now });
+  const socketAccess = new SocketAccess({ boards, events });
+  const rooms = new BoardRooms({
+    host,
+    events,
+    socketAccess,
+    blobs,
+    journal: documents,
+    figures: { opsComputed: (count) => metrics.opsComputed(count) },
+  });
+  metrics.countRooms(() => rooms.size);
   hocuspocus.configure({
     extensions: [
       hocuspocus.lifecycle,
@@ -134,7 +145,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
         compacted: (seconds) => metrics.compacted(seconds),
       }),
       events.extension(),
-      opFeedExtension(events, blobs, documents),
+      rooms.extension(),
       collabExtension({ boards, access, registry, blobs, events, host, now }),
     ],
   });
@@ -195,7 +206,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const health = () => ({
     uptimeSeconds: Math.round(process.uptime()),
     loadedBoards: hocuspocus.getDocumentsCount(),
-    yjsConnections: hocuspocus.getConnectionsCount(),
+    yjsConnections: host.clientSockets(),
     mcpSessions: mcpSessions.size,
     rssBytes: process.memoryUsage().rss,
     eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
@@ -215,7 +226,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     (boardId) => documents.pending(boardId),
     () => metrics.opened('collab'),
   );
-  registerJsonChannel(app, { boards, events, access, sockets, opened: () => metrics.opened('ws') });
+  registerJsonChannel(app, { boards, access, rooms, socketAccess, sockets, opened: () => metrics.opened('ws') });
   const modernMcp = new ModernMcp(boards, events, toolCalled);
   const mcpStream = { session: 'mcp_session_stream', listen: 'mcp_listen' } as const;
   await registerMcp(

@@ -1,9 +1,14 @@
 /**
  * Board change events, driven by the documents' own update events so that a
  * change from any surface reaches every listener by one path. A burst of
- * changes to a board is aggregated into one `settled` event once the board has
+ * changes to a board is aggregated into one `settled` signal once the board has
  * been quiet for the notification debounce (and at least every max wait while
  * it never is); MCP notifications and long polls listen to that.
+ *
+ * Services that serve every board (history, the Yjs adapter's lock re-check)
+ * listen to the instance; a listener that serves one board (a long poll, a
+ * JSON-channel room, an MCP subscription) watches that board and hears
+ * nothing of the others.
  */
 import { EventEmitter } from 'node:events';
 import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
@@ -12,23 +17,31 @@ import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../../schema
 export type BoardEventMap = {
   /** Every accepted change, with the transaction origin. */
   change: [boardId: string, origin: unknown];
-  /** A burst of changes has settled. */
-  settled: [boardId: string];
   /** The board was erased. */
   erased: [boardId: string];
   /** The board's lock changed: open connections must be checked again. */
   lockChanged: [boardId: string];
-  /** What a settled transaction changed, for the JSON channel. */
-  ops: [boardId: string, ops: BoardOp[], etag: string];
-  /** The server is shutting down: long polls answer now. */
-  closing: [];
 };
 
-/** One item's net change, as the JSON channel's `op` frame carries it. */
-export type BoardOp =
-  | { op: 'upsert'; kind: string; item: Record<string, unknown>; author: string }
-  | { op: 'delete'; kind: string; id: string; author: string }
-  | { op: 'set'; kind: 'meta'; key: string; value: unknown; author: string };
+/** What a board's watchers hear: its burst settled, it was erased, its lock changed, or the server is closing. */
+export type BoardSignal = 'settled' | 'erased' | 'lockChanged' | 'closing';
+export type BoardWatcher = (signal: BoardSignal) => void;
+
+/** Whether a signal tells a subscriber to the board's content that it changed: a settled burst or the erasure. */
+export function contentChanged(signal: BoardSignal): boolean {
+  switch (signal) {
+    case 'settled':
+    case 'erased':
+      return true;
+    case 'lockChanged':
+    case 'closing':
+      return false;
+    default: {
+      const unknown: never = signal;
+      return unknown;
+    }
+  }
+}
 
 type Burst = { timer: NodeJS.Timeout; startedAt: number; lastAt: number };
 
@@ -49,6 +62,8 @@ export interface EventRelay {
 
 export class BoardEvents extends EventEmitter<BoardEventMap> {
   private readonly bursts = new Map<string, Burst>();
+  /** Per board, who watches it: a signal reaches its own board's watchers only. */
+  private readonly watchers = new Map<string, Set<BoardWatcher>>();
   private lockChangeCount = 0;
   relay: EventRelay | undefined;
   /**
@@ -63,7 +78,23 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     private readonly maxWaitMs = NOTIFICATION_MAX_WAIT_MS,
   ) {
     super();
-    this.setMaxListeners(0); // one listener per waiting long poll and per MCP session
+    this.setMaxListeners(0);
+  }
+
+  /** Calls `watcher` with every signal of the board; returns the unwatch. */
+  watch(boardId: string, watcher: BoardWatcher): () => void {
+    let set = this.watchers.get(boardId);
+    if (!set) this.watchers.set(boardId, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(boardId) === set) this.watchers.delete(boardId);
+    };
+  }
+
+  private signal(boardId: string, signal: BoardSignal): void {
+    const set = this.watchers.get(boardId);
+    if (set) for (const watcher of [...set]) watcher(signal);
   }
 
   /** A Hocuspocus extension that reports every update of every loaded board document. */
@@ -107,7 +138,7 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
 
   private async settle(boardId: string): Promise<void> {
     await this.settling?.(boardId).catch(() => {});
-    this.emit('settled', boardId);
+    this.signal(boardId, 'settled');
   }
 
   /** The board was erased here (`relayed`: on another instance). */
@@ -117,6 +148,7 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     if (burst) clearTimeout(burst.timer);
     this.bursts.delete(boardId);
     this.emit('erased', boardId);
+    this.signal(boardId, 'erased');
   }
 
   /** The board's lock changed here (`relayed`: on another instance). */
@@ -124,6 +156,7 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     if (!relayed) this.relay?.lockChanged(boardId);
     this.lockChangeCount += 1;
     this.emit('lockChanged', boardId);
+    this.signal(boardId, 'lockChanged');
   }
 
   /**
@@ -147,27 +180,35 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     return new Promise((resolve) => {
       const finish = (updated: boolean, timedOut: boolean) => {
         clearTimeout(timer);
-        this.off('settled', onSettled);
-        this.off('erased', onErased);
-        this.off('closing', onClosing);
+        unwatch();
         signal?.removeEventListener('abort', onAbort);
         resolve({ updated, timedOut });
       };
-      const onSettled = (id: string) => id === boardId && finish(true, false);
-      const onErased = (id: string) => id === boardId && finish(true, false);
+      const unwatch = this.watch(boardId, (heard) => {
+        switch (heard) {
+          case 'settled':
+          case 'erased':
+            return finish(true, false);
+          case 'closing':
+            return finish(false, true);
+          case 'lockChanged':
+            return; // the answer is read with the caller's access when it comes
+          default: {
+            const unknown: never = heard;
+            return unknown;
+          }
+        }
+      });
       const onAbort = () => finish(false, false);
-      const onClosing = () => finish(false, true);
       const timer = setTimeout(() => finish(false, true), timeoutMs);
-      this.on('settled', onSettled);
-      this.on('erased', onErased);
-      this.on('closing', onClosing);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
   /** Answers every waiting long poll and stops the timers. */
   close(): void {
-    this.emit('closing');
+    for (const boardId of [...this.watchers.keys()]) this.signal(boardId, 'closing');
+    this.watchers.clear();
     for (const burst of this.bursts.values()) clearTimeout(burst.timer);
     this.bursts.clear();
     this.removeAllListeners();

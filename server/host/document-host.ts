@@ -44,6 +44,29 @@ export class DocumentHost {
     }
   }
 
+  /**
+   * Keeps the board's document loaded until the returned release is called
+   * (a JSON-channel room: its board must stay loaded for changes relayed from
+   * other instances to reach it). Holds through a direct connection, which
+   * Hocuspocus counts like a client's; the release stores the board as a
+   * client's leaving does, and it is unloaded once no longer used.
+   */
+  hold(boardId: string): () => void {
+    const held = this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
+    held.catch(() => {}); // a board that cannot be loaded is refused to its sockets by their own reads
+    return () => {
+      held.then((connection) => connection.disconnect({ unloadImmediately: false })).catch(() => {});
+    };
+  }
+
+  /** Yjs client sockets open on this instance (direct connections, such as holds, are not sockets). */
+  clientSockets(): number {
+    const sockets = new Set<string>();
+    for (const document of this.hocuspocus.documents.values())
+      for (const { socketId } of document.getConnections()) sockets.add(socketId);
+    return sockets.size;
+  }
+
   /** The document if it is loaded right now, without loading it. */
   loaded(boardId: string): Document | undefined {
     return this.hocuspocus.documents.get(boardId);

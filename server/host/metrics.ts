@@ -38,6 +38,7 @@ export class Metrics {
   private readonly rateLimited: Counter<'limit' | 'tier'>;
   private readonly toolCalls: Counter<'era' | 'tool' | 'outcome'>;
   private readonly relayMessages: Counter<'direction' | 'kind'>;
+  private readonly jsonOps: Counter;
 
   constructor(loadedBoards: () => number) {
     const registers = [this.registry];
@@ -102,6 +103,23 @@ export class Metrics {
       labelNames: ['direction', 'kind'],
       registers,
     });
+    this.jsonOps = new Counter({
+      name: 'board_json_ops_total',
+      help: 'Ops computed for the JSON channel: only boards with an open /ws socket on this instance have any',
+      registers,
+    });
+  }
+
+  /** The JSON channel's rooms open now (boards with an open `/ws` socket here), read at each scrape. */
+  countRooms(rooms: () => number): void {
+    new Gauge({
+      name: 'board_json_rooms',
+      help: 'Boards with at least one open /ws socket on this instance (their rooms)',
+      registers: [this.registry],
+      collect() {
+        this.set(rooms());
+      },
+    });
   }
 
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
@@ -165,6 +183,10 @@ export class Metrics {
 
   relayed(direction: 'published' | 'received', kind: 'documents' | 'events'): void {
     this.relayMessages.inc({ direction, kind });
+  }
+
+  opsComputed(count: number): void {
+    this.jsonOps.inc(count);
   }
 
   get contentType(): string {

@@ -1,17 +1,26 @@
 /**
- * Turns every settled chain of transactions on a board document into `op`
- * frames for the JSON channel: the net change of each touched item (so a bad
+ * Turns every settled chain of transactions on one board document into the
+ * ops of the JSON channel: the net change of each touched item (so a bad
  * update and the server's repair of it, made in the same tick, cancel out and
  * nobody sees the bad state). Driven by the document's own events, whatever
- * surface made the change.
+ * surface made the change; a board's room starts it, so only watched boards
+ * pay for it (server/host/board-room.ts).
  */
-import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
+import { isTransactionOrigin } from '@hocuspocus/server';
 import type * as Y from 'yjs';
-import type { BoardEvents, BoardOp } from './board-events.js';
 import { isBoardOrigin } from '../board/board-write.js';
 import { type ImageItem, MAP_NAMES, type MapName } from '../board/document-model.js';
 import { etagOf } from '../board/snapshot.js';
 import type { BlobStore, DocumentJournal } from '../store/board-store.js';
+
+/** One item's net change, as the JSON channel's `op` frame carries it. */
+export type BoardOp =
+  | { op: 'upsert'; kind: string; item: Record<string, unknown>; author: string }
+  | { op: 'delete'; kind: string; id: string; author: string }
+  | { op: 'set'; kind: 'meta'; key: string; value: unknown; author: string };
+
+/** Where the feed reads image payloads and the commit still on its way. */
+export type OpFeedStores = { blobs: BlobStore; journal: DocumentJournal };
 
 type Touch = { kind: MapName; key: string; before: unknown; origin: unknown };
 
@@ -26,23 +35,23 @@ export function authorOf(origin: unknown, item: unknown): string {
 }
 
 /**
- * Starts the feed for one loaded document. Ops wait for the journal commit
- * still on its way, if any (a change the storage refuses is never shown), and
- * for image payloads this instance does not hold yet (added on another
- * instance); the ops after them wait their turn, so order is kept.
+ * Feeds one loaded document's ops to `deliver` until the returned stop is
+ * called. Ops wait for the journal commit still on their way, if any (a
+ * change the storage refuses is never shown), and for image payloads this
+ * instance does not hold yet (added on another instance); the ops after them
+ * wait their turn, so order is kept.
  */
-export function attachOpFeed(
+export function feedOps(
   doc: Y.Doc,
   boardId: string,
-  events: BoardEvents,
-  blobs: BlobStore,
-  journal: DocumentJournal,
-): void {
+  { blobs, journal }: OpFeedStores,
+  deliver: (ops: BoardOp[], etag: string) => void,
+): () => void {
   let touched: Map<string, Touch> | null = null;
   let fetching: Promise<void> | null = null;
-  for (const kind of MAP_NAMES) {
-    doc.getMap(kind).observe((event) => {
-      if (events.listenerCount('ops') === 0) return; // nobody on the JSON channel: nothing to net (no listener joins mid-transaction)
+  const observers = MAP_NAMES.map((kind) => {
+    const map = doc.getMap(kind);
+    const observer = (event: Y.YMapEvent<unknown>) => {
       touched ??= new Map();
       for (const [key, change] of event.changes.keys) {
         const id = `${kind}\u0000${key}`;
@@ -54,12 +63,14 @@ export function attachOpFeed(
             origin: event.transaction.origin,
           });
       }
-    });
-  }
-  doc.on('afterAllTransactions', () => {
+    };
+    map.observe(observer);
+    return () => map.unobserve(observer);
+  });
+  const settled = () => {
     const changes = touched;
     touched = null;
-    if (!changes || events.listenerCount('ops') === 0) return;
+    if (!changes) return;
     const ops: BoardOp[] = [];
     const images: ImageItem[] = [];
     for (const { kind, key, before, origin } of changes.values()) {
@@ -75,10 +86,9 @@ export function attachOpFeed(
     }
     if (ops.length === 0) return;
     const etag = etagOf(doc);
+    // Ops still waiting when the feed stops (an unload) go out all the same: they were computed while it ran.
     const emit = () =>
-      events.emit(
-        'ops',
-        boardId,
+      deliver(
         ops.map((op) => withPayload(op, boardId, blobs)),
         etag,
       );
@@ -93,27 +103,23 @@ export function attachOpFeed(
           blobs
             .load(boardId, missing)
             .catch(() => {})
-            .then(() => void emit()),
+            .then(emit),
         () => {}, // refused by the storage: nobody is shown it
       )
       .finally(() => {
         if (fetching === turn) fetching = null;
       });
     fetching = turn;
-  });
+  };
+  doc.on('afterAllTransactions', settled);
+  return () => {
+    for (const unobserve of observers) unobserve();
+    doc.off('afterAllTransactions', settled);
+  };
 }
 
 function withPayload(op: BoardOp, boardId: string, blobs: BlobStore): BoardOp {
   if (op.op !== 'upsert' || op.kind !== 'images') return op;
   const { blob, ...rest } = op.item as ImageItem;
   return { ...op, item: { ...rest, dataUrl: blobs.get(boardId, blob) } };
-}
-
-/** The Hocuspocus extension that starts the feed for every document it loads. */
-export function opFeedExtension(events: BoardEvents, blobs: BlobStore, journal: DocumentJournal): Extension {
-  return {
-    extensionName: 'op-feed',
-    afterLoadDocument: async ({ document, documentName }: afterLoadDocumentPayload) =>
-      attachOpFeed(document, documentName, events, blobs, journal),
-  };
 }
