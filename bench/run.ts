@@ -1,11 +1,11 @@
 /**
- * `npm run bench [-- --quick]`: runs every scenario on this machine and writes
- * bench/RESULTS.md. Not part of `npm test`: timings are measured, never asserted.
+ * `npm run bench [-- --quick] [-- --only=a,b]`: runs the scenarios on this machine and writes
+ * bench/RESULTS.md; with `--only`, the other scenarios' sections are kept as they were. Not part of `npm test`: timings are measured, never asserted.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { machine, renderReport, type Section } from './lib/report.js';
+import { machine, previousSections, renderReport, renderSection, type Section, type Written } from './lib/report.js';
 import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
@@ -37,14 +37,22 @@ const only = process.argv
   ?.slice('--only='.length)
   .split(',');
 
-const sections: Section[] = [];
+const fresh: Written[] = [];
 console.log(`bench: ${machine()}`);
 for (const [name, run] of scenarios.filter(([name]) => !only || only.includes(name))) {
   process.stdout.write(`bench: ${name}... `);
   const started = Date.now();
-  sections.push(await run(quick));
+  fresh.push(renderSection(name, await run(quick), quick));
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 const file = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-await writeFile(file, renderReport(sections, quick));
+const previous = previousSections(await readFile(file, 'utf8').catch(() => ''));
+await writeFile(
+  file,
+  renderReport(
+    fresh,
+    previous,
+    scenarios.map(([name]) => name),
+  ),
+);
 console.log(`bench: wrote ${file}`);
