@@ -118,7 +118,7 @@ async function prepareText(url: string, path: string): Promise<{ board: string; 
 }
 
 /** A load's figures: its rate, and the server's CPU per operation over it. */
-async function withCpu(pid: number, run: () => Promise<{ rps: number }>) {
+async function withCpu<T extends { rps: number }>(pid: number, run: () => Promise<T>) {
   const before = cpuSeconds(pid);
   const result = await run();
   const perOp = ((cpuSeconds(pid) - before) / (result.rps * LOAD_SECONDS)) * 1e6;
