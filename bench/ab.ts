@@ -212,7 +212,7 @@ function renderTable(roots: string[], turns: Turn[][]): string {
 }
 
 const roots = process.argv.slice(2).map((path) => resolve(path));
-if (roots.length !== 2 || roots.some((root) => !existsSync(join(root, 'dist/server/app/main.js')))) {
+if (roots.length !== 2 || roots.some((root) => !existsSync(join(root, 'dist')))) {
   console.error('usage: npm run bench:ab -- <checkout A> <checkout B>  (each built with npm run build)');
   process.exit(2);
 }
