@@ -161,13 +161,7 @@ function mcpRoutes(
           closed?.();
         });
       }
-      // The SDK takes this classification instead of making it again, unless the listen check rewrote the body.
-      return modern.serve(
-        rawWithContext(request, reply, auth),
-        reply.raw,
-        body,
-        body === request.body ? route : undefined,
-      );
+      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body);
     }
     const { id, session } = sessionOf(request);
     if (id !== undefined && !session) return sessionGone(request, reply);

@@ -9,14 +9,10 @@
  * still streamed, with back-pressure, until either side ends it.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { AuthInfo, InboundClassificationOutcome } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
-/** What the SDK's entries take beside the request: the caller's auth, the parsed body and (createMcpHandler, patched) the era router's classification of it. */
-export type WebHandlerOptions = {
-  authInfo?: AuthInfo;
-  parsedBody?: unknown;
-  classification?: InboundClassificationOutcome;
-};
+/** What the SDK's entries take beside the request: the caller's auth and the parsed body. */
+export type WebHandlerOptions = { authInfo?: AuthInfo; parsedBody?: unknown };
 export type WebHandler = (request: Request, options: WebHandlerOptions) => Promise<Response>;
 /**
  * Node's request with what the SDK is handed beside it: the caller's auth, and
@@ -27,12 +23,7 @@ export type NodeMcpRequest = IncomingMessage & {
   auth?: AuthInfo;
   answerHeaders?: Record<string, string | number | string[] | undefined>;
 };
-export type NodeMcpHandler = (
-  request: NodeMcpRequest,
-  response: ServerResponse,
-  body: unknown,
-  classification?: InboundClassificationOutcome,
-) => Promise<void>;
+export type NodeMcpHandler = (request: NodeMcpRequest, response: ServerResponse, body: unknown) => Promise<void>;
 
 /** Headers describing the body the Node request carried, which the body-less `Request` must not claim. */
 const BODY_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -74,13 +65,9 @@ function webRequest(request: IncomingMessage, signal: AbortSignal): Request {
 
 const isJson = (type: string | undefined) => type !== undefined && /^application\/json\b/i.test(type);
 
-/** Where the SDK's JSON answers keep their text (patched: patches/*+json-body.patch), so it is not read back from the body stream. */
-const JSON_BODY = Symbol.for('mcp.jsonBody');
-const jsonBodyOf = (answer: Response) => (answer as Response & { [JSON_BODY]?: unknown })[JSON_BODY];
-
 /** Serves a web-standard handler on Node's request and response; `body` is the parsed JSON body (undefined for none). */
 export function nodeHandler(handler: WebHandler): NodeMcpHandler {
-  return async (request, response, body, classification) => {
+  return async (request, response, body) => {
     const abort = new AbortController();
     let finished = false;
     response.once('close', () => {
@@ -91,7 +78,6 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
       answer = await handler(webRequest(request, abort.signal), {
         ...(request.auth !== undefined && { authInfo: request.auth }),
         ...(body !== undefined && { parsedBody: body }),
-        ...(classification !== undefined && { classification }),
       });
     } catch {
       // What the SDK's own adapter answers when its handler throws: the handlers answer their errors themselves.
@@ -112,8 +98,7 @@ export function nodeHandler(handler: WebHandler): NodeMcpHandler {
     for (const [name, value] of answer.headers) headers[name] = value;
     if (answer.body === null || isJson(headers['content-type'] as string | undefined)) {
       // As text, Node sends it in one write with the headers.
-      const kept = jsonBodyOf(answer);
-      const text = typeof kept === 'string' ? kept : answer.body === null ? undefined : await answer.text();
+      const text = answer.body === null ? undefined : await answer.text();
       if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
       finished = true;
       response.writeHead(answer.status, headers).end(text);

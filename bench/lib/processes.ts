@@ -12,10 +12,10 @@ export { spawnReady, type Spawned };
  * adds a call per named closure, with the V8 flags the script gives (docs/runtime.md). Baselines still run
  * through tsx, without flags: each defines its few handlers once.
  */
-export const SERVICE_COMMAND = startCommand();
+export const SERVICE_COMMAND = startCommand(ROOT);
 
-function startCommand(): { entry: string; nodeFlags: string[] } {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+function startCommand(root: string): { entry: string; nodeFlags: string[] } {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const [node, ...rest] = scripts.start.trim().split(/\s+/);
   const entry = rest.pop();
   if (node !== 'node' || !entry?.endsWith('.js') || rest.some((flag) => !flag.startsWith('--'))) {
@@ -40,6 +40,12 @@ function buildService(): void {
 export function spawnService(env: Record<string, string>): Promise<Spawned> {
   buildService();
   return spawnReady(SERVICE_COMMAND.entry, env, { nodeFlags: SERVICE_COMMAND.nodeFlags });
+}
+
+/** The service of another checkout, already built (`npm run build`), as its own `npm start` runs it. */
+export function spawnCheckout(root: string, env: Record<string, string>): Promise<Spawned> {
+  const { entry, nodeFlags } = startCommand(root);
+  return spawnReady(entry, env, { nodeFlags, root });
 }
 
 /** Resident memory of a process, in bytes (Linux). */

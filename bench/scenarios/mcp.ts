@@ -20,7 +20,8 @@ const CALLERS = 10;
 /** Turns each way takes, its time split evenly between them. */
 const ROUNDS = 3;
 
-async function loop(
+/** CALLERS callers, each calling again as soon as its answer is in, for `seconds`: calls a second and each call's latency. */
+export async function loop(
   seconds: number,
   call: (caller: number, i: number) => Promise<unknown>,
 ): Promise<{ rps: number; latencies: number[] }> {

@@ -54,16 +54,17 @@ export type Spawned = {
  * prints "ready at <url>": a TypeScript one through tsx, a built one (`.js`,
  * what `npm start` runs) as it is, with `nodeFlags` before it. With
  * `captureOutput`, stderr is kept with stdout instead of passed through, so a
- * test can search all of it.
+ * test can search all of it. `root` is the checkout the entry is in (this one unless told).
  */
 export async function spawnReady(
   entry: string,
   env: Record<string, string> = {},
-  options: { captureOutput?: boolean; nodeFlags?: string[] } = {},
+  options: { captureOutput?: boolean; nodeFlags?: string[]; root?: string } = {},
 ): Promise<Spawned> {
   const loader = entry.endsWith('.js') ? [] : ['--import', 'tsx'];
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, join(ROOT, entry)], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...loader, join(root, entry)], {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', options.captureOutput ? 'pipe' : 'inherit'],
   });
