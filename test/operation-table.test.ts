@@ -86,6 +86,16 @@ describe('the operation table', () => {
     }
   });
 
+  it("lists every row's REST route in llms.txt, with its body's fields", async () => {
+    const { text } = await t.api.get('/llms.txt');
+    const edit = text.slice(text.indexOf('## Edit'), text.indexOf('## Live'));
+    for (const { route } of restRoutes) {
+      const line = `${route.method} /api/boards/<id>${route.path.replace(/:(\w+)/g, '<$1>')}`;
+      expect(edit, line).toContain(`\`${line}\``);
+    }
+    expect(edit).toContain('`POST /api/boards/<id>/texts` `{id?, x, y, content,');
+  });
+
   it("accepts every row's frame on /ws, runs its row, and knows no other mutation frame", async () => {
     const { body: board } = await t.api.post('/api/boards', { mode: 'draw' });
     const ws = await openJson(t.server.url, board.id);

@@ -6,7 +6,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
+import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../server/board/operations.js';
 import { quotasDocument } from '../../server/board/quotas.js';
+import { z } from 'zod';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { openApiDocument } from './openapi.js';
@@ -85,6 +87,20 @@ export function serverCard(baseUrl: string, mcp: McpDescription) {
   };
 }
 
+/** A REST route as one llms.txt line: method, path and body fields, from the operation table. */
+function routeLine(route: RestRoute): string {
+  const path = `/api/boards/<id>${route.path.replace(/:(\w+)/g, '<$1>')}`;
+  const shape = route.body instanceof z.ZodObject ? (route.body.shape as Record<string, z.ZodType>) : {};
+  const fields = Object.entries(shape).map(([name, field]) => (field.safeParse(undefined).success ? `${name}?` : name));
+  return `\`${route.method} ${path}\`${fields.length ? ` \`{${fields.join(', ')}}\`` : ''}`;
+}
+
+/** The write routes of one group of rows, so llms.txt lists what REST serves and nothing else. */
+function editLines(group: OperationGroup, label: string): string {
+  const routes = OPERATION_LIST.filter((row) => row.group === group).flatMap((row) => row.rest);
+  return `- ${label}: ${routes.map(routeLine).join('; ')}.`;
+}
+
 /** llms.txt (llmstxt.org): what the service is and how an agent reaches it. */
 export function llmsTxt(baseUrl: string, mcp: McpDescription): string {
   const ws = baseUrl.replace(/^http/, 'ws');
@@ -103,8 +119,10 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 
 ## Edit
 
-- Draw boards: \`POST ${baseUrl}/api/boards/<id>/texts\` \`{x, y, content, postit?, color?}\`, \`/strokes\` \`{points, color?}\`, \`/images\` \`{x, y, width, height, dataUrl}\`, \`/links\` \`{x, y, url}\`; \`POST /api/boards/<id>/<kind>/<itemId>/move\` \`{x, y}\`; \`DELETE /api/boards/<id>/<kind>/<itemId>\`. A text whose whole content is one fenced \`mermaid\` block renders as a diagram.
-- Todo boards: \`POST /api/boards/<id>/columns\` \`{title, sort, lane?}\`, \`/tasks\` \`{column_id, name, due_date?, priority?, assignee?, done?}\`, \`/tasks/<taskId>/move\` \`{column_id, sort}\`; exports \`/api/boards/<id>/tasks.csv\` and \`tasks.md\`.
+${editLines('draw', 'Draw boards')}
+  A text whose whole content is one fenced \`mermaid\` block renders as a diagram.
+${editLines('todo', 'Todo boards')} Exports: \`/api/boards/<id>/tasks.csv\` and \`tasks.md\`.
+${editLines('board', 'Any board')}
 - Colours: ${[...'auto black red blue green orange yellow pink purple maroon brown gray lightgray teal sage sky lavender'.split(' ')].join(', ')}.
 
 ## Live
