@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, previousSections, renderReport, renderSection, type Section, type Written } from './lib/report.js';
+import { agentTasksScenario } from './scenarios/agent-tasks.js';
 import { browserScenario } from './scenarios/browser.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
@@ -31,6 +32,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['scale-out', scaleOutScenario],
   ['history', historyScenario],
   ['tool-list', toolListScenario],
+  ['agent-tasks', agentTasksScenario],
 ];
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
