@@ -121,7 +121,7 @@ const DIAGRAM = [
 
 const boxAt = (i: number) => ({ x: (i % 3) * 240, y: Math.floor(i / 3) * 200 });
 /** An arrow from the right edge of one box to the left edge of another, anchored at both ends. */
-function arrow(from: { id: string; x: number; y: number; width?: number }, to: { id: string; x: number; y: number }) {
+function arrow(from: Json, to: Json) {
   const width = from.width ?? 160;
   return {
     points: [
@@ -138,7 +138,7 @@ function arrow(from: { id: string; x: number; y: number; width?: number }, to: {
 export const taskB = {
   async before(call: Agent): Promise<void> {
     const { board_id } = await call('create_board', { title: 'Web app architecture' });
-    const boxes: { id: string; x: number; y: number }[] = [];
+    const boxes: Json[] = [];
     for (const [i, content] of BOXES.entries())
       boxes.push(await call('add_text', { board_id, ...boxAt(i), content, postit: true, color: 'yellow' }));
     await call('add_text', { board_id, x: 800, y: 0, content: DIAGRAM, diagram: true });
