@@ -53,7 +53,7 @@ async function importBoard(baseUrl: string, mode: 'draw' | 'todo', content: obje
   const response = await fetch(`${baseUrl}/api/boards`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode, template: 'none', content }),
+    body: JSON.stringify({ mode, content }),
   });
   if (!response.ok) throw new Error(`import refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
@@ -75,7 +75,7 @@ export async function atQuotas(baseUrl: string, mcp: McpClient): Promise<QuotaRe
     ['export_tasks', { board_id: todo, format: 'csv' }],
     ['export_tasks', { board_id: todo, format: 'markdown' }],
     ['list_versions', { board_id: todo }],
-    ['get_changes', { board_id: todo, since: 0 }],
+    ['get_changes', { board_id: todo, since: 1 }],
   ];
   const out: QuotaRead[] = [];
   for (const [tool, args, note] of reads) {
