@@ -50,7 +50,14 @@ export const McpToolOutputs = {
     lines: z.array(z.looseObject({})),
     images: z.array(z.looseObject({})),
   }),
-  get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
+  // A large board's SVG is not inline: svg_uri names its resource, svg_bytes its size.
+  get_preview: z.looseObject({
+    board_id: z.string(),
+    mimeType: z.literal('image/svg+xml'),
+    svg: z.string().optional(),
+    svg_uri: z.string().optional(),
+    svg_bytes: z.number().int().optional(),
+  }),
   add_text: Text.extend({ content: z.string() }),
   add_link: z.looseObject({
     id: z.string(),

@@ -608,4 +608,21 @@ describe('resources', () => {
     );
     expect(missing.data).toMatchObject({ code: 'board_not_found' });
   });
+
+  it('get_preview of a large board gives the picture and names the SVG resource instead of inlining it', async () => {
+    const content = Array.from({ length: 200 }, (_, i) => ({
+      x: (i % 20) * 200,
+      y: Math.floor(i / 20) * 120,
+      content: `note ${i} ${'words '.repeat(20)}`,
+    }));
+    const { board_id } = await mcp.call('create_board', { content: { texts: content } });
+    const preview = await mcp.raw('get_preview', { board_id });
+    const text = preview.content.find((block: any) => block.type === 'text').text as string;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(16_384);
+    expect(preview.structuredContent).toMatchObject({ board_id, svg_uri: `svc://board/${board_id}/preview.svg` });
+    expect(preview.structuredContent.svg).toBeUndefined();
+    expect(preview.content.map((block: any) => block.type)).toEqual(['text', 'image', 'resource_link']);
+    const svg = await mcp.client.readResource({ uri: preview.structuredContent.svg_uri });
+    expect(Buffer.byteLength((svg.contents[0] as any).text)).toBe(preview.structuredContent.svg_bytes);
+  });
 });

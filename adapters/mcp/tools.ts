@@ -13,7 +13,7 @@ import { errors } from '../../server/board/errors.js';
 import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
-import { previewImage } from './preview-image.js';
+import { previewAnswer } from './preview-answer.js';
 import { boardResourceLinks, PER_BOARD_TEMPLATES, stateUri } from './resources.js';
 
 type ToolText = ToolWords & { annotations: ToolAnnotations };
@@ -70,9 +70,8 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
       const result = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) =>
         operation.view(doc, record, args as never),
       );
-      // A picture for vision models beside the SVG's text.
-      if (operation.name === 'get_preview')
-        return remember({ ...(result as { svg: string }), blocks: [await previewImage(result as { svg: string })] });
+      // A picture for vision models, beside the SVG's text when it is small.
+      if (operation.name === 'get_preview') return remember(await previewAnswer(result as never));
       return remember(result);
     }
     case 'host':

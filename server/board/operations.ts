@@ -243,7 +243,10 @@ export const OPERATIONS = {
     args: McpToolArgs.get_preview,
     result: McpToolOutputs.get_preview,
     group: 'board',
-    tool: { title: 'Preview a board', description: 'The board as an SVG sketch and a PNG picture.' },
+    tool: {
+      title: 'Preview a board',
+      description: 'The board as a PNG picture and an SVG sketch (a big one by its URI).',
+    },
     view: (doc, record) => ({
       board_id: record.id,
       mimeType: 'image/svg+xml' as const,

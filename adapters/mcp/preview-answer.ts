@@ -1,0 +1,32 @@
+/**
+ * get_preview's answer: the SVG preview rendered to PNG, as an image content
+ * block a vision model can look at, beside the SVG's text when that text is
+ * small enough to be worth reading. A full board's SVG runs to hundreds of
+ * kilobytes, which would fill a model's context with coordinates; it is then
+ * left to its resource (svc://board/{id}/preview.svg), named in the answer.
+ */
+import type { ContentBlock } from '@modelcontextprotocol/server';
+import { renderPreviewPng } from '../../server/host/preview-png.js';
+import { boardResourceLinks, RESOURCE_TEMPLATES } from './resources.js';
+
+/** The largest SVG given inline: what stays under a read's 16 KB once the answer's JSON escapes its quotes. */
+export const INLINE_SVG_MAX_BYTES = 12_288;
+
+const PREVIEW_TEMPLATE = RESOURCE_TEMPLATES.filter((template) => template.uriTemplate.endsWith('/preview.svg'));
+
+type Preview = { board_id: string; mimeType: 'image/svg+xml'; svg: string };
+
+export async function previewAnswer(preview: Preview): Promise<Record<string, unknown> & { blocks: ContentBlock[] }> {
+  const png = await renderPreviewPng(preview.svg);
+  const picture: ContentBlock = { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
+  const bytes = Buffer.byteLength(preview.svg);
+  if (bytes <= INLINE_SVG_MAX_BYTES) return { ...preview, blocks: [picture] };
+  const [link] = boardResourceLinks(preview.board_id, PREVIEW_TEMPLATE);
+  return {
+    board_id: preview.board_id,
+    mimeType: preview.mimeType,
+    svg_bytes: bytes,
+    svg_uri: link!.uri,
+    blocks: [picture, link!],
+  };
+}
