@@ -14,7 +14,7 @@ import { MAX_BATCH_OPS } from './limits.js';
 /** An op's name within its batch: `"$<ref>"` in a later op's id, column_id or anchor id stands for the id it made. */
 export const BatchOpRef = advertise(z.union([z.string().min(1).max(128), z.number()], { error: 'must be a string' }), {
   type: 'string',
-}).describe('"$ref" in a later op = its id');
+}).describe('Name of its id');
 
 /** One op of a batch: a write tool's name and its arguments beside it (checked by the domain, per type). */
 export const BatchOp = z
@@ -22,8 +22,7 @@ export const BatchOp = z
     type: z.string({ error: 'must be a tool name' }).describe('Tool name'),
     ref: BatchOpRef.optional(),
   })
-  .passthrough()
-  .describe("{type, ...that tool's args}");
+  .passthrough();
 export type BatchOp = z.infer<typeof BatchOp>;
 
 /** The ops of one batch on MCP and REST (a /ws batch may continue over several frames, schema/ws.ts). */
@@ -32,7 +31,7 @@ export const BatchInput = strictObject({
     .array(BatchOp)
     .min(1, { error: 'must hold at least one op' })
     .max(MAX_BATCH_OPS, { error: `must hold at most ${MAX_BATCH_OPS} ops` })
-    .describe('Edits, in order'),
+    .describe('In order'),
   author: Author.optional(),
 });
 export type BatchInput = z.infer<typeof BatchInput>;

@@ -497,7 +497,7 @@ export const OPERATIONS = {
     rest: [post('/batch', BatchInput, 'Apply many edits at once, all or none', 'one result per op, in order')],
     tool: {
       title: 'Batch edits',
-      description: `Up to ${MAX_BATCH_OPS} edits in one call, all or none; each op: {type: tool name, ...that tool's args}. An op's ref: "$ref" in a later op's id, column_id or anchor id is the id it made.`,
+      description: `Up to ${MAX_BATCH_OPS} edits, all or none. Each op: {type: tool name, ...its args, ref?}; "$ref" as a later op's id, column_id or anchor id is that op's id.`,
     },
     mutate: (w, args) => ({
       ok: true as const,
