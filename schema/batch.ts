@@ -17,12 +17,10 @@ export const BatchOpRef = advertise(z.union([z.string().min(1).max(128), z.numbe
 }).describe('Name of its id');
 
 /** One op of a batch: a write tool's name and its arguments beside it (checked by the domain, per type). */
-export const BatchOp = z
-  .object({
-    type: z.string({ error: 'must be a tool name' }).describe('Tool name'),
-    ref: BatchOpRef.optional(),
-  })
-  .passthrough();
+export const BatchOp = z.looseObject({
+  type: z.string({ error: 'must be a tool name' }).describe('Tool name'),
+  ref: BatchOpRef.optional(),
+});
 export type BatchOp = z.infer<typeof BatchOp>;
 
 /** The ops of one batch on MCP and REST (a /ws batch may continue over several frames, schema/ws.ts). */

@@ -155,6 +155,21 @@ describe('MCP batch', () => {
     expect(JSON.stringify(answer)).not.toContain('xxxx');
     const tasks = await modern.call('query_tasks', { board_id, assignee: 'ann' });
     expect(tasks.count).toBe(7);
+    // The /ws batch takes the tools' names and refs alike, and acks the whole results.
+    const ws = await openJson(t.server.url, board_id);
+    ws.send({
+      type: 'batch',
+      ref: 'w',
+      ops: [
+        { type: 'set_lane', lane: 2, title: 'Ops' },
+        { type: 'create_column', ref: 1, title: 'Runbooks', sort: 0, lane: 2 },
+        { type: 'create_task', column_id: '$1', name: 'Pager rota' },
+      ],
+    });
+    const ack = await ws.next((f) => f.ref === 'w');
+    ws.close();
+    expect(ack.result[0]).toEqual({ ok: true, lane: 2, title: 'Ops' });
+    expect(ack.result[2]).toMatchObject({ column_id: ack.result[1].id, name: 'Pager rota' });
   });
 
   it('create_tasks answers the ids and their count, not the tasks; a refused task names its index', async () => {
