@@ -20,6 +20,8 @@
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import {
+  BatchInput,
+  type BatchOpType,
   ColumnInput,
   ColumnWidthInput,
   ImageInput,
@@ -31,8 +33,6 @@ import {
   type McpToolName,
   ModeInput,
   MoveInput,
-  BatchInput,
-  type BatchOpType,
   MAX_BATCH_OPS,
   MUTATION_FRAMES,
   type MutationFrameType,
@@ -477,7 +477,7 @@ export const OPERATIONS = {
     result: McpToolOutputs.create_tasks,
     group: 'todo',
     effect: 'add',
-    tool: { title: 'Create tasks', description: 'Creates up to 1000 tasks, all or none: their ids.' },
+    tool: { title: 'Create tasks', description: 'Creates up to 1000 tasks, all or none; answers their ids.' },
     // All or nothing: the tasks are created in the one transaction of the write, so a refused task (its index named) creates none.
     mutate: (w, args) => {
       const ids = args.tasks.map(
