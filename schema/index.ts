@@ -8,6 +8,7 @@ export * from './mcp.js';
 export * from './mcp-output.js';
 export * from './stored.js';
 export * from './ws.js';
+export * from './batch.js';
 export * from './json-schema.js';
 export * from './collab.js';
 export * from './history.js';

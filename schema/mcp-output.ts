@@ -106,7 +106,9 @@ export const McpToolOutputs = {
   delete_task: Ok,
   set_lane: z.looseObject({ ok: z.boolean(), lane: z.number(), title: z.string() }),
   set_column_width: z.looseObject({ ok: z.boolean(), width: z.number() }),
-  create_tasks: z.looseObject({ ok: z.boolean(), tasks: z.array(Task), ids: z.array(z.string()) }),
+  create_tasks: z.looseObject({ ok: z.literal(true), ids: z.array(z.string()), count: z.number().int() }),
+  // One result per op, in order: what its tool answers, without the echoes of what was sent (server/board/batch.ts).
+  batch: z.looseObject({ ok: z.literal(true), results: z.array(z.looseObject({ id: z.string().optional() })) }),
   query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
   export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
   list_tasks: TasksView,

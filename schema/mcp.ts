@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
+import { BatchInput } from './batch.js';
 import { CreateBoardInput, TitleInput, WaitTimeout } from './board.js';
 import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
@@ -144,6 +145,7 @@ export const McpToolArgs = {
       author: Author.optional(),
     }),
   ),
+  batch: onBoard(BatchInput),
   query_tasks: onBoard(
     z.object({
       assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),

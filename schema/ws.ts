@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { BoardMode, ItemId, LockMode, strictObject } from './common.js';
+import { BatchOp } from './batch.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
 import { MutationArgs } from './mcp.js';
 
@@ -41,15 +42,13 @@ export const MUTATION_FRAMES = {
 export type MutationFrameType = keyof typeof MUTATION_FRAMES;
 export const MUTATION_FRAME_TYPES = Object.keys(MUTATION_FRAMES) as MutationFrameType[];
 
-/** One operation of a batch: a mutation frame without `ref`. */
-export const BatchOp = z
-  .object({
-    type: z.enum(MUTATION_FRAME_TYPES as [MutationFrameType, ...MutationFrameType[]], {
-      error: 'must be a mutation frame type',
-    }),
-  })
-  .passthrough();
-export type BatchOp = z.infer<typeof BatchOp>;
+/**
+ * The ops a batch takes, on every surface: each mutation frame, and `set_lane`
+ * beside `lane_upsert` (its frame's name), so that every op is named like its
+ * MCP tool.
+ */
+export const BATCH_OP_ARGS = { ...MUTATION_FRAMES, set_lane: MutationArgs.set_lane } as const;
+export type BatchOpType = keyof typeof BATCH_OP_ARGS;
 
 /** A batch, or one frame of a batch continued over several frames (`more: true`, same `ref`). */
 export const BatchFrame = z.object({

@@ -596,6 +596,14 @@ const TOOL_TEMPLATES: Record<string, Record<string, unknown>> = {
       { column_id: '$column', name: 'b' },
     ],
   },
+  batch: {
+    board_id: '$draw',
+    ops: [
+      { type: 'add_text', ref: 'made', x: 1, y: 2, content: 'c' },
+      { type: 'draw_stroke', points: [0, 0, 5, 5], anchors: { end: { kind: 'text', id: '$made', dx: 0, dy: 0 } } },
+      { type: 'move', id: '$text', x: 3, y: 4 },
+    ],
+  },
   query_tasks: {
     board_id: '$todo',
     assignee: 'a',

@@ -262,6 +262,11 @@ const REST: Record<string, RestSpec> = {
     board: 'draw',
     request: (b) => ({ path: `${on(b)}/title`, body: { title: 'Named' } }),
   },
+  'POST /api/boards/:boardId/batch': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/batch`, body: { ops: [{ type: 'move', id: b.ids.text, x: 3, y: 3 }] } }),
+  },
   'POST /api/boards/:boardId/column-width': {
     class: 'rest-write',
     board: 'todo',
@@ -418,6 +423,16 @@ const TOOLS: Record<string, McpSpec> = {
     class: 'mcp-write',
     board: 'todo',
     args: (b) => ({ tasks: [{ column_id: b.ids.column, name: 'a' }] }),
+  },
+  batch: {
+    class: 'mcp-write',
+    board: 'draw',
+    args: () => ({
+      ops: [
+        { type: 'add_text', ref: 't', x: 0, y: 0, content: 'b' },
+        { type: 'move', id: '$t', x: 1, y: 1 },
+      ],
+    }),
   },
   query_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ done: false }) },
   export_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ format: 'markdown' }) },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
+import { TOOL_OPERATIONS } from '../server/board/operations.js';
 import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -136,7 +137,7 @@ describe('an independent MCP client', () => {
     const listed = await inspector('--method', 'tools/list');
     expect(listed.exit).toBe(0);
     expect(listed.result.tools.map((tool: any) => tool.name)).toContain('create_board');
-    expect(listed.result.tools).toHaveLength(29);
+    expect(listed.result.tools).toHaveLength(Object.keys(TOOL_OPERATIONS).length);
     const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
     expect(called.exit).toBe(0);
     expect(called.result.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });

@@ -38,6 +38,7 @@ const EXPECTED_TOOLS = [
   'set_lane',
   'set_column_width',
   'create_tasks',
+  'batch',
   'query_tasks',
   'export_tasks',
   'list_tasks',

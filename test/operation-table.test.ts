@@ -6,7 +6,14 @@
  * carries an operation that has no row.
  */
 import { describe, expect, it } from 'vitest';
-import { McpToolArgs, McpToolOutputs, MUTATION_FRAME_TYPES, MUTATION_FRAMES, MutationArgs } from '../schema/index.js';
+import {
+  BATCH_OP_ARGS,
+  McpToolArgs,
+  McpToolOutputs,
+  MUTATION_FRAME_TYPES,
+  MUTATION_FRAMES,
+  MutationArgs,
+} from '../schema/index.js';
 import { OPERATION_LIST } from '../server/board/operations.js';
 import { connectRawMcp } from './helpers/mcp-raw.js';
 import { openJson } from './helpers/realtime.js';
@@ -40,6 +47,13 @@ describe('the operation table', () => {
     }
     const frames = OPERATION_LIST.flatMap((row) => (row.frame ? [row.frame] : []));
     expect(frames.sort()).toEqual([...MUTATION_FRAME_TYPES].sort());
+    // A batch op is named like its row's tool, or its frame (lane_upsert), with the frame's arguments.
+    const framed = OPERATION_LIST.filter((row) => row.frame);
+    for (const row of framed)
+      expect(BATCH_OP_ARGS[row.name as keyof typeof BATCH_OP_ARGS], row.name).toBe(MUTATION_FRAMES[row.frame!]);
+    expect(Object.keys(BATCH_OP_ARGS).sort()).toEqual(
+      [...new Set(framed.flatMap((row) => [row.name, row.frame!]))].sort(),
+    );
   });
 
   it('lists exactly the tool rows in tools/list, in table order, with their words, effect and icon', async () => {
@@ -107,8 +121,8 @@ describe('the operation table', () => {
         if (type === 'set_board_title') expect(answer).toMatchObject({ type: 'ack', result: { title: 'Named' } });
         else expect(answer, type).toMatchObject({ type: 'error', code: 'invalid_payload' });
       }
-      // Tools without a frame are not frames.
-      for (const name of toolRows.filter((row) => !row.frame).map((row) => row.name)) {
+      // Tools without a frame are not frames; batch is one of its own (it may continue over several frames).
+      for (const name of toolRows.filter((row) => !row.frame && row.name !== 'batch').map((row) => row.name)) {
         ws.send({ type: name, ref: `no-${name}` });
         expect(await ws.next((frame) => frame.ref === `no-${name}`)).toMatchObject({ code: 'unknown_frame' });
       }

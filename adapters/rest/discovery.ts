@@ -123,6 +123,7 @@ ${editLines('draw', 'Draw boards')}
   A text whose whole content is one fenced \`mermaid\` block renders as a diagram.
 ${editLines('todo', 'Todo boards')} Exports: \`/api/boards/<id>/tasks.csv\` and \`tasks.md\`.
 ${editLines('board', 'Any board')}
+  Many edits in one call: \`batch\` (MCP too), ops \`{type: <tool name>, ref?, ...its args}\`, up to ${L.MAX_BATCH_OPS}, all or none, one result each; \`"$<ref>"\` as a later op's id, column_id or anchor id is the id that op made.
 - Colours: ${[...'auto black red blue green orange yellow pink purple maroon brown gray lightgray teal sage sky lavender'.split(' ')].join(', ')}.
 
 ## Live

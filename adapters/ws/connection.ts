@@ -17,7 +17,7 @@ import {
   MAX_BATCH_OPS,
   MAX_WS_BUFFERED_BYTES,
   MAX_WS_FRAME_BYTES,
-  MUTATION_FRAMES,
+  type MUTATION_FRAMES,
   type MutationFrameType,
   type ServerFrame,
   WS_CONTINUATION_IDLE_MS,
@@ -31,7 +31,8 @@ import type { BoardOp } from '../../server/host/op-feed.js';
 import type { SocketVerdict } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE, errors, fromZodIssues } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
-import { FRAME_OPERATIONS } from '../../server/board/operations.js';
+import { type BatchOpCall, parseBatchOps } from '../../server/board/batch.js';
+import { FRAME_OPERATIONS, runBatch } from '../../server/board/operations.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
@@ -45,12 +46,12 @@ export type Admission = {
 };
 
 type Ref = string | number | undefined;
-type PendingBatch = { ref: Ref; ops: MutationOp[]; frames: number; timer: NodeJS.Timeout };
+type PendingBatch = { ref: Ref; ops: BatchOpCall[]; frames: number; timer: NodeJS.Timeout };
 
 type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 
 type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
-/** A mutation frame's type with its parsed arguments (a batch's op, or a single frame without type and ref). */
+/** A single mutation frame's type with its parsed arguments (without type and ref). */
 type MutationOp = { [T in MutationFrameType]: { type: T; args: MutationArgs[T] } }[MutationFrameType];
 
 /** Runs one mutation frame inside a write: the `mutate` of the operation table's row that declares the frame. */
@@ -75,14 +76,6 @@ function refOf(data: Buffer): Ref {
   } catch {
     return undefined;
   }
-}
-
-/** Parses a batch's op with the arguments schema of its type (an op's own `ref`, if any, is not read). */
-function parseOp(type: MutationFrameType, body: Record<string, unknown>): MutationOp {
-  const { type: _type, ref: _ref, ...args } = body;
-  const result = MUTATION_FRAMES[type].safeParse(args, { reportInput: true });
-  if (!result.success) throw fromZodIssues(result.error.issues);
-  return { type, args: result.data } as MutationOp;
 }
 
 /** Parses a frame whose type is known with the client frame union (only the member its type names is checked). */
@@ -266,19 +259,13 @@ export class JsonChannelConnection implements RoomMember {
     if (pending && pending.ref !== frame.ref)
       throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
     if (!pending) await this.admit();
-    const ops = frame.ops.map((op, index) => {
-      try {
-        return parseOp(op.type, op as Record<string, unknown>);
-      } catch (error) {
-        this.dropPending();
-        throw error instanceof BoardError
-          ? new BoardError(error.status, error.code, error.message, {
-              ...error.details,
-              index: (pending?.ops.length ?? 0) + index,
-            })
-          : error;
-      }
-    });
+    let ops: BatchOpCall[];
+    try {
+      ops = parseBatchOps(frame.ops, pending?.ops.length ?? 0);
+    } catch (error) {
+      this.dropPending();
+      throw error;
+    }
     const batch: PendingBatch = pending ?? { ref: frame.ref, ops: [], frames: 0, timer: setTimeout(() => {}, 0) };
     clearTimeout(batch.timer);
     batch.ops.push(...ops);
@@ -306,15 +293,7 @@ export class JsonChannelConnection implements RoomMember {
     }
     this.pending = null;
     const results = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
-      batch.ops.map((op, index) => {
-        try {
-          return applyOp(w, op);
-        } catch (error) {
-          if (error instanceof BoardError)
-            throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
-          throw error;
-        }
-      }),
+      runBatch(w, batch.ops),
     );
     if (batch.ref !== undefined) this.send({ type: 'ack', ref: batch.ref, result: results });
   }

@@ -75,7 +75,7 @@ export function framesMarkdown(): string {
   });
   clientRows.push([
     '`batch`',
-    `\`${shapeOf(json(BatchFrame))}\`: \`ops\` are mutation frames without \`ref\`, applied all or none`,
+    `\`${shapeOf(json(BatchFrame))}\`: \`ops\` are \`{type, ref?, ...args}\`, named like the frames or their MCP tools, applied all or none, as MCP [\`batch\`](#batch)`,
   ]);
   const serverRows = variantsOf(json(ServerFrame, 'output')).map((variant) => [`\`${shapeOf(variant)}\``]);
   const close = table(

@@ -20,6 +20,8 @@
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import {
+  BatchInput,
+  type BatchOpType,
   ColumnInput,
   ColumnWidthInput,
   ImageInput,
@@ -31,6 +33,7 @@ import {
   type McpToolName,
   ModeInput,
   MoveInput,
+  MAX_BATCH_OPS,
   MUTATION_FRAMES,
   type MutationFrameType,
   StoredColumn,
@@ -42,6 +45,7 @@ import {
   TextInput,
   TitleInput,
 } from '../../schema/index.js';
+import { applyBatch, atIndex, type BatchOpCall, compactResult, parseBatchOps } from './batch.js';
 import type { BoardWrite } from './board-write.js';
 import { isLink } from './document-model.js';
 import {
@@ -476,12 +480,32 @@ export const OPERATIONS = {
     result: McpToolOutputs.create_tasks,
     group: 'todo',
     effect: 'add',
-    tool: { title: 'Create tasks', description: 'Creates up to 1000 tasks, all or none.' },
-    // All or nothing: the tasks are created in the one transaction of the write, so a refused task (or the quota) creates none.
+    tool: { title: 'Create tasks', description: 'Creates up to 1000 tasks, all or none; answers their ids.' },
+    // All or nothing: the tasks are created in the one transaction of the write, so a refused task (its index named) creates none.
     mutate: (w, args) => {
-      const tasks = args.tasks.map((task) => upsertTask(w, { ...task, author: task.author ?? args.author }));
-      return { ok: true as const, tasks, ids: tasks.map((task) => task.id) };
+      const ids = args.tasks.map(
+        (task, index) => atIndex(index, () => upsertTask(w, { ...task, author: task.author ?? args.author })).id,
+      );
+      return { ok: true as const, ids, count: ids.length };
     },
+  }),
+  // Its ops are parsed by the domain, not at the edge, so that a refused op names its index alike on every surface.
+  batch: mutation({
+    name: 'batch',
+    args: McpToolArgs.batch,
+    result: McpToolOutputs.batch,
+    group: 'board',
+    // An op may erase.
+    effect: 'remove',
+    rest: [post('/batch', BatchInput, 'Apply many edits at once, all or none', 'one result per op, in order')],
+    tool: {
+      title: 'Batch edits',
+      description: `Up to ${MAX_BATCH_OPS} edits, all or none. Each op: {type: tool name, ...its args, ref?}; "$ref" as a later op's id, column_id or anchor id is that op's id.`,
+    },
+    mutate: (w, args) => ({
+      ok: true as const,
+      results: runBatch(w, parseBatchOps(args.ops, 0, args.author)).map(compactResult),
+    }),
   }),
   query_tasks: host({
     name: 'query_tasks',
@@ -575,3 +599,11 @@ export const TOOL_OPERATIONS = Object.fromEntries(
 export const FRAME_OPERATIONS = Object.fromEntries(
   OPERATION_LIST.flatMap((row) => (row.kind === 'mutation' && row.frame ? [[row.frame, row]] : [])),
 ) as Record<MutationFrameType, AnyMutation>;
+
+/** The row each batch op runs: every frame's, and set_lane's by its tool name (its frame is lane_upsert). */
+const BATCH_OPERATIONS: Record<BatchOpType, AnyMutation> = { ...FRAME_OPERATIONS, set_lane: OPERATIONS.set_lane };
+
+/** Runs a batch's parsed ops in order inside one write (server/board/batch.ts): every surface's batch ends here. */
+export function runBatch(w: BoardWrite, ops: readonly BatchOpCall[]): unknown[] {
+  return applyBatch(w, ops, (write, op) => BATCH_OPERATIONS[op.type].mutate(write, op.args));
+}
