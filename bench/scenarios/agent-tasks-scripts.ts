@@ -150,18 +150,24 @@ export const taskB = {
   },
   async now(call: Agent): Promise<void> {
     const { board_id } = await call('create_board', { title: 'Web app architecture' });
-    const placed = await call('batch', {
-      board_id,
-      ops: [
-        ...BOXES.map((content, i) => ({ type: 'add_text', ...boxAt(i), content, postit: true, color: 'yellow' })),
-        { type: 'add_text', x: 800, y: 0, content: DIAGRAM, diagram: true },
-        ...LINKS.map((link) => ({ type: 'add_link', ...link })),
-      ],
-    });
-    const boxes = BOXES.map((_, i) => ({ ...boxAt(i), ...placed.results[i] }));
+    // One batch: each post-it gets a ref, and the arrows anchor to "$<ref>" (a post-it's width is given, so its edge is known).
+    const boxes = BOXES.map((_, i) => ({ id: `$box${i}`, ...boxAt(i), width: 160 }));
     await call('batch', {
       board_id,
-      ops: ARROWS.map(([from, to]) => ({ type: 'draw_stroke', ...arrow(boxes[from], boxes[to]) })),
+      ops: [
+        ...BOXES.map((content, i) => ({
+          type: 'add_text',
+          ref: `box${i}`,
+          ...boxAt(i),
+          width: 160,
+          content,
+          postit: true,
+          color: 'yellow',
+        })),
+        { type: 'add_text', x: 800, y: 0, content: DIAGRAM, diagram: true },
+        ...ARROWS.map(([from, to]) => ({ type: 'draw_stroke', ...arrow(boxes[from], boxes[to]) })),
+        ...LINKS.map((link) => ({ type: 'add_link', ...link })),
+      ],
     });
     await call('get_preview', { board_id });
   },
