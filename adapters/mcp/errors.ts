@@ -18,7 +18,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { type BoardError, errors } from '../../server/board/errors.js';
+import { MAX_STROKE_POINTS } from '../../schema/index.js';
+import { type BoardError, errors, quotaAdvice } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';
@@ -57,6 +58,9 @@ function asBoardError(error: unknown): BoardError {
   return errors.internal();
 }
 
+/** The field of a stroke's points (draw_stroke's, or an import's `lines[i].points`). */
+const STROKE_POINTS = /(^|\.)points$/;
+
 /**
  * What an agent should do next, in one sentence, by error code. Keys are
  * always named as tool arguments: an agent cannot set HTTP headers.
@@ -77,7 +81,14 @@ function nextStep(error: BoardError): string {
     case 'rate_limited':
       return `Too many calls: retry in ${String(details.retryAfterSeconds)} s.`;
     case 'quota_exceeded':
-      return 'The board is full for this kind of item: erase some items, or use another board.';
+      return `Over the ${String(details.kind)} limit: ${quotaAdvice(details.kind, error.status === 400)}.`;
+    case 'invalid_payload': {
+      const reason = String(details.reason);
+      if (STROKE_POINTS.test(String(details.field)) && reason.includes(`${MAX_STROKE_POINTS}`))
+        return `Simplify the stroke to at most ${MAX_STROKE_POINTS} points, or split it into several strokes.`;
+      if (/at most \d+ characters/.test(reason)) return `Shorten ${String(details.field)} and call again.`;
+      return 'Correct the arguments and call again.';
+    }
     case 'payload_too_large':
       return 'The request is too large: send less (at most 5 MiB), for example in several calls.';
     case 'item_not_found':

@@ -92,6 +92,37 @@ export const errors = {
 };
 
 /**
+ * What to do about each limit, by the `kind` of its quota_exceeded: a limit
+ * on one item's size asks for a smaller item (erasing others would not help),
+ * a limit on a board's count for fewer items. An import (status 400) creates
+ * a board, so its count limits ask for less content instead.
+ */
+const ITEM_SIZE_ADVICE: Record<string, string> = {
+  text_chars: 'shorten the text, or split it into several texts',
+  task_content_chars: 'shorten the task content, or split it over several tasks',
+  image_bytes_per_item: 'send a smaller image (scale it down, or compress it as JPEG or WebP)',
+};
+const BOARD_COUNT_ADVICE: Record<string, string> = {
+  texts: 'erase texts or links that are no longer needed, or use another board',
+  strokes: 'erase strokes that are no longer needed, or use another board',
+  images: 'erase images that are no longer needed, or use another board',
+  image_bytes_total: 'use smaller images, erase some, or use another board',
+  columns: 'delete columns that are no longer needed, or use another board',
+  columns_per_lane: 'put the column in another lane, or delete one of this lane',
+  tasks: 'delete tasks that are no longer needed, or use another board',
+};
+
+/** The next step for a quota_exceeded of `kind`; `importing` for an import's content (create_board, POST /api/boards). */
+export function quotaAdvice(kind: unknown, importing: boolean): string {
+  const key = String(kind);
+  if (Object.hasOwn(ITEM_SIZE_ADVICE, key)) return ITEM_SIZE_ADVICE[key];
+  if (importing)
+    return 'import less: a new board holds no more than this, so leave some items out or spread them over several boards';
+  if (Object.hasOwn(BOARD_COUNT_ADVICE, key)) return BOARD_COUNT_ADVICE[key];
+  return 'send less';
+}
+
+/**
  * Every WebSocket close code the service sends, with its reason: one list for
  * `/ws` and `/collab` (docs/realtime.md). The 4xxx codes mirror the HTTP
  * status of the same refusal; 4008 and 1009 are the protocol's own.
