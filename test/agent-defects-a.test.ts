@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STROKE_POINTS, MAX_TEXT_CHARS } from '../schema/index.js';
 import { connectMcp, connectModernMcp, type McpClient, rpcError } from './helpers/mcp.js';
+import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -73,5 +74,78 @@ describe('a limit hit is answered with advice that fits it', () => {
       kind: 'texts',
       next: expect.stringMatching(/import less/),
     });
+  });
+});
+
+describe('a missing key and a wrong key are told apart', () => {
+  const WRONG = 'zzzzzzzz';
+
+  it('REST: 401 board_locked and 403 invalid_key say which, in keyState and in words', async () => {
+    const { body: board } = await t.api.post('/api/boards', { lock: 'all' });
+    const missing = await t.api.get(`/json/${board.id}`);
+    const wrong = await t.api.get(`/json/${board.id}`, { 'x-board-key': WRONG });
+    expect(missing).toMatchObject({
+      status: 401,
+      body: { code: 'board_locked', lockMode: 'all', keyState: 'missing' },
+    });
+    expect(wrong).toMatchObject({ status: 401, body: { code: 'board_locked', lockMode: 'all', keyState: 'wrong' } });
+    expect(wrong.body.error).not.toBe(missing.body.error);
+    expect(wrong.body.error).toMatch(/wrong/);
+
+    const relockMissing = await t.api.post(`/api/boards/${board.id}/lock`, { mode: 'write' });
+    const relockWrong = await t.api.post(`/api/boards/${board.id}/lock`, { mode: 'write' }, { 'x-board-key': WRONG });
+    expect(relockMissing).toMatchObject({ status: 403, body: { code: 'invalid_key', keyState: 'missing' } });
+    expect(relockWrong).toMatchObject({ status: 403, body: { code: 'invalid_key', keyState: 'wrong' } });
+    expect(relockWrong.body.error).not.toBe(relockMissing.body.error);
+  });
+
+  it('MCP tools, both eras: a missing key is asked for, a wrong one is called wrong', async () => {
+    const { board_id } = await t.api.post('/api/boards', { lock: 'all' }).then((res) => ({ board_id: res.body.id }));
+    const missing = await advice('get_board', { board_id });
+    const wrong = await advice('get_board', { board_id, access_key: WRONG });
+    expect(missing.modern).toMatchObject({ code: 'board_locked', keyState: 'missing' });
+    expect(wrong.modern).toMatchObject({ code: 'board_locked', keyState: 'wrong' });
+    expect(missing.modern.next).toMatch(/call again with access_key set to its key/);
+    expect(wrong.modern.next).toMatch(/access_key given is wrong/);
+    expect(missing.legacy).toMatch(/call again with access_key set to its key/);
+    expect(wrong.legacy).toMatch(/access_key given is wrong/);
+  });
+
+  it('a resource read, which takes no arguments, is told how it sends a key', async () => {
+    const { body: board } = await t.api.post('/api/boards', { lock: 'all' });
+    const uri = `svc://board/${board.id}/state.json`;
+    const stateless = await rpcError(modern.client.readResource({ uri }));
+    expect(stateless).toMatchObject({ code: -32001, data: { code: 'board_locked', keyState: 'missing', uri } });
+    expect(stateless.message).toMatch(/X-Board-Key header/);
+    expect(stateless.message).not.toMatch(/call again with access_key/);
+    const session = await rpcError(legacy.client.readResource({ uri }));
+    expect(session.message).toMatch(/open_board with access_key/);
+
+    const withWrongHeader = await connectModernMcp(t.server.url, { headers: { 'x-board-key': WRONG } });
+    try {
+      const wrong = await rpcError(withWrongHeader.client.readResource({ uri }));
+      expect(wrong).toMatchObject({ data: { keyState: 'wrong' } });
+      expect(wrong.message).toMatch(/X-Board-Key header is wrong/);
+    } finally {
+      await withWrongHeader.close();
+    }
+  });
+
+  it('/ws: an edit on a write-locked board says which, and that the key travels as the subprotocol', async () => {
+    const { body: board } = await t.api.post('/api/boards', { lock: 'write' });
+    for (const [key, keyState] of [
+      [undefined, 'missing'],
+      [WRONG, 'wrong'],
+    ] as const) {
+      const socket = await openJson(t.server.url, board.id, { key });
+      try {
+        socket.send({ type: 'add_text', ref: 1, x: 0, y: 0, content: 'x' });
+        const refused = await socket.next((frame) => frame.type === 'error');
+        expect(refused).toMatchObject({ code: 'board_locked', keyState, ref: 1 });
+        expect(refused.message).toMatch(keyState === 'missing' ? /svc-key/ : /wrong/);
+      } finally {
+        socket.close();
+      }
+    }
   });
 });

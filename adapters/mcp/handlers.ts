@@ -146,7 +146,7 @@ export function boardServer(
     },
   );
   registerTools(server, boards, memory, era, baseUrl, serves, calls);
-  registerResources(server, boards, memory, serves);
+  registerResources(server, boards, memory, era, serves);
   registerCompletions(server, memory, serves);
   return server;
 }
@@ -216,7 +216,7 @@ function toolResult(result: object & { blocks?: ContentBlock[] }): CallToolResul
   };
 }
 
-function registerResources(server: Server, boards: Boards, memory: AgentMemory, serves: Serves): void {
+function registerResources(server: Server, boards: Boards, memory: AgentMemory, era: Era, serves: Serves): void {
   if (serves('resources/templates/list'))
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   if (serves('resources/list')) {
@@ -234,7 +234,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory, 
         const { boardId } = parseUri(request.params.uri);
         return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
       } catch (error) {
-        return resourceFailure(error, request.params.uri);
+        return resourceFailure(error, request.params.uri, era);
       }
     });
 
@@ -254,7 +254,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory, 
         subscribe.call(memory, request.params.uri);
         return {};
       } catch (error) {
-        return resourceFailure(error, request.params.uri);
+        return resourceFailure(error, request.params.uri, era);
       }
     });
   if (serves('resources/unsubscribe'))

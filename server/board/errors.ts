@@ -25,6 +25,10 @@ export class BoardError extends Error {
   }
 }
 
+/** Why a key did not open a locked board: none was sent, or the one sent is not its key. */
+export type KeyState = 'missing' | 'wrong';
+export const keyStateOf = (key: string | undefined): KeyState => (key === undefined ? 'missing' : 'wrong');
+
 export const errors = {
   invalidPayload: (field: string, reason: string) =>
     new BoardError(400, 'invalid_payload', `invalid ${field || 'body'}: ${reason}`, { field, reason }),
@@ -51,14 +55,25 @@ export const errors = {
     }),
   unsupported: (field: string, reason: string) =>
     new BoardError(400, 'unsupported_field', `${field} is not supported yet: ${reason}`, { field, reason }),
-  boardLocked: (lockMode: string) =>
-    new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', {
-      locked: true,
-      lockMode,
-    }),
+  boardLocked: (lockMode: string, keyState: KeyState) =>
+    new BoardError(
+      401,
+      'board_locked',
+      keyState === 'missing'
+        ? 'this board is locked; send its access key in X-Board-Key'
+        : 'the access key sent is wrong for this board; send the key given when it was locked, in X-Board-Key',
+      { locked: true, lockMode, keyState },
+    ),
   invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
-  invalidKey: () =>
-    new BoardError(403, 'invalid_key', 'the access key is missing or wrong; send the current key in X-Board-Key'),
+  invalidKey: (keyState: KeyState) =>
+    new BoardError(
+      403,
+      'invalid_key',
+      keyState === 'missing'
+        ? 'this board is locked; send its current key in X-Board-Key to change its lock'
+        : 'the access key sent is wrong for this board; send its current key in X-Board-Key',
+      { keyState },
+    ),
   boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
   lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
   boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),

@@ -12,7 +12,7 @@ import type { Access, Caller, KeyHolder } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from '../board/board-write.js';
 import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/document-model.js';
-import { errors } from '../board/errors.js';
+import { errors, keyStateOf } from '../board/errors.js';
 import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
@@ -333,7 +333,7 @@ export class Boards {
     const record = await this.admitLockOperation(boardId, caller);
     const { registry } = this.deps.store;
     if (record.lockMode) {
-      if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
+      if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
       if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)))
         throw errors.lockConflict();
       this.deps.events.lockChanged(boardId);
@@ -367,7 +367,7 @@ export class Boards {
   async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
-    if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
+    if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
     if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
     this.deps.events.lockChanged(boardId);
     return { mode: null };
