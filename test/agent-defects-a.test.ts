@@ -149,3 +149,39 @@ describe('a missing key and a wrong key are told apart', () => {
     }
   });
 });
+
+describe("a todo board's starter columns are said, and can be left out", () => {
+  it('tools/list says the default template; create_board and set_board_mode take template none', async () => {
+    const { tools } = await modern.client.listTools();
+    const create = tools.find((tool: { name: string }) => tool.name === 'create_board')!;
+    expect((create.inputSchema.properties as any).template).toMatchObject({
+      enum: expect.arrayContaining(['kanban', 'none']),
+      description: expect.stringMatching(/Default kanban: To do, In progress, Done/),
+    });
+
+    for (const client of [modern, legacy]) {
+      const seeded = await client.call('create_board', { mode: 'todo' });
+      expect((await client.call('list_tasks', { board_id: seeded.board_id })).columns).toHaveLength(3);
+      const bare = await client.call('create_board', { mode: 'todo', template: 'none' });
+      expect((await client.call('list_tasks', { board_id: bare.board_id })).columns).toEqual([]);
+      const switched = await client.call('create_board', {});
+      expect(
+        await client.call('set_board_mode', { board_id: switched.board_id, mode: 'todo', template: 'none' }),
+      ).toMatchObject({ ok: true, mode: 'todo', columns: [] });
+    }
+  });
+
+  it('REST: POST /api/boards, POST /mode and GET /todo take template none', async () => {
+    const created = await t.api.post('/api/boards', { mode: 'todo', template: 'none' });
+    expect(created.status).toBe(200);
+    expect((await t.api.get(`/json/${created.body.id}`)).body.columns).toEqual([]);
+
+    const draw = await t.api.post('/api/boards', {});
+    const mode = await t.api.post(`/api/boards/${draw.body.id}/mode`, { mode: 'todo', template: 'none' });
+    expect(mode.body).toMatchObject({ ok: true, mode: 'todo', columns: [] });
+
+    const redirect = await t.api.get('/todo?template=none');
+    const boardId = redirect.headers.get('location')!.split('#')[1];
+    expect((await t.api.get(`/json/${boardId}`)).body).toMatchObject({ mode: 'todo', columns: [] });
+  });
+});

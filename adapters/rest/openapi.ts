@@ -26,6 +26,7 @@ import {
   HISTORY_PAGE_MAX,
   MAX_BODY_BYTES,
   RestoreBody,
+  TEMPLATES,
 } from '../../schema/index.js';
 import { OPERATION_LIST, type OperationGroup } from '../../server/board/operations.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
@@ -247,8 +248,8 @@ const ROUTES: [string, string, Operation][] = [
       query: {
         template: {
           type: 'string',
-          enum: ['kanban', 'sprint', 'bugs'],
-          description: 'starter columns (unknown values fall back to kanban)',
+          enum: [...TEMPLATES],
+          description: 'starter columns (none: no columns; unknown values fall back to kanban)',
         },
       },
       ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
