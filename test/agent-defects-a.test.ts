@@ -185,3 +185,66 @@ describe("a todo board's starter columns are said, and can be left out", () => {
     expect((await t.api.get(`/json/${boardId}`)).body).toMatchObject({ mode: 'todo', columns: [] });
   });
 });
+
+describe('every ETag a read hands out is a starting point for changes', () => {
+  /** Records the board's settled state as a version now, as its settle would in three seconds. */
+  const settleNow = (boardId: string) => t.server.server.events.settling!(boardId);
+  const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
+
+  it('get_board, /json and get_changes ETags, unsettled or across a settle, on both eras and REST', async () => {
+    for (const client of [modern, legacy]) {
+      const { board_id } = await client.call('create_board', {});
+      const a = await client.call('add_text', { board_id, x: 0, y: 0, content: 'a' });
+      await settleNow(board_id);
+      await client.call('add_text', { board_id, x: 0, y: 50, content: 'b' });
+      // Read before the burst settles: this ETag is no version.
+      const { etag } = await client.call('get_board', { board_id });
+      const jsonEtag = (await t.api.get(`/json/${board_id}`)).headers.get('etag');
+      expect(jsonEtag).toBe(etag);
+      const c = await client.call('add_text', { board_id, x: 0, y: 100, content: 'c' });
+      await client.call('move', { board_id, kind: 'texts', id: a.id, x: 10, y: 10 });
+
+      const changes = await client.call('get_changes', { board_id, since_etag: etag });
+      expect({ added: ids(changes.added), updated: ids(changes.updated), removed: changes.removed }).toEqual({
+        added: [c.id],
+        updated: [a.id],
+        removed: [],
+      });
+      const rest = await t.api.get(`/api/boards/${board_id}/changes?since_etag=${encodeURIComponent(jsonEtag!)}`);
+      expect(rest.status).toBe(200);
+      expect({ added: ids(rest.body.added), updated: ids(rest.body.updated) }).toEqual({
+        added: [c.id],
+        updated: [a.id],
+      });
+
+      // The ETag get_changes answered, unsettled too, is the next starting point; and across a settle.
+      await settleNow(board_id);
+      const d = await client.call('add_text', { board_id, x: 0, y: 150, content: 'd' });
+      const next = await client.call('get_changes', { board_id, since_etag: changes.etag });
+      expect({ added: ids(next.added), updated: next.updated, removed: next.removed }).toEqual({
+        added: [d.id],
+        updated: [],
+        removed: [],
+      });
+      const fromFirst = await client.call('get_changes', { board_id, since_etag: etag });
+      expect(ids(fromFirst.added)).toEqual([c.id, d.id].sort());
+    }
+  });
+
+  it('the snapshot and op frames of /ws hand out starting points too', async () => {
+    const { body: board } = await t.api.post('/api/boards', {});
+    await t.api.post(`/api/boards/${board.id}/texts`, { x: 0, y: 0, content: 'a' });
+    const socket = await openJson(t.server.url, board.id);
+    try {
+      const b = await t.api.post(`/api/boards/${board.id}/texts`, { x: 0, y: 50, content: 'b' });
+      const op = await socket.next((frame) => frame.type === 'op' && frame.item?.id === b.body.id);
+      const c = await t.api.post(`/api/boards/${board.id}/texts`, { x: 0, y: 100, content: 'c' });
+      const since = async (etag: string) =>
+        (await t.api.get(`/api/boards/${board.id}/changes?since_etag=${encodeURIComponent(etag)}`)).body;
+      expect(ids((await since(op.etag)).added)).toEqual([c.body.id]);
+      expect(ids((await since(socket.snapshot.etag)).added)).toEqual([b.body.id, c.body.id].sort());
+    } finally {
+      socket.close();
+    }
+  });
+});

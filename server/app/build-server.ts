@@ -134,6 +134,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     blobs,
     journal: documents,
     figures: { opsComputed: (count) => metrics.opsComputed(count) },
+    states: recorder,
   });
   metrics.countRooms(() => rooms.size);
   hocuspocus.configure({

@@ -19,7 +19,7 @@ import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { BoardHistory } from './board-history.js';
 import type { HistoryRecorder } from './history-recorder.js';
-import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
@@ -161,7 +161,10 @@ export class Boards {
           boardId,
           [...boardMaps(doc).images.values()].map((image) => image.blob),
         );
-      return view(doc, record);
+      const result = view(doc, record);
+      // A view that took the state's ETag may hand it out: it must stay a starting point for changes.
+      if (knownEtag(doc) !== undefined) this.deps.recorder.handedOut(boardId, doc);
+      return result;
     });
   }
 
@@ -272,13 +275,13 @@ export class Boards {
     await this.admit(boardId, caller, 'read');
     if (sinceEtag !== undefined) {
       // The board already moved past what the caller saw: nothing to wait for (an edit between two waits is not missed).
-      const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+      const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
       if (etag !== sinceEtag) return { boardId, updated: true, timedOut: false, etag };
     }
     const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
     const record = await this.deps.store.registry.get(boardId);
     if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };
-    const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+    const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
     return { boardId, updated, timedOut, etag };
   }
 
