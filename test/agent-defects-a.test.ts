@@ -106,9 +106,9 @@ describe('a missing key and a wrong key are told apart', () => {
     expect(missing.modern).toMatchObject({ code: 'board_locked', keyState: 'missing' });
     expect(wrong.modern).toMatchObject({ code: 'board_locked', keyState: 'wrong' });
     expect(missing.modern.next).toMatch(/call again with access_key set to its key/);
-    expect(wrong.modern.next).toMatch(/access_key given is wrong/);
+    expect(wrong.modern.next).toMatch(/key sent is wrong for this board/);
     expect(missing.legacy).toMatch(/call again with access_key set to its key/);
-    expect(wrong.legacy).toMatch(/access_key given is wrong/);
+    expect(wrong.legacy).toMatch(/key sent is wrong for this board/);
   });
 
   it('a resource read, which takes no arguments, is told how it sends a key', async () => {

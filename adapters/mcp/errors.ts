@@ -70,7 +70,7 @@ const LOCK_STEPS: Record<KeyChannel, Record<'missing' | 'wrong', (lockMode: stri
   argument: {
     missing: (lockMode) => `The board is locked (${lockMode}): call again with access_key set to its key.`,
     wrong: () =>
-      'The access_key given is wrong for this board: call again with the key given when it was locked (each wrong key makes the next try wait longer).',
+      'The key sent is wrong for this board: call again with access_key set to the key given when it was locked (each wrong key makes the next try wait longer).',
   },
   header: {
     missing: (lockMode) =>
