@@ -52,7 +52,7 @@ type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
 /** A write-locked board's refusal on this channel, whose key travels only when the socket connects. */
 const LOCKED_MESSAGES: Record<string, string> = {
-  missing: 'this board is locked; reconnect with its access key as the svc-key.<key> subprotocol to edit it',
+  missing: 'this board is locked; reconnect with its access key as the svc-key.<key> subprotocol',
   wrong: 'the access key this connection sent is wrong for this board; reconnect with the key given when it was locked',
 };
 
@@ -210,7 +210,7 @@ export class JsonChannelConnection implements RoomMember {
       ...extra,
       type: 'error',
       code: boardError.code,
-      message: boardError.code === 'board_locked' ? LOCKED_MESSAGES[String(details.keyState)] : boardError.message,
+      message: (boardError.code === 'board_locked' && LOCKED_MESSAGES[String(details.keyState)]) || boardError.message,
       ...(ref !== undefined && { ref }),
     });
   }

@@ -77,6 +77,8 @@ export class HistoryRecorder implements HandedOutStates {
     maxSize: ITEM_CACHE_ITEMS,
     sizeCalculation: ({ items }) => 1 + itemCount(items),
   });
+  /** Off with HISTORY=off (benchmarks of the write path): reads then note nothing. */
+  notesHandedOut = true;
   /** By `${boardId} ${etag}`, the items of states whose ETag a read handed out. */
   private readonly handedOutStates = new LRUCache<string, ItemMaps>({
     maxSize: HANDED_OUT_ITEMS,
@@ -103,7 +105,7 @@ export class HistoryRecorder implements HandedOutStates {
   handedOut(boardId: string, doc: Y.Doc): string {
     const etag = etagOf(doc);
     const key = `${boardId} ${etag}`;
-    if (this.items.peek(boardId)?.etag !== etag && !this.handedOutStates.has(key))
+    if (this.notesHandedOut && this.items.peek(boardId)?.etag !== etag && !this.handedOutStates.has(key))
       this.handedOutStates.set(key, itemMapsOf(doc));
     return etag;
   }
