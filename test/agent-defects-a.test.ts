@@ -120,6 +120,9 @@ describe('a missing key and a wrong key are told apart', () => {
     expect(stateless.message).not.toMatch(/call again with access_key/);
     const session = await rpcError(legacy.client.readResource({ uri }));
     expect(session.message).toMatch(/open_board with access_key/);
+    const listen = await rpcError(modern.modern.listen({ resourceSubscriptions: [uri] }));
+    expect(listen).toMatchObject({ code: -32001, data: { keyState: 'missing' } });
+    expect(listen.message).toMatch(/X-Board-Key header/);
 
     const withWrongHeader = await connectModernMcp(t.server.url, { headers: { 'x-board-key': WRONG } });
     try {
