@@ -117,8 +117,11 @@ export const BoardMode = z
   .describe('draw: canvas, todo: kanban');
 export type BoardMode = z.infer<typeof BoardMode>;
 
-export const TEMPLATES = ['kanban', 'sprint', 'bugs'] as const;
-export const Template = z.enum(TEMPLATES, { error: 'must be "kanban", "sprint" or "bugs"' }).describe('Todo columns');
+/** A todo board's starter columns; `none` starts it without columns. */
+export const TEMPLATES = ['kanban', 'sprint', 'bugs', 'none'] as const;
+export const Template = z
+  .enum(TEMPLATES, { error: 'must be "kanban", "sprint", "bugs" or "none"' })
+  .describe('Default kanban: To do, In progress, Done');
 export type Template = z.infer<typeof Template>;
 
 export const LOCK_MODES = ['write', 'all'] as const;

@@ -119,7 +119,7 @@ export const McpToolOutputs = {
   }),
   get_changes: z.looseObject({
     boardId: z.string(),
-    from: z.number().int(),
+    from: z.number().int().nullable(),
     to: z.number().int().nullable(),
     etag: z.string(),
     added: z.array(ChangedItem),

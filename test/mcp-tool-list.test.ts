@@ -75,7 +75,7 @@ describe('tools/list', () => {
     expect(property('query_tasks', 'priority').enum).toEqual(expect.arrayContaining(['H', 'M', 'L']));
     expect(property('create_board', 'mode').enum).toEqual(['draw', 'todo']);
     expect(property('set_board_mode', 'mode').enum).toEqual(['draw', 'todo']);
-    expect(property('create_board', 'template').enum).toEqual(['kanban', 'sprint', 'bugs']);
+    expect(property('create_board', 'template').enum).toEqual(['kanban', 'sprint', 'bugs', 'none']);
     expect(property('create_board', 'lock').enum).toEqual(['write', 'all']);
     expect(property('move', 'kind').enum).toEqual(expect.arrayContaining(['texts', 'strokes', 'images']));
     expect(property('draw_stroke', 'anchors.start.kind').enum).toEqual(['text', 'image']);

@@ -18,7 +18,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { type BoardError, errors } from '../../server/board/errors.js';
+import { MAX_STROKE_POINTS } from '../../schema/index.js';
+import { type BoardError, errors, quotaAdvice } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';
@@ -58,10 +59,40 @@ function asBoardError(error: unknown): BoardError {
 }
 
 /**
+ * How the refused request can send a key: a tool call as its `access_key`
+ * argument; a resource read or listen, which takes no arguments, only in the
+ * X-Board-Key header of its HTTP request, or in a 2025 session also as the key
+ * the session remembers from a tool call that gave it.
+ */
+export type KeyChannel = 'argument' | 'header' | 'session';
+
+const LOCK_STEPS: Record<KeyChannel, Record<'missing' | 'wrong', (lockMode: string) => string>> = {
+  argument: {
+    missing: (lockMode) => `The board is locked (${lockMode}): call again with access_key set to its key.`,
+    wrong: () =>
+      'The key sent is wrong for this board: call again with access_key set to the key given when it was locked (each wrong key makes the next try wait longer).',
+  },
+  header: {
+    missing: (lockMode) =>
+      `The board is locked (${lockMode}): this request takes no access_key, so send the key in the X-Board-Key header of the HTTP request.`,
+    wrong: () => 'The key in the X-Board-Key header is wrong for this board: send the key given when it was locked.',
+  },
+  session: {
+    missing: (lockMode) =>
+      `The board is locked (${lockMode}): this request takes no access_key; call open_board with access_key first (the session remembers the key), or send it in the X-Board-Key header.`,
+    wrong: () =>
+      'The key sent (the X-Board-Key header, else the one this session remembers from an access_key) is wrong for this board: call open_board with the right access_key.',
+  },
+};
+
+/** The field of a stroke's points (draw_stroke's, or an import's `lines[i].points`). */
+const STROKE_POINTS = /(^|\.)points$/;
+
+/**
  * What an agent should do next, in one sentence, by error code. Keys are
  * always named as tool arguments: an agent cannot set HTTP headers.
  */
-function nextStep(error: BoardError): string {
+function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): string {
   const details = error.details as Record<string, unknown>;
   switch (error.code) {
     case 'board_not_found':
@@ -71,13 +102,19 @@ function nextStep(error: BoardError): string {
     case 'invalid_board_id':
       return 'board_id must be the board UUID that create_board or open_board returned.';
     case 'board_locked':
-      return `The board is locked (${String(details.lockMode)}): call again with access_key set to its key.`;
     case 'invalid_key':
-      return 'The access_key is wrong: pass the key given when the board was locked.';
+      return LOCK_STEPS[keyChannel][details.keyState === 'wrong' ? 'wrong' : 'missing'](String(details.lockMode));
     case 'rate_limited':
       return `Too many calls: retry in ${String(details.retryAfterSeconds)} s.`;
     case 'quota_exceeded':
-      return 'The board is full for this kind of item: erase some items, or use another board.';
+      return `Over the ${String(details.kind)} limit: ${quotaAdvice(details.kind, error.status === 400)}.`;
+    case 'invalid_payload': {
+      const reason = String(details.reason);
+      if (STROKE_POINTS.test(String(details.field)) && reason.includes(`${MAX_STROKE_POINTS}`))
+        return `Simplify the stroke to at most ${MAX_STROKE_POINTS} points, or split it into several strokes.`;
+      if (/at most \d+ characters/.test(reason)) return `Shorten ${String(details.field)} and call again.`;
+      return 'Correct the arguments and call again.';
+    }
     case 'payload_too_large':
       return 'The request is too large: send less (at most 5 MiB), for example in several calls.';
     case 'item_not_found':
@@ -103,13 +140,13 @@ function nextStep(error: BoardError): string {
 const HEADER_MESSAGES: ReadonlySet<string> = new Set(['board_locked', 'invalid_key']);
 
 /** The error's message followed by its next step. */
-export const actionableMessage = (error: BoardError) =>
-  HEADER_MESSAGES.has(error.code) ? nextStep(error) : `${error.message}. ${nextStep(error)}`;
+export const actionableMessage = (error: BoardError, keyChannel: KeyChannel = 'argument') =>
+  HEADER_MESSAGES.has(error.code) ? nextStep(error, keyChannel) : `${error.message}. ${nextStep(error, keyChannel)}`;
 
 /** A JSON-RPC error for errors that are the protocol's business (and, on the 2025 revisions, the contract's mapping). */
-export function toMcpError(boardError: BoardError): RpcError {
+export function toMcpError(boardError: BoardError, keyChannel: KeyChannel = 'argument'): RpcError {
   const data = { code: boardError.code, ...boardError.details };
-  const message = actionableMessage(boardError);
+  const message = actionableMessage(boardError, keyChannel);
   if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, message, data);
   if (
     boardError.code === 'board_not_found' ||
@@ -166,15 +203,20 @@ export function toolFailure(error: unknown, era: Era): CallToolResult {
   };
 }
 
-/** A resource request that failed: always a JSON-RPC error, naming the URI asked for (SEP-2164). */
-export function resourceFailure(error: unknown, uri: string): never {
+/**
+ * A resource request that failed: always a JSON-RPC error, naming the URI
+ * asked for (SEP-2164). A 2025 session can lend it a remembered key; a
+ * 2026-07-28 request only its header.
+ */
+export function resourceFailure(error: unknown, uri: string, era: Era): never {
   const boardError = asBoardError(error);
+  const keyChannel = era === 'legacy' ? 'session' : 'header';
   if (isLegacyResult(boardError))
-    throw new RpcError(INVALID_PARAMS, actionableMessage(boardError), {
+    throw new RpcError(INVALID_PARAMS, actionableMessage(boardError, keyChannel), {
       code: boardError.code,
       ...boardError.details,
       uri,
     });
-  const rpc = toMcpError(boardError);
+  const rpc = toMcpError(boardError, keyChannel);
   throw new RpcError(rpc.code, rpc.message, { ...rpc.data, uri });
 }

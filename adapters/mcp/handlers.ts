@@ -45,7 +45,7 @@ export const INSTRUCTIONS = [
   'Shared boards with no accounts: whoever has a board id can read and write it, unless it is locked.',
   'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).',
   'Start with create_board or open_board (a board URL or id), read with get_board or get_preview (an SVG and a PNG picture), then edit with the add_*/draw_stroke/move/erase or column/task tools, or many edits in one batch call.',
-  'A locked board needs its key: pass it as access_key; in a session the key is remembered for that board after the first call that gives it.',
+  'A locked board needs its key: pass it as access_key (a resource read, which takes no arguments, sends it in the X-Board-Key header); in a session the key is remembered for that board after the first call that gives it.',
   'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits; then get_changes with since_etag tells what changed.',
   'Every settled burst of edits is a version: list_versions, svc://board/{id}/versions/{version}/state.json and restore_version bring a board back.',
   'A refused call answers isError with a code and what to do next.',
@@ -146,7 +146,7 @@ export function boardServer(
     },
   );
   registerTools(server, boards, memory, era, baseUrl, serves, calls);
-  registerResources(server, boards, memory, serves);
+  registerResources(server, boards, memory, era, serves);
   registerCompletions(server, memory, serves);
   return server;
 }
@@ -216,7 +216,7 @@ function toolResult(result: object & { blocks?: ContentBlock[] }): CallToolResul
   };
 }
 
-function registerResources(server: Server, boards: Boards, memory: AgentMemory, serves: Serves): void {
+function registerResources(server: Server, boards: Boards, memory: AgentMemory, era: Era, serves: Serves): void {
   if (serves('resources/templates/list'))
     server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   if (serves('resources/list')) {
@@ -234,7 +234,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory, 
         const { boardId } = parseUri(request.params.uri);
         return await readResource(boards, request.params.uri, mcpCaller(context, memory.keyFor(boardId, context.key)));
       } catch (error) {
-        return resourceFailure(error, request.params.uri);
+        return resourceFailure(error, request.params.uri, era);
       }
     });
 
@@ -254,7 +254,7 @@ function registerResources(server: Server, boards: Boards, memory: AgentMemory, 
         subscribe.call(memory, request.params.uri);
         return {};
       } catch (error) {
-        return resourceFailure(error, request.params.uri);
+        return resourceFailure(error, request.params.uri, era);
       }
     });
   if (serves('resources/unsubscribe'))

@@ -97,13 +97,8 @@ export class ModernMcp {
       } catch (error) {
         const boardError = knownError(error);
         if (!boardError) throw error;
-        if (boardError.code === 'board_locked')
-          throw new RpcError(
-            -32001,
-            `${uri}: the board is locked; send its key in the X-Board-Key header of the listen request`,
-            { code: boardError.code, ...boardError.details },
-          );
-        throw toMcpError(boardError);
+        const rpc = toMcpError(boardError, 'header');
+        throw new RpcError(rpc.code, `${uri}: ${rpc.message}`, rpc.data);
       }
     }
     const params = message.params!;

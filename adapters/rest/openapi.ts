@@ -26,6 +26,7 @@ import {
   HISTORY_PAGE_MAX,
   MAX_BODY_BYTES,
   RestoreBody,
+  TEMPLATES,
 } from '../../schema/index.js';
 import { OPERATION_LIST, type OperationGroup } from '../../server/board/operations.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
@@ -83,8 +84,8 @@ const ERROR_SCHEMA: Schema = {
 };
 const ERRORS: Record<number, string> = {
   400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`',
-  401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
-  403: "`invalid_key` (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
+  401: '`board_locked` {locked, lockMode, keyState: missing|wrong}: send the access key in X-Board-Key',
+  403: "`invalid_key` {keyState: missing|wrong} (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
   404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
   409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
   410: '`history_gone`: the version or ETag a change list starts from is no longer stored; read the whole board again',
@@ -247,8 +248,8 @@ const ROUTES: [string, string, Operation][] = [
       query: {
         template: {
           type: 'string',
-          enum: ['kanban', 'sprint', 'bugs'],
-          description: 'starter columns (unknown values fall back to kanban)',
+          enum: [...TEMPLATES],
+          description: 'starter columns (none: no columns; unknown values fall back to kanban)',
         },
       },
       ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
@@ -413,7 +414,7 @@ const ROUTES: [string, string, Operation][] = [
       tag: 'history',
       summary: 'Items added, updated and removed since a version or an ETag',
       description:
-        'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.',
+        'Give exactly one of `since` and `since_etag`: any ETag a read gave is a starting point (`from` is null when it is no version). 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.',
       query: {
         since: versionQuery('a version'),
         since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' },

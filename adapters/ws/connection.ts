@@ -29,7 +29,7 @@ import type { BoardRooms, Membership, RoomMember } from '../../server/host/board
 import type { Boards } from '../../server/host/boards.js';
 import type { BoardOp } from '../../server/host/op-feed.js';
 import type { SocketVerdict } from '../../server/host/socket-access.js';
-import { BoardError, CLOSE, errors, fromZodIssues } from '../../server/board/errors.js';
+import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../server/board/errors.js';
 import { knownError } from '../../server/store/storage-errors.js';
 import { type BatchOpCall, parseBatchOps } from '../../server/board/batch.js';
 import { FRAME_OPERATIONS, runBatch } from '../../server/board/operations.js';
@@ -51,6 +51,12 @@ type PendingBatch = { ref: Ref; ops: BatchOpCall[]; frames: number; timer: NodeJ
 type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 
 type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
+/** A write-locked board's refusal on this channel, whose key travels only when the socket connects. */
+const LOCKED_MESSAGES: Record<string, string> = {
+  missing: 'this board is locked; reconnect with its access key as the svc-key.<key> subprotocol',
+  wrong: 'the access key this connection sent is wrong for this board; reconnect with the key given when it was locked',
+};
+
 /** A single mutation frame's type with its parsed arguments (without type and ref). */
 type MutationOp = { [T in MutationFrameType]: { type: T; args: MutationArgs[T] } }[MutationFrameType];
 
@@ -197,7 +203,7 @@ export class JsonChannelConnection implements RoomMember {
       ...extra,
       type: 'error',
       code: boardError.code,
-      message: boardError.message,
+      message: (boardError.code === 'board_locked' && LOCKED_MESSAGES[String(details.keyState)]) || boardError.message,
       ...(ref !== undefined && { ref }),
     });
   }
@@ -250,7 +256,8 @@ export class JsonChannelConnection implements RoomMember {
 
   /** Read-only connections and the board's frame budget (a continued batch counts once). */
   private async admit(): Promise<void> {
-    if (this.admission.readOnly) throw errors.boardLocked(this.admission.lockMode ?? 'write');
+    if (this.admission.readOnly)
+      throw errors.boardLocked(this.admission.lockMode ?? 'write', keyStateOf(this.admission.caller.key));
     await this.deps.access.admitFrame(this.admission.boardId);
   }
 

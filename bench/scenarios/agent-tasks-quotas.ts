@@ -53,7 +53,7 @@ async function importBoard(baseUrl: string, mode: 'draw' | 'todo', content: obje
   const response = await fetch(`${baseUrl}/api/boards`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode, content }),
+    body: JSON.stringify({ mode, ...(mode === 'todo' && { template: 'none' }), content }),
   });
   if (!response.ok) throw new Error(`import refused: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;

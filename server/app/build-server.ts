@@ -124,7 +124,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     now,
     logError: (error, boardId) => logError(error, boardId),
   });
-  if (!config.history) events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
+  if (!config.history) {
+    events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
+    recorder.notesHandedOut = false;
+  }
   const boards = new Boards({ store, host, access, events, recorder, now });
   const socketAccess = new SocketAccess({ boards, events });
   const rooms = new BoardRooms({
@@ -134,6 +137,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     blobs,
     journal: documents,
     figures: { opsComputed: (count) => metrics.opsComputed(count) },
+    states: recorder,
   });
   metrics.countRooms(() => rooms.size);
   hocuspocus.configure({

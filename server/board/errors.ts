@@ -25,6 +25,10 @@ export class BoardError extends Error {
   }
 }
 
+/** Why a key did not open a locked board: none was sent, or the one sent is not its key. */
+export type KeyState = 'missing' | 'wrong';
+export const keyStateOf = (key: string | undefined): KeyState => (key === undefined ? 'missing' : 'wrong');
+
 export const errors = {
   invalidPayload: (field: string, reason: string) =>
     new BoardError(400, 'invalid_payload', `invalid ${field || 'body'}: ${reason}`, { field, reason }),
@@ -51,14 +55,25 @@ export const errors = {
     }),
   unsupported: (field: string, reason: string) =>
     new BoardError(400, 'unsupported_field', `${field} is not supported yet: ${reason}`, { field, reason }),
-  boardLocked: (lockMode: string) =>
-    new BoardError(401, 'board_locked', 'this board is locked; send its access key in X-Board-Key', {
-      locked: true,
-      lockMode,
-    }),
+  boardLocked: (lockMode: string, keyState: KeyState) =>
+    new BoardError(
+      401,
+      'board_locked',
+      keyState === 'missing'
+        ? 'this board is locked; send its access key in X-Board-Key'
+        : 'the access key sent is wrong for this board; send the key given when it was locked, in X-Board-Key',
+      { locked: true, lockMode, keyState },
+    ),
   invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
-  invalidKey: () =>
-    new BoardError(403, 'invalid_key', 'the access key is missing or wrong; send the current key in X-Board-Key'),
+  invalidKey: (keyState: KeyState) =>
+    new BoardError(
+      403,
+      'invalid_key',
+      keyState === 'missing'
+        ? 'this board is locked; send its current key in X-Board-Key to change its lock'
+        : 'the access key sent is wrong for this board; send its current key in X-Board-Key',
+      { keyState },
+    ),
   boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
   lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
   boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
@@ -90,6 +105,37 @@ export const errors = {
     new BoardError(503, 'storage_unavailable', 'the change could not be stored; nothing was changed, retry later'),
   internal: () => new BoardError(500, 'internal_error', 'internal error'),
 };
+
+/**
+ * What to do about each limit, by the `kind` of its quota_exceeded: a limit
+ * on one item's size asks for a smaller item (erasing others would not help),
+ * a limit on a board's count for fewer items. An import (status 400) creates
+ * a board, so its count limits ask for less content instead.
+ */
+const ITEM_SIZE_ADVICE: Record<string, string> = {
+  text_chars: 'shorten the text, or split it into several texts',
+  task_content_chars: 'shorten the task content, or split it over several tasks',
+  image_bytes_per_item: 'send a smaller image (scale it down, or compress it as JPEG or WebP)',
+};
+const BOARD_COUNT_ADVICE: Record<string, string> = {
+  texts: 'erase texts or links that are no longer needed, or use another board',
+  strokes: 'erase strokes that are no longer needed, or use another board',
+  images: 'erase images that are no longer needed, or use another board',
+  image_bytes_total: 'use smaller images, erase some, or use another board',
+  columns: 'delete columns that are no longer needed, or use another board',
+  columns_per_lane: 'put the column in another lane, or delete one of this lane',
+  tasks: 'delete tasks that are no longer needed, or use another board',
+};
+
+/** The next step for a quota_exceeded of `kind`; `importing` for an import's content (create_board, POST /api/boards). */
+export function quotaAdvice(kind: unknown, importing: boolean): string {
+  const key = String(kind);
+  if (Object.hasOwn(ITEM_SIZE_ADVICE, key)) return ITEM_SIZE_ADVICE[key];
+  if (importing)
+    return 'import less: a new board holds no more than this, so leave some items out or spread them over several boards';
+  if (Object.hasOwn(BOARD_COUNT_ADVICE, key)) return BOARD_COUNT_ADVICE[key];
+  return 'send less';
+}
 
 /**
  * Every WebSocket close code the service sends, with its reason: one list for

@@ -552,7 +552,10 @@ export const OPERATIONS = {
     group: 'history',
     effect: 'read',
     access: 'read',
-    tool: { title: 'Get changes', description: 'Items added, updated, removed since since_etag or since; new etag.' },
+    tool: {
+      title: 'Get changes',
+      description: 'Items added, updated, removed since since_etag (any etag read) or since; new etag.',
+    },
   }),
   restore_version: host({
     name: 'restore_version',

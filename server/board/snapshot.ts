@@ -40,6 +40,9 @@ export function etagOf(doc: Y.Doc): string {
   return entry.etag;
 }
 
+/** The ETag of the document's state if a read already took it, without computing it. */
+export const knownEtag = (doc: Y.Doc): string | undefined => cache.get(doc)?.etag;
+
 /**
  * An image as snapshots show it: the payload reference is internal. Writes
  * take these keys back (schema/stored.ts SNAPSHOT_KEYS.image lists them).

@@ -8,6 +8,7 @@ export const TEMPLATE_COLUMNS: Record<Template, readonly string[]> = {
   kanban: ['To do', 'In progress', 'Done'],
   sprint: ['Backlog', 'Sprint', 'Review', 'Done'],
   bugs: ['Triage', 'Confirmed', 'In progress', 'Fixed'],
+  none: [],
 };
 
 /** Replaces the board's columns with the template's, in lane 0, authored `system:template`. */

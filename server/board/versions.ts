@@ -37,8 +37,8 @@ export type ChangedItem = Record<string, unknown> & { id: string; kind: string }
 /** `GET /changes`: from a version (or ETag) to the current state. */
 export type BoardChanges = {
   boardId: string;
-  /** The version the changes start from. */
-  from: number;
+  /** The version the changes start from, or null from an ETag a read handed out before its burst settled into a version. */
+  from: number | null;
   /** The newest version, or null when the current state is not yet a version (its burst has not settled). */
   to: number | null;
   etag: string;

@@ -19,7 +19,7 @@ import {
   RETRY_AFTER_SECONDS,
 } from '../../schema/index.js';
 import type { Surface } from '../board/board-write.js';
-import { errors } from '../board/errors.js';
+import { errors, keyStateOf } from '../board/errors.js';
 import type { KeyBudget } from './key-budget.js';
 import { keyMatches, secretsEqual } from './keys.js';
 import type { BoardRecord } from '../board/record.js';
@@ -164,12 +164,12 @@ export class Access {
 
   /**
    * The lock check: a `write` lock guards mutations, an `all` lock reads too.
-   * Missing or wrong key: 401 board_locked (see checkKey for the budget).
+   * Missing or wrong key: 401 board_locked, its `keyState` telling which (see checkKey for the budget).
    */
   requireAccess(record: BoardRecord, access: 'read' | 'write', holder: KeyHolder): void {
     if (!record.lockMode) return;
     if (access === 'read' && record.lockMode === 'write') return;
-    if (!this.checkKey(record, holder)) throw errors.boardLocked(record.lockMode);
+    if (!this.checkKey(record, holder)) throw errors.boardLocked(record.lockMode, keyStateOf(holder.key));
   }
 
   /**

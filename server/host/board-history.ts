@@ -7,12 +7,12 @@
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
 import type { LockMode } from '../../schema/index.js';
-import { diffItems, itemMapsOf } from '../board/changes.js';
+import { diffItems, type ItemMaps, itemMapsOf } from '../board/changes.js';
 import { boardMaps, MAP_NAMES } from '../board/document-model.js';
 import { errors } from '../board/errors.js';
 import type { BoardChanges, VersionMeta, VersionSummary } from '../board/versions.js';
 import { previewSvg } from '../board/preview.js';
-import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import { drawView, todoView } from '../board/snapshot.js';
 import { titleEntry } from '../board/title.js';
 import type { BoardStore } from '../store/board-store.js';
 import type { BoardWrite } from '../board/board-write.js';
@@ -125,8 +125,9 @@ export class BoardHistory {
 
   /**
    * `GET /changes`: what changed from a version (or the newest version holding
-   * an ETag) to the current state. A starting point no longer stored is 410
-   * history_gone: the caller reads the whole board again.
+   * an ETag, or the state whose ETag a read handed out) to the current state.
+   * A starting point no longer stored is 410 history_gone: the caller reads
+   * the whole board again.
    */
   async changes(
     boardId: string,
@@ -135,23 +136,31 @@ export class BoardHistory {
   ): Promise<BoardChanges> {
     await this.deps.boards.admit(boardId, caller, 'read');
     const { history } = this.deps.store;
+    const { recorder } = this.deps;
     const from =
       since.since !== undefined
         ? await history.get(boardId, since.since)
         : await history.findEtag(boardId, since.since_etag!);
-    if (!from) {
-      if (since.since === undefined)
-        throw errors.historyGone('no stored version holds that ETag (it was thinned, or never settled)');
+    let before: ItemMaps | null | undefined;
+    if (from) {
+      before = await recorder.itemsAt(boardId, from.version);
+      if (!before) throw errors.historyGone(`version ${from.version} was thinned`);
+    } else if (since.since === undefined) {
+      // An ETag a read handed out before its burst settled: no version holds it, the memory of its state does.
+      before = recorder.itemsHandedOut(boardId, since.since_etag!);
+      if (!before) throw errors.historyGone('no stored version holds that ETag, and this server does not remember it');
+    } else {
       const newest = await history.newest(boardId);
       if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
       throw errors.historyGone(`version ${since.since} was thinned`);
     }
-    const before = await this.deps.recorder.itemsAt(boardId, from.version);
-    if (!before) throw errors.historyGone(`version ${from.version} was thinned`);
     const newest = await history.newest(boardId);
-    const { after, etag } = await this.deps.host.use(boardId, (doc) => ({ after: itemMapsOf(doc), etag: etagOf(doc) }));
+    const { after, etag } = await this.deps.host.use(boardId, (doc) => ({
+      after: itemMapsOf(doc),
+      etag: recorder.handedOut(boardId, doc),
+    }));
     const to = newest && newest.meta.etag === etag ? newest.meta.version : null;
-    return { boardId, from: from.version, to, etag, ...diffItems(before, after) };
+    return { boardId, from: from?.version ?? null, to, etag, ...diffItems(before, after) };
   }
 
   /**

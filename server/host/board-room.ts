@@ -11,6 +11,7 @@ import type { afterLoadDocumentPayload, afterUnloadDocumentPayload, Document, Ex
 import type { KeyHolder } from './access.js';
 import type { BoardEvents, BoardSignal } from './board-events.js';
 import type { DocumentHost } from './document-host.js';
+import type { HandedOutStates } from './history-recorder.js';
 import { type BoardOp, feedOps, type OpFeedStores } from './op-feed.js';
 import type { SocketAccess, SocketVerdict } from './socket-access.js';
 
@@ -37,6 +38,8 @@ type RoomDeps = OpFeedStores & {
   events: BoardEvents;
   socketAccess: SocketAccess;
   figures?: RoomFigures;
+  /** Notes the states whose ETags `op` frames hand out (the history recorder). */
+  states?: HandedOutStates;
 };
 
 class BoardRoom {
@@ -63,7 +66,14 @@ class BoardRoom {
     if (this.document === document) return;
     this.stopFeed?.();
     this.document = document;
-    this.stopFeed = feedOps(document, this.boardId, this.deps, (ops, etag) => this.send(ops, etag));
+    const { states } = this.deps;
+    this.stopFeed = feedOps(
+      document,
+      this.boardId,
+      this.deps,
+      (ops, etag) => this.send(ops, etag),
+      states && ((doc) => states.handedOut(this.boardId, doc)),
+    );
   }
 
   /** The document was unloaded: nothing to feed from until it is loaded again. */

@@ -12,14 +12,14 @@ import type { Access, Caller, KeyHolder } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from '../board/board-write.js';
 import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/document-model.js';
-import { errors } from '../board/errors.js';
+import { errors, keyStateOf } from '../board/errors.js';
 import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { BoardHistory } from './board-history.js';
 import type { HistoryRecorder } from './history-recorder.js';
-import { drawView, etagOf, todoView } from '../board/snapshot.js';
+import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
@@ -161,7 +161,10 @@ export class Boards {
           boardId,
           [...boardMaps(doc).images.values()].map((image) => image.blob),
         );
-      return view(doc, record);
+      const result = view(doc, record);
+      // A view that took the state's ETag may hand it out: it must stay a starting point for changes.
+      if (knownEtag(doc) !== undefined) this.deps.recorder.handedOut(boardId, doc);
+      return result;
     });
   }
 
@@ -272,13 +275,13 @@ export class Boards {
     await this.admit(boardId, caller, 'read');
     if (sinceEtag !== undefined) {
       // The board already moved past what the caller saw: nothing to wait for (an edit between two waits is not missed).
-      const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+      const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
       if (etag !== sinceEtag) return { boardId, updated: true, timedOut: false, etag };
     }
     const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
     const record = await this.deps.store.registry.get(boardId);
     if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };
-    const etag = await this.deps.host.use(boardId, (doc) => etagOf(doc));
+    const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
     return { boardId, updated, timedOut, etag };
   }
 
@@ -333,7 +336,7 @@ export class Boards {
     const record = await this.admitLockOperation(boardId, caller);
     const { registry } = this.deps.store;
     if (record.lockMode) {
-      if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
+      if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
       if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)))
         throw errors.lockConflict();
       this.deps.events.lockChanged(boardId);
@@ -367,7 +370,7 @@ export class Boards {
   async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
-    if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey();
+    if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
     if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
     this.deps.events.lockChanged(boardId);
     return { mode: null };

@@ -44,6 +44,19 @@ export const RETENTION: RetentionPolicy = {
  */
 const ITEM_CACHE_ITEMS = 200_000;
 
+/**
+ * Items kept in memory, over all boards, as each state whose ETag a read
+ * handed out held them: such an ETag is a starting point for changes though
+ * its burst has not settled into a version (docs/history.md).
+ */
+const HANDED_OUT_ITEMS = 200_000;
+
+/** Where reads take the ETags they hand out, so that each is a starting point for changes later. */
+export interface HandedOutStates {
+  /** The ETag of the document's state, noted with the state's items. */
+  handedOut(boardId: string, doc: Y.Doc): string;
+}
+
 const itemCount = (items: ItemMaps) => Object.values(items).reduce((count, map) => count + map.size, 0);
 
 type Deps = {
@@ -55,14 +68,21 @@ type Deps = {
   logError: (error: unknown, boardId: string) => void;
 };
 
-export class HistoryRecorder {
+export class HistoryRecorder implements HandedOutStates {
   /** Per board, the author tags of this burst's local changes; a board is here only when it has some. */
   private readonly bursts = new Map<string, Set<string>>();
   /** Per board, the recording under way: recordings of one board run one after another. */
   private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly items = new LRUCache<string, { version: number; items: ItemMaps }>({
+  private readonly items = new LRUCache<string, { version: number; etag: string; items: ItemMaps }>({
     maxSize: ITEM_CACHE_ITEMS,
     sizeCalculation: ({ items }) => 1 + itemCount(items),
+  });
+  /** Off with HISTORY=off (benchmarks of the write path): reads then note nothing. */
+  notesHandedOut = true;
+  /** By `${boardId} ${etag}`, the items of states whose ETag a read handed out. */
+  private readonly handedOutStates = new LRUCache<string, ItemMaps>({
+    maxSize: HANDED_OUT_ITEMS,
+    sizeCalculation: (items) => 1 + itemCount(items),
   });
 
   constructor(private readonly deps: Deps) {
@@ -70,8 +90,29 @@ export class HistoryRecorder {
     deps.events.on('erased', (boardId) => {
       this.bursts.delete(boardId);
       this.items.delete(boardId);
+      for (const key of this.handedOutStates.keys())
+        if (key.startsWith(`${boardId} `)) this.handedOutStates.delete(key);
     });
     deps.events.settling = (boardId) => this.settle(boardId);
+  }
+
+  /**
+   * The ETag of the board's state as a read hands it out, noting the state's
+   * items unless the newest version in memory already holds it: `changes`
+   * then starts from it exactly, whether or not its burst settles as it was.
+   * Once per state: the ETag is cached per document state, and so is this.
+   */
+  handedOut(boardId: string, doc: Y.Doc): string {
+    const etag = etagOf(doc);
+    const key = `${boardId} ${etag}`;
+    if (this.notesHandedOut && this.items.peek(boardId)?.etag !== etag && !this.handedOutStates.has(key))
+      this.handedOutStates.set(key, itemMapsOf(doc));
+    return etag;
+  }
+
+  /** The items of a state whose ETag this instance handed out, while it remembers them. */
+  itemsHandedOut(boardId: string, etag: string): ItemMaps | undefined {
+    return this.handedOutStates.get(`${boardId} ${etag}`);
   }
 
   private readonly onChange = (boardId: string, origin: unknown) => {
@@ -171,7 +212,7 @@ export class HistoryRecorder {
     };
     const recorded = await store.history.record(boardId, meta, state.update, state.stateVector, state.blobs);
     if (!recorded) return null;
-    this.remember(boardId, recorded.version, state.items);
+    this.remember(boardId, recorded.version, state.etag, state.items);
     await this.thin(boardId);
     return recorded;
   }
@@ -195,7 +236,7 @@ export class HistoryRecorder {
     return state && itemMapsOfUpdate(state);
   }
 
-  private remember(boardId: string, version: number, items: ItemMaps): void {
-    this.items.set(boardId, { version, items });
+  private remember(boardId: string, version: number, etag: string, items: ItemMaps): void {
+    this.items.set(boardId, { version, etag, items });
   }
 }

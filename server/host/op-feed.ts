@@ -46,6 +46,7 @@ export function feedOps(
   boardId: string,
   { blobs, journal }: OpFeedStores,
   deliver: (ops: BoardOp[], etag: string) => void,
+  handOut: (doc: Y.Doc) => string = etagOf,
 ): () => void {
   let touched: Map<string, Touch> | null = null;
   let fetching: Promise<void> | null = null;
@@ -85,7 +86,7 @@ export function feedOps(
       }
     }
     if (ops.length === 0) return;
-    const etag = etagOf(doc);
+    const etag = handOut(doc);
     // Ops still waiting when the feed stops (an unload) go out all the same: they were computed while it ran.
     const emit = () =>
       deliver(
