@@ -57,6 +57,7 @@ export function setLane(w: BoardWrite, input: LaneInput): { ok: true; lane: numb
   const title = input.title ?? '';
   if (!current && title === '') return { ok: true, lane: input.lane, title };
   // Lanes are keyed by index, not by a minted id, so they are stamped by hand.
+  w.authors?.add(input.author ?? w.author);
   const lane: LaneItem = {
     lane: input.lane,
     title,
