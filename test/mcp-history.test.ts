@@ -117,6 +117,18 @@ describe("a version's authors are the authors the writes declared", () => {
       socket.close();
     }
     expect(await newestAuthors(board_id)).toEqual(['ai:delta', 'ai:gamma']);
+    // A patch of someone else's column is the patcher's.
+    const todo = await mcp.call('create_board', { mode: 'todo' });
+    await newestAuthors(todo.board_id);
+    const column = await mcp.call('create_column', {
+      board_id: todo.board_id,
+      title: 'Later',
+      sort: 9,
+      author: 'ai:alpha',
+    });
+    expect(await newestAuthors(todo.board_id)).toEqual(['ai:alpha']);
+    await mcp.call('update_column', { board_id: todo.board_id, id: column.id, title: 'Soon' });
+    expect(await newestAuthors(todo.board_id)).toEqual(['ai:mcp']);
   });
 });
 

@@ -98,7 +98,9 @@ export function patchColumn(w: BoardWrite, id: string, patch: Partial<Omit<Colum
   requireMode(w, 'todo');
   const current = w.maps.columns.get(id);
   if (!current) throw errors.itemNotFound('column', id);
-  return upsertColumn(w, { ...current, color: current.color as ColumnInput['color'], ...patch, id });
+  // The column keeps its author; the edit is the patch's (or the write's), not the column's.
+  const { author: _kept, ...fields } = current;
+  return upsertColumn(w, { ...fields, color: current.color as ColumnInput['color'], ...patch, id });
 }
 
 /** Deletes a column and every task in it. */
