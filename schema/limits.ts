@@ -6,6 +6,10 @@
 
 // Request body
 export const MAX_BODY_BYTES = 5_242_880;
+// A body refused for its size is read and dropped up to this much more (and this long) before the 413 goes out, so
+// the client reads the answer instead of a reset; past either bound the connection is cut.
+export const REFUSED_BODY_DRAIN_BYTES = MAX_BODY_BYTES;
+export const REFUSED_BODY_DRAIN_MS = 5_000;
 
 // Per-board quotas (same for browser, REST and MCP)
 export const MAX_TEXT_NODES = 500; // texts and links together

@@ -33,6 +33,8 @@ const VersionSummary = z.looseObject({
   changes: z.looseObject({ added: z.number().int(), updated: z.number().int(), removed: z.number().int() }),
   restoredFrom: z.number().int().optional(),
 });
+/** An upsert's answer: true when it made the item, false when it updated the one its id named. */
+const Created = z.boolean();
 const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
 
 export const McpToolOutputs = {
@@ -58,7 +60,7 @@ export const McpToolOutputs = {
     svg_uri: z.string().optional(),
     svg_bytes: z.number().int().optional(),
   }),
-  add_text: Text.extend({ content: z.string() }),
+  add_text: Text.extend({ content: z.string(), created: Created }),
   add_link: z.looseObject({
     id: z.string(),
     x: z.number(),
@@ -66,6 +68,7 @@ export const McpToolOutputs = {
     url: z.string(),
     author: z.string(),
     kind: z.literal('link'),
+    created: Created,
   }),
   add_image: z.looseObject({
     id: z.string(),
@@ -75,6 +78,7 @@ export const McpToolOutputs = {
     height: z.number(),
     hasThumbDataUrl: z.boolean(),
     author: z.string(),
+    created: Created,
   }),
   draw_stroke: z.looseObject({
     id: z.string(),
@@ -82,6 +86,7 @@ export const McpToolOutputs = {
     color: z.string(),
     bbox: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
     author: z.string(),
+    created: Created,
   }),
   move: z.looseObject({ id: z.string(), x: z.number(), y: z.number() }),
   erase: Ok.extend({ kind: z.string() }),
@@ -97,10 +102,10 @@ export const McpToolOutputs = {
     columns: z.array(Column).optional(),
   }),
   set_board_title: z.looseObject({ ok: z.boolean(), title: z.string() }),
-  create_column: Column,
+  create_column: Column.extend({ created: Created }),
   update_column: Column,
   delete_column: Ok,
-  create_task: Task,
+  create_task: Task.extend({ created: Created }),
   update_task: Task,
   move_task: z.looseObject({ id: z.string(), column_id: z.string(), sort: z.number() }),
   delete_task: Ok,

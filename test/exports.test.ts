@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { connectMcp } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -123,6 +124,23 @@ describe('GET /tasks.md', () => {
       '## Later',
       '### Row two column',
     ]);
+  });
+
+  it('is headed by the board title when it has one, on REST and MCP export_tasks', async () => {
+    const id = (await t.api.post('/api/boards', { mode: 'todo', title: 'Launch plan' })).body.id;
+    const heading = (text: string) => text.split('\n')[0];
+    expect(heading((await t.api.get(`/api/boards/${id}/tasks.md`)).text)).toBe('# Launch plan');
+    const mcp = await connectMcp(t.server.url);
+    try {
+      const exported = await mcp.call('export_tasks', { board_id: id, format: 'markdown' });
+      expect(heading(exported.content)).toBe('# Launch plan');
+      await mcp.call('set_board_title', { board_id: id, title: '' });
+      expect(heading((await mcp.call('export_tasks', { board_id: id, format: 'markdown' })).content)).toBe(
+        `# Board ${id}`,
+      );
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('an empty column says so; a draw board gives only the heading', async () => {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../server/board/operations.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -83,6 +84,51 @@ describe('list_versions', () => {
     expect(second.versions.map((v: any) => v.version)).toEqual([1]);
     expect(second.next).toBeNull();
     expect((await mcp.call('list_versions', { board_id })).versions).toHaveLength(3);
+  });
+});
+
+describe("a version's authors are the authors the writes declared", () => {
+  const newestAuthors = async (board_id: string) => {
+    await recordNow(board_id);
+    return (await mcp.call('list_versions', { board_id, limit: 1 })).versions[0].authors;
+  };
+
+  it('REST body author, MCP author argument, each op of a /ws batch; the caller when a write names none', async () => {
+    const { board_id } = await mcp.call('create_board', { mode: 'draw' });
+    const text = await t.api.post(`/api/boards/${board_id}/texts`, { x: 0, y: 0, content: 'a', author: 'ai:alpha' });
+    expect(await newestAuthors(board_id)).toEqual(['ai:alpha']);
+    // An update by someone else is theirs, though the text keeps its first author.
+    await mcp.call('add_text', { board_id, id: text.body.id, x: 5, y: 5, content: 'b', author: 'ai:beta' });
+    expect(await newestAuthors(board_id)).toEqual(['ai:beta']);
+    await mcp.call('draw_stroke', { board_id, points: [0, 0, 1, 1] });
+    expect(await newestAuthors(board_id)).toEqual(['ai:mcp']);
+    const socket = await openJson(t.server.url, board_id);
+    try {
+      socket.send({
+        type: 'batch',
+        ref: 'b',
+        ops: [
+          { type: 'add_text', x: 0, y: 0, content: 'c', author: 'ai:gamma' },
+          { type: 'draw_stroke', points: [0, 0, 2, 2], author: 'ai:delta' },
+        ],
+      });
+      expect(await socket.next((f) => f.ref === 'b')).toMatchObject({ type: 'ack' });
+    } finally {
+      socket.close();
+    }
+    expect(await newestAuthors(board_id)).toEqual(['ai:delta', 'ai:gamma']);
+    // A patch of someone else's column is the patcher's.
+    const todo = await mcp.call('create_board', { mode: 'todo' });
+    await newestAuthors(todo.board_id);
+    const column = await mcp.call('create_column', {
+      board_id: todo.board_id,
+      title: 'Later',
+      sort: 9,
+      author: 'ai:alpha',
+    });
+    expect(await newestAuthors(todo.board_id)).toEqual(['ai:alpha']);
+    await mcp.call('update_column', { board_id: todo.board_id, id: column.id, title: 'Soon' });
+    expect(await newestAuthors(todo.board_id)).toEqual(['ai:mcp']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -85,6 +85,57 @@ describe.concurrent('resources/updated notifications', () => {
       await stranger.client.subscribeResource({ uri: `svc://board/${board_id}/state.json` });
     } finally {
       await stranger.close();
+    }
+  });
+});
+
+describe('subscriptions/listen (2026-07-28) with URIs it cannot all subscribe', () => {
+  it('subscribes the ones it can and leaves the refused ones out of its acknowledgment; refuses only when none passes', async () => {
+    const modern = await connectModernMcp(t.server.url);
+    try {
+      const open = await modern.call('create_board', {});
+      const locked = await modern.call('create_board', { lock: 'all' });
+      const good = `svc://board/${open.board_id}/state.json`;
+      const subscription = await modern.modern.listen({
+        resourceSubscriptions: [
+          `svc://board/${locked.board_id}/state.json`,
+          good,
+          `svc://board/${open.board_id}/preview.svg`,
+          'svc://board/6f1d7a52-8f0e-4c8e-9d0c-3a4b5c6d7e8f/tasks.json',
+        ],
+      });
+      try {
+        expect(subscription.honoredFilter.resourceSubscriptions).toEqual([good]);
+        await t.api.post(`/api/boards/${open.board_id}/texts`, { x: 0, y: 0, content: 'heard' });
+        await until(() => modern.updates.includes(good), 8_000);
+      } finally {
+        await subscription.close();
+      }
+      await expect(
+        modern.modern.listen({ resourceSubscriptions: [`svc://board/${locked.board_id}/state.json`] }),
+      ).rejects.toMatchObject({ code: -32001 });
+    } finally {
+      await modern.close();
+    }
+  });
+});
+
+describe('the server instructions say how a refused call answers, truly for each era', () => {
+  it('2026-07-28: an isError result; 2025: an isError result for bad arguments, a JSON-RPC error for a lock', async () => {
+    const modern = await connectModernMcp(t.server.url);
+    try {
+      const { board_id } = await modern.call('create_board', { lock: 'write' });
+      expect(modern.modern.getInstructions()).toContain('A refused call answers isError');
+      expect((await modern.raw('add_text', { board_id, x: 0, y: 0, content: 'x' })).isError).toBe(true);
+      const legacy = mcp.client.getInstructions()!;
+      expect(legacy).not.toContain('A refused call answers isError');
+      expect(legacy).toContain('JSON-RPC error with data.code');
+      expect((await rpcError(mcp.call('add_text', { board_id, x: 0, y: 0, content: 'x' }))).data.code).toBe(
+        'board_locked',
+      );
+      expect((await mcp.raw('add_text', { board_id, x: 'left', y: 0, content: 'x' })).isError).toBe(true);
+    } finally {
+      await modern.close();
     }
   });
 });

@@ -121,9 +121,10 @@ async function send(surface: Surface, call: Call): Promise<Verdict> {
     case 'rest': {
       const { path, body } = call.rest(args);
       const res = await t.api.post(`/api/boards/${board.id}${path}`, body);
-      return res.status === 200
-        ? { accepted: true, result: res.body }
-        : { accepted: false, code: res.body?.code ?? `http ${res.status}` };
+      if (res.status !== 200) return { accepted: false, code: res.body?.code ?? `http ${res.status}` };
+      // REST updates through its upsert, which says so: the update_* tools have nothing to say.
+      const { created: _created, ...updated } = res.body;
+      return { accepted: true, result: call.tool.startsWith('update_') ? updated : res.body };
     }
     case 'mcp': {
       const answer = await mcp.call(call.tool, objectOf([['board_id', board.id], ...Object.entries(args)]));

@@ -5,9 +5,11 @@ import {
   RATE_BOARD_STANDARD,
   RATE_BOARD_TOKEN,
   RATE_CREATE_TOKEN,
+  RATE_WS_FRAMES,
 } from '../schema/index.js';
 import { client, type Client } from './helpers/http.js';
-import { connectMcp, rpcError } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, rpcError } from './helpers/mcp.js';
+import { openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 const TOKEN = 'operator-secret-token';
@@ -77,6 +79,58 @@ describe('REST per board: 60 requests per 10 s', () => {
     }
     expectLimited(await api.get(`/json/${id}`, headers), 10);
     now += 10_000;
+  });
+});
+
+describe('retryAfterSeconds is the time left in the window', () => {
+  it('4.2 s into a 10 s window it says 6, 9.6 s into it 1: REST (body and Retry-After), MCP in both eras and /ws frames', async () => {
+    now += 60_000;
+    const id = await newBoard();
+    const socket = await openJson(server.url, id);
+    const [legacy, modern] = [await connectMcp(server.url), await connectModernMcp(server.url)];
+    try {
+      for (let i = 0; i < RATE_BOARD_STANDARD; i++) expect((await api.get(`/json/${id}`)).status).toBe(200);
+      for (let i = 0; i < RATE_WS_FRAMES; i++) socket.send({ type: 'draw_stroke', ref: i, points: [i, 0, i, 1] });
+      await socket.next((f) => f.ref === RATE_WS_FRAMES - 1);
+      const told = async () => {
+        const rest = await api.get(`/json/${id}`);
+        expectLimited(rest, 10);
+        socket.send({ type: 'draw_stroke', ref: `over-${now}`, points: [0, 0, 1, 1] });
+        const frame = await socket.next((f) => f.ref === `over-${now}`);
+        const refused = await modern.raw('get_board', { board_id: id });
+        return {
+          rest: rest.body.retryAfterSeconds,
+          header: rest.headers.get('retry-after'),
+          legacy: (await rpcError(legacy.call('get_board', { board_id: id }))).data.retryAfterSeconds,
+          modern: refused.structuredContent.retryAfterSeconds,
+          next: refused.structuredContent.next,
+          frame: frame.retryAfterSeconds,
+        };
+      };
+      now += 4_200;
+      expect(await told()).toEqual({
+        rest: 6,
+        header: '6',
+        legacy: 6,
+        modern: 6,
+        next: 'Too many calls: retry in 6 s.',
+        frame: 6,
+      });
+      now += 5_400;
+      expect(await told()).toEqual({
+        rest: 1,
+        header: '1',
+        legacy: 1,
+        modern: 1,
+        next: 'Too many calls: retry in 1 s.',
+        frame: 1,
+      });
+      now += 400;
+      expect((await api.get(`/json/${id}`)).status).toBe(200);
+    } finally {
+      socket.close();
+      await Promise.all([legacy.close(), modern.close()]);
+    }
   });
 });
 

@@ -55,7 +55,9 @@ describe('live broadcast from every surface', () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => openJson(t.server.url, id)));
     const yjs = connectYjs(t.server.url, id);
     await yjs.synced;
-    const text = (await t.api.post(`/api/boards/${id}/texts`, { x: 1, y: 2, content: 'to everyone' })).body;
+    const { created: _created, ...text } = (
+      await t.api.post(`/api/boards/${id}/texts`, { x: 1, y: 2, content: 'to everyone' })
+    ).body;
     const etag = await etagOf(id);
     for (const client of clients) {
       const op = await client.next((f) => f.type === 'op');
@@ -106,7 +108,7 @@ describe('client frames', () => {
     const ack = await sender.next((f) => f.type === 'ack');
     expect(ack).toMatchObject({
       ref: 'r1',
-      result: { x: 3, y: 4, content: 'typed live', postit: true, author: `user:${CLIENT}` },
+      result: { x: 3, y: 4, content: 'typed live', postit: true, author: `user:${CLIENT}`, created: true },
     });
     for (const client of [sender, other]) {
       expect(await client.next((f) => f.type === 'op')).toMatchObject({
@@ -117,7 +119,8 @@ describe('client frames', () => {
       });
     }
     await eventually(() => expect(yjs.doc.getMap('texts').get(ack.result.id)).toMatchObject({ content: 'typed live' }));
-    expect((await t.api.get(`/json/${id}`)).body.texts).toEqual([ack.result]);
+    const { created: _created, ...stored } = ack.result;
+    expect((await t.api.get(`/json/${id}`)).body.texts).toEqual([stored]);
 
     for (const [type, args] of [
       ['draw_stroke', { points: [0, 0, 5, 5], color: 'red' }],

@@ -34,8 +34,10 @@ describe('texts', () => {
       postit: true,
       author: 'ai:rest',
       last_updated: expect.any(String),
+      created: true,
     });
-    expect((await snapshot(id)).texts).toEqual([res.body]);
+    const { created: _created, ...stored } = res.body;
+    expect((await snapshot(id)).texts).toEqual([stored]);
   });
 
   it('colour names are case-insensitive, unknown values become auto, "" means no colour', async () => {
@@ -167,6 +169,7 @@ describe('strokes', () => {
         color: 'auto',
         bbox: { x: 0, y: 0, width: 20, height: 10 },
         author: 'ai:rest',
+        created: true,
       });
     }
     const lines = (await snapshot(id)).lines;
@@ -250,6 +253,7 @@ describe('images', () => {
       height: 32,
       hasThumbDataUrl: true,
       author: 'ai:rest',
+      created: true,
     });
     const browser = (await t.api.get(`/api/boards/${id}`)).body;
     expect(browser.images[0]).toMatchObject({ id: res.body.id, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX });
@@ -383,6 +387,7 @@ describe('links', () => {
       url: 'https://example.com/a?b=c',
       author: 'ai:rest',
       kind: 'link',
+      created: true,
     });
     const snap = await snapshot(id);
     expect(snap.texts).toEqual([

@@ -157,6 +157,7 @@ describe('columns', () => {
       color: 'red',
       author: 'user:me',
       last_updated: expect.any(String),
+      created: true,
     });
     await sleep(3);
     const updated = await t.api.post(`/api/boards/${id}/columns`, {
@@ -266,6 +267,7 @@ describe('tasks', () => {
       content: '{"boards":["7d7bd1c2-1d5e-4a8b-9f43-2d8f3b0b9c11"]}',
       author: 'ai:planner',
       last_updated: expect.any(String),
+      created: true,
     });
     const second = await t.api.post(`/api/boards/${id}/tasks`, { column_id: column, name: 'Next' });
     expect(second.body.sort).toBe(1);

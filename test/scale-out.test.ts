@@ -688,6 +688,7 @@ describe.skipIf(!available)('limits across instances', () => {
     const { id } = (await client(a.url).request('POST', '/api/boards', from('10.0.0.1'))).body;
     const [onA, onB] = await Promise.all([openJson(a.url, id), openJson(b.url, id)]);
     const answers: Record<string, unknown>[] = [];
+    const started = Date.now();
     for (let i = 0; i < 70; i++) {
       const socket = i % 2 === 0 ? onA : onB;
       socket.send({ type: 'draw_stroke', ref: `s${i}`, points: [0, 0, i, i] });
@@ -697,6 +698,13 @@ describe.skipIf(!available)('limits across instances', () => {
     expect(accepted).toBe(60);
     expect(answers.slice(60).every((answer) => answer.type === 'error' && answer.code === 'rate_limited')).toBe(true);
     expect((await client(b.url).get(`/json/${id}`)).body.lines).toHaveLength(60);
+    // The wait told is what Redis has left of the shared window, not the window's length.
+    await sleep(Math.max(0, started + 5_500 - Date.now()));
+    onB.send({ type: 'draw_stroke', ref: 'later', points: [0, 0, 1, 1] });
+    const later = await onB.next((f) => f.ref === 'later');
+    expect(later).toMatchObject({ type: 'error', code: 'rate_limited' });
+    expect(later.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(later.retryAfterSeconds).toBeLessThanOrEqual(5);
     onA.close();
     onB.close();
   });

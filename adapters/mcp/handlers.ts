@@ -41,15 +41,24 @@ import {
 import { toolListAt } from './tool-list.js';
 import { TOOLS } from './tools.js';
 
-export const INSTRUCTIONS = [
+/** How a refused call answers, the one thing the eras tell differently (errors.ts). */
+const REFUSALS: Record<Era, string> = {
+  modern: 'A refused call answers isError with a code and what to do next.',
+  legacy:
+    'A refused call says why (a code) and what to do next: an isError result for bad arguments or a missing item, else a JSON-RPC error with data.code (a lock, a limit, a quota, an unknown board).',
+};
+
+const INSTRUCTIONS_COMMON = [
   'Shared boards with no accounts: whoever has a board id can read and write it, unless it is locked.',
   'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).',
   'Start with create_board or open_board (a board URL or id), read with get_board or get_preview (an SVG and a PNG picture), then edit with the add_*/draw_stroke/move/erase or column/task tools, or many edits in one batch call.',
   'A locked board needs its key: pass it as access_key (a resource read, which takes no arguments, sends it in the X-Board-Key header); in a session the key is remembered for that board after the first call that gives it.',
   'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits; then get_changes with since_etag tells what changed.',
   'Every settled burst of edits is a version: list_versions, svc://board/{id}/versions/{version}/state.json and restore_version bring a board back.',
-  'A refused call answers isError with a code and what to do next.',
-].join(' ');
+];
+
+/** The server's instructions to the model, true for the era that serves them. */
+export const instructionsFor = (era: Era): string => [...INSTRUCTIONS_COMMON, REFUSALS[era]].join(' ');
 
 /** The protocol revisions /mcp serves: the current one statelessly, the 2025 ones in sessions. */
 export const MODERN_REVISION = '2026-07-28';
@@ -134,7 +143,7 @@ export function boardServer(
         completions: {},
         ...(era === 'legacy' && { logging: {} }),
       },
-      instructions: INSTRUCTIONS,
+      instructions: instructionsFor(era),
       // The tool list and templates change only with a release; a resource read is this caller's view of a live board.
       cacheHints: {
         'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },

@@ -10,6 +10,7 @@ import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@mod
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
 import { toBoardError } from '../kit/http-errors.js';
+import { settleRefusedBody } from '../kit/refused-body.js';
 import { rpcIdOf, parseMcpBodies } from './body.js';
 import { contextOf, toAuthInfo } from './context.js';
 import { RpcError, toMcpError } from './errors.js';
@@ -59,12 +60,11 @@ export async function registerMcp(
 ): Promise<void> {
   await app.register(async (scope) => {
     parseMcpBodies(scope);
-    scope.setErrorHandler((error, request, reply) => {
+    scope.setErrorHandler(async (error, request, reply) => {
       const boardError = toBoardError(error);
       const rpc = toMcpError(boardError);
       if (rpc.code === -32603) request.log.error({ err: error }, 'MCP request failed');
-      // The rest of an oversized body is not read: the connection cannot carry another request.
-      if (boardError.code === 'payload_too_large') reply.header('connection', 'close');
+      if (boardError.code === 'payload_too_large') await settleRefusedBody(request, reply);
       return jsonRpcError(request, reply, boardError.status, { code: rpc.code, message: rpc.message, data: rpc.data });
     });
     // DNS rebinding: a page on another name that resolves to this server must not reach /mcp (docs/mcp.md, "Host check").

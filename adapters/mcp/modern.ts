@@ -40,6 +40,16 @@ function servesOnly(request: Request | undefined): Serves {
   return method ? (wanted) => wanted === method : SERVES_ALL;
 }
 
+/** The JSON-RPC error of a URI a listen cannot subscribe; a lock names the header that carries its key. */
+function listenRefusal(uri: string, error: unknown): RpcError {
+  if (error instanceof RpcError) return error;
+  const boardError = knownError(error);
+  if (!boardError) throw error;
+  // A listen takes no access_key: a lock is told to send the key in the header.
+  const rpc = toMcpError(boardError, 'header');
+  return new RpcError(rpc.code, `${uri}: ${rpc.message}`, rpc.data);
+}
+
 export class ModernMcp {
   private readonly handler: McpHttpHandler;
   readonly serve: NodeMcpHandler;
@@ -77,8 +87,11 @@ export class ModernMcp {
   /**
    * The board URIs a `subscriptions/listen` asks for, checked as
    * `resources/subscribe` checks them: subscribable names of boards the
-   * caller may read (with the X-Board-Key header). Throws the JSON-RPC error
-   * to answer; returns the body with the URIs in their canonical form.
+   * caller may read (with the X-Board-Key header). Returns the body with the
+   * URIs that pass, in their canonical form: the acknowledgment lists those,
+   * and leaves out the refused ones, as the 2026-07-28 revision does with what
+   * a server does not honour. Throws the JSON-RPC error to answer when no URI
+   * passes (the first one's refusal).
    */
   async checkListen(body: unknown, auth: AuthInfo): Promise<unknown> {
     const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
@@ -86,26 +99,30 @@ export class ModernMcp {
     if (message?.method !== 'subscriptions/listen' || !Array.isArray(uris)) return body;
     const context = contextOf(auth);
     const canonical: string[] = [];
+    let refused: RpcError | undefined;
     for (const uri of uris) {
       if (typeof uri !== 'string') throw new RpcError(INVALID_PARAMS, 'resourceSubscriptions must hold resource URIs');
       try {
-        const { boardId, name } = parseUri(uri);
-        if (!SUBSCRIBABLE.has(name))
-          throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; listen to state.json or tasks.json`);
-        await this.boards.read(boardId, mcpCaller(context, context.key), () => null);
-        canonical.push(name === 'state.json' ? stateUri(boardId) : tasksUri(boardId));
+        canonical.push(await this.listenable(uri, context));
       } catch (error) {
-        const boardError = knownError(error);
-        if (!boardError) throw error;
-        const rpc = toMcpError(boardError, 'header');
-        throw new RpcError(rpc.code, `${uri}: ${rpc.message}`, rpc.data);
+        refused ??= listenRefusal(uri, error);
       }
     }
+    if (refused && canonical.length === 0) throw refused;
     const params = message.params!;
     return {
       ...message,
       params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: canonical } },
     };
+  }
+
+  /** The canonical URI of a board resource the caller may listen to; throws why it may not. */
+  private async listenable(uri: string, context: ReturnType<typeof contextOf>): Promise<string> {
+    const { boardId, name } = parseUri(uri);
+    if (!SUBSCRIBABLE.has(name))
+      throw new RpcError(INVALID_PARAMS, `${name} is not subscribable; listen to state.json or tasks.json`);
+    await this.boards.read(boardId, mcpCaller(context, context.key), () => null);
+    return name === 'state.json' ? stateUri(boardId) : tasksUri(boardId);
   }
 
   /** Open listen streams by client address: one client cannot take the instance's 1024. */

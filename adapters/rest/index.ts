@@ -5,7 +5,8 @@ import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes, type Health } from './discovery.js';
-import { baseUrlOf, sendError } from '../kit/http-errors.js';
+import { baseUrlOf, sendError, toBoardError } from '../kit/http-errors.js';
+import { settleRefusedBody } from '../kit/refused-body.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { admitAtTheEdge } from './http.js';
 import { historyRoutes } from './history.js';
@@ -69,7 +70,10 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
     jsonParser(request, body as string, done);
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setErrorHandler(async (error, request, reply) => {
+    if (toBoardError(error).code === 'payload_too_large') await settleRefusedBody(request, reply);
+    return sendError(request, reply, error);
+  });
   admitAtTheEdge(app, boards);
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0])),

@@ -123,8 +123,9 @@ the request's line in the server log ([operations.md](operations.md#logs)). Bad 
 each surface through one mapper:
 
 - **REST**: the status below and the body; 401 adds \`WWW-Authenticate: Bearer\`,
-  429 adds \`Retry-After\` (\`retryAfterSeconds\` is ${RETRY_AFTER_SECONDS} for rate limits, the
-  exact wait for a wrong-key backoff).
+  429 adds \`Retry-After\`, the same whole seconds as \`retryAfterSeconds\`: what is left of the
+  rate limit's window, rounded up (at least 1, at most ${RETRY_AFTER_SECONDS} for the per-board limits), or
+  the exact wait for a wrong-key backoff.
 - **MCP**: on 2026-07-28 a refused tool call is a tool result with
   \`isError: true\` and the same body plus \`next\` (what to do next); on the
   2025 revisions -32001 for a lock, -32000 for rate limits, quotas and the

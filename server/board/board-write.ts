@@ -6,8 +6,11 @@ import { errors } from './errors.js';
 /** The surfaces a write can come from; carried as the Y transaction origin. */
 export type Surface = 'rest' | 'mcp' | 'ws' | 'yjs' | 'import' | 'system';
 
-/** The typed origin of every server-side Y transaction, so observers can tell who did what. */
-export type BoardOrigin = { source: Surface; author: string };
+/**
+ * The typed origin of every server-side Y transaction, so observers can tell who did what:
+ * `author` is the caller's tag, `authors` the tags its edits declared (each item's `author`, else the caller's).
+ */
+export type BoardOrigin = { source: Surface; author: string; authors?: readonly string[] };
 
 export function isBoardOrigin(origin: unknown): origin is BoardOrigin {
   return typeof origin === 'object' && origin !== null && 'source' in origin && 'author' in origin;
@@ -40,6 +43,8 @@ export type BoardWrite = {
   blobs: BlobPayloads;
   /** Author tag for items this write creates. */
   author: string;
+  /** The author tags this write's edits declared, as `stamp` records them (the versions' authors). */
+  authors?: Set<string>;
   /** ISO timestamp stamped as `last_updated` on every item this write changes. */
   now: string;
   /** Mints ids for new items. */

@@ -7,6 +7,7 @@ import type * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type TaskItem } from './document-model.js';
 import { todoView } from './snapshot.js';
+import { boardTitle } from './title.js';
 
 export const TASKS_CSV_HEADER = [
   'lane',
@@ -82,12 +83,14 @@ function taskLine(task: TaskItem): string {
 }
 
 /**
- * A Markdown checklist grouped by column (`##`), and by lane first (`##` lanes,
+ * A Markdown checklist under the board's title (`# Board <id>` for a board
+ * without one), grouped by column (`##`), and by lane first (`##` lanes,
  * `###` columns) when any lane is named; done `[x]`, open `[ ]`, priority,
  * assignee and due date as trailing tags.
  */
 export function tasksMarkdown(doc: Y.Doc, mode: BoardMode, boardId: string): string {
-  const out = [`# Board ${boardId}`];
+  const title = boardTitle(doc);
+  const out = [`# ${title === undefined ? `Board ${boardId}` : oneLine(title)}`];
   if (mode === 'todo') {
     const { rows, columns, laneTitles } = taskRows(doc);
     const byLane = laneTitles.size > 0;

@@ -24,8 +24,10 @@ export function setPresentFields<T extends object, I extends Partial<Record<keyo
 /**
  * The id, author and timestamp of an item being written: a new item gets a
  * fresh id and the given author (else the write's); an existing one keeps both.
+ * Either way the edit's author is noted among the write's (the versions' authors).
  */
 export function stamp(w: BoardWrite, current: { id: string; author: string } | undefined, author: string | undefined) {
+  w.authors?.add(author ?? w.author);
   return { id: current?.id ?? w.newId(), author: current?.author ?? author ?? w.author, last_updated: w.now };
 }
 

@@ -197,6 +197,16 @@ const del = (path: string, summary: string, answer: string, answers?: z.ZodType)
 /** The upsert rule of the add_* tools, said once per tool in the fewest words. */
 const UPSERT = 'An existing id updates it.';
 
+/** An upsert's answer says whether it made the item: an upsert keeps the id it updates and mints one otherwise. */
+const upserted = <T extends { id: string }>(args: object, item: T): T & { created: boolean } => ({
+  ...item,
+  // REST's /columns and /tasks bodies take the id that the tools' and frames' arguments drop.
+  created: item.id !== (args as { id?: string }).id,
+});
+
+/** REST's answer to an upsert as OpenAPI describes it: the stored record and whether it was made. */
+const upsertAnswer = <S extends z.ZodObject>(stored: S) => stored.extend({ created: z.boolean() });
+
 /** REST's answer to a delete as OpenAPI describes it: `ok` is true whenever it answers 200. */
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
@@ -263,13 +273,15 @@ export const OPERATIONS = {
     result: McpToolOutputs.add_text,
     group: 'draw',
     effect: 'add',
-    rest: [post('/texts', TextInput, 'Create a text, or update the one `id` names', 'the text', StoredText)],
+    rest: [
+      post('/texts', TextInput, 'Create a text, or update the one `id` names', 'the text', upsertAnswer(StoredText)),
+    ],
     frame: 'add_text',
     tool: {
       title: 'Add a text',
       description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. ${UPSERT}`,
     },
-    mutate: (w, args) => upsertText(w, args),
+    mutate: (w, args) => upserted(args, upsertText(w, args)),
   }),
   add_link: mutation({
     name: 'add_link',
@@ -280,7 +292,7 @@ export const OPERATIONS = {
     rest: [post('/links', LinkInput, 'Create a link pill, or update the one `id` names', 'the link')],
     frame: 'add_link',
     tool: { title: 'Add a link', description: `A link pill. ${UPSERT}` },
-    mutate: (w, args) => linkResult(upsertLink(w, args)),
+    mutate: (w, args) => upserted(args, linkResult(upsertLink(w, args))),
   }),
   add_image: mutation({
     name: 'add_image',
@@ -294,7 +306,7 @@ export const OPERATIONS = {
       title: 'Add an image',
       description: `An image from a data URL (no http), max 900 kB; 50 per board. ${UPSERT}`,
     },
-    mutate: (w, args) => imageResult(upsertImage(w, args)),
+    mutate: (w, args) => upserted(args, imageResult(upsertImage(w, args))),
   }),
   draw_stroke: mutation({
     name: 'draw_stroke',
@@ -309,7 +321,7 @@ export const OPERATIONS = {
     ],
     frame: 'draw_stroke',
     tool: { title: 'Draw a stroke', description: `A stroke, up to 10000 points; 2000 per board. ${UPSERT}` },
-    mutate: (w, args) => strokeResult(upsertStroke(w, args)),
+    mutate: (w, args) => upserted(args, strokeResult(upsertStroke(w, args))),
   }),
   move: mutation({
     name: 'move',
@@ -382,11 +394,17 @@ export const OPERATIONS = {
     group: 'todo',
     effect: 'add',
     rest: [
-      post('/columns', ColumnInput, 'Create a column, or update the one `id` names', 'the column record', StoredColumn),
+      post(
+        '/columns',
+        ColumnInput,
+        'Create a column, or update the one `id` names',
+        'the column record',
+        upsertAnswer(StoredColumn),
+      ),
     ],
     frame: 'create_column',
     tool: { title: 'Create a column', description: 'A column on a todo board; 20 per lane.' },
-    mutate: (w, args) => upsertColumn(w, args),
+    mutate: (w, args) => upserted(args, upsertColumn(w, args)),
   }),
   update_column: mutation({
     name: 'update_column',
@@ -415,10 +433,18 @@ export const OPERATIONS = {
     result: McpToolOutputs.create_task,
     group: 'todo',
     effect: 'add',
-    rest: [post('/tasks', TaskInput, 'Create a task, or update the one `id` names', 'the task record', StoredTask)],
+    rest: [
+      post(
+        '/tasks',
+        TaskInput,
+        'Create a task, or update the one `id` names',
+        'the task record',
+        upsertAnswer(StoredTask),
+      ),
+    ],
     frame: 'create_task',
     tool: { title: 'Create a task', description: 'A task on a todo board; 1000 per board.' },
-    mutate: (w, args) => upsertTask(w, args),
+    mutate: (w, args) => upserted(args, upsertTask(w, args)),
   }),
   update_task: mutation({
     name: 'update_task',

@@ -57,6 +57,7 @@ export function setLane(w: BoardWrite, input: LaneInput): { ok: true; lane: numb
   const title = input.title ?? '';
   if (!current && title === '') return { ok: true, lane: input.lane, title };
   // Lanes are keyed by index, not by a minted id, so they are stamped by hand.
+  w.authors?.add(input.author ?? w.author);
   const lane: LaneItem = {
     lane: input.lane,
     title,
@@ -97,7 +98,9 @@ export function patchColumn(w: BoardWrite, id: string, patch: Partial<Omit<Colum
   requireMode(w, 'todo');
   const current = w.maps.columns.get(id);
   if (!current) throw errors.itemNotFound('column', id);
-  return upsertColumn(w, { ...current, color: current.color as ColumnInput['color'], ...patch, id });
+  // The column keeps its author; the edit is the patch's (or the write's), not the column's.
+  const { author: _kept, ...fields } = current;
+  return upsertColumn(w, { ...fields, color: current.color as ColumnInput['color'], ...patch, id });
 }
 
 /** Deletes a column and every task in it. */

@@ -16,7 +16,6 @@ import {
   RATE_WINDOW_BOARD_MS,
   RATE_WINDOW_CREATE_MS,
   RATE_WINDOW_LOCK_MS,
-  RETRY_AFTER_SECONDS,
 } from '../../schema/index.js';
 import type { Surface } from '../board/board-write.js';
 import { errors, keyStateOf } from '../board/errors.js';
@@ -112,7 +111,6 @@ export class Access {
       `board:${boardId}`,
       tier === 'token' ? RATE_BOARD_TOKEN : RATE_BOARD_STANDARD,
       RATE_WINDOW_BOARD_MS,
-      RETRY_AFTER_SECONDS,
     );
   }
 
@@ -150,7 +148,6 @@ export class Access {
       key,
       tier === 'token' ? RATE_CREATE_TOKEN : RATE_CREATE_STANDARD,
       RATE_WINDOW_CREATE_MS,
-      undefined,
       this.limiters.creations,
     );
     if (!this.config.rateLimits) return () => {};
@@ -197,20 +194,20 @@ export class Access {
     key: string,
     limit: number,
     windowMs: number,
-    retryAfterSeconds?: number,
     limiter = this.limiters.local,
   ): void {
     if (!this.config.rateLimits) return;
     const retry = limiter.hit(key, limit, windowMs);
     if (retry === null) return;
     this.refused(name, tier);
-    throw errors.rateLimited(retryAfterSeconds ?? retry);
+    throw errors.rateLimited(retry);
   }
 
   private async limitShared(name: RateLimitName, key: string, limit: number, windowMs: number): Promise<void> {
     if (!this.config.rateLimits) return;
-    if ((await this.limiters.sockets.hit(key, limit, windowMs)) === null) return;
+    const retry = await this.limiters.sockets.hit(key, limit, windowMs);
+    if (retry === null) return;
     this.refused(name, 'none');
-    throw errors.rateLimited(RETRY_AFTER_SECONDS);
+    throw errors.rateLimited(retry);
   }
 }

@@ -409,6 +409,7 @@ export class Boards {
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
       counts: {},
+      authors: new Set(),
     };
     const result = mutate(write);
     if (write.mode !== record.mode) {
@@ -416,7 +417,8 @@ export class Boards {
       write.maps.meta.set('mode', write.mode);
       tx.setMode(record.id, write.mode);
     }
-    doc.transact(() => commitMaps(write.maps), origin);
+    const authors = write.authors?.size ? { authors: [...write.authors] } : {};
+    doc.transact(() => commitMaps(write.maps), { ...origin, ...authors });
     return result;
   }
 }

@@ -16,6 +16,7 @@ import {
   HISTORY_MAX_BYTES,
   HISTORY_MAX_VERSIONS,
 } from '../../schema/index.js';
+import { isBoardOrigin } from '../board/board-write.js';
 import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../board/changes.js';
 import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../board/document-model.js';
 import { type RetentionPolicy, type VersionCounts, type VersionMeta, versionsToDrop } from '../board/versions.js';
@@ -119,8 +120,12 @@ export class HistoryRecorder implements HandedOutStates {
     if (isRelayed(origin)) return;
     let authors = this.bursts.get(boardId);
     if (!authors) this.bursts.set(boardId, (authors = new Set()));
-    const author = authorOf(origin, undefined);
-    if (author !== 'unknown') authors.add(author);
+    // The authors a write's edits declared, else whoever made the change.
+    if (isBoardOrigin(origin) && origin.authors) for (const author of origin.authors) authors.add(author);
+    else {
+      const author = authorOf(origin, undefined);
+      if (author !== 'unknown') authors.add(author);
+    }
   };
 
   /**
