@@ -13,6 +13,7 @@
 import { parseMermaid, renderMermaidSVG } from 'beautiful-mermaid';
 import { LRUCache } from 'lru-cache';
 import { type Expected, LINK_CLASS, prepareMermaid } from './preview-mermaid-source.js';
+import { xml as escapeXml } from './xml.js';
 
 /** Longest source drawn; longer ones show their source (layout time grows fast with the node count). */
 export const MAX_DIAGRAM_SOURCE_CHARS = 3_000;
@@ -163,7 +164,7 @@ const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([a-zA-Z][\w-]*)((?:\s+[\w:-
 const ATTRIBUTE = /([\w:-]+)\s*=\s*"([^"]*)"/g;
 
 /** Re-writes the library's SVG from whitelisted parts; throws `Unexpected` on anything else. */
-function sanitize(svg: string, escapeXml: (text: string) => string): DrawnDiagram & { parts: Map<string, number> } {
+function sanitize(svg: string): DrawnDiagram & { parts: Map<string, number> } {
   const out: string[] = [];
   const parts = new Map<string, number>();
   const open: string[] = [];
@@ -253,7 +254,7 @@ const drawn = new LRUCache<string, DrawnDiagram | false>({
  * syntax it reads otherwise, a syntax error, a source over
  * `MAX_DIAGRAM_SOURCE_CHARS`). Results are cached by source.
  */
-export function drawMermaid(source: string, escapeXml: (text: string) => string): DrawnDiagram | undefined {
+export function drawMermaid(source: string): DrawnDiagram | undefined {
   if (source.length > MAX_DIAGRAM_SOURCE_CHARS) return undefined;
   let result = drawn.get(source);
   if (result === undefined) {
@@ -263,7 +264,6 @@ export function drawMermaid(source: string, escapeXml: (text: string) => string)
       if (prepared) {
         const { parts, ...diagram } = sanitize(
           renderMermaidSVG(prepared.source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }),
-          escapeXml,
         );
         if (faithful(prepared.source, prepared.expected, parts)) result = diagram;
       }
