@@ -11,6 +11,11 @@ const Column = Item.extend({ title: z.string(), sort: z.number(), lane: z.number
 const Task = Item.extend({ column_id: z.string(), name: z.string(), sort: z.number(), done: z.boolean() });
 const Lane = z.looseObject({ lane: z.number(), title: z.string(), author: z.string() });
 const Ok = z.looseObject({ ok: z.boolean(), id: z.string() });
+/** The size an item is laid out at, in board pixels, as the app and the preview draw it. */
+const LaidOut = {
+  width: z.number().describe('laid-out width in px'),
+  height: z.number().describe('laid-out height in px'),
+};
 const BoardLink = z.looseObject({
   board_id: z.string(),
   url: z.string(),
@@ -51,7 +56,7 @@ export const McpToolOutputs = {
     images: z.array(z.looseObject({})),
   }),
   get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
-  add_text: Text.extend({ content: z.string() }),
+  add_text: Text.extend({ content: z.string(), ...LaidOut }),
   add_link: z.looseObject({
     id: z.string(),
     x: z.number(),
@@ -59,6 +64,7 @@ export const McpToolOutputs = {
     url: z.string(),
     author: z.string(),
     kind: z.literal('link'),
+    ...LaidOut,
   }),
   add_image: z.looseObject({
     id: z.string(),

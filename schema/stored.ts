@@ -48,6 +48,12 @@ export const StoredText = z
   })
   .refine((text) => !(text.postit && text.diagram), { error: 'a text cannot be both a post-it and a diagram frame' });
 
+/** A text as its write answers it: the stored text with its laid-out size (`width` is the text's own when set). */
+export const LaidOutText = StoredText.safeExtend({
+  width: z.number().min(0),
+  height: z.number().min(0),
+});
+
 export const StoredLink = z.strictObject({
   id: ItemId,
   kind: z.literal('link'),

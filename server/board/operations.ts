@@ -35,7 +35,7 @@ import {
   type MutationFrameType,
   StoredColumn,
   StoredTask,
-  StoredText,
+  LaidOutText,
   StrokeInput,
   TaskInput,
   TaskMoveInput,
@@ -43,7 +43,7 @@ import {
   TitleInput,
 } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
-import { isLink } from './document-model.js';
+import { isLink, type TextItem } from './document-model.js';
 import {
   eraseItem,
   imageResult,
@@ -57,6 +57,7 @@ import {
 } from './draw.js';
 import { errors } from './errors.js';
 import { tasksCsv, tasksMarkdown } from './exports.js';
+import { itemSize } from './item-layout.js';
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
@@ -196,6 +197,11 @@ const UPSERT = 'An existing id updates it.';
 /** REST's answer to a delete as OpenAPI describes it: `ok` is true whenever it answers 200. */
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
+/** A text as written, with its laid-out size: what an agent needs to place arrows and neighbours. */
+function withSize(text: TextItem): TextItem & { width: number; height: number } {
+  return { ...text, ...itemSize(text) };
+}
+
 /** The kind of a draw item found by its id (for move and erase without kind). */
 function kindOf(w: BoardWrite, id: string) {
   const node = w.maps.texts.get(id);
@@ -256,13 +262,21 @@ export const OPERATIONS = {
     result: McpToolOutputs.add_text,
     group: 'draw',
     effect: 'add',
-    rest: [post('/texts', TextInput, 'Create a text, or update the one `id` names', 'the text', StoredText)],
+    rest: [
+      post(
+        '/texts',
+        TextInput,
+        'Create a text, or update the one `id` names',
+        'the text, with its laid-out width and height',
+        LaidOutText,
+      ),
+    ],
     frame: 'add_text',
     tool: {
       title: 'Add a text',
       description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. ${UPSERT}`,
     },
-    mutate: (w, args) => upsertText(w, args),
+    mutate: (w, args) => withSize(upsertText(w, args)),
   }),
   add_link: mutation({
     name: 'add_link',
@@ -270,10 +284,15 @@ export const OPERATIONS = {
     result: McpToolOutputs.add_link,
     group: 'draw',
     effect: 'add',
-    rest: [post('/links', LinkInput, 'Create a link pill, or update the one `id` names', 'the link')],
+    rest: [
+      post('/links', LinkInput, 'Create a link pill, or update the one `id` names', 'the link, with its laid-out size'),
+    ],
     frame: 'add_link',
     tool: { title: 'Add a link', description: `A link pill. ${UPSERT}` },
-    mutate: (w, args) => linkResult(upsertLink(w, args)),
+    mutate: (w, args) => {
+      const link = upsertLink(w, args);
+      return { ...linkResult(link), ...itemSize(link) };
+    },
   }),
   add_image: mutation({
     name: 'add_image',
