@@ -11,10 +11,9 @@ const Column = Item.extend({ title: z.string(), sort: z.number(), lane: z.number
 const Task = Item.extend({ column_id: z.string(), name: z.string(), sort: z.number(), done: z.boolean() });
 const Lane = z.looseObject({ lane: z.number(), title: z.string(), author: z.string() });
 const Ok = z.looseObject({ ok: z.boolean(), id: z.string() });
-/** The size an item is laid out at, in board pixels, as the app and the preview draw it. */
+/** The box an item is laid out in, as the app and the preview draw it: its laid-out width and height. */
 const LaidOut = {
-  width: z.number().describe('laid-out width in px'),
-  height: z.number().describe('laid-out height in px'),
+  bbox: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).describe('laid-out box, px'),
 };
 const BoardLink = z.looseObject({
   board_id: z.string(),

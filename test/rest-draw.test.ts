@@ -34,8 +34,11 @@ describe('texts', () => {
       postit: true,
       author: 'ai:rest',
       last_updated: expect.any(String),
+      bbox: { x: 10, y: 20.5, width: 300, height: expect.any(Number) },
     });
-    expect((await snapshot(id)).texts).toEqual([res.body]);
+    // The answer is the stored text with the box it is laid out in (its width the one it was given).
+    const { bbox: _bbox, ...stored } = res.body;
+    expect((await snapshot(id)).texts).toEqual([stored]);
   });
 
   it('colour names are case-insensitive, unknown values become auto, "" means no colour', async () => {
@@ -383,6 +386,7 @@ describe('links', () => {
       url: 'https://example.com/a?b=c',
       author: 'ai:rest',
       kind: 'link',
+      bbox: { x: 5, y: 6, width: expect.any(Number), height: expect.any(Number) },
     });
     const snap = await snapshot(id);
     expect(snap.texts).toEqual([

@@ -43,7 +43,7 @@ import {
   TitleInput,
 } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
-import { isLink, type TextItem } from './document-model.js';
+import { isLink, type TextNode } from './document-model.js';
 import {
   eraseItem,
   imageResult,
@@ -57,7 +57,9 @@ import {
 } from './draw.js';
 import { errors } from './errors.js';
 import { tasksCsv, tasksMarkdown } from './exports.js';
-import { itemSize } from './item-layout.js';
+import { itemSize, type Size } from './item-layout.js';
+
+type Box = Size & { x: number; y: number };
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
@@ -197,9 +199,9 @@ const UPSERT = 'An existing id updates it.';
 /** REST's answer to a delete as OpenAPI describes it: `ok` is true whenever it answers 200. */
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
-/** A text as written, with its laid-out size: what an agent needs to place arrows and neighbours. */
-function withSize(text: TextItem): TextItem & { width: number; height: number } {
-  return { ...text, ...itemSize(text) };
+/** An item's answer with the box it is laid out in (`bbox`, as strokes answer theirs): what an agent needs to place arrows and neighbours. */
+function withBox<T extends object>(answer: T, item: TextNode): T & { bbox: Box } {
+  return { ...answer, bbox: { x: item.x, y: item.y, ...itemSize(item) } };
 }
 
 /** The kind of a draw item found by its id (for move and erase without kind). */
@@ -267,7 +269,7 @@ export const OPERATIONS = {
         '/texts',
         TextInput,
         'Create a text, or update the one `id` names',
-        'the text, with its laid-out width and height',
+        'the text, with the box it is laid out in (`bbox`)',
         LaidOutText,
       ),
     ],
@@ -276,7 +278,10 @@ export const OPERATIONS = {
       title: 'Add a text',
       description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. ${UPSERT}`,
     },
-    mutate: (w, args) => withSize(upsertText(w, args)),
+    mutate: (w, args) => {
+      const text = upsertText(w, args);
+      return withBox(text, text);
+    },
   }),
   add_link: mutation({
     name: 'add_link',
@@ -285,13 +290,18 @@ export const OPERATIONS = {
     group: 'draw',
     effect: 'add',
     rest: [
-      post('/links', LinkInput, 'Create a link pill, or update the one `id` names', 'the link, with its laid-out size'),
+      post(
+        '/links',
+        LinkInput,
+        'Create a link pill, or update the one `id` names',
+        'the link, with the box it is laid out in (`bbox`)',
+      ),
     ],
     frame: 'add_link',
     tool: { title: 'Add a link', description: `A link pill. ${UPSERT}` },
     mutate: (w, args) => {
       const link = upsertLink(w, args);
-      return { ...linkResult(link), ...itemSize(link) };
+      return withBox(linkResult(link), link);
     },
   }),
   add_image: mutation({

@@ -1,5 +1,5 @@
 /**
- * The `width` and `height` that add_text and add_link answer are the size the
+ * The box (`bbox`) that add_text and add_link answer is the size the
  * app lays the item out at: texts and links written over REST, the board
  * opened in the app, each item's box read from the DOM.
  */
@@ -28,19 +28,19 @@ const TEXTS = [
 ];
 
 describe('laid-out sizes', { timeout: 60_000 }, () => {
-  it('add_text and add_link answer the width and height the app lays the item out at', async () => {
+  it('add_text and add_link answer the box the app lays the item out in', async () => {
     const { id } = (await t.api.post('/api/boards')).body;
     const answered = new Map<string, { width: number; height: number }>();
     let y = 0;
     for (const text of TEXTS) {
       const { body, status } = await t.api.post(`/api/boards/${id}/texts`, { x: 40, y, ...text });
       expect(status).toBe(200);
-      answered.set(body.id, { width: body.width, height: body.height });
-      y += body.height + 40;
+      answered.set(body.id, body.bbox);
+      y += body.bbox.height + 40;
     }
     for (const url of ['https://example.org', 'https://docs.example.org/guide/start']) {
       const { body } = await t.api.post(`/api/boards/${id}/links`, { x: 600, y: answered.size * 10, url });
-      answered.set(body.id, { width: body.width, height: body.height });
+      answered.set(body.id, body.bbox);
     }
 
     const context = await chrome.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
