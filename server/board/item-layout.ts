@@ -53,10 +53,16 @@ export function layoutText(
     : naturalWidth(text.content.slice(0, MAX_MEASURED_CHARS), MAX_MEASURED_CHARS);
   let width = text.width ?? Math.min(MAX_AUTO_WIDTH_PX, Math.max(MIN_AUTO_WIDTH_PX, Math.ceil(natural + chrome)));
   if (text.diagram) width = Math.max(width, FRAME_MIN.width);
-  const { lines, cut } = empty
-    ? { lines: [{ runs: [{ text: 'Empty text', italic: true }], size: BODY_FONT_PX, indent: 0 }], cut: false }
+  const { lines, cut, unread } = empty
+    ? {
+        lines: [{ runs: [{ text: 'Empty text', italic: true }], size: BODY_FONT_PX, indent: 0 }],
+        cut: false,
+        unread: 0,
+      }
     : markdownLines(text.content, width - chrome, maxLines, fences);
-  let height = lines.reduce((sum, line) => sum + lineHeight(line), 0) + 2 * (TEXT_PAD_Y_PX + border);
+  // A text laid out whole (maxLines unbounded) counts, estimated, what is past the lines and characters read.
+  const rest = maxLines === Number.POSITIVE_INFINITY ? unread : 0;
+  let height = lines.reduce((sum, line) => sum + lineHeight(line), 0) + rest + 2 * (TEXT_PAD_Y_PX + border);
   if (text.diagram) height = Math.max(height, FRAME_MIN.height);
   return { width, height, border, lines, cut };
 }

@@ -101,17 +101,6 @@ export function runWidth(run: Run, size: number): number {
   return run.advance ?? textWidth(run.text, size, run);
 }
 
-/** How many leading characters of `text` fit in `room` px (at least one). */
-function fitting(run: Run, size: number, room: number): number {
-  const chars = [...run.text];
-  let used = 0;
-  for (let i = 0; i < chars.length; i++) {
-    used += textWidth(chars[i], size, run);
-    if (used > room) return Math.max(1, i);
-  }
-  return chars.length;
-}
-
 /** Splits one styled line into lines no wider than `width` (words kept whole unless one alone is too wide). */
 function wrap(line: Line, width: number): Line[] {
   const lines: Line[] = [];
@@ -126,7 +115,7 @@ function wrap(line: Line, width: number): Line[] {
   };
   for (const run of line.runs) {
     for (const piece of run.text.split(/(?<=\s)/)) {
-      let rest = { ...run, text: piece };
+      const rest = { ...run, text: piece };
       while (rest.text) {
         // Spaces at a line's end hang past its edge, as in the app (white-space: pre-wrap).
         const w = runWidth({ ...rest, text: rest.text.trimEnd() }, line.size);
@@ -137,20 +126,26 @@ function wrap(line: Line, width: number): Line[] {
           used += runWidth(rest, line.size);
           break;
         }
-        if (used > 0 && w <= room) {
+        if (used > 0) {
           flush();
           continue;
         }
-        // A word wider than the whole line: cut it where the room ends.
+        // A word wider than the whole line (overflow-wrap: anywhere): cut where the room ends, in one pass.
         const chars = [...rest.text];
-        const fit = fitting(rest, line.size, room - used);
-        if (fit >= chars.length) {
-          flush();
-          continue;
+        let start = 0;
+        let taken = 0;
+        for (let i = 0; i < chars.length; i++) {
+          const advance = textWidth(chars[i], line.size, rest);
+          if (taken + advance > room && i > start && chars[i].trim()) {
+            current.push({ ...rest, text: chars.slice(start, i).join('') });
+            flush();
+            [start, taken] = [i, 0];
+          }
+          taken += advance;
         }
-        current.push({ ...rest, text: chars.slice(0, fit).join('') });
-        flush();
-        rest = { ...rest, text: chars.slice(fit).join('') };
+        current.push({ ...rest, text: chars.slice(start).join('') });
+        used = taken;
+        break;
       }
     }
   }
@@ -181,11 +176,13 @@ export function markdownLines(
   width: number,
   maxLines: number,
   fences = false,
-): { lines: Line[]; cut: boolean } {
+): { lines: Line[]; cut: boolean; unread: number } {
   const lines: Line[] = [];
   const source = content.split('\n', MAX_SOURCE_LINES + 1);
   let fence = false;
   let cut = source.length > MAX_SOURCE_LINES;
+  // Height of what is not laid out, estimated: the rest of a line past its first characters, lines past the first ones.
+  let unread = cut ? (content.split('\n').length - MAX_SOURCE_LINES) * BODY_FONT_PX * LINE_HEIGHT_EM : 0;
   for (const raw of source.slice(0, MAX_SOURCE_LINES)) {
     if (lines.length >= maxLines) {
       cut = true;
@@ -196,27 +193,20 @@ export function markdownLines(
       fence = !fence;
       continue;
     }
-    if (fence) {
-      lines.push(
-        ...wrap(
-          { runs: [{ text: text.replace(/\t/g, '  ') || ' ', code: true }], size: 13, indent: 4, code: true },
-          width,
-        ),
-      );
-      continue;
-    }
-    // Every blank line is a gap of its own, as the app draws it.
-    if (!text.trim()) {
-      lines.push({ runs: [], size: BODY_FONT_PX, indent: 0, gap: true });
-      continue;
-    }
-    lines.push(...wrap(blockLine(text), width));
+    const laid = fence
+      ? wrap({ runs: [{ text: text.replace(/\t/g, '  ') || ' ', code: true }], size: 13, indent: 4, code: true }, width)
+      : // Every blank line is a gap of its own, as the app draws it.
+        text.trim()
+        ? wrap(blockLine(text), width)
+        : [{ runs: [], size: BODY_FONT_PX, indent: 0, gap: true }];
+    if (text !== raw) unread += laid.reduce((sum, line) => sum + lineHeight(line), 0) * (raw.length / text.length - 1);
+    lines.push(...laid);
   }
   if (lines.length > maxLines) {
     lines.length = maxLines;
     cut = true;
   }
-  return { lines, cut };
+  return { lines, cut, unread };
 }
 
 /** The widest line of a text laid out without wrapping: the width the app gives a text that has none set. */

@@ -17,6 +17,8 @@ import { xml as escapeXml } from './xml.js';
 
 /** Longest source drawn; longer ones show their source (layout time grows fast with the node count). */
 export const MAX_DIAGRAM_SOURCE_CHARS = 3_000;
+/** Most nodes and links drawn: a write answers a diagram's size, so its layout must stay short. */
+const MAX_DIAGRAM_PARTS = 120;
 
 /** A diagram as preview markup: `body` holds `ID_SLOT` where each id's per-diagram prefix goes. */
 export type DrawnDiagram = { body: string; width: number; height: number };
@@ -261,7 +263,7 @@ export function drawMermaid(source: string): DrawnDiagram | undefined {
     result = false;
     const prepared = prepareMermaid(source);
     try {
-      if (prepared) {
+      if (prepared && prepared.expected.links + (prepared.expected.nodes?.size ?? 0) <= MAX_DIAGRAM_PARTS) {
         const { parts, ...diagram } = sanitize(
           renderMermaidSVG(prepared.source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }),
         );
