@@ -276,7 +276,7 @@ export const OPERATIONS = {
     frame: 'add_text',
     tool: {
       title: 'Add a text',
-      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. ${UPSERT}`,
+      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. Answers its laid-out bbox. ${UPSERT}`,
     },
     mutate: (w, args) => {
       const text = upsertText(w, args);
@@ -298,7 +298,7 @@ export const OPERATIONS = {
       ),
     ],
     frame: 'add_link',
-    tool: { title: 'Add a link', description: `A link pill. ${UPSERT}` },
+    tool: { title: 'Add a link', description: `A link pill. Answers its laid-out bbox. ${UPSERT}` },
     mutate: (w, args) => {
       const link = upsertLink(w, args);
       return withBox(linkResult(link), link);
