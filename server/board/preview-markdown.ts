@@ -74,11 +74,10 @@ function blockLine(source: string): Line {
       indent: 0,
     };
   const item = /^(\s*)(?:([-*+])\s+|(\d+)[.)]\s+)?(?:\[( |x|X)?\]\s*)?(.*)$/.exec(source)!;
-  const [, spaces, bullet, number, check, rest] = item;
+  const [, , bullet, number, check, rest] = item;
   const hasCheck = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?\[(?: |x|X)?\]/.test(source);
   // The app indents neither nested items nor their wrapped lines; a task's label stays right of its checkbox.
   const indent = 0;
-  void spaces;
   if (hasCheck) {
     const done = check === 'x' || check === 'X';
     return {
