@@ -26,6 +26,9 @@ export const notPostitAndDiagram = (text: { postit?: boolean; diagram?: boolean 
   !(text.postit === true && text.diagram === true);
 export const POSTIT_AND_DIAGRAM = { error: 'a text cannot be both a post-it and a diagram frame', path: ['diagram'] };
 
+/** A write's answer carries the box its item is laid out in and whether it was made; sent back, they are taken and dropped like a snapshot's keys. */
+const ANSWERED_KEYS = ['bbox', 'created'];
+
 /** The `id` of an upsert: the item to update; without it one is created. */
 const UpsertId = ItemId.optional().describe('To update');
 /** The top-left corner of an item, in canvas pixels. */
@@ -50,7 +53,7 @@ export const TextInput = itemObject(
     diagram: z.boolean({ error: 'must be a boolean' }).optional().describe('Framed box'),
     author: Author.optional(),
   },
-  SNAPSHOT_KEYS.text,
+  [...SNAPSHOT_KEYS.text, ...ANSWERED_KEYS],
 ).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export type TextInput = z.infer<typeof TextInput>;
 
@@ -164,7 +167,7 @@ export const LinkInput = itemObject(
     url: LinkUrl.describe('http(s) URL'),
     author: Author.optional(),
   },
-  SNAPSHOT_KEYS.link,
+  [...SNAPSHOT_KEYS.link, ...ANSWERED_KEYS],
 );
 export type LinkInput = z.infer<typeof LinkInput>;
 

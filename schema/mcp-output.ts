@@ -11,6 +11,10 @@ const Column = Item.extend({ title: z.string(), sort: z.number(), lane: z.number
 const Task = Item.extend({ column_id: z.string(), name: z.string(), sort: z.number(), done: z.boolean() });
 const Lane = z.looseObject({ lane: z.number(), title: z.string(), author: z.string() });
 const Ok = z.looseObject({ ok: z.boolean(), id: z.string() });
+/** The box an item is laid out in, as the app and the preview draw it: its laid-out width and height. */
+const LaidOut = {
+  bbox: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).describe('laid-out box, px'),
+};
 const BoardLink = z.looseObject({
   board_id: z.string(),
   url: z.string(),
@@ -60,7 +64,7 @@ export const McpToolOutputs = {
     svg_uri: z.string().optional(),
     svg_bytes: z.number().int().optional(),
   }),
-  add_text: Text.extend({ content: z.string(), created: Created }),
+  add_text: Text.extend({ content: z.string(), created: Created, ...LaidOut }),
   add_link: z.looseObject({
     id: z.string(),
     x: z.number(),
@@ -69,6 +73,7 @@ export const McpToolOutputs = {
     author: z.string(),
     kind: z.literal('link'),
     created: Created,
+    ...LaidOut,
   }),
   add_image: z.looseObject({
     id: z.string(),

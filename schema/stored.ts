@@ -48,6 +48,17 @@ export const StoredText = z
   })
   .refine((text) => !(text.postit && text.diagram), { error: 'a text cannot be both a post-it and a diagram frame' });
 
+/** The box an item is laid out in, in board px: where it lies and its laid-out width and height. */
+export const LaidOutBox = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number().min(0),
+  height: z.number().min(0),
+});
+
+/** A text as its write answers it: the stored text, and the box the app and the preview lay it out in. */
+export const LaidOutText = StoredText.safeExtend({ bbox: LaidOutBox });
+
 export const StoredLink = z.strictObject({
   id: ItemId,
   kind: z.literal('link'),

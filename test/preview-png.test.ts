@@ -96,7 +96,7 @@ describe('preview as PNG', () => {
     expect(svg).not.toContain('var(--');
     expect(svg).not.toContain('fonts.googleapis');
     // Markdown is laid out, not shown as markup.
-    expect(svg).toMatch(/<text[^>]*font-size="22"[^>]*><tspan font-weight="bold">Launch plan<\/tspan><\/text>/);
+    expect(svg).toMatch(/<text[^>]*font-size="19.5"[^>]*><tspan font-weight="bold">Launch plan<\/tspan><\/text>/);
     expect(svg).toContain('<tspan font-weight="bold">preview</tspan>');
     expect(svg).toContain('<tspan font-style="italic">picture</tspan>');
     expect(svg).toContain('<tspan font-family="DejaVu Sans Mono, monospace" fill="#37474f">vision</tspan>');
@@ -118,9 +118,9 @@ describe('preview as PNG', () => {
       inked(png, (x - minX) * zoom, (y - minY) * zoom, (x - minX + w) * zoom, (y - minY + h) * zoom);
     expect(area(dx, dy, dw, dh)).toBeGreaterThan(0.01);
     expect(area(720, 200, 96, 96)).toBeGreaterThan(0.9);
-    // The post-it is yellow (#fff59d, as in the app): a pixel inside its box, right of its text.
+    // The post-it is yellow (#fff59d, as in the app): a pixel inside its box, in its padding.
     const postit = (i: number) =>
-      png.data[(Math.round((6 - minY) * zoom) * png.width + Math.round((670 - minX) * zoom)) * 4 + i];
+      png.data[(Math.round((3 - minY) * zoom) * png.width + Math.round((404 - minX) * zoom)) * 4 + i];
     expect([postit(0), postit(1), postit(2)]).toEqual([0xff, 0xf5, 0x9d]);
 
     // Same SVG, same bytes, from the cache.

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
+import { INK_COLORS, MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { upsertImage, upsertStroke, upsertText } from '../server/board/draw.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectJson } from './helpers/realtime.js';
@@ -215,5 +215,111 @@ describe('GET /svg-preview/{id}', () => {
     parse(res.text);
     expect(res.text.length).toBeLessThan(MAX_PREVIEW_BYTES);
     console.log(`preview of a board filled to its quotas: ${res.text.length} bytes`);
+  });
+});
+
+/** WCAG contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('the preview shows the board as the app does', () => {
+  it('an arrow (a stroke anchored at its end) has a head of its colour; a plain stroke has none', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const target = (await t.api.post(`/api/boards/${id}/texts`, { x: 300, y: 0, content: 'target' })).body;
+    await t.api.post(`/api/boards/${id}/strokes`, {
+      points: [
+        [0, 20],
+        [290, 20],
+      ],
+      color: 'red',
+      anchors: { end: { kind: 'text', id: target.id, dx: -10, dy: 20 } },
+    });
+    await t.api.post(`/api/boards/${id}/strokes`, {
+      points: [
+        [0, 100],
+        [200, 100],
+      ],
+    });
+    const res = (await preview(id)).text;
+    const arrow = /<polyline class="stroke arrow(?: ai)?"[^>]*marker-end="url\(#([\w-]+)\)"/.exec(res);
+    expect(arrow).not.toBeNull();
+    expect(res).toMatch(new RegExp(`<marker id="${arrow![1]}"[^>]*><path [^>]*fill="#d32f2f"/></marker>`));
+    expect(res.match(/marker-end=/g)).toHaveLength(1);
+  });
+
+  it("a post-it's ink reads on its yellow fill in every colour of the palette", async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    for (const [i, color] of INK_COLORS.entries())
+      await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: i * 60, content: color, postit: true, color });
+    const svg = parse((await preview(id)).text);
+    const postits = groups(svg).filter((g) => g.class.startsWith('text postit'));
+    expect(postits).toHaveLength(INK_COLORS.length);
+    for (const postit of postits) {
+      const fill = [postit.rect].flat().at(-1).fill;
+      expect(contrast(postit.fill, fill), `${postit.text['#text']} ink ${postit.fill}`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('draws the board title above the content', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    await t.api.post(`/api/boards/${id}/title`, { title: 'Q3 architecture <draft>' });
+    await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'first item' });
+    const res = (await preview(id)).text;
+    const title = /<text class="title" x="(-?\d+)" y="(-?\d+)"[^>]*>([^<]*)<\/text>/.exec(res);
+    expect(title?.[3]).toBe('Q3 architecture &lt;draft&gt;');
+    expect(Number(title![2])).toBeLessThan(0);
+    const [, minY] = parse(res).viewBox.split(' ').map(Number);
+    expect(minY).toBeLessThan(Number(title![2]) - 22);
+  });
+
+  it('the top lane label is inside the picture, and cards show their assignee and due date', async () => {
+    const { id } = (
+      await t.api.post('/api/boards', {
+        mode: 'todo',
+        content: {
+          columns: [{ title: 'Now' }],
+          tasks: [
+            { columnIndex: 0, name: 'write the launch post', due_date: '2026-12-01' },
+            { columnIndex: 0, name: 'no owner yet' },
+          ],
+          lanes: [{ lane: 0, title: 'Marketing' }],
+        },
+      })
+    ).body;
+    const { tasks } = (await t.api.get(`/json/${id}`)).body;
+    const task = tasks.find((each: { name: string }) => each.name === 'write the launch post');
+    await t.api.post(`/api/boards/${id}/tasks`, {
+      id: task.id,
+      column_id: task.column_id,
+      name: task.name,
+      assignee: 'dana',
+    });
+    const res = (await preview(id)).text;
+    const [, minY] = parse(res).viewBox.split(' ').map(Number);
+    const lane = /<text class="lane" x="-?\d+" y="(-?\d+)"[^>]*>Marketing<\/text>/.exec(res);
+    // The label's glyphs rise about a font size above its baseline: all of them inside the viewBox.
+    expect(Number(lane![1]) - 15).toBeGreaterThanOrEqual(minY);
+    expect(res).toMatch(/<text class="meta"[^>]*>@dana · due 2026-12-01<\/text>/);
+    expect(res.match(/class="meta"/g)).toHaveLength(1);
+  });
+
+  it('a link pill is drawn in the box add_link answers', async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const link = (await t.api.post(`/api/boards/${id}/links`, { x: 0, y: 0, url: 'https://docs.example.org/a/b' }))
+      .body;
+    expect(link.bbox.width).toBeGreaterThan(24);
+    const pill = /<g class="link(?: ai)?"><rect x="0" y="0" width="(\d+)" height="(\d+)"/.exec(
+      (await preview(id)).text,
+    );
+    expect([Number(pill![1]), Number(pill![2])]).toEqual([link.bbox.width, link.bbox.height]);
   });
 });

@@ -35,8 +35,10 @@ describe('texts', () => {
       author: 'ai:rest',
       last_updated: expect.any(String),
       created: true,
+      bbox: { x: 10, y: 20.5, width: 300, height: expect.any(Number) },
     });
-    const { created: _created, ...stored } = res.body;
+    // The answer is the stored text with the box it is laid out in (its width the one it was given).
+    const { bbox: _bbox, created: _created, ...stored } = res.body;
     expect((await snapshot(id)).texts).toEqual([stored]);
   });
 
@@ -388,6 +390,7 @@ describe('links', () => {
       author: 'ai:rest',
       kind: 'link',
       created: true,
+      bbox: { x: 5, y: 6, width: expect.any(Number), height: expect.any(Number) },
     });
     const snap = await snapshot(id);
     expect(snap.texts).toEqual([

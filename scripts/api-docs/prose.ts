@@ -32,6 +32,13 @@ export const CONVENTIONS = `## Conventions
   the field named.
 - Writes that take an \`id\` update the item it names, or create one with a
   fresh UUID when it is absent.
+- A text or link write (REST, MCP \`add_text\`/\`add_link\`, the JSON
+  channel's ack) answers the item with \`bbox: {x, y, width, height}\`: the box
+  it is laid out in, in board px, as the app and the preview draw it (within a
+  few px of the app; a Mermaid text as big as the preview draws it), so arrows
+  and neighbours can be placed without guessing. A text's own \`width\` is
+  only the one it was given; \`bbox\` sent back is taken and dropped. An image
+  answers its \`width\` and \`height\`, its laid-out size.
 - Every item carries an \`author\` tag, set at creation and never changed:
   \`user:<uuid>\` from the browser, \`ai:rest\` by default on REST, \`ai:…\` on
   MCP, \`ai:import\` on import. A write may pass its own \`author\`.

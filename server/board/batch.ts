@@ -117,8 +117,11 @@ export function applyBatch(w: BoardWrite, ops: readonly BatchOpCall[], run: RunO
  * the answer to a batch as large as the batch.
  */
 const ECHOES = new Set(['content', 'description', 'points', 'url', 'name', 'author', 'last_updated']);
+/** A result with its laid-out box says where the item is in it: its own place and looks are what was sent. */
+const BOXED_ECHOES = new Set([...ECHOES, 'x', 'y', 'width', 'color', 'postit', 'diagram']);
 
 export function compactResult(result: unknown): Record<string, unknown> {
   if (result === null || typeof result !== 'object') return {};
-  return Object.fromEntries(Object.entries(result).filter(([key]) => !ECHOES.has(key)));
+  const echoes = 'bbox' in result ? BOXED_ECHOES : ECHOES;
+  return Object.fromEntries(Object.entries(result).filter(([key]) => !echoes.has(key)));
 }

@@ -38,7 +38,7 @@ import {
   type MutationFrameType,
   StoredColumn,
   StoredTask,
-  StoredText,
+  LaidOutText,
   StrokeInput,
   TaskInput,
   TaskMoveInput,
@@ -47,7 +47,7 @@ import {
 } from '../../schema/index.js';
 import { applyBatch, atIndex, type BatchOpCall, compactResult, parseBatchOps } from './batch.js';
 import type { BoardWrite } from './board-write.js';
-import { isLink } from './document-model.js';
+import { isLink, type TextNode } from './document-model.js';
 import {
   eraseItem,
   imageResult,
@@ -61,6 +61,9 @@ import {
 } from './draw.js';
 import { errors } from './errors.js';
 import { tasksCsv, tasksMarkdown } from './exports.js';
+import { itemSize, type Size } from './item-layout.js';
+
+type Box = Size & { x: number; y: number };
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
@@ -210,6 +213,11 @@ const upsertAnswer = <S extends z.ZodObject>(stored: S) => stored.extend({ creat
 /** REST's answer to a delete as OpenAPI describes it: `ok` is true whenever it answers 200. */
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
+/** An item's answer with the box it is laid out in (`bbox`, as strokes answer theirs): what an agent needs to place arrows and neighbours. */
+function withBox<T extends object>(answer: T, item: TextNode): T & { bbox: Box } {
+  return { ...answer, bbox: { x: item.x, y: item.y, ...itemSize(item) } };
+}
+
 /** The kind of a draw item found by its id (for move and erase without kind). */
 function kindOf(w: BoardWrite, id: string) {
   const node = w.maps.texts.get(id);
@@ -274,14 +282,23 @@ export const OPERATIONS = {
     group: 'draw',
     effect: 'add',
     rest: [
-      post('/texts', TextInput, 'Create a text, or update the one `id` names', 'the text', upsertAnswer(StoredText)),
+      post(
+        '/texts',
+        TextInput,
+        'Create a text, or update the one `id` names',
+        'the text, with the box it is laid out in (`bbox`)',
+        upsertAnswer(LaidOutText),
+      ),
     ],
     frame: 'add_text',
     tool: {
       title: 'Add a text',
-      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. ${UPSERT}`,
+      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. Answers its laid-out bbox. ${UPSERT}`,
     },
-    mutate: (w, args) => upserted(args, upsertText(w, args)),
+    mutate: (w, args) => {
+      const text = upsertText(w, args);
+      return upserted(args, withBox(text, text));
+    },
   }),
   add_link: mutation({
     name: 'add_link',
@@ -289,10 +306,20 @@ export const OPERATIONS = {
     result: McpToolOutputs.add_link,
     group: 'draw',
     effect: 'add',
-    rest: [post('/links', LinkInput, 'Create a link pill, or update the one `id` names', 'the link')],
+    rest: [
+      post(
+        '/links',
+        LinkInput,
+        'Create a link pill, or update the one `id` names',
+        'the link, with the box it is laid out in (`bbox`)',
+      ),
+    ],
     frame: 'add_link',
-    tool: { title: 'Add a link', description: `A link pill. ${UPSERT}` },
-    mutate: (w, args) => upserted(args, linkResult(upsertLink(w, args))),
+    tool: { title: 'Add a link', description: `A link pill. Answers its laid-out bbox. ${UPSERT}` },
+    mutate: (w, args) => {
+      const link = upsertLink(w, args);
+      return upserted(args, withBox(linkResult(link), link));
+    },
   }),
   add_image: mutation({
     name: 'add_image',

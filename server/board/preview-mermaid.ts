@@ -10,14 +10,33 @@
  * recognise makes the diagram fall back to its source, so a library bug cannot
  * become markup injection.
  */
-import { renderMermaidSVG } from 'beautiful-mermaid';
+import { parseMermaid, renderMermaidSVG } from 'beautiful-mermaid';
 import { LRUCache } from 'lru-cache';
+import { type Expected, LINK_CLASS, prepareMermaid } from './preview-mermaid-source.js';
+import { xml as escapeXml } from './xml.js';
 
 /** Longest source drawn; longer ones show their source (layout time grows fast with the node count). */
 export const MAX_DIAGRAM_SOURCE_CHARS = 3_000;
+/** Most nodes and links drawn: a write answers a diagram's size, so its layout must stay short. */
+const MAX_DIAGRAM_PARTS = 120;
 
 /** A diagram as preview markup: `body` holds `ID_SLOT` where each id's per-diagram prefix goes. */
 export type DrawnDiagram = { body: string; width: number; height: number };
+/** The library's classes of a diagram's parts, kept on the drawing so its structure can be counted and checked. */
+const PART_CLASSES = new Set([
+  'node',
+  'edge',
+  'edge-label',
+  'subgraph',
+  'actor',
+  'message',
+  'note',
+  'block',
+  'class-node',
+  'class-relationship',
+  'entity',
+  'er-relationship',
+]);
 const ID_SLOT = '\u0001';
 
 /** The palette of the app's Mermaid theme (mermaid's default), for the library's custom properties. */
@@ -147,8 +166,9 @@ const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([a-zA-Z][\w-]*)((?:\s+[\w:-
 const ATTRIBUTE = /([\w:-]+)\s*=\s*"([^"]*)"/g;
 
 /** Re-writes the library's SVG from whitelisted parts; throws `Unexpected` on anything else. */
-function sanitize(svg: string, escapeXml: (text: string) => string): DrawnDiagram {
+function sanitize(svg: string): DrawnDiagram & { parts: Map<string, number> } {
   const out: string[] = [];
+  const parts = new Map<string, number>();
   const open: string[] = [];
   let dropDepth = 0;
   let size: { width: number; height: number; viewBox: string } | undefined;
@@ -200,11 +220,27 @@ function sanitize(svg: string, escapeXml: (text: string) => string): DrawnDiagra
       size = { width, height, viewBox: attributes.get('viewBox')! };
       continue;
     }
-    const written = [...attributes].map(([key, value]) => ` ${key}="${escapeXml(value)}"`).join('');
+    const part = classes.find((name) => PART_CLASSES.has(name));
+    if (part) parts.set(part, (parts.get(part) ?? 0) + 1);
+    const written = [...(part ? [['class', part]] : []), ...attributes]
+      .map(([key, value]) => ` ${key}="${escapeXml(value)}"`)
+      .join('');
     out.push(`<${name}${written}${selfClosing ? '/' : ''}>`);
   }
   if (open.length || !size) throw new Unexpected('unclosed elements');
-  return { body: out.join(''), width: size.width, height: size.height };
+  return { body: out.join(''), width: size.width, height: size.height, parts };
+}
+
+/** Whether the renderer read the source as mermaid does: the same nodes and labels, as many links. */
+function faithful(source: string, expected: Expected, parts: Map<string, number>): boolean {
+  const linkClass = LINK_CLASS[expected.kind];
+  if (linkClass && (parts.get(linkClass) ?? 0) !== expected.links) return false;
+  if (expected.kind !== 'flowchart') return true;
+  const graph = parseMermaid(source);
+  if (graph.edges.length !== expected.links || graph.nodes.size !== expected.nodes!.size) return false;
+  for (const [id, label] of expected.nodes!) if (graph.nodes.get(id)?.label !== label) return false;
+  const labels = graph.edges.map((edge) => edge.label ?? '').sort();
+  return labels.join('\u0000') === [...expected.linkLabels!].sort().join('\u0000');
 }
 
 const drawn = new LRUCache<string, DrawnDiagram | false>({
@@ -216,15 +252,23 @@ const drawn = new LRUCache<string, DrawnDiagram | false>({
 /**
  * A Mermaid source laid out and drawn as whitelisted SVG shapes in its own
  * coordinates (`width` × `height`), or `undefined` when the library cannot
- * draw it (a diagram type it lacks such as pie or gantt, a syntax error, a
- * source over `MAX_DIAGRAM_SOURCE_CHARS`). Results are cached by source.
+ * draw it as mermaid reads it (a diagram type it lacks such as pie or gantt,
+ * syntax it reads otherwise, a syntax error, a source over
+ * `MAX_DIAGRAM_SOURCE_CHARS`). Results are cached by source.
  */
-export function drawMermaid(source: string, escapeXml: (text: string) => string): DrawnDiagram | undefined {
+export function drawMermaid(source: string): DrawnDiagram | undefined {
   if (source.length > MAX_DIAGRAM_SOURCE_CHARS) return undefined;
   let result = drawn.get(source);
   if (result === undefined) {
+    result = false;
+    const prepared = prepareMermaid(source);
     try {
-      result = sanitize(renderMermaidSVG(source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }), escapeXml);
+      if (prepared && prepared.expected.links + (prepared.expected.nodes?.size ?? 0) <= MAX_DIAGRAM_PARTS) {
+        const { parts, ...diagram } = sanitize(
+          renderMermaidSVG(prepared.source, { bg: PALETTE['--bg'], fg: PALETTE['--fg'] }),
+        );
+        if (faithful(prepared.source, prepared.expected, parts)) result = diagram;
+      }
     } catch {
       result = false;
     }

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { LRUCache } from 'lru-cache';
+import { BODY_FONT_PX } from '../board/preview-markdown.js';
 
 /** Widest and tallest picture, in px: what vision models take in without downscaling much. */
 export const PREVIEW_PNG_MAX_WIDTH_PX = 1200;
@@ -35,7 +36,7 @@ const FONT: ResvgRenderOptions['font'] = {
   sansSerifFamily: 'DejaVu Sans',
   serifFamily: 'DejaVu Sans',
   monospaceFamily: 'DejaVu Sans Mono',
-  defaultFontSize: 14,
+  defaultFontSize: BODY_FONT_PX,
 };
 
 export type PreviewPngOptions = {
@@ -79,7 +80,7 @@ function greeked(svg: string): string {
   return svg.replace(TEXT_ELEMENT, (_, attributes: string, inner: string) => {
     const number = (name: string, fallback: number) =>
       Number(new RegExp(`\\b${name}="(-?[\\d.]+)"`).exec(attributes)?.[1] ?? fallback);
-    const size = number('font-size', 14);
+    const size = number('font-size', BODY_FONT_PX);
     const chars = [...inner.replace(/<[^>]*>/g, '').replace(/&[^;]+;/g, '_')].length;
     if (!chars) return '';
     const width = chars * size * 0.55;
@@ -101,7 +102,7 @@ export async function renderPreviewPng(svg: string, options: PreviewPngOptions =
   const cached = cache.get(key);
   if (cached) return cached;
   const { fitTo, zoom } = fitting(svg, options);
-  const drawn = 14 * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
+  const drawn = BODY_FONT_PX * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
   const image = await renderAsync(drawn, {
     fitTo,
     background: options.background ?? '#ffffff',
