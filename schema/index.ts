@@ -11,3 +11,4 @@ export * from './ws.js';
 export * from './json-schema.js';
 export * from './collab.js';
 export * from './history.js';
+export * from './pages.js';

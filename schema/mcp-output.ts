@@ -17,12 +17,53 @@ const BoardLink = z.looseObject({
   embed_url: z.string().optional(),
   mode: z.enum(['draw', 'todo']),
 });
+/** Given when more of a list remains: pass it as `cursor` for the next page. */
+const NextCursor = { next_cursor: z.string().optional() };
 const TasksView = z.looseObject({
   mode: z.enum(['draw', 'todo']),
   columns: z.array(Column),
   tasks: z.array(Task),
   lanes: z.array(Lane),
   colWidth: z.number(),
+  ...NextCursor,
+});
+const Snapshot = z.looseObject({
+  boardId: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  etag: z.string(),
+  texts: z.array(z.looseObject({})),
+  lines: z.array(z.looseObject({})),
+  images: z.array(z.looseObject({})),
+  ...NextCursor,
+});
+const Outline = z.looseObject({
+  boardId: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  title: z.string().optional(),
+  etag: z.string(),
+  counts: z.record(z.string(), z.number().int()),
+  versions: z.number().int(),
+  last_edit: z.looseObject({ at: z.string(), author: z.string() }).nullable(),
+  lanes: z
+    .array(
+      z.looseObject({
+        lane: z.number().int(),
+        title: z.string().optional(),
+        columns: z.number().int(),
+        tasks: z.number().int(),
+      }),
+    )
+    .optional(),
+  columns: z
+    .array(z.looseObject({ id: z.string(), title: z.string(), lane: z.number().int(), tasks: z.number().int() }))
+    .optional(),
+  items: z.array(z.string()),
+  more: z.looseObject({ columns: z.number().int(), items: z.number().int() }),
+});
+const FoundItem = z.looseObject({
+  id: z.string(),
+  kind: z.enum(['texts', 'links', 'tasks']),
+  excerpt: z.string().optional(),
 });
 
 const VersionSummary = z.looseObject({
@@ -42,14 +83,7 @@ export const McpToolOutputs = {
     locked: z.boolean(),
     lock_mode: z.enum(['write', 'all']).nullable(),
   }),
-  get_board: z.looseObject({
-    boardId: z.string(),
-    mode: z.enum(['draw', 'todo']),
-    etag: z.string(),
-    texts: z.array(z.looseObject({})),
-    lines: z.array(z.looseObject({})),
-    images: z.array(z.looseObject({})),
-  }),
+  get_board: z.union([Snapshot, Outline]),
   get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
   add_text: Text.extend({ content: z.string() }),
   add_link: z.looseObject({
@@ -100,13 +134,15 @@ export const McpToolOutputs = {
   set_lane: z.looseObject({ ok: z.boolean(), lane: z.number(), title: z.string() }),
   set_column_width: z.looseObject({ ok: z.boolean(), width: z.number() }),
   create_tasks: z.looseObject({ ok: z.boolean(), tasks: z.array(Task), ids: z.array(z.string()) }),
-  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
-  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
+  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor }),
+  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string(), ...NextCursor }),
   list_tasks: TasksView,
+  find_items: z.looseObject({ items: z.array(FoundItem), count: z.number().int(), ...NextCursor }),
   list_versions: z.looseObject({
     boardId: z.string(),
     versions: z.array(VersionSummary),
     next: z.number().int().nullable(),
+    ...NextCursor,
   }),
   get_changes: z.looseObject({
     boardId: z.string(),
@@ -116,6 +152,7 @@ export const McpToolOutputs = {
     added: z.array(ChangedItem),
     updated: z.array(ChangedItem),
     removed: z.array(z.looseObject({ kind: z.string(), id: z.string() })),
+    ...NextCursor,
   }),
   restore_version: z.looseObject({
     ok: z.literal(true),

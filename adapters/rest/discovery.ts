@@ -6,6 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
+import { toJsonSchema } from '../../schema/json-schema.js';
 import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../server/board/operations.js';
 import { quotasDocument } from '../../server/board/quotas.js';
 import { z } from 'zod';
@@ -92,6 +93,8 @@ function routeLine(route: RestRoute): string {
   const path = `/api/boards/<id>${route.path.replace(/:(\w+)/g, '<$1>')}`;
   const shape = route.body instanceof z.ZodObject ? (route.body.shape as Record<string, z.ZodType>) : {};
   const fields = Object.entries(shape).map(([name, field]) => (field.safeParse(undefined).success ? `${name}?` : name));
+  const query = route.query && Object.keys(toJsonSchema(route.query, 'output').properties ?? {});
+  if (query) return `\`${route.method} ${path}\` \`?${query.join('&')}\``;
   return `\`${route.method} ${path}\`${fields.length ? ` \`{${fields.join(', ')}}\`` : ''}`;
 }
 

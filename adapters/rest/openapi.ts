@@ -203,6 +203,19 @@ const TAG_OF_GROUP: Record<OperationGroup, string> = {
   history: 'history',
 };
 
+/** A GET route's query parameters, from its schema; a box is given as `x,y,width,height`. */
+function queryParameters(query: z.ZodType): Record<string, Schema & { description: string }> {
+  const properties = (json(query, 'output') as { properties?: Record<string, Schema> }).properties ?? {};
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      schema.type === 'object'
+        ? { type: 'string', description: `${String(schema.description ?? name)}: x,y,width,height` }
+        : { ...schema, description: String(schema.description ?? name) },
+    ]),
+  );
+}
+
 /** The REST routes of the operation table's rows, described from the rows: their words, body and answer. */
 function operationRoutes(): [string, string, Operation][] {
   return OPERATION_LIST.flatMap((row) =>
@@ -213,6 +226,7 @@ function operationRoutes(): [string, string, Operation][] {
         tag: TAG_OF_GROUP[row.group],
         summary: route.summary,
         body: route.body,
+        ...(route.query && { query: queryParameters(route.query) }),
         ok: { description: route.answer, schema: json(route.answers ?? row.result) },
         // A body can be too large or not JSON; a DELETE has none.
         errors: route.body ? WRITE_ERRORS : BOARD_ERRORS,

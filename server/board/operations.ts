@@ -22,6 +22,7 @@ import { z } from 'zod';
 import {
   ColumnInput,
   ColumnWidthInput,
+  FindItemsRestQuery,
   ImageInput,
   LaneInput,
   LinkInput,
@@ -31,6 +32,7 @@ import {
   type McpToolName,
   ModeInput,
   MoveInput,
+  READ_PAGE_MAX_BYTES,
   MUTATION_FRAMES,
   type MutationFrameType,
   StoredColumn,
@@ -60,7 +62,10 @@ import { tasksCsv, tasksMarkdown } from './exports.js';
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
-import { jsonSnapshot, tasksView } from './snapshot.js';
+import { tasksPage } from './board-pages.js';
+import { findItems } from './find-items.js';
+import { pageText } from './paging.js';
+import { memoized } from './snapshot.js';
 import { setBoardTitle } from './title.js';
 import {
   deleteColumn,
@@ -86,9 +91,11 @@ export type ArgsOf<A extends z.ZodType> = Omit<z.output<A>, 'board_id' | 'access
  * 200, where REST promises more than the tool's result (the stored record).
  */
 export type RestRoute = {
-  method: 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: z.ZodType;
+  /** A GET's query string, parsed into the arguments. */
+  query?: z.ZodType;
   summary: string;
   answer: string;
   answers?: z.ZodType;
@@ -190,6 +197,17 @@ const del = (path: string, summary: string, answer: string, answers?: z.ZodType)
   ...(answers && { answers }),
 });
 
+const get = (path: string, query: z.ZodType, summary: string, answer: string): RestRoute => ({
+  method: 'GET',
+  path,
+  query,
+  summary,
+  answer,
+});
+
+/** How a read's pages are told, said once. */
+const PAGED = 'Over 16 KB: pages, pass next_cursor as cursor.';
+
 /** The upsert rule of the add_* tools, said once per tool in the fewest words. */
 const UPSERT = 'An existing id updates it.';
 
@@ -230,13 +248,18 @@ export const OPERATIONS = {
     rate: 'create',
     tool: { title: 'Open a board', description: 'Opens a board by URL or id (a new UUID creates one).' },
   }),
-  get_board: view({
+  // A host row: its outline counts the board's stored versions.
+  get_board: host({
     name: 'get_board',
     args: McpToolArgs.get_board,
     result: McpToolOutputs.get_board,
     group: 'board',
-    tool: { title: 'Read a board', description: 'The board: etag, texts, lines, images; columns, tasks, lanes.' },
-    view: (doc, record) => JSON.parse(jsonSnapshot(doc, record.id, record.mode)) as object,
+    effect: 'read',
+    access: 'read',
+    tool: {
+      title: 'Read a board',
+      description: `The board: etag, texts, lines (strokes: bbox, pointCount), images; columns, tasks, lanes. ${PAGED} detail "outline": a summary.`,
+    },
   }),
   get_preview: view({
     name: 'get_preview',
@@ -487,26 +510,55 @@ export const OPERATIONS = {
     group: 'todo',
     effect: 'read',
     access: 'read',
-    tool: { title: 'Find tasks', description: 'Tasks matching every filter.' },
+    tool: { title: 'Find tasks', description: `Tasks matching every filter. ${PAGED}` },
   }),
   export_tasks: view({
     name: 'export_tasks',
     args: McpToolArgs.export_tasks,
     result: McpToolOutputs.export_tasks,
     group: 'todo',
-    tool: { title: 'Export tasks', description: 'Tasks as CSV or a Markdown checklist.' },
-    view: (doc, record, args) => ({
-      format: args.format,
-      content: args.format === 'csv' ? tasksCsv(doc, record.mode) : tasksMarkdown(doc, record.mode, record.id),
-    }),
+    tool: { title: 'Export tasks', description: `Tasks as CSV or a Markdown checklist. ${PAGED}` },
+    view: (doc, record, args) =>
+      pageText(
+        { format: args.format, content: '' },
+        'content',
+        // Cached per board state: an export read in pages is made once.
+        memoized(doc, `export:${args.format}:${record.mode}`, () =>
+          args.format === 'csv' ? tasksCsv(doc, record.mode) : tasksMarkdown(doc, record.mode, record.id),
+        ),
+        { tool: 'export_tasks', boardId: record.id, cursor: args.cursor, budget: READ_PAGE_MAX_BYTES },
+      ),
   }),
   list_tasks: view({
     name: 'list_tasks',
     args: McpToolArgs.list_tasks,
     result: McpToolOutputs.list_tasks,
     group: 'todo',
-    tool: { title: 'List tasks', description: 'Columns, tasks and lanes in order.' },
-    view: (doc, record) => tasksView(doc, record.mode),
+    tool: { title: 'List tasks', description: `Columns, tasks and lanes in order. ${PAGED}` },
+    view: (doc, record, args) => tasksPage(doc, record.id, record.mode, args.cursor, { budget: READ_PAGE_MAX_BYTES }),
+  }),
+  find_items: view({
+    name: 'find_items',
+    args: McpToolArgs.find_items,
+    result: McpToolOutputs.find_items,
+    group: 'board',
+    rest: [
+      get(
+        '/items',
+        FindItemsRestQuery,
+        'Find texts, links and tasks (text, kind, bbox=x,y,width,height, column_id, lane, assignee; cursor, limit)',
+        'the matching items, compact, in pages',
+      ),
+    ],
+    tool: {
+      title: 'Find items',
+      description: `Texts, links, tasks matching every filter (text: any case), compact. ${PAGED}`,
+    },
+    view: (doc, record, args) =>
+      findItems(doc, record.id, record.mode, args, {
+        budget: READ_PAGE_MAX_BYTES,
+        limit: (args as { limit?: number }).limit,
+      }),
   }),
   // History (history.md): REST has these as routes of their own (GET /versions, /changes, POST /versions/{v}/restore).
   list_versions: host({
@@ -516,7 +568,7 @@ export const OPERATIONS = {
     group: 'history',
     effect: 'read',
     access: 'read',
-    tool: { title: 'List versions', description: 'Versions newest first, one per burst of edits.' },
+    tool: { title: 'List versions', description: `Versions newest first, one per burst of edits. ${PAGED}` },
   }),
   get_changes: host({
     name: 'get_changes',
@@ -525,7 +577,10 @@ export const OPERATIONS = {
     group: 'history',
     effect: 'read',
     access: 'read',
-    tool: { title: 'Get changes', description: 'Items added, updated, removed since since_etag or since; new etag.' },
+    tool: {
+      title: 'Get changes',
+      description: `Items added, updated, removed since since_etag or since; new etag. ${PAGED}`,
+    },
   }),
   restore_version: host({
     name: 'restore_version',
@@ -555,6 +610,7 @@ export type AnyOperation =
   | ViewOp<string, z.ZodType, unknown>
   | HostOp<string, z.ZodType>;
 export type AnyMutation = Extract<AnyOperation, { kind: 'mutation' }>;
+export type AnyView = Extract<AnyOperation, { kind: 'view' }>;
 
 /** Compile-time: every MCP tool of schema/mcp.ts has a row (test/operation-table.test.ts checks the converse). */
 const everyToolHasARow: Exclude<McpToolName, OperationName> extends never ? true : never = true;
