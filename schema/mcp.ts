@@ -107,16 +107,18 @@ export const McpToolArgs = {
   ),
   get_board: onBoard(
     z.object({
-      detail: z
-        .enum(['full', 'outline'], { error: 'must be "full" or "outline"' })
+      detail: advertise(z.enum(['full', 'outline'], { error: 'must be "full" or "outline"' }), { enum: ['outline'] })
         .optional()
-        .describe('outline: 4 KB'),
+        .describe('Summary'),
       cursor: Cursor.optional(),
       include_points: z.boolean({ error: 'must be a boolean' }).optional().describe('Stroke points'),
-      ids: z
-        .array(ItemId)
-        .min(1, { error: 'must name at least one item' })
-        .max(MAX_TEXT_NODES, { error: `must name at most ${MAX_TEXT_NODES} items` })
+      ids: advertise(
+        z
+          .array(ItemId)
+          .min(1, { error: 'must name at least one item' })
+          .max(MAX_TEXT_NODES, { error: `must name at most ${MAX_TEXT_NODES} items` }),
+        { type: 'array', items: { type: 'string' } },
+      )
         .optional()
         .describe('Only these, whole'),
     }),

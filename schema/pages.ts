@@ -6,15 +6,18 @@
  */
 import { z } from 'zod';
 import { Coordinate, strictObject } from './common.js';
+import { advertise } from './json-schema.js';
 import { MAX_ASSIGNEE_CHARS, MAX_COORDINATE, MAX_TEXT_CHARS } from './limits.js';
 import { ColumnId, LaneIndex } from './todo.js';
 
 /** The `next_cursor` a page answered: opaque, bound to its tool and board. */
-export const Cursor = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(2_048, { error: 'is not a cursor this service gave' })
-  .describe('next_cursor of the last page');
+export const Cursor = advertise(
+  z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(2_048, { error: 'is not a cursor this service gave' }),
+  { type: 'string' },
+).describe('next_cursor');
 
 /** The most items a REST page holds when the caller asks for pages by count. */
 export const MAX_PAGE_ITEMS = 1_000;
@@ -29,21 +32,30 @@ export const Box = strictObject({ x: Coordinate, y: Coordinate, width: Extent, h
 
 export const FIND_KINDS = ['texts', 'links', 'tasks'] as const;
 
-/** find_items' filters: every one given must hold. */
+/**
+ * find_items' filters: every one given must hold. Advertised in the fewest
+ * bytes tools/list allows (its budget); the checks are the full ones.
+ */
 export const FindItemsQuery = z.object({
-  text: z
-    .string({ error: 'must be a string' })
-    .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` })
+  text: advertise(
+    z
+      .string({ error: 'must be a string' })
+      .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` }),
+    { type: 'string' },
+  )
     .optional()
-    .describe('Substring, any case'),
-  kind: z.enum(FIND_KINDS, { error: 'must be "texts", "links" or "tasks"' }).optional(),
-  bbox: Box.optional().describe('Intersecting'),
-  column_id: ColumnId.optional(),
-  lane: LaneIndex.optional(),
-  assignee: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(MAX_ASSIGNEE_CHARS, { error: `must be at most ${MAX_ASSIGNEE_CHARS} characters` })
+    .describe('Any case'),
+  kind: z.enum(FIND_KINDS, { error: 'must be "texts", "links" or "tasks"' }).optional().describe('Kind'),
+  bbox: advertise(Box, { type: 'object' }).optional().describe('{x,y,width,height}'),
+  column_id: advertise(ColumnId, { type: 'string' }).optional().describe('Column id'),
+  lane: advertise(LaneIndex, { type: 'integer' }).optional().describe('Row 0-9'),
+  assignee: advertise(
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(MAX_ASSIGNEE_CHARS, { error: `must be at most ${MAX_ASSIGNEE_CHARS} characters` }),
+    { type: 'string' },
+  )
     .optional()
     .describe('Exact, any case'),
   cursor: Cursor.optional(),

@@ -205,9 +205,6 @@ const get = (path: string, query: z.ZodType, summary: string, answer: string): R
   answer,
 });
 
-/** How a read's pages are told, said once. */
-const PAGED = 'Over 16 KB: pages, pass next_cursor as cursor.';
-
 /** The upsert rule of the add_* tools, said once per tool in the fewest words. */
 const UPSERT = 'An existing id updates it.';
 
@@ -258,7 +255,7 @@ export const OPERATIONS = {
     access: 'read',
     tool: {
       title: 'Read a board',
-      description: `The board: etag, texts, lines (strokes: bbox, pointCount), images; columns, tasks, lanes. ${PAGED} detail "outline": a summary.`,
+      description: 'The board: etag, texts, lines, images; columns, tasks, lanes.',
     },
   }),
   get_preview: view({
@@ -510,14 +507,14 @@ export const OPERATIONS = {
     group: 'todo',
     effect: 'read',
     access: 'read',
-    tool: { title: 'Find tasks', description: `Tasks matching every filter. ${PAGED}` },
+    tool: { title: 'Find tasks', description: `Tasks matching every filter.` },
   }),
   export_tasks: view({
     name: 'export_tasks',
     args: McpToolArgs.export_tasks,
     result: McpToolOutputs.export_tasks,
     group: 'todo',
-    tool: { title: 'Export tasks', description: `Tasks as CSV or a Markdown checklist. ${PAGED}` },
+    tool: { title: 'Export tasks', description: `Tasks as CSV or a Markdown checklist.` },
     view: (doc, record, args) =>
       pageText(
         { format: args.format, content: '' },
@@ -534,7 +531,7 @@ export const OPERATIONS = {
     args: McpToolArgs.list_tasks,
     result: McpToolOutputs.list_tasks,
     group: 'todo',
-    tool: { title: 'List tasks', description: `Columns, tasks and lanes in order. ${PAGED}` },
+    tool: { title: 'List tasks', description: `Columns, tasks and lanes in order.` },
     view: (doc, record, args) => tasksPage(doc, record.id, record.mode, args.cursor, { budget: READ_PAGE_MAX_BYTES }),
   }),
   find_items: view({
@@ -552,7 +549,7 @@ export const OPERATIONS = {
     ],
     tool: {
       title: 'Find items',
-      description: `Texts, links, tasks matching every filter (text: any case), compact. ${PAGED}`,
+      description: 'Texts, links and tasks matching every filter, compact.',
     },
     view: (doc, record, args) =>
       findItems(doc, record.id, record.mode, args, {
@@ -568,7 +565,7 @@ export const OPERATIONS = {
     group: 'history',
     effect: 'read',
     access: 'read',
-    tool: { title: 'List versions', description: `Versions newest first, one per burst of edits. ${PAGED}` },
+    tool: { title: 'List versions', description: `Versions newest first, one per burst of edits.` },
   }),
   get_changes: host({
     name: 'get_changes',
@@ -579,7 +576,7 @@ export const OPERATIONS = {
     access: 'read',
     tool: {
       title: 'Get changes',
-      description: `Items added, updated, removed since since_etag or since; new etag. ${PAGED}`,
+      description: `Items added, updated, removed since since_etag or since; new etag.`,
     },
   }),
   restore_version: host({
