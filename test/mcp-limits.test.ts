@@ -136,7 +136,7 @@ describe('an independent MCP client', () => {
     const listed = await inspector('--method', 'tools/list');
     expect(listed.exit).toBe(0);
     expect(listed.result.tools.map((tool: any) => tool.name)).toContain('create_board');
-    expect(listed.result.tools).toHaveLength(29);
+    expect(listed.result.tools).toHaveLength(30);
     const called = await inspector('--method', 'tools/call', '--tool-name', 'create_board', '--tool-arg', 'mode=todo');
     expect(called.exit).toBe(0);
     expect(called.result.structuredContent).toMatchObject({ mode: 'todo', board_id: expect.any(String) });
