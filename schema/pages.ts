@@ -76,7 +76,8 @@ export const PageLimitQuery = z.object({
         .min(1, { error: 'must be at least 1' })
         .max(MAX_PAGE_ITEMS, { error: `must be at most ${MAX_PAGE_ITEMS}` }),
     )
-    .optional(),
+    .optional()
+    .describe('Items per page, at most'),
 });
 
 /** `GET /api/boards/{id}/items`: find_items' filters as a query string, plus `limit`. */

@@ -25,6 +25,7 @@ import {
   HISTORY_PAGE_DEFAULT,
   HISTORY_PAGE_MAX,
   MAX_BODY_BYTES,
+  MAX_PAGE_ITEMS,
   RestoreBody,
 } from '../../schema/index.js';
 import { OPERATION_LIST, type OperationGroup } from '../../server/board/operations.js';
@@ -82,7 +83,7 @@ const ERROR_SCHEMA: Schema = {
   additionalProperties: true,
 };
 const ERRORS: Record<number, string> = {
-  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`',
+  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`, `invalid_cursor` (a cursor of another read or board)',
   401: '`board_locked` {locked, lockMode}: send the access key in X-Board-Key',
   403: "`invalid_key` (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
   404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
@@ -210,7 +211,7 @@ function queryParameters(query: z.ZodType): Record<string, Schema & { descriptio
     Object.entries(properties).map(([name, schema]) => [
       name,
       schema.type === 'object'
-        ? { type: 'string', description: `${String(schema.description ?? name)}: x,y,width,height` }
+        ? { type: 'string', description: 'x,y,width,height' }
         : { ...schema, description: String(schema.description ?? name) },
     ]),
   );
@@ -427,10 +428,12 @@ const ROUTES: [string, string, Operation][] = [
       tag: 'history',
       summary: 'Items added, updated and removed since a version or an ETag',
       description:
-        'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.',
+        'Give exactly one of `since` and `since_etag`. 410 `history_gone` when the starting point was thinned: read /json/{boardId} again. The whole list by default; with `limit`, pages of at most that many items and `next_cursor`, which `cursor` takes (it carries the starting point).',
       query: {
         since: versionQuery('a version'),
         since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' },
+        cursor: { type: 'string', description: 'the next_cursor of the previous page' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_ITEMS, description: 'items per page' },
       },
       ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) },
       errors: [...BOARD_ERRORS, 410],

@@ -149,9 +149,9 @@ export type ViewOp<N extends string, A extends z.ZodType, R> = Common<N, A> & {
 };
 /**
  * An operation the host answers itself (Boards.wait, Boards.queryTasks,
- * Boards.history, Boards.create, Boards.open): it needs what the document
- * does not hold, the board events, the host's clock, the stored versions, or
- * no board yet. `access` is its lock rule: none (a board is created), a read
+ * Boards.board, Boards.history, Boards.create, Boards.open): it needs what the
+ * document does not hold, the board events, the host's clock, the stored
+ * versions, or no board yet. `access` is its lock rule: none (a board is created), a read
  * (public under a `write` lock) or a write (restore_version: the key under
  * any lock), checked by the host method that answers it.
  */
