@@ -84,7 +84,12 @@ export const McpToolOutputs = {
     lock_mode: z.enum(['write', 'all']).nullable(),
   }),
   get_board: z.union([Snapshot, Outline]),
-  get_preview: z.looseObject({ board_id: z.string(), mimeType: z.literal('image/svg+xml'), svg: z.string() }),
+  get_preview: z.looseObject({
+    board_id: z.string(),
+    mimeType: z.literal('image/svg+xml'),
+    svg: z.string(),
+    ...NextCursor,
+  }),
   add_text: Text.extend({ content: z.string() }),
   add_link: z.looseObject({
     id: z.string(),

@@ -123,7 +123,7 @@ export const McpToolArgs = {
         .describe('Only these, whole'),
     }),
   ),
-  get_preview: onBoard(z.object({})),
+  get_preview: onBoard(z.object({ cursor: Cursor.optional() })),
   add_text: onBoard(MutationArgs.add_text),
   add_link: onBoard(MutationArgs.add_link),
   add_image: onBoard(MutationArgs.add_image),

@@ -13,6 +13,7 @@ import {
   MAX_TASKS,
   MAX_TEXT_CHARS,
   MAX_TEXT_NODES,
+  McpToolOutputs,
   OUTLINE_MAX_BYTES,
   READ_PAGE_MAX_BYTES,
 } from '../schema/index.js';
@@ -31,7 +32,10 @@ async function read(client: McpClient, name: string, args: Record<string, unknow
   const result = await client.raw(name, args);
   if (result.isError) throw new Error(`${name}: ${result.content[0].text}`);
   const text: string = result.content[0].text;
-  return { text, size: bytes(text), body: JSON.parse(text) };
+  const body = JSON.parse(text);
+  // Each answer is what the tool's result schema promises.
+  McpToolOutputs[name as keyof typeof McpToolOutputs].parse(body);
+  return { text, size: bytes(text), body };
 }
 
 /** Every page of a read, following next_cursor; each page within the budget. */
@@ -121,12 +125,15 @@ describe('every read tool answers at most 16 KB by default on a board at its quo
       ['get_changes', { board_id: draw.id, since: 1 }],
       ['find_items', { board_id: draw.id, text: 'lorem' }],
       ['find_items', { board_id: todo.id, assignee: 'bob' }],
+      ['get_preview', { board_id: draw.id }],
+      ['get_preview', { board_id: todo.id }],
     ];
     for (const [name, args] of reads) {
       const { size, body } = await read(client(), name, args);
       expect(size, `${name} ${JSON.stringify(args)}`).toBeLessThanOrEqual(READ_PAGE_MAX_BYTES);
       if (args.detail === 'outline') expect(size).toBeLessThanOrEqual(OUTLINE_MAX_BYTES);
-      else if (name !== 'list_versions') expect(body.next_cursor, name).toEqual(expect.any(String));
+      else if (!['list_versions', 'get_preview'].includes(name))
+        expect(body.next_cursor, name).toEqual(expect.any(String));
     }
   });
 });
@@ -234,10 +241,17 @@ describe('paging reaches every item exactly once', () => {
     expect(alice[0].count).toBe(500);
   });
 
-  it('export_tasks pages join into the whole export', async () => {
+  it('export_tasks and get_preview pages join into the whole export and SVG; the PNG comes with the first', async () => {
     const parts = await pages(modern, 'export_tasks', { board_id: todo.id, format: 'csv' });
     const whole = await t.api.get(`/api/boards/${todo.id}/tasks.csv`);
     expect(parts.map((part) => part.content).join('')).toBe(whole.text);
+    const svg = await pages(modern, 'get_preview', { board_id: draw.id });
+    expect(svg.length).toBeGreaterThan(1);
+    expect(svg.map((part) => part.svg).join('')).toBe((await t.api.get(`/svg-preview/${draw.id}`)).text);
+    const first = await modern.raw('get_preview', { board_id: draw.id });
+    expect(first.content.map((block: { type: string }) => block.type)).toEqual(['text', 'image']);
+    const next = await modern.raw('get_preview', { board_id: draw.id, cursor: first.structuredContent.next_cursor });
+    expect(next.content.map((block: { type: string }) => block.type)).toEqual(['text']);
   });
 
   it('get_changes pages its lists; list_versions keeps before/next and says next_cursor', async () => {

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { type McpToolArgs, type McpToolName, READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
+import { previewSvg } from '../../server/board/preview.js';
 import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
@@ -67,12 +68,15 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
         await context.boards.write(args.board_id, callerFor(context, args), (w) => operation.mutate(w, args as never)),
       );
     case 'view': {
-      const result = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) =>
-        operation.view(doc, record, args as never),
-      );
-      // A picture for vision models beside the SVG's text.
-      if (operation.name === 'get_preview')
-        return remember({ ...(result as { svg: string }), blocks: [await previewImage(result as { svg: string })] });
+      const { result, svg } = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) => ({
+        result: operation.view(doc, record, args as never),
+        // A picture of the whole board for vision models, with the first page of the SVG's text.
+        svg:
+          operation.name === 'get_preview' && (args as { cursor?: string }).cursor === undefined
+            ? previewSvg(doc, record.mode)
+            : undefined,
+      }));
+      if (svg !== undefined) return remember({ ...(result as object), blocks: [await previewImage({ svg })] });
       return remember(result);
     }
     case 'host':

@@ -264,11 +264,19 @@ export const OPERATIONS = {
     result: McpToolOutputs.get_preview,
     group: 'board',
     tool: { title: 'Preview a board', description: 'The board as an SVG sketch and a PNG picture.' },
-    view: (doc, record) => ({
-      board_id: record.id,
-      mimeType: 'image/svg+xml' as const,
-      svg: previewSvg(doc, record.mode),
-    }),
+    // The SVG of a full board is hundreds of KB: it pages as a text does (the PNG beside it is whole).
+    view: (doc, record, args) =>
+      pageText(
+        { board_id: record.id, mimeType: 'image/svg+xml' as const, svg: '' },
+        'svg',
+        previewSvg(doc, record.mode),
+        {
+          tool: 'get_preview',
+          boardId: record.id,
+          cursor: args.cursor,
+          budget: READ_PAGE_MAX_BYTES,
+        },
+      ),
   }),
   add_text: mutation({
     name: 'add_text',
