@@ -135,5 +135,12 @@ export function boardOutline(doc: Y.Doc, boardId: string, mode: BoardMode, versi
     itemLines(doc, mode, (task) => columnTitles.get(task.column_id) ?? '?'),
     1,
   );
+  // Titles of escaped characters can outgrow the estimate above: the bound holds anyway.
+  while (jsonBytes(outline) > OUTLINE_MAX_BYTES && outline.items.length) {
+    outline.items.pop();
+    outline.more.items += 1;
+  }
+  if (jsonBytes(outline) > OUTLINE_MAX_BYTES && outline.lanes)
+    for (const lane of outline.lanes) delete (lane as { title?: string }).title;
   return outline;
 }
