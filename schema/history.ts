@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { Author } from './common.js';
 import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from './limits.js';
+import { Cursor } from './pages.js';
 
 const integer = (min: number, max: number) =>
   z
@@ -48,10 +49,10 @@ export const VersionsQuery = z.object({
 });
 export type VersionsQuery = z.infer<typeof VersionsQuery>;
 
-/** GET /changes: exactly one of `since` (a version) and `since_etag`. */
+/** GET /changes: exactly one of `since` (a version) and `since_etag`, or the `cursor` of a page, which carries its start. */
 export const ChangesQuery = z
-  .object({ since: VersionNumber.optional(), since_etag: EtagText.optional() })
-  .refine((query) => (query.since === undefined) !== (query.since_etag === undefined), {
+  .object({ since: VersionNumber.optional(), since_etag: EtagText.optional(), cursor: Cursor.optional() })
+  .refine((query) => query.cursor !== undefined || (query.since === undefined) !== (query.since_etag === undefined), {
     error: 'give exactly one of since and since_etag',
     path: ['since'],
   });

@@ -12,3 +12,4 @@ export * from './batch.js';
 export * from './json-schema.js';
 export * from './collab.js';
 export * from './history.js';
+export * from './pages.js';

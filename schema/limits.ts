@@ -129,5 +129,9 @@ export const HISTORY_MAX_AUTHORS = 20; // authors listed in a version's summary
 export const HISTORY_PAGE_DEFAULT = 50;
 export const HISTORY_PAGE_MAX = 100;
 
+// MCP reads (docs/mcp.md, "Pages"): the most bytes of JSON text a read answers by default, and an outline
+export const READ_PAGE_MAX_BYTES = 16_384;
+export const OUTLINE_MAX_BYTES = 4_096;
+
 /** Open MCP `subscriptions/listen` streams one client address may hold on an instance (the SDK caps an instance at 1024). */
 export const MAX_LISTENS_PER_IP = 16;

@@ -21,12 +21,53 @@ const BoardLink = z.looseObject({
   embed_url: z.string().optional(),
   mode: z.enum(['draw', 'todo']),
 });
+/** Given when more of a list remains: pass it as `cursor` for the next page. */
+const NextCursor = { next_cursor: z.string().optional() };
 const TasksView = z.looseObject({
   mode: z.enum(['draw', 'todo']),
   columns: z.array(Column),
   tasks: z.array(Task),
   lanes: z.array(Lane),
   colWidth: z.number(),
+  ...NextCursor,
+});
+const Snapshot = z.looseObject({
+  boardId: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  etag: z.string(),
+  texts: z.array(z.looseObject({})),
+  lines: z.array(z.looseObject({})),
+  images: z.array(z.looseObject({})),
+  ...NextCursor,
+});
+const Outline = z.looseObject({
+  boardId: z.string(),
+  mode: z.enum(['draw', 'todo']),
+  title: z.string().optional(),
+  etag: z.string(),
+  counts: z.record(z.string(), z.number().int()),
+  versions: z.number().int(),
+  last_edit: z.looseObject({ at: z.string(), author: z.string() }).nullable(),
+  lanes: z
+    .array(
+      z.looseObject({
+        lane: z.number().int(),
+        title: z.string().optional(),
+        columns: z.number().int(),
+        tasks: z.number().int(),
+      }),
+    )
+    .optional(),
+  columns: z
+    .array(z.looseObject({ id: z.string(), title: z.string(), lane: z.number().int(), tasks: z.number().int() }))
+    .optional(),
+  items: z.array(z.string()),
+  more: z.looseObject({ columns: z.number().int(), items: z.number().int() }),
+});
+const FoundItem = z.looseObject({
+  id: z.string(),
+  kind: z.enum(['texts', 'links', 'tasks']),
+  excerpt: z.string().optional(),
 });
 
 const VersionSummary = z.looseObject({
@@ -48,14 +89,7 @@ export const McpToolOutputs = {
     locked: z.boolean(),
     lock_mode: z.enum(['write', 'all']).nullable(),
   }),
-  get_board: z.looseObject({
-    boardId: z.string(),
-    mode: z.enum(['draw', 'todo']),
-    etag: z.string(),
-    texts: z.array(z.looseObject({})),
-    lines: z.array(z.looseObject({})),
-    images: z.array(z.looseObject({})),
-  }),
+  get_board: z.union([Snapshot, Outline]),
   // A large board's SVG is not inline: svg_uri names its resource, svg_bytes its size.
   get_preview: z.looseObject({
     board_id: z.string(),
@@ -119,13 +153,15 @@ export const McpToolOutputs = {
   create_tasks: z.looseObject({ ok: z.literal(true), ids: z.array(z.string()), count: z.number().int() }),
   // One result per op, in order: what its tool answers, without the echoes of what was sent (server/board/batch.ts).
   batch: z.looseObject({ ok: z.literal(true), results: z.array(z.looseObject({ id: z.string().optional() })) }),
-  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int() }),
-  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string() }),
+  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor }),
+  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string(), ...NextCursor }),
   list_tasks: TasksView,
+  find_items: z.looseObject({ items: z.array(FoundItem), count: z.number().int(), ...NextCursor }),
   list_versions: z.looseObject({
     boardId: z.string(),
     versions: z.array(VersionSummary),
     next: z.number().int().nullable(),
+    ...NextCursor,
   }),
   get_changes: z.looseObject({
     boardId: z.string(),
@@ -135,6 +171,7 @@ export const McpToolOutputs = {
     added: z.array(ChangedItem),
     updated: z.array(ChangedItem),
     removed: z.array(z.looseObject({ kind: z.string(), id: z.string() })),
+    ...NextCursor,
   }),
   restore_version: z.looseObject({
     ok: z.literal(true),

@@ -21,7 +21,8 @@ import {
   TaskMoveInput,
 } from './todo.js';
 import { advertise } from './json-schema.js';
-import { HISTORY_PAGE_DEFAULT, MAX_TASKS } from './limits.js';
+import { HISTORY_PAGE_DEFAULT, MAX_TASKS, MAX_TEXT_NODES } from './limits.js';
+import { Cursor, FindItemsQuery } from './pages.js';
 
 /** Every board tool's first arguments; what a key is and when it is needed, the server's instructions say once. */
 const BoardRef = {
@@ -73,6 +74,7 @@ const asNumber = <T extends z.ZodType<number, number | string>>(schema: T) =>
 const HistoryArgs = {
   list_versions: z.object({
     before: asNumber(VersionNumber).optional().describe('Page: next'),
+    cursor: Cursor.optional(),
     limit: asNumber(VersionsQuery.shape.limit.unwrap()).default(HISTORY_PAGE_DEFAULT).describe('Versions per page'),
   }),
   // safeExtend keeps ChangesQuery's rule: exactly one of since and since_etag.
@@ -104,7 +106,24 @@ export const McpToolArgs = {
       access_key: BoardRef.access_key,
     }),
   ),
-  get_board: onBoard(z.object({})),
+  get_board: onBoard(
+    z.object({
+      detail: advertise(z.enum(['full', 'outline'], { error: 'must be "full" or "outline"' }), { enum: ['outline'] })
+        .optional()
+        .describe('Summary'),
+      cursor: Cursor.optional(),
+      include_points: z.boolean({ error: 'must be a boolean' }).optional().describe('Stroke points'),
+      ids: advertise(
+        z
+          .array(ItemId)
+          .min(1, { error: 'must name at least one item' })
+          .max(MAX_TEXT_NODES, { error: `must name at most ${MAX_TEXT_NODES} items` }),
+        { type: 'array', items: { type: 'string' } },
+      )
+        .optional()
+        .describe('Only these, whole'),
+    }),
+  ),
   get_preview: onBoard(z.object({})),
   add_text: onBoard(MutationArgs.add_text),
   add_link: onBoard(MutationArgs.add_link),
@@ -155,14 +174,17 @@ export const McpToolArgs = {
       due_before: DueDate.optional().describe('Due before this day'),
       due_after: DueDate.optional().describe('Due after this day'),
       color: CardColor.optional(),
+      cursor: Cursor.optional(),
     }),
   ),
   export_tasks: onBoard(
     z.object({
       format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format'),
+      cursor: Cursor.optional(),
     }),
   ),
-  list_tasks: onBoard(z.object({})),
+  list_tasks: onBoard(z.object({ cursor: Cursor.optional() })),
+  find_items: onBoard(FindItemsQuery),
   list_versions: onBoard(HistoryArgs.list_versions),
   get_changes: refuseUnknownKeys(HistoryArgs.get_changes.safeExtend(BoardRef)),
   restore_version: onBoard(HistoryArgs.restore_version),

@@ -115,7 +115,7 @@ describe('MCP batch', () => {
       expect((strokes.get(arrow1.id) as any).anchors.end.id).toBe(db.id);
       // Anchored for real: moving the post-it drags the arrow's end.
       await mcp().call('move', { board_id, id: api.id, x: 500, y: 100 });
-      const moved = (await mcp().call('get_board', { board_id })).lines.find(
+      const moved = (await mcp().call('get_board', { board_id, include_points: true })).lines.find(
         (line: { id: string }) => line.id === arrow0.id,
       );
       expect(moved.points.at(-1)).toEqual([500, 140]);

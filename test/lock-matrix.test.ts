@@ -338,6 +338,11 @@ const REST: Record<string, RestSpec> = {
     board: 'versioned',
     request: (b) => ({ path: `${on(b)}/versions/1/svg-preview` }),
   },
+  'GET /api/boards/:boardId/items': {
+    class: 'rest-read',
+    board: 'todo',
+    request: (b) => ({ path: `${on(b)}/items?text=a` }),
+  },
   'GET /api/boards/:boardId/changes': {
     class: 'rest-read',
     board: 'versioned',
@@ -437,6 +442,7 @@ const TOOLS: Record<string, McpSpec> = {
   query_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ done: false }) },
   export_tasks: { class: 'mcp-read', board: 'todo', args: () => ({ format: 'markdown' }) },
   list_tasks: { class: 'mcp-read', board: 'todo' },
+  find_items: { class: 'mcp-read', board: 'todo', args: () => ({ text: 'a' }) },
   list_versions: { class: 'mcp-read', board: 'versioned', args: () => ({ limit: 10 }) },
   get_changes: { class: 'mcp-read', board: 'versioned', args: () => ({ since: 1 }) },
   restore_version: { class: 'mcp-write', board: 'versioned', args: () => ({ version: 1 }) },

@@ -42,6 +42,7 @@ const EXPECTED_TOOLS = [
   'query_tasks',
   'export_tasks',
   'list_tasks',
+  'find_items',
   'list_versions',
   'get_changes',
   'restore_version',
@@ -304,12 +305,16 @@ describe('draw tools', () => {
     const snapshot = await mcp.call('get_board', { board_id: id });
     expect(snapshot).toMatchObject({ boardId: id, mode: 'draw', etag: expect.any(String), images: [] });
     expect(snapshot.texts.map((item: any) => item.id).sort()).toEqual([text.id, link.id].sort());
-    expect(snapshot.lines[0].points).toEqual([
+    // A stroke comes as its box and point count; its points when asked for.
+    expect(snapshot.lines[0]).toMatchObject({ pointCount: 2, bbox: { x: 50, y: 50, width: 30, height: 10 } });
+    expect(snapshot.lines[0].points).toBeUndefined();
+    const whole = await mcp.call('get_board', { board_id: id, include_points: true });
+    expect(whole.lines[0].points).toEqual([
       [50, 50],
       [80, 60],
     ]);
     // REST sees the same board
-    expect((await t.api.get(`/json/${id}`)).body).toEqual(snapshot);
+    expect((await t.api.get(`/json/${id}`)).body).toEqual(whole);
 
     const preview = await mcp.call('get_preview', { board_id: id });
     expect(preview).toMatchObject({ board_id: id, mimeType: 'image/svg+xml' });

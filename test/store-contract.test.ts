@@ -526,6 +526,8 @@ function storeContract(engine: Engine): void {
         expect(await store.history.list(id, 2, 1)).toEqual([]);
         expect(await outside((other) => other.history.list(id, 100))).toEqual([...recorded].reverse());
         expect(await outside((other) => other.history.all(id))).toEqual(recorded);
+        expect(await store.history.count(id)).toBe(5);
+        expect(await store.history.count('no-such-board')).toBe(0);
 
         expect(await outside((other) => other.history.get(id, 3))).toEqual(recorded[2]);
         expect(await store.history.get(id, 6)).toBeNull();

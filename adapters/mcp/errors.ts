@@ -121,6 +121,8 @@ function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): strin
       return 'No item has this id: call get_board to see the current ids.';
     case 'version_not_found':
       return 'No such version: call list_versions to see the versions kept.';
+    case 'invalid_cursor':
+      return 'Pass the next_cursor the same tool last answered for this board, or call without cursor to start again.';
     case 'history_gone':
       return 'The history no longer reaches back that far: call get_board for the whole board.';
     case 'wrong_mode':

@@ -7,7 +7,7 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { type McpToolArgs, type McpToolName, UUID_IN_TEXT } from '../../schema/index.js';
+import { type McpToolArgs, type McpToolName, READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
@@ -98,18 +98,29 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
       const { timeout_ms, since_etag } = args as ArgsFor<'wait_for_update'>;
       return boards.wait(args.board_id, caller, timeout_ms, context.signal, since_etag);
     }
+    case 'get_board': {
+      const { board_id, access_key: _key, ...read } = args as ArgsFor<'get_board'>;
+      return remember(await boards.board(board_id, caller, read));
+    }
     case 'query_tasks': {
       const { board_id, access_key: _key, ...query } = args as ArgsFor<'query_tasks'>;
       return remember(await boards.queryTasks(board_id, caller, query));
     }
     case 'list_versions': {
-      const { before, limit } = args as ArgsFor<'list_versions'>;
-      return remember(await boards.history.versions(args.board_id, caller, { before, limit }));
+      const { before, limit, cursor } = args as ArgsFor<'list_versions'>;
+      return remember(
+        await boards.history.versions(args.board_id, caller, { before, limit, cursor, budget: READ_PAGE_MAX_BYTES }),
+      );
     }
     case 'get_changes': {
-      const { since, since_etag } = args as ArgsFor<'get_changes'>;
+      const { since, since_etag, cursor } = args as ArgsFor<'get_changes'>;
       return remember(
-        await boards.history.changes(args.board_id, caller, since !== undefined ? { since } : { since_etag }),
+        await boards.history.changes(
+          args.board_id,
+          caller,
+          cursor !== undefined ? { cursor } : since !== undefined ? { since } : { since_etag },
+          { budget: READ_PAGE_MAX_BYTES, points: false },
+        ),
       );
     }
     case 'restore_version':

@@ -6,6 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
+import { toJsonSchema } from '../../schema/json-schema.js';
 import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../server/board/operations.js';
 import { quotasDocument } from '../../server/board/quotas.js';
 import { z } from 'zod';
@@ -92,6 +93,8 @@ function routeLine(route: RestRoute): string {
   const path = `/api/boards/<id>${route.path.replace(/:(\w+)/g, '<$1>')}`;
   const shape = route.body instanceof z.ZodObject ? (route.body.shape as Record<string, z.ZodType>) : {};
   const fields = Object.entries(shape).map(([name, field]) => (field.safeParse(undefined).success ? `${name}?` : name));
+  const query = route.query && Object.keys(toJsonSchema(route.query, 'output').properties ?? {});
+  if (query) return `\`${route.method} ${path}\` \`?${query.join('&')}\``;
   return `\`${route.method} ${path}\`${fields.length ? ` \`{${fields.join(', ')}}\`` : ''}`;
 }
 
@@ -113,7 +116,7 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs"|"none", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${mcp.protocolVersions.map((version) => `\`${version}\``).join(', ')}. A ${mcp.protocolVersions[0]} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). On ${mcp.protocolVersions[0]} a refused tool call answers \`isError\` with a \`code\` and the next step. After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed.
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${mcp.protocolVersions.map((version) => `\`${version}\``).join(', ')}. A ${mcp.protocolVersions[0]} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). On ${mcp.protocolVersions[0]} a refused tool call answers \`isError\` with a \`code\` and the next step. After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed. Reads answer at most 16 KB: a list that goes on says \`next_cursor\`, which \`cursor\` takes; \`get_board {detail: "outline"}\` is a board in 4 KB, \`find_items\` finds texts, links and tasks, and strokes come as \`bbox\` and \`pointCount\` (\`include_points\` for the points).
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 - History: \`GET ${baseUrl}/api/boards/<boardId>/versions\` lists versions (one per settled burst of edits), \`/versions/<version>\` is the board then, \`/changes?since_etag=<etag>\` (or \`since=<version>\`) what changed since, and \`POST /versions/<version>/restore\` brings a version back (the state before it stays a version). Follow \`wait?since_etag=<etag>\` with \`changes\` to miss no edit.
 

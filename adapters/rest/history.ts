@@ -4,7 +4,7 @@
  * ETag, and restore. Queries and path numbers are parsed with schema/history.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ChangesQuery, RestoreBody, VersionParams, VersionsQuery } from '../../schema/index.js';
+import { ChangesQuery, PageLimitQuery, RestoreBody, VersionParams, VersionsQuery } from '../../schema/index.js';
 import { errors } from '../../server/board/errors.js';
 import type { Boards } from '../../server/host/boards.js';
 import { callerOf } from '../kit/caller.js';
@@ -67,8 +67,10 @@ export function historyRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<BoardParams>('/api/boards/:boardId/changes', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
     const since = parse(ChangesQuery, request.query);
+    // Whole, as history.md has it, unless the caller pages by `limit` (or follows a `next_cursor`).
+    const { limit } = parse(PageLimitQuery, request.query);
     reply.header('Cache-Control', 'no-store');
-    return boards.history.changes(boardId, callerOf(request), since);
+    return boards.history.changes(boardId, callerOf(request), since, { budget: Infinity, limit, points: true });
   });
 
   app.post<VersionRoute>('/api/boards/:boardId/versions/:version/restore', async (request) => {

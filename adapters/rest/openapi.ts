@@ -25,6 +25,7 @@ import {
   HISTORY_PAGE_DEFAULT,
   HISTORY_PAGE_MAX,
   MAX_BODY_BYTES,
+  MAX_PAGE_ITEMS,
   RestoreBody,
   TEMPLATES,
 } from '../../schema/index.js';
@@ -83,7 +84,7 @@ const ERROR_SCHEMA: Schema = {
   additionalProperties: true,
 };
 const ERRORS: Record<number, string> = {
-  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`',
+  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`, `invalid_cursor` (a cursor of another read or board)',
   401: '`board_locked` {locked, lockMode, keyState: missing|wrong}: send the access key in X-Board-Key',
   403: "`invalid_key` {keyState: missing|wrong} (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
   404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
@@ -204,6 +205,19 @@ const TAG_OF_GROUP: Record<OperationGroup, string> = {
   history: 'history',
 };
 
+/** A GET route's query parameters, from its schema; a box is given as `x,y,width,height`. */
+function queryParameters(query: z.ZodType): Record<string, Schema & { description: string }> {
+  const properties = (json(query, 'output') as { properties?: Record<string, Schema> }).properties ?? {};
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      schema.type === 'object'
+        ? { type: 'string', description: 'x,y,width,height' }
+        : { ...schema, description: String(schema.description ?? name) },
+    ]),
+  );
+}
+
 /** The REST routes of the operation table's rows, described from the rows: their words, body and answer. */
 function operationRoutes(): [string, string, Operation][] {
   return OPERATION_LIST.flatMap((row) =>
@@ -214,6 +228,7 @@ function operationRoutes(): [string, string, Operation][] {
         tag: TAG_OF_GROUP[row.group],
         summary: route.summary,
         body: route.body,
+        ...(route.query && { query: queryParameters(route.query) }),
         ok: { description: route.answer, schema: json(route.answers ?? row.result) },
         // A body can be too large or not JSON; a DELETE has none.
         errors: route.body ? WRITE_ERRORS : BOARD_ERRORS,
@@ -414,10 +429,12 @@ const ROUTES: [string, string, Operation][] = [
       tag: 'history',
       summary: 'Items added, updated and removed since a version or an ETag',
       description:
-        'Give exactly one of `since` and `since_etag`: any ETag a read gave is a starting point (`from` is null when it is no version). 410 `history_gone` when the starting point was thinned: read /json/{boardId} again.',
+        'Give exactly one of `since` and `since_etag`: any ETag a read gave is a starting point (`from` is null when it is no version). 410 `history_gone` when the starting point was thinned: read /json/{boardId} again. The whole list by default; with `limit`, pages of at most that many items and `next_cursor`, which `cursor` takes (it carries the starting point).',
       query: {
         since: versionQuery('a version'),
         since_etag: { type: 'string', description: 'an ETag the caller saw (from /json, wait or an op frame)' },
+        cursor: { type: 'string', description: 'the next_cursor of the previous page' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_ITEMS, description: 'items per page' },
       },
       ok: { description: 'the changes', schema: json(McpToolOutputs.get_changes) },
       errors: [...BOARD_ERRORS, 410],

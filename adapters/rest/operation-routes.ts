@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DrawKind } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
-import { type AnyMutation, OPERATION_LIST, type RestRoute } from '../../server/board/operations.js';
+import { type AnyMutation, type AnyView, OPERATION_LIST, type RestRoute } from '../../server/board/operations.js';
 import { callerOf } from '../kit/caller.js';
 import { fromZodIssues } from '../../server/board/errors.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
@@ -63,10 +63,21 @@ function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyMutat
   });
 }
 
+/** One route of a view: the board id, then the query string as its arguments, then one read. */
+function registerView(app: FastifyInstance, boards: Boards, operation: AnyView, route: RestRoute): void {
+  app.get<{ Params: Params }>(`${BOARD_PATH}${route.path}`, (request) => {
+    const boardId = boardIdParam(request.params.boardId, operation.access);
+    const args = route.query ? parse(route.query, request.query) : {};
+    return boards.read(boardId, callerOf(request), (doc, record) => operation.view(doc, record, args as never));
+  });
+}
+
 /** Registers every REST route the operation table names. */
 export function operationRoutes(app: FastifyInstance, boards: Boards): void {
   for (const operation of OPERATION_LIST) {
-    if (operation.kind !== 'mutation') continue;
-    for (const route of operation.rest) registerRoute(app, boards, operation, route);
+    for (const route of operation.rest) {
+      if (operation.kind === 'mutation') registerRoute(app, boards, operation, route);
+      else if (operation.kind === 'view' && route.method === 'GET') registerView(app, boards, operation, route);
+    }
   }
 }

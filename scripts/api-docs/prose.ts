@@ -45,7 +45,16 @@ export const CONVENTIONS = `## Conventions
 - Every public endpoint sends \`Access-Control-Allow-Origin: *\` and answers
   the CORS preflight; \`X-Import-Token\` is not a header a browser may send.
 - Reads that return a snapshot send an \`ETag\`; with \`If-None-Match\` matching
-  they answer 304.`;
+  they answer 304.
+- Pages: \`GET /json/{boardId}\` is always the whole snapshot, and
+  \`GET /changes\` the whole change list unless a \`limit\` asks for pages of
+  at most that many items. \`GET /items\` (find_items) answers at most 16 KB and
+  \`limit\` items. A paged answer keeps its shape and adds \`next_cursor\`
+  while more remain; pass it back as \`cursor\` (with the same query) for the
+  next page. A cursor is opaque, bound to its route and board (another one is
+  400 \`invalid_cursor\`), and continues after the last item it saw, so the
+  pages hold every item once. \`GET /versions\` pages with \`before\` and
+  \`next\` (docs/history.md). MCP reads page by bytes (docs/mcp.md, "Pages").`;
 
 export const KEYS = `## Keys and locks
 

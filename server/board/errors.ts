@@ -32,6 +32,8 @@ export const keyStateOf = (key: string | undefined): KeyState => (key === undefi
 export const errors = {
   invalidPayload: (field: string, reason: string) =>
     new BoardError(400, 'invalid_payload', `invalid ${field || 'body'}: ${reason}`, { field, reason }),
+  invalidCursor: (reason: string) =>
+    new BoardError(400, 'invalid_cursor', `invalid cursor: ${reason}`, { field: 'cursor', reason }),
   invalidJson: (reason: string) => new BoardError(400, 'invalid_json', `body is not valid JSON: ${reason}`),
   invalidBoardId: () => new BoardError(400, 'invalid_board_id', 'board id must be a UUID'),
   invalidItem: (kind: string, index: number, reason: string) =>

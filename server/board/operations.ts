@@ -24,6 +24,7 @@ import {
   type BatchOpType,
   ColumnInput,
   ColumnWidthInput,
+  FindItemsRestQuery,
   ImageInput,
   LaneInput,
   LinkInput,
@@ -34,6 +35,7 @@ import {
   ModeInput,
   MoveInput,
   MAX_BATCH_OPS,
+  READ_PAGE_MAX_BYTES,
   MUTATION_FRAMES,
   type MutationFrameType,
   StoredColumn,
@@ -67,7 +69,10 @@ type Box = Size & { x: number; y: number };
 import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
-import { jsonSnapshot, tasksView } from './snapshot.js';
+import { tasksPage } from './board-pages.js';
+import { findItems } from './find-items.js';
+import { pageText } from './paging.js';
+import { memoized } from './snapshot.js';
 import { setBoardTitle } from './title.js';
 import {
   deleteColumn,
@@ -93,9 +98,11 @@ export type ArgsOf<A extends z.ZodType> = Omit<z.output<A>, 'board_id' | 'access
  * 200, where REST promises more than the tool's result (the stored record).
  */
 export type RestRoute = {
-  method: 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: z.ZodType;
+  /** A GET's query string, parsed into the arguments. */
+  query?: z.ZodType;
   summary: string;
   answer: string;
   answers?: z.ZodType;
@@ -149,9 +156,9 @@ export type ViewOp<N extends string, A extends z.ZodType, R> = Common<N, A> & {
 };
 /**
  * An operation the host answers itself (Boards.wait, Boards.queryTasks,
- * Boards.history, Boards.create, Boards.open): it needs what the document
- * does not hold, the board events, the host's clock, the stored versions, or
- * no board yet. `access` is its lock rule: none (a board is created), a read
+ * Boards.board, Boards.history, Boards.create, Boards.open): it needs what the
+ * document does not hold, the board events, the host's clock, the stored
+ * versions, or no board yet. `access` is its lock rule: none (a board is created), a read
  * (public under a `write` lock) or a write (restore_version: the key under
  * any lock), checked by the host method that answers it.
  */
@@ -195,6 +202,14 @@ const del = (path: string, summary: string, answer: string, answers?: z.ZodType)
   summary,
   answer,
   ...(answers && { answers }),
+});
+
+const get = (path: string, query: z.ZodType, summary: string, answer: string): RestRoute => ({
+  method: 'GET',
+  path,
+  query,
+  summary,
+  answer,
 });
 
 /** The upsert rule of the add_* tools, said once per tool in the fewest words. */
@@ -252,13 +267,18 @@ export const OPERATIONS = {
     rate: 'create',
     tool: { title: 'Open a board', description: 'Opens a board by URL or id (a new UUID creates one).' },
   }),
-  get_board: view({
+  // A host row: its outline counts the board's stored versions.
+  get_board: host({
     name: 'get_board',
     args: McpToolArgs.get_board,
     result: McpToolOutputs.get_board,
     group: 'board',
-    tool: { title: 'Read a board', description: 'The board: etag, texts, lines, images; columns, tasks, lanes.' },
-    view: (doc, record) => JSON.parse(jsonSnapshot(doc, record.id, record.mode)) as object,
+    effect: 'read',
+    access: 'read',
+    tool: {
+      title: 'Read a board',
+      description: 'The board: etag, texts, lines, images; columns, tasks, lanes.',
+    },
   }),
   get_preview: view({
     name: 'get_preview',
@@ -567,26 +587,55 @@ export const OPERATIONS = {
     group: 'todo',
     effect: 'read',
     access: 'read',
-    tool: { title: 'Find tasks', description: 'Tasks matching every filter.' },
+    tool: { title: 'Find tasks', description: `Tasks matching every filter.` },
   }),
   export_tasks: view({
     name: 'export_tasks',
     args: McpToolArgs.export_tasks,
     result: McpToolOutputs.export_tasks,
     group: 'todo',
-    tool: { title: 'Export tasks', description: 'Tasks as CSV or a Markdown checklist.' },
-    view: (doc, record, args) => ({
-      format: args.format,
-      content: args.format === 'csv' ? tasksCsv(doc, record.mode) : tasksMarkdown(doc, record.mode, record.id),
-    }),
+    tool: { title: 'Export tasks', description: `Tasks as CSV or a Markdown checklist.` },
+    view: (doc, record, args) =>
+      pageText(
+        { format: args.format, content: '' },
+        'content',
+        // Cached per board state: an export read in pages is made once.
+        memoized(doc, `export:${args.format}:${record.mode}`, () =>
+          args.format === 'csv' ? tasksCsv(doc, record.mode) : tasksMarkdown(doc, record.mode, record.id),
+        ),
+        { tool: 'export_tasks', boardId: record.id, cursor: args.cursor, budget: READ_PAGE_MAX_BYTES },
+      ),
   }),
   list_tasks: view({
     name: 'list_tasks',
     args: McpToolArgs.list_tasks,
     result: McpToolOutputs.list_tasks,
     group: 'todo',
-    tool: { title: 'List tasks', description: 'Columns, tasks and lanes in order.' },
-    view: (doc, record) => tasksView(doc, record.mode),
+    tool: { title: 'List tasks', description: `Columns, tasks and lanes in order.` },
+    view: (doc, record, args) => tasksPage(doc, record.id, record.mode, args.cursor, { budget: READ_PAGE_MAX_BYTES }),
+  }),
+  find_items: view({
+    name: 'find_items',
+    args: McpToolArgs.find_items,
+    result: McpToolOutputs.find_items,
+    group: 'board',
+    rest: [
+      get(
+        '/items',
+        FindItemsRestQuery,
+        'Find texts, links and tasks (text, kind, bbox=x,y,width,height, column_id, lane, assignee; cursor, limit)',
+        'the matching items, compact, in pages',
+      ),
+    ],
+    tool: {
+      title: 'Find items',
+      description: 'Texts, links and tasks matching every filter, compact.',
+    },
+    view: (doc, record, args) =>
+      findItems(doc, record.id, record.mode, args, {
+        budget: READ_PAGE_MAX_BYTES,
+        limit: (args as { limit?: number }).limit,
+      }),
   }),
   // History (history.md): REST has these as routes of their own (GET /versions, /changes, POST /versions/{v}/restore).
   list_versions: host({
@@ -596,7 +645,7 @@ export const OPERATIONS = {
     group: 'history',
     effect: 'read',
     access: 'read',
-    tool: { title: 'List versions', description: 'Versions newest first, one per burst of edits.' },
+    tool: { title: 'List versions', description: `Versions newest first, one per burst of edits.` },
   }),
   get_changes: host({
     name: 'get_changes',
@@ -638,6 +687,7 @@ export type AnyOperation =
   | ViewOp<string, z.ZodType, unknown>
   | HostOp<string, z.ZodType>;
 export type AnyMutation = Extract<AnyOperation, { kind: 'mutation' }>;
+export type AnyView = Extract<AnyOperation, { kind: 'view' }>;
 
 /** Compile-time: every MCP tool of schema/mcp.ts has a row (test/operation-table.test.ts checks the converse). */
 const everyToolHasARow: Exclude<McpToolName, OperationName> extends never ? true : never = true;

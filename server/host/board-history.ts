@@ -10,7 +10,10 @@ import type { LockMode } from '../../schema/index.js';
 import { diffItems, type ItemMaps, itemMapsOf } from '../board/changes.js';
 import { boardMaps, MAP_NAMES } from '../board/document-model.js';
 import { errors } from '../board/errors.js';
-import type { BoardChanges, VersionMeta, VersionSummary } from '../board/versions.js';
+import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../board/versions.js';
+import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../board/paging.js';
+import { strokeSummary } from '../board/board-pages.js';
+import type { StrokeItem } from '../board/document-model.js';
 import { previewSvg } from '../board/preview.js';
 import { drawView, todoView } from '../board/snapshot.js';
 import { titleEntry } from '../board/title.js';
@@ -33,7 +36,27 @@ type BoardAccess = {
 
 type Deps = { boards: BoardAccess; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
 
-export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null };
+export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null; next_cursor?: string };
+
+/** How get_changes pages: MCP by bytes with strokes as their box, REST whole or by `limit`. */
+export type ChangesPage = { budget: number; limit?: number; points: boolean };
+
+/** A list_versions cursor is the `before` of its page, as a key (versions list newest first). */
+const cursorBefore = (boardId: string, before: number) =>
+  encodeCursor('list_versions', boardId, { list: 0, key: [-before] });
+
+function versionBefore(cursor: string, boardId: string): number {
+  const before = -Number(decodeCursor(cursor, 'list_versions', boardId).key[0]);
+  if (!Number.isSafeInteger(before) || before < 1) throw errors.invalidCursor('it is not a cursor this service gave');
+  return before;
+}
+
+function changesFrom(cursor: string, boardId: string): { since: number } | { since_etag: string } {
+  const { from } = decodeCursor(cursor, 'get_changes', boardId);
+  if (typeof from === 'string') return { since_etag: from };
+  if (from === undefined || from < 1) throw errors.invalidCursor('it is not a cursor this service gave');
+  return { since: from };
+}
 
 /** The board at a version: the `/json` snapshot of that state, plus its number and time. */
 export type VersionSnapshot = {
@@ -61,13 +84,34 @@ export class BoardHistory {
 
   constructor(private readonly deps: Deps) {}
 
-  /** `GET /versions`: newest first, below `before`; `next` is the `before` of the following page. */
-  async versions(boardId: string, caller: Caller, page: { before?: number; limit: number }): Promise<VersionPage> {
+  /**
+   * `GET /versions`: newest first, below `before`; `next` is the `before` of
+   * the following page. With a `budget` (MCP) a page also stops at that many
+   * bytes, and says `next_cursor` beside `next`.
+   */
+  async versions(
+    boardId: string,
+    caller: Caller,
+    page: { before?: number; limit: number; cursor?: string; budget?: number },
+  ): Promise<VersionPage> {
     await this.deps.boards.admit(boardId, caller, 'read');
-    const metas = await this.deps.store.history.list(boardId, page.limit + 1, page.before);
-    const shown = metas.slice(0, page.limit);
-    const next = metas.length > page.limit ? shown[shown.length - 1].version : null;
-    return { boardId, versions: shown.map(summaryOf), next };
+    const before = page.cursor === undefined ? page.before : versionBefore(page.cursor, boardId);
+    const metas = await this.deps.store.history.list(boardId, page.limit + 1, before);
+    const listed = metas.slice(0, page.limit).map(summaryOf);
+    const budget = page.budget ?? Infinity;
+    const answer = pageAnswer(
+      { boardId, versions: [] as VersionSummary[], next: null as number | null },
+      [listOf({ name: 'versions', items: listed, key: (version) => [-version.version] })],
+      { tool: 'list_versions', boardId, budget },
+    );
+    const shown = answer.versions;
+    const next = answer.next_cursor !== undefined || metas.length > page.limit ? shown[shown.length - 1].version : null;
+    const { next_cursor: _cut, ...versions } = answer;
+    return {
+      ...versions,
+      next,
+      ...(next !== null && budget !== Infinity && { next_cursor: cursorBefore(boardId, next) }),
+    };
   }
 
   /** `GET /versions/{v}`: the `/json` snapshot at that version (404 version_not_found when not stored). */
@@ -132,8 +176,12 @@ export class BoardHistory {
   async changes(
     boardId: string,
     caller: Caller,
-    since: { since?: number; since_etag?: string },
-  ): Promise<BoardChanges> {
+    asked: { since?: number; since_etag?: string; cursor?: string },
+    page: ChangesPage = { budget: Infinity, points: true },
+  ): Promise<BoardChanges & { next_cursor?: string }> {
+    // A later page starts where the first did: its cursor carries that version (or ETag).
+    const since: { since?: number; since_etag?: string } =
+      asked.cursor === undefined ? asked : changesFrom(asked.cursor, boardId);
     await this.deps.boards.admit(boardId, caller, 'read');
     const { history } = this.deps.store;
     const { recorder } = this.deps;
@@ -160,7 +208,28 @@ export class BoardHistory {
       etag: recorder.handedOut(boardId, doc),
     }));
     const to = newest && newest.meta.etag === etag ? newest.meta.version : null;
-    return { boardId, from: from?.version ?? null, to, etag, ...diffItems(before, after) };
+    const changes = diffItems(before, after);
+    const show = (item: ChangedItem) =>
+      item.kind === 'lines' && !page.points ? strokeSummary(item as unknown as StrokeItem) : item;
+    const byKind = (item: { kind: string; id: string }) => [item.kind, item.id];
+    return pageAnswer(
+      {
+        boardId,
+        from: from?.version ?? null,
+        to,
+        etag,
+        added: [] as ChangedItem[],
+        updated: [] as ChangedItem[],
+        removed: [] as { kind: string; id: string }[],
+      },
+      [
+        listOf({ name: 'added', items: changes.added, key: byKind, show }),
+        listOf({ name: 'updated', items: changes.updated, key: byKind, show }),
+        listOf({ name: 'removed', items: changes.removed, key: byKind }),
+      ],
+      { tool: 'get_changes', boardId, cursor: asked.cursor, budget: page.budget, limit: page.limit },
+      { from: from?.version ?? since.since_etag! },
+    );
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
-import type { BoardMode, LockMode, Template } from '../../schema/index.js';
+import { type BoardMode, type LockMode, READ_PAGE_MAX_BYTES, type Template } from '../../schema/index.js';
 import type { Access, Caller, KeyHolder } from './access.js';
 import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from '../board/board-write.js';
 import type { DocumentHost } from './document-host.js';
@@ -21,6 +21,8 @@ import { BoardHistory } from './board-history.js';
 import type { HistoryRecorder } from './history-recorder.js';
 import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
+import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
+import { boardOutline } from '../board/outline.js';
 import type { BoardStore, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
 import { setBoardTitle, titleEntry } from '../board/title.js';
@@ -287,16 +289,31 @@ export class Boards {
 
   /**
    * query_tasks: the board's tasks that match every filter, in board order
-   * ("overdue" is judged in UTC). A draw board is wrong_mode, as for every
+   * ("overdue" is judged in UTC), in pages of READ_PAGE_MAX_BYTES. A draw board is wrong_mode, as for every
    * other todo operation: "no task matches" would be a wrong answer there.
    */
-  async queryTasks(boardId: string, caller: Caller, query: TaskQuery) {
+  async queryTasks(boardId: string, caller: Caller, query: TaskQuery & { cursor?: string }) {
     const today = new Date(this.deps.now()).toISOString().slice(0, 10);
+    const { cursor, ...filters } = query;
     return this.read(boardId, caller, (doc, record) => {
       if (record.mode !== 'todo') throw errors.wrongMode('todo');
-      const tasks = queryTasks(todoView(boardMaps(doc)).tasks, query, today);
-      return { tasks, count: tasks.length };
+      const view = todoView(boardMaps(doc));
+      const tasks = queryTasks(view.tasks, filters, today);
+      return matchedTasksPage(tasks, view.columns, boardId, cursor, { budget: READ_PAGE_MAX_BYTES });
     });
+  }
+
+  /**
+   * get_board: the snapshot in pages of READ_PAGE_MAX_BYTES (board-pages.ts), or
+   * its outline, which counts the versions the board's history holds.
+   */
+  async board(boardId: string, caller: Caller, args: BoardPageArgs & { detail?: 'full' | 'outline' }) {
+    if (args.detail !== 'outline')
+      return this.read(boardId, caller, (doc, record) =>
+        boardPage(doc, record.id, record.mode, args, { budget: READ_PAGE_MAX_BYTES }),
+      );
+    const outline = await this.read(boardId, caller, (doc, record) => boardOutline(doc, record.id, record.mode, 0));
+    return { ...outline, versions: await this.deps.store.history.count(boardId) };
   }
 
   /**

@@ -98,6 +98,8 @@ export interface VersionStore {
   /** Versions newest first, below `before` when given. */
   list(boardId: string, limit: number, before?: number): Promise<VersionMeta[]>;
   get(boardId: string, version: number): Promise<VersionMeta | null>;
+  /** How many versions the board has stored. */
+  count(boardId: string): Promise<number>;
   /** The newest version holding this ETag, or null. */
   findEtag(boardId: string, etag: string): Promise<VersionMeta | null>;
   /** The board's whole state at a version, as one update, or null when it is not stored. */

@@ -94,6 +94,15 @@ export class PgVersions implements VersionStore {
     return rows.map(metaOf);
   }
 
+  async count(boardId: string): Promise<number> {
+    const { rows } = await query<{ n: number }>(
+      this.pool,
+      'SELECT count(*)::integer AS n FROM versions WHERE board_id = $1',
+      [boardId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   async get(boardId: string, version: number): Promise<VersionMeta | null> {
     const { rows } = await query<VersionRow>(
       this.pool,

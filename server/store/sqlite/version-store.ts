@@ -45,6 +45,7 @@ export class SqliteVersions implements VersionStore {
       list: db.prepare<[string, number, number], VersionRow>(
         `SELECT ${META_COLUMNS} FROM versions WHERE board_id = ? AND version < ? ORDER BY version DESC LIMIT ?`,
       ),
+      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM versions WHERE board_id = ?'),
       get: db.prepare<[string, number], VersionRow>(
         `SELECT ${META_COLUMNS} FROM versions WHERE board_id = ? AND version = ?`,
       ),
@@ -127,6 +128,10 @@ export class SqliteVersions implements VersionStore {
 
   async list(boardId: string, limit: number, before?: number): Promise<VersionMeta[]> {
     return this.statements.list.all(boardId, before ?? Number.MAX_SAFE_INTEGER, limit).map(metaOf);
+  }
+
+  async count(boardId: string): Promise<number> {
+    return this.statements.count.get(boardId)?.n ?? 0;
   }
 
   async get(boardId: string, version: number): Promise<VersionMeta | null> {
