@@ -46,7 +46,8 @@ export class RpcError extends Error {
   }
 }
 
-function asBoardError(error: unknown): BoardError {
+/** What a call threw, as the one error type (an RpcError is the protocol's own, thrown on). */
+export function asBoardError(error: unknown): BoardError {
   const known = knownError(error);
   if (known) return known;
   if (error instanceof RpcError) throw error;
@@ -148,9 +149,13 @@ export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {
   return SERVER_FAULTS.has(code) ? 'error' : 'refused';
 }
 
-/** A tool call that failed: an `isError` result, or on the 2025 revisions a thrown JSON-RPC error where the contract says so. */
-export function toolFailure(error: unknown, era: Era): CallToolResult {
-  const boardError = asBoardError(error);
+/**
+ * A tool call that failed: an `isError` result, or on the 2025 revisions a
+ * thrown JSON-RPC error where the contract says so. A 2025 result carries its
+ * JSON as text only: the 2025 SDK clients check any `structuredContent`
+ * against the tool's outputSchema, an error's too, and would refuse it.
+ */
+export function toolFailure(boardError: BoardError, era: Era): CallToolResult {
   if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
   // The REST body (the same words and fields on every surface) and the next step; a lock's words never name a header.
   const body = boardError.toBody();
@@ -161,7 +166,7 @@ export function toolFailure(error: unknown, era: Era): CallToolResult {
   };
   return {
     content: [{ type: 'text', text: JSON.stringify(structured) }],
-    structuredContent: structured,
+    ...(era === 'modern' && { structuredContent: structured }),
     isError: true,
   };
 }
