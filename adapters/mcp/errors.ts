@@ -2,10 +2,11 @@
  * The one mapper from BoardError to the MCP wire, for both eras.
  *
  * A refused tool call on the 2026-07-28 revision is always a tool result with
- * `isError: true`: `structuredContent` is the REST error body (`error`,
+ * `isError: true`: its text is the JSON of the REST error body (`error`,
  * the machine `code` and details such as `retryAfterSeconds`) plus `next`,
  * one sentence saying what to do next. A model reads results, not JSON-RPC
- * errors.
+ * errors. It carries no `structuredContent`: clients (the 2025 SDK, the MCP
+ * Inspector) check any they get against the tool's outputSchema, an error's too.
  *
  * The 2025 revisions keep the contract's mapping (the interface
  * specification, "MCP mapping"): a lock is JSON-RPC error -32001, a rate
@@ -149,26 +150,17 @@ export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {
   return SERVER_FAULTS.has(code) ? 'error' : 'refused';
 }
 
-/**
- * A tool call that failed: an `isError` result, or on the 2025 revisions a
- * thrown JSON-RPC error where the contract says so. A 2025 result carries its
- * JSON as text only: the 2025 SDK clients check any `structuredContent`
- * against the tool's outputSchema, an error's too, and would refuse it.
- */
+/** A tool call that failed: an `isError` result, or on the 2025 revisions a thrown JSON-RPC error where the contract says so. */
 export function toolFailure(boardError: BoardError, era: Era): CallToolResult {
   if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
   // The REST body (the same words and fields on every surface) and the next step; a lock's words never name a header.
   const body = boardError.toBody();
-  const structured = {
+  const refusal = {
     ...body,
     ...(HEADER_MESSAGES.has(boardError.code) && { error: nextStep(boardError) }),
     next: nextStep(boardError),
   };
-  return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
-    ...(era === 'modern' && { structuredContent: structured }),
-    isError: true,
-  };
+  return { content: [{ type: 'text', text: JSON.stringify(refusal) }], isError: true };
 }
 
 /** A resource request that failed: always a JSON-RPC error, naming the URI asked for (SEP-2164). */

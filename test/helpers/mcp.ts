@@ -52,6 +52,12 @@ export async function connectMcp(baseUrl: string, headers: Record<string, string
   };
 }
 
+/** The error body of an isError result (`{error, code, ..., next}`): its text, as a refusal carries no structuredContent. */
+export function refusalOf(result: { isError?: boolean; content?: unknown }): any {
+  if (!result.isError) throw new Error(`expected an isError result, got ${JSON.stringify(result)}`);
+  return JSON.parse((result.content as { text: string }[])[0].text);
+}
+
 /** The JSON-RPC error a call rejects with (code, data, message); fails if it resolves. */
 export async function rpcError(promise: Promise<unknown>): Promise<{ code: number; data: any; message: string }> {
   try {
