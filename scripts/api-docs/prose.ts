@@ -126,7 +126,7 @@ each surface through one mapper:
   429 adds \`Retry-After\` (\`retryAfterSeconds\` is ${RETRY_AFTER_SECONDS} for rate limits, the
   exact wait for a wrong-key backoff).
 - **MCP**: on 2026-07-28 a refused tool call is a tool result with
-  \`isError: true\` and the same body plus \`next\` (what to do next); on the
+  \`isError: true\` whose text is the same body plus \`next\` (what to do next); on the
   2025 revisions -32001 for a lock, -32000 for rate limits, quotas and the
   like, -32602 for an unknown board or invalid arguments
   ([mcp.md](mcp.md#errors)).
