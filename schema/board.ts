@@ -51,7 +51,7 @@ export const WaitTimeout = advertise(
  * `last_updated`; dropped), so a snapshot imports back; any other is refused.
  */
 /** The id an import's text or image goes by within the request, which a line's anchors name. */
-const SourceId = ItemId.optional().describe("Id for lines' anchors");
+const SourceId = ItemId.optional().describe('Id for anchors');
 
 export const ImportText = itemObject(
   {
@@ -96,7 +96,7 @@ export const ImportTask = dropping(
       .number({ error: 'must be an integer' })
       .int({ error: 'must be an integer' })
       .min(0, { error: 'must be at least 0' })
-      .describe('Its index in columns'),
+      .describe('Index in columns'),
   }),
   'id',
   'column_id',
@@ -144,22 +144,33 @@ export const ImportContent = strictObject(
 );
 export type ImportContent = z.infer<typeof ImportContent>;
 
+type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[] };
+
+/** A field the item's tool describes, by its type only: its words and bounds are the tool's. */
+const typeOnly = ({ type, anyOf }: JsonSchema): JsonSchema => ({
+  type: type ?? [...new Set(anyOf?.flatMap((branch) => branch.type ?? []))],
+});
+
 /**
  * An import item as create_board advertises it: the tool whose arguments it
- * takes (listed beside it: its fields again would cost 2 500 bytes of
- * tools/list), the fields it requires, and the fields only an import has.
+ * takes (listed beside it, with their words: all its fields again would cost
+ * 2 500 bytes of tools/list), the fields the item requires, typed, and the
+ * fields only an import has, in full.
  */
 function importItem(schema: z.ZodType, description: string, own: readonly string[] = []) {
-  const { required, properties } = toJsonSchema(schema, 'input') as {
+  const { required = [], properties } = toJsonSchema(schema, 'input') as {
     required?: string[];
-    properties: Record<string, unknown>;
+    properties: Record<string, JsonSchema>;
   };
   return {
     type: 'array',
     items: {
       type: 'object',
-      ...(required && { required }),
-      ...(own.length > 0 && { properties: Object.fromEntries(own.map((key) => [key, properties[key]])) }),
+      ...(required.length > 0 && { required }),
+      properties: Object.fromEntries([
+        ...required.filter((key) => !own.includes(key)).map((key) => [key, typeOnly(properties[key])]),
+        ...own.map((key) => [key, properties[key]]),
+      ]),
     },
     description,
   };
@@ -169,11 +180,11 @@ function importItem(schema: z.ZodType, description: string, own: readonly string
 const ADVERTISED_CONTENT = {
   type: 'object',
   properties: {
-    texts: importItem(ImportText, 'add_text args, or add_link args', ['url', 'sourceId']),
+    texts: importItem(ImportText, 'add_text or add_link args', ['url', 'sourceId']),
     lines: importItem(ImportLine, 'draw_stroke args'),
     images: importItem(ImportImage, 'add_image args', ['sourceId']),
     columns: importItem(ImportColumn, 'create_column args'),
-    tasks: importItem(ImportTask, 'create_task args, columnIndex for column_id', ['columnIndex']),
+    tasks: importItem(ImportTask, 'create_task args but column_id', ['columnIndex']),
     lanes: importItem(ImportLane, 'set_lane args'),
     colWidth: { type: 'number', description: 'Column width' },
   },
