@@ -17,7 +17,7 @@ import {
 } from './common.js';
 import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
 import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
-import { advertise } from './json-schema.js';
+import { advertise, toJsonSchema } from './json-schema.js';
 import { SNAPSHOT_KEYS } from './stored.js';
 import { MAX_BOARD_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
 
@@ -50,14 +50,17 @@ export const WaitTimeout = advertise(
  * keys are those it takes and those a snapshot shows of its kind (an `id`,
  * `last_updated`; dropped), so a snapshot imports back; any other is refused.
  */
+/** The id an import's text or image goes by within the request, which a line's anchors name. */
+const SourceId = ItemId.optional().describe('Id for anchors');
+
 export const ImportText = itemObject(
   {
-    sourceId: ItemId.optional(),
+    sourceId: SourceId,
     kind: z.enum(['text', 'link']).optional(),
     x: Coordinate.optional(),
     y: Coordinate.optional(),
     content: z.string({ error: 'must be a string' }).optional(),
-    url: LinkUrl.optional(),
+    url: LinkUrl.optional().describe('Makes it a link'),
     color: TextColor.optional(),
     width: TextInput.shape.width,
     postit: TextInput.shape.postit,
@@ -77,7 +80,7 @@ export const ImportLine = itemObject(
 );
 export const ImportImage = dropping(
   ImageInput.omit({ id: true, x: true, y: true }).extend({
-    sourceId: ItemId.optional(),
+    sourceId: SourceId,
     x: Coordinate.optional(),
     y: Coordinate.optional(),
   }),
@@ -92,7 +95,8 @@ export const ImportTask = dropping(
     columnIndex: z
       .number({ error: 'must be an integer' })
       .int({ error: 'must be an integer' })
-      .min(0, { error: 'must be at least 0' }),
+      .min(0, { error: 'must be at least 0' })
+      .describe('Index in columns'),
   }),
   'id',
   'column_id',
@@ -140,17 +144,48 @@ export const ImportContent = strictObject(
 );
 export type ImportContent = z.infer<typeof ImportContent>;
 
+type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[] };
+
+/** A field the item's tool describes, by its type only: its words and bounds are the tool's. */
+const typeOnly = ({ type, anyOf }: JsonSchema): JsonSchema => ({
+  type: type ?? [...new Set(anyOf?.flatMap((branch) => branch.type ?? []))],
+});
+
+/**
+ * An import item as create_board advertises it: the tool whose arguments it
+ * takes (listed beside it, with their words: all its fields again would cost
+ * 2 500 bytes of tools/list), the fields the item requires, typed, and the
+ * fields only an import has, in full.
+ */
+function importItem(schema: z.ZodType, description: string, own: readonly string[] = []) {
+  const { required = [], properties } = toJsonSchema(schema, 'input') as {
+    required?: string[];
+    properties: Record<string, JsonSchema>;
+  };
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      ...(required.length > 0 && { required }),
+      properties: Object.fromEntries([
+        ...required.filter((key) => !own.includes(key)).map((key) => [key, typeOnly(properties[key])]),
+        ...own.map((key) => [key, properties[key]]),
+      ]),
+    },
+    description,
+  };
+}
+
 /** What create_board advertises of `content`: its arrays, each item as the tool that adds one takes it. */
-const items = (description: string) => ({ type: 'array', items: { type: 'object' }, description });
 const ADVERTISED_CONTENT = {
   type: 'object',
   properties: {
-    texts: items('add_text or add_link args'),
-    lines: items('draw_stroke args'),
-    images: items('add_image args'),
-    columns: items('create_column args'),
-    tasks: items('create_task args, columnIndex'),
-    lanes: items('set_lane args'),
+    texts: importItem(ImportText, 'add_text or add_link args', ['url', 'sourceId']),
+    lines: importItem(ImportLine, 'draw_stroke args'),
+    images: importItem(ImportImage, 'add_image args', ['sourceId']),
+    columns: importItem(ImportColumn, 'create_column args'),
+    tasks: importItem(ImportTask, 'create_task args but column_id', ['columnIndex']),
+    lanes: importItem(ImportLane, 'set_lane args'),
     colWidth: { type: 'number', description: 'Column width' },
   },
   // No additionalProperties: false, though other keys are refused: a /json snapshot's boardId, mode, title and etag are let through.

@@ -98,7 +98,7 @@ export const StrokeColor = advertise(z.unknown().transform(toInkColor), {
 export const TextColor = advertise(
   z.unknown().transform((value) => (value === '' || value === null ? null : toInkColor(value))),
   { type: 'string', enum: [...INK_COLORS, ''] },
-).describe('"" clears');
+).describe('"" clears; other values: auto');
 
 /** Colours of kanban columns and tasks; `''` or null clears (null in the output means "clear"). */
 export const CARD_COLORS = ['red', 'blue', 'green'] as const;

@@ -1,48 +1,126 @@
 /**
- * Output schemas of the MCP tools (their `structuredContent`). Loose objects:
- * the listed fields are promised, more may follow as the board model grows.
+ * Output schemas of the MCP tools (their `structuredContent`), listed as each
+ * tool's outputSchema and checked against every result in the tests. Loose
+ * objects: the listed fields are promised and typed, more may follow as the
+ * board model grows. No tuples: a pair is an array of two numbers, as a 2025
+ * client's JSON Schema validator (draft-07) reads `prefixItems` as nothing and
+ * `items: false` as "empty".
  */
 import { z } from 'zod';
+import { BOARD_MODES, CARD_COLORS, INK_COLORS, LOCK_MODES } from './common.js';
+import { DRAW_KINDS } from './draw.js';
+import { IMAGE_MIME_TYPES } from './item-fields.js';
+import { advertise, toJsonSchema } from './json-schema.js';
 
+const Mode = z.enum(BOARD_MODES);
 const Stamp = { author: z.string(), last_updated: z.string() };
-const Item = z.looseObject({ id: z.string(), ...Stamp });
-const Text = Item.extend({ x: z.number(), y: z.number() });
-const Column = Item.extend({ title: z.string(), sort: z.number(), lane: z.number() });
-const Task = Item.extend({ column_id: z.string(), name: z.string(), sort: z.number(), done: z.boolean() });
-const Lane = z.looseObject({ lane: z.number(), title: z.string(), author: z.string() });
-const Ok = z.looseObject({ ok: z.boolean(), id: z.string() });
-/** The box an item is laid out in, as the app and the preview draw it: its laid-out width and height. */
-const LaidOut = {
-  bbox: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).describe('laid-out box, px'),
-};
+const Point = z.array(z.number()).length(2);
+const Anchor = z.looseObject({ kind: z.enum(['text', 'image']), id: z.string(), dx: z.number(), dy: z.number() });
+
+const Text = z.looseObject({
+  id: z.string(),
+  x: z.number(),
+  y: z.number(),
+  content: z.string(),
+  color: z.enum(INK_COLORS).optional(),
+  width: z.number().optional(),
+  postit: z.boolean().optional(),
+  diagram: z.boolean().optional(),
+  ...Stamp,
+});
+const Link = z.looseObject({
+  id: z.string(),
+  kind: z.literal('link'),
+  x: z.number(),
+  y: z.number(),
+  url: z.string(),
+  ...Stamp,
+});
+/** A stroke as reads show it: its points, or in MCP reads by default its `bbox` and `pointCount` instead. */
+const Stroke = z.looseObject({
+  id: z.string(),
+  points: z.array(Point).optional(),
+  pointCount: z.number().int().optional(),
+  bbox: z.looseObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
+  color: z.enum(INK_COLORS),
+  width: z.number(),
+  anchors: z.looseObject({ start: Anchor.optional(), end: Anchor.optional() }).optional(),
+  ...Stamp,
+});
+/** An image as reads show it: its payload elided (`dataUrl: null`), its thumbnail kept. */
+const Image = z.looseObject({
+  id: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  mime: z.enum(IMAGE_MIME_TYPES),
+  bytes: z.number().int(),
+  dataUrl: z.string().nullable(),
+  thumbDataUrl: z.string().optional(),
+  ...Stamp,
+});
+const Column = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  sort: z.number(),
+  lane: z.number().int(),
+  color: z.enum(CARD_COLORS).optional(),
+  ...Stamp,
+});
+const Task = z.looseObject({
+  id: z.string(),
+  column_id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  due_date: z.string().optional(),
+  priority: z.enum(['H', 'M', 'L']).optional(),
+  assignee: z.string().optional(),
+  sort: z.number(),
+  done: z.boolean(),
+  color: z.enum(CARD_COLORS).optional(),
+  content: z.string().optional(),
+  ...Stamp,
+});
+const Lane = z.looseObject({ lane: z.number().int(), title: z.string(), author: z.string() });
+const Deleted = z.looseObject({ ok: z.literal(true), id: z.string() });
+
 const BoardLink = z.looseObject({
   board_id: z.string(),
   url: z.string(),
   embed_url: z.string().optional(),
-  mode: z.enum(['draw', 'todo']),
+  mode: Mode,
 });
+const TodoView = { colWidth: z.number(), columns: z.array(Column), tasks: z.array(Task), lanes: z.array(Lane) };
+const Counts = <K extends string>(kinds: readonly K[]) =>
+  z.looseObject(Object.fromEntries(kinds.map((kind) => [kind, z.number().int()])) as Record<K, z.ZodNumber>);
+const IdLists = <K extends string>(kinds: readonly K[]) =>
+  z.looseObject(
+    Object.fromEntries(kinds.map((kind) => [kind, z.array(z.string())])) as Record<K, z.ZodArray<z.ZodString>>,
+  );
+
+/** The box an item is laid out in, as the app and the preview draw it. */
+const LaidOut = {
+  bbox: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).describe('laid-out box, px'),
+};
+/** An upsert's answer: true when it made the item, false when it updated the one its id named. */
+const Created = z.boolean();
 /** Given when more of a list remains: pass it as `cursor` for the next page. */
 const NextCursor = { next_cursor: z.string().optional() };
-const TasksView = z.looseObject({
-  mode: z.enum(['draw', 'todo']),
-  columns: z.array(Column),
-  tasks: z.array(Task),
-  lanes: z.array(Lane),
-  colWidth: z.number(),
-  ...NextCursor,
-});
 const Snapshot = z.looseObject({
   boardId: z.string(),
-  mode: z.enum(['draw', 'todo']),
+  mode: Mode,
+  title: z.string().optional(),
   etag: z.string(),
-  texts: z.array(z.looseObject({})),
-  lines: z.array(z.looseObject({})),
-  images: z.array(z.looseObject({})),
+  texts: z.array(z.union([Text, Link])),
+  lines: z.array(Stroke),
+  images: z.array(Image),
+  ...z.object(TodoView).partial().shape,
   ...NextCursor,
 });
 const Outline = z.looseObject({
   boardId: z.string(),
-  mode: z.enum(['draw', 'todo']),
+  mode: Mode,
   title: z.string().optional(),
   etag: z.string(),
   counts: z.record(z.string(), z.number().int()),
@@ -78,18 +156,28 @@ const VersionSummary = z.looseObject({
   changes: z.looseObject({ added: z.number().int(), updated: z.number().int(), removed: z.number().int() }),
   restoredFrom: z.number().int().optional(),
 });
-/** An upsert's answer: true when it made the item, false when it updated the one its id named. */
-const Created = z.boolean();
-const ChangedItem = z.looseObject({ id: z.string(), kind: z.string() });
+/** An item in a change list: the snapshot's item, with its id and the list it sits in (a link: `link`). */
+const ChangedItem = z.looseObject({
+  id: z.string(),
+  kind: z.enum(['texts', 'link', 'lines', 'images', 'columns', 'tasks', 'lanes']),
+});
 
 export const McpToolOutputs = {
-  create_board: BoardLink.extend({ access_key: z.string().optional() }),
+  create_board: BoardLink.extend({
+    access_key: z.string().optional(),
+    imported: Counts(['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']).optional(),
+    ids: IdLists(['texts', 'lines', 'images', 'columns', 'tasks']).optional(),
+  }),
   open_board: BoardLink.extend({
     created: z.boolean(),
     locked: z.boolean(),
-    lock_mode: z.enum(['write', 'all']).nullable(),
+    lock_mode: z.enum(LOCK_MODES).nullable(),
   }),
-  get_board: z.union([Snapshot, Outline]),
+  // An object either way (a 2025 client wraps any other output schema in {result}): the snapshot's page or the outline.
+  get_board: advertise(z.union([Snapshot, Outline]), {
+    type: 'object',
+    anyOf: [toJsonSchema(Snapshot, 'output'), toJsonSchema(Outline, 'output')],
+  }),
   // A large board's SVG is not inline: svg_uri names its resource, svg_bytes its size.
   get_preview: z.looseObject({
     board_id: z.string(),
@@ -98,17 +186,8 @@ export const McpToolOutputs = {
     svg_uri: z.string().optional(),
     svg_bytes: z.number().int().optional(),
   }),
-  add_text: Text.extend({ content: z.string(), created: Created, ...LaidOut }),
-  add_link: z.looseObject({
-    id: z.string(),
-    x: z.number(),
-    y: z.number(),
-    url: z.string(),
-    author: z.string(),
-    kind: z.literal('link'),
-    created: Created,
-    ...LaidOut,
-  }),
+  add_text: Text.extend({ created: Created, ...LaidOut }),
+  add_link: Link.omit({ last_updated: true }).extend({ created: Created, ...LaidOut }),
   add_image: z.looseObject({
     id: z.string(),
     x: z.number(),
@@ -117,45 +196,47 @@ export const McpToolOutputs = {
     height: z.number(),
     hasThumbDataUrl: z.boolean(),
     author: z.string(),
-    created: Created,
   }),
   draw_stroke: z.looseObject({
     id: z.string(),
     pointCount: z.number().int(),
-    color: z.string(),
-    bbox: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
+    color: z.enum(INK_COLORS),
+    bbox: z.looseObject({
+      x: z.number().int(),
+      y: z.number().int(),
+      width: z.number().int(),
+      height: z.number().int(),
+    }),
     author: z.string(),
     created: Created,
   }),
   move: z.looseObject({ id: z.string(), x: z.number(), y: z.number() }),
-  erase: Ok.extend({ kind: z.string() }),
+  erase: Deleted.extend({ kind: z.enum(DRAW_KINDS) }),
   wait_for_update: z.looseObject({
     boardId: z.string(),
     updated: z.boolean(),
     timedOut: z.boolean(),
+    /** null once the board is erased (`deleted: true`). */
     etag: z.string().nullable(),
+    deleted: z.literal(true).optional(),
   }),
-  set_board_mode: z.looseObject({
-    ok: z.boolean(),
-    mode: z.enum(['draw', 'todo']),
-    columns: z.array(Column).optional(),
-  }),
-  set_board_title: z.looseObject({ ok: z.boolean(), title: z.string() }),
+  set_board_mode: z.looseObject({ ok: z.literal(true), mode: Mode, columns: z.array(Column).optional() }),
+  set_board_title: z.looseObject({ ok: z.literal(true), title: z.string() }),
   create_column: Column.extend({ created: Created }),
   update_column: Column,
-  delete_column: Ok,
+  delete_column: Deleted,
   create_task: Task.extend({ created: Created }),
   update_task: Task,
   move_task: z.looseObject({ id: z.string(), column_id: z.string(), sort: z.number() }),
-  delete_task: Ok,
-  set_lane: z.looseObject({ ok: z.boolean(), lane: z.number(), title: z.string() }),
-  set_column_width: z.looseObject({ ok: z.boolean(), width: z.number() }),
+  delete_task: Deleted,
+  set_lane: z.looseObject({ ok: z.literal(true), lane: z.number().int(), title: z.string() }),
+  set_column_width: z.looseObject({ ok: z.literal(true), width: z.number() }),
   create_tasks: z.looseObject({ ok: z.literal(true), ids: z.array(z.string()), count: z.number().int() }),
   // One result per op, in order: what its tool answers, without the echoes of what was sent (server/board/batch.ts).
   batch: z.looseObject({ ok: z.literal(true), results: z.array(z.looseObject({ id: z.string().optional() })) }),
   query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor }),
   export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string(), ...NextCursor }),
-  list_tasks: TasksView,
+  list_tasks: z.looseObject({ mode: Mode, ...TodoView, ...NextCursor }),
   find_items: z.looseObject({ items: z.array(FoundItem), count: z.number().int(), ...NextCursor }),
   list_versions: z.looseObject({
     boardId: z.string(),
@@ -170,7 +251,7 @@ export const McpToolOutputs = {
     etag: z.string(),
     added: z.array(ChangedItem),
     updated: z.array(ChangedItem),
-    removed: z.array(z.looseObject({ kind: z.string(), id: z.string() })),
+    removed: z.array(z.looseObject({ kind: ChangedItem.shape.kind, id: z.string() })),
     ...NextCursor,
   }),
   restore_version: z.looseObject({

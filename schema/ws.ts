@@ -36,7 +36,9 @@ export const MUTATION_FRAMES = {
       .array(ItemId)
       .min(1, { error: 'must name at least one item' })
       .max(MAX_RECOLOR_ITEMS, { error: `must name at most ${MAX_RECOLOR_ITEMS} items` }),
-    color: z.string({ error: 'must be a colour name' }),
+    color: z
+      .string({ error: 'must be a colour name' })
+      .describe('Texts and strokes: an ink name (other values: auto); columns and tasks: red, blue, green or ""'),
   }),
 } as const;
 export type MutationFrameType = keyof typeof MUTATION_FRAMES;

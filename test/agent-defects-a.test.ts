@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STROKE_POINTS, MAX_TEXT_CHARS } from '../schema/index.js';
-import { connectMcp, connectModernMcp, type McpClient, rpcError } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf, rpcError } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
@@ -23,9 +23,9 @@ afterAll(() => Promise.all([modern.close(), legacy.close()]));
 /** The advice a 2026-07-28 agent gets in `next`, and a 2025 agent in the JSON-RPC error's message. */
 async function advice(tool: string, args: Record<string, unknown>): Promise<{ modern: any; legacy: string }> {
   const refused = await modern.raw(tool, args);
-  expect(refused.isError, JSON.stringify(refused.structuredContent)).toBe(true);
+  expect(refused.isError, JSON.stringify(refused.content)).toBe(true);
   const error = await rpcError(legacy.call(tool, args));
-  return { modern: refused.structuredContent, legacy: error.message };
+  return { modern: refusalOf(refused), legacy: error.message };
 }
 
 describe('a limit hit is answered with advice that fits it', () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BATCH_OPS, MAX_BODY_BYTES, RATE_BOARD_STANDARD } from '../schema/index.js';
 import { client } from './helpers/http.js';
-import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
 
@@ -193,7 +193,7 @@ describe('MCP batch', () => {
         { column_id: 'missing', name: 'bad' },
       ],
     });
-    expect(refused.structuredContent).toMatchObject({ field: 'column_id', index: 1 });
+    expect(refusalOf(refused)).toMatchObject({ field: 'column_id', index: 1 });
   });
 });
 

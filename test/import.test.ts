@@ -127,6 +127,41 @@ describe('draw import', () => {
     expect(boardCount()).toBe(before);
   });
 
+  it('a text item with url and no kind is a link, as add_link takes it, on REST and MCP create_board', async () => {
+    const content = {
+      texts: [
+        { x: 0, y: 0, url: 'https://example.org/docs' },
+        { kind: 'link', x: 0, y: 50, url: 'https://example.org/kind' },
+        { x: 0, y: 100, content: 'a text' },
+      ],
+    };
+    const res = await importBoard({ content });
+    expect(res.status).toBe(200);
+    const texts = (await snapshot(res.body.id)).texts;
+    expect(texts[0]).toMatchObject({ kind: 'link', url: 'https://example.org/docs' });
+    expect(texts[1]).toMatchObject({ kind: 'link', url: 'https://example.org/kind' });
+    expect(texts[2]).not.toHaveProperty('kind');
+    const mcp = await connectMcp(t.server.url);
+    const created = await mcp.call('create_board', { content });
+    expect(created.imported.texts).toBe(3);
+    expect((await mcp.call('get_board', { board_id: created.board_id })).texts[0]).toMatchObject({ kind: 'link' });
+    await mcp.close();
+  });
+
+  it('a link item with a text field, or a text with a url, is refused naming the field, not stored without it', async () => {
+    for (const [item, field] of [
+      [{ x: 0, y: 0, url: 'https://a.test/', content: 'label' }, 'content'],
+      [{ kind: 'link', x: 0, y: 0, url: 'https://a.test/', color: 'red' }, 'color'],
+      [{ kind: 'text', x: 0, y: 0, url: 'https://a.test/', content: 'x' }, 'url'],
+      [{ kind: 'link', x: 0, y: 0 }, 'url'],
+    ] as const) {
+      const res = await importBoard({ content: { texts: [item] } });
+      expect(res.status, JSON.stringify(item)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_item', kind: 'texts', index: 0 });
+      expect(res.body.reason, JSON.stringify(item)).toMatch(new RegExp(`^${field}:`));
+    }
+  });
+
   it('duplicate sourceIds are refused', async () => {
     const res = await importBoard({
       content: {

@@ -10,7 +10,7 @@ import { MAX_TEXT_NODES } from '../schema/index.js';
 import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
 import { boardServer, SERVES_ALL, type Serves } from '../adapters/mcp/handlers.js';
 import { RequestMemory } from '../adapters/mcp/memory.js';
-import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 import { eventually } from './helpers/realtime.js';
 
@@ -119,15 +119,16 @@ describe('2026-07-28, stateless', () => {
   it('refusals are isError results with a code and a next step: unknown board, locked board, quota, bad arguments', async () => {
     const unknown = await modern.raw('get_board', { board_id: '6f1d7a52-8f0e-4c8e-9d0c-3a4b5c6d7e8f' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent).toMatchObject({ code: 'board_not_found' });
-    expect(unknown.structuredContent.next).toMatch(/create_board|open_board/);
+    expect(unknown.structuredContent).toBeUndefined(); // clients check any they get against the outputSchema
+    expect(refusalOf(unknown)).toMatchObject({ code: 'board_not_found' });
+    expect(refusalOf(unknown).next).toMatch(/create_board|open_board/);
 
     const locked = await modern.call('create_board', { lock: 'write' });
     const refused = await modern.raw('add_text', { board_id: locked.board_id, x: 0, y: 0, content: 'x' });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ code: 'board_locked', lockMode: 'write' });
-    expect(refused.structuredContent.next).toContain('access_key');
-    expect(refused.structuredContent.error + refused.structuredContent.next).not.toMatch(/header/i); // a model cannot set one
+    expect(refusalOf(refused)).toMatchObject({ code: 'board_locked', lockMode: 'write' });
+    expect(refusalOf(refused).next).toContain('access_key');
+    expect(refusalOf(refused).error + refusalOf(refused).next).not.toMatch(/header/i); // a model cannot set one
     // Stateless: the key travels with each request that needs it.
     expect(
       await modern.call('add_text', {
@@ -146,11 +147,10 @@ describe('2026-07-28, stateless', () => {
       content: { texts: Array.from({ length: MAX_TEXT_NODES }, (_, i) => ({ x: i, y: 0, content: `t${i}` })) },
     });
     const quota = await modern.raw('add_text', { board_id: full.board_id, x: 0, y: 0, content: 'one more' });
-    expect(quota).toMatchObject({ isError: true, structuredContent: { code: 'quota_exceeded' } });
+    expect(refusalOf(quota)).toMatchObject({ code: 'quota_exceeded' });
 
     const typo = await modern.raw('add_text', { board_id: full.board_id, x: 0, y: 0, content: 'x', colour: 'red' });
-    expect(typo.isError).toBe(true);
-    expect(JSON.stringify(typo.structuredContent)).toContain('color');
+    expect(refusalOf(typo).reason).toContain('color');
   });
 
   it('a listen for a board locked against reading needs its key in X-Board-Key', async () => {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { TOOL_OPERATIONS } from '../server/board/operations.js';
-import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, rpcError, type McpClient, refusalOf } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The Inspector's launcher, the bin `npx @modelcontextprotocol/inspector` runs. */
@@ -50,8 +50,8 @@ describe('MCP shares the REST limits', () => {
       for (let i = 0; i < RATE_BOARD_STANDARD; i++) await modern.call('get_board', { board_id });
       const refused = await modern.raw('add_text', { board_id, x: 0, y: 0, content: 'over' });
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
-      expect(refused.structuredContent.next).toContain('retry in 10 s');
+      expect(refusalOf(refused)).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
+      expect(refusalOf(refused).next).toContain('retry in 10 s');
       now += 10_000;
     } finally {
       await modern.close();
@@ -163,6 +163,6 @@ describe('an independent MCP client', () => {
       ],
     );
     expect(refused.exit).toBe(5);
-    expect(refused.result).toMatchObject({ isError: true, structuredContent: { code: 'board_not_found' } });
+    expect(refusalOf(refused.result)).toMatchObject({ code: 'board_not_found' });
   });
 });

@@ -17,7 +17,7 @@ import {
   OUTLINE_MAX_BYTES,
   READ_PAGE_MAX_BYTES,
 } from '../schema/index.js';
-import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer({ RATE_LIMITS: 'off' });
@@ -272,11 +272,11 @@ describe('paging reaches every item exactly once', () => {
     const { body } = await read(modern, 'list_tasks', { board_id: todo.id });
     const other = await modern.raw('get_board', { board_id: todo.id, cursor: body.next_cursor });
     expect(other.isError).toBe(true);
-    expect(other.structuredContent).toMatchObject({ code: 'invalid_cursor' });
+    expect(refusalOf(other)).toMatchObject({ code: 'invalid_cursor' });
     const forged = await modern.raw('list_tasks', { board_id: draw.id, cursor: body.next_cursor });
-    expect(forged.structuredContent).toMatchObject({ code: 'invalid_cursor' });
+    expect(refusalOf(forged)).toMatchObject({ code: 'invalid_cursor' });
     const junk = await modern.raw('list_tasks', { board_id: todo.id, cursor: 'not-a-cursor' });
-    expect(junk.structuredContent).toMatchObject({ code: 'invalid_cursor' });
+    expect(refusalOf(junk)).toMatchObject({ code: 'invalid_cursor' });
   });
 });
 

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
-import { connectMcp, connectModernMcp } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, refusalOf } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 import { freePort } from './helpers/throwaway-services.js';
@@ -320,9 +320,9 @@ describe.skipIf(!available)('two instances, one board', () => {
       await eventually(async () => expect((await agent.call('get_board', { board_id })).texts).toHaveLength(2), 5_000);
       expect(turn).toBeGreaterThanOrEqual(4);
       // Stateless: no instance remembers the key between requests.
-      expect(
-        (await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' })).structuredContent,
-      ).toMatchObject({ code: 'board_locked' });
+      expect(refusalOf(await agent.raw('add_text', { board_id, x: 0, y: 80, content: 'no key' }))).toMatchObject({
+        code: 'board_locked',
+      });
 
       const listener = await connectModernMcp(b.url);
       const uri = `svc://board/${board_id}/state.json`;

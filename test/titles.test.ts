@@ -129,9 +129,7 @@ describe('MCP set_board_title', () => {
           .raw('set_board_title', { board_id: created.board_id, title: 'w'.repeat(MAX_BOARD_TITLE_CHARS + 1) })
           .catch((error: any) => ({ rpc: error }));
         // 2025 answers a JSON-RPC error, 2026-07-28 an isError result carrying the REST body; both name invalid_payload.
-        const code = refused.rpc
-          ? refused.rpc.data?.code
-          : (refused.structuredContent?.code ?? JSON.parse(refused.content[0].text).code);
+        const code = refused.rpc ? refused.rpc.data?.code : JSON.parse(refused.content[0].text).code;
         expect(code).toBe('invalid_payload');
         expect(await titleOf(created.board_id)).toBe('Roadmap 2027');
       });

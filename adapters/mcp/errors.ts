@@ -2,10 +2,11 @@
  * The one mapper from BoardError to the MCP wire, for both eras.
  *
  * A refused tool call on the 2026-07-28 revision is always a tool result with
- * `isError: true`: `structuredContent` is the REST error body (`error`,
+ * `isError: true`: its text is the JSON of the REST error body (`error`,
  * the machine `code` and details such as `retryAfterSeconds`) plus `next`,
  * one sentence saying what to do next. A model reads results, not JSON-RPC
- * errors.
+ * errors. It carries no `structuredContent`: clients (the 2025 SDK, the MCP
+ * Inspector) check any they get against the tool's outputSchema, an error's too.
  *
  * The 2025 revisions keep the contract's mapping (the interface
  * specification, "MCP mapping"): a lock is JSON-RPC error -32001, a rate
@@ -47,7 +48,8 @@ export class RpcError extends Error {
   }
 }
 
-function asBoardError(error: unknown): BoardError {
+/** What a call threw, as the one error type (an RpcError is the protocol's own, thrown on). */
+export function asBoardError(error: unknown): BoardError {
   const known = knownError(error);
   if (known) return known;
   if (error instanceof RpcError) throw error;
@@ -188,21 +190,16 @@ export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {
 }
 
 /** A tool call that failed: an `isError` result, or on the 2025 revisions a thrown JSON-RPC error where the contract says so. */
-export function toolFailure(error: unknown, era: Era): CallToolResult {
-  const boardError = asBoardError(error);
+export function toolFailure(boardError: BoardError, era: Era): CallToolResult {
   if (era === 'legacy' && !isLegacyResult(boardError)) throw toMcpError(boardError);
   // The REST body (the same words and fields on every surface) and the next step; a lock's words never name a header.
   const body = boardError.toBody();
-  const structured = {
+  const refusal = {
     ...body,
     ...(HEADER_MESSAGES.has(boardError.code) && { error: nextStep(boardError) }),
     next: nextStep(boardError),
   };
-  return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
-    structuredContent: structured,
-    isError: true,
-  };
+  return { content: [{ type: 'text', text: JSON.stringify(refusal) }], isError: true };
 }
 
 /**

@@ -20,6 +20,7 @@ import { errors, fromZodIssues } from '../../server/board/errors.js';
 import { SERVICE_INFO } from '../../server/host/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import {
+  asBoardError,
   type Era,
   failureOutcome,
   resourceFailure,
@@ -27,6 +28,7 @@ import {
   toolFailure,
   INVALID_PARAMS,
   type ToolCalls,
+  type ToolOutcome,
 } from './errors.js';
 import { serverIcons } from './icons.js';
 import type { AgentMemory } from './memory.js';
@@ -178,12 +180,8 @@ function registerTools(
     // An unknown name is counted as `unknown`: a label must not take whatever a client sends.
     const known = Object.hasOwn(TOOLS, name);
     try {
-      const result = await callTool(name, request.params.arguments, ctx);
-      calls?.(
-        era,
-        known ? name : 'unknown',
-        result.isError ? failureOutcome((result.structuredContent as { code?: unknown } | undefined)?.code) : 'ok',
-      );
+      const { result, outcome } = await callTool(name, request.params.arguments, ctx);
+      calls?.(era, known ? name : 'unknown', outcome);
       return result;
     } catch (error) {
       calls?.(era, known ? name : 'unknown', failureOutcome(error));
@@ -191,16 +189,26 @@ function registerTools(
     }
   });
 
-  /** One call's answer: a result, an `isError` result, or a thrown JSON-RPC error. */
-  const callTool = async (name: McpToolName, args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+  /** A refused call's answer and how it ended; on the 2025 revisions it may be a thrown JSON-RPC error. */
+  const refused = (error: unknown) => {
+    const boardError = asBoardError(error);
+    return { result: toolFailure(boardError, era), outcome: failureOutcome(boardError.code) };
+  };
+
+  /** One call's answer (a result, an `isError` result, or a thrown JSON-RPC error) and how it ended. */
+  const callTool = async (
+    name: McpToolName,
+    args: unknown,
+    ctx: ServerContext,
+  ): Promise<{ result: CallToolResult; outcome: ToolOutcome }> => {
     if (!Object.hasOwn(TOOLS, name))
       throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
     const parsed = TOOL_OPERATIONS[name].args.safeParse(args ?? {}, { reportInput: true });
     if (!parsed.success) {
       // A board id that is not a UUID names no board.
       if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id'))
-        return toolFailure(errors.invalidBoardId(), era);
-      return toolFailure(fromZodIssues(parsed.error.issues), era);
+        return refused(errors.invalidBoardId());
+      return refused(fromZodIssues(parsed.error.issues));
     }
     const context = contextOf(ctx.http?.authInfo);
     try {
@@ -210,9 +218,9 @@ function registerTools(
         signal: ctx.mcpReq.signal,
         memory,
       });
-      return toolResult(result);
+      return { result: toolResult(result), outcome: 'ok' };
     } catch (error) {
-      return toolFailure(error, era);
+      return refused(error);
     }
   };
 }

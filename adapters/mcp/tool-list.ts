@@ -1,9 +1,10 @@
 /**
  * The tools/list answer, computed once: the MCP endpoint serves it, and the
- * server card through MCP_DESCRIPTION. An agent reads it whole before its
- * first call, so it is kept under 5 000 tokens (test/mcp-tool-list.test.ts):
- * every argument typed and described, the limits a model needs said once in
- * the tool's description, the rest checked by the server when a call comes.
+ * server card through MCP_DESCRIPTION. A host hands each tool's name, title,
+ * description and input schema to the model before its first call, so those
+ * are kept within TOOL_LIST_BUDGET_BYTES (test/mcp-tool-list.test.ts): every
+ * argument typed and described, the limits a model needs said once in the
+ * tool's description, the rest checked by the server when a call comes.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { type McpToolName, toJsonSchema } from '../../schema/index.js';
@@ -70,27 +71,33 @@ function advertised(value: unknown): unknown {
 }
 
 /**
- * The tools whose answer is small and steers the next call: its schema is
- * listed. The others' answers are described in their descriptions; their
- * result schemas (the rows' `result`) stay the contract of the handlers and of OpenAPI.
- */
-const LISTED_OUTPUTS: ReadonlySet<McpToolName> = new Set([]);
-
-/**
  * The schemas are the rows' (operation table), so they match what the
- * handlers parse. No `title`: a display name for people, 700 bytes a model
- * reads for nothing; the names say it (the rows keep the titles for the
- * documents people read).
+ * handlers parse and answer. Every tool lists its outputSchema, which a host
+ * keeps for its client (which checks each result against it) rather than
+ * handing it to the model; a title is the tool's name for people in a host's
+ * interface.
  */
 export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name) => ({
   name,
+  title: TOOLS[name].title,
   description: TOOLS[name].description,
   inputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')) as Tool['inputSchema'],
-  ...(LISTED_OUTPUTS.has(name) && {
-    outputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].result, 'output')) as Tool['outputSchema'],
-  }),
+  outputSchema: toJsonSchema(TOOL_OPERATIONS[name].result, 'output') as Tool['outputSchema'],
   annotations: TOOLS[name].annotations,
 }));
+
+/** The bytes tools/list may take of a model's context: what a host hands it (docs/mcp.md). */
+export const TOOL_LIST_BUDGET_BYTES = 20_000;
+
+/**
+ * What a host hands the model of a tool list, in bytes: the JSON of each
+ * tool's name, title, description and input schema. Icons, annotations and
+ * output schemas stay with the host and its client.
+ */
+export function modelFacingBytes(tools: readonly Tool[]): number {
+  const read = tools.map(({ name, title, description, inputSchema }) => ({ name, title, description, inputSchema }));
+  return new TextEncoder().encode(JSON.stringify(read)).length;
+}
 
 /** tools/list as served at a base URL: the tools with their icons there. */
 export const toolListAt = withIcons(TOOL_LIST);

@@ -143,7 +143,7 @@ each surface through one mapper:
   rate limit's window, rounded up (at least 1, at most ${RETRY_AFTER_SECONDS} for the per-board limits), or
   the exact wait for a wrong-key backoff.
 - **MCP**: on 2026-07-28 a refused tool call is a tool result with
-  \`isError: true\` and the same body plus \`next\` (what to do next); on the
+  \`isError: true\` whose text is the same body plus \`next\` (what to do next); on the
   2025 revisions -32001 for a lock, -32000 for rate limits, quotas and the
   like, -32602 for an unknown board or invalid arguments
   ([mcp.md](mcp.md#errors)).

@@ -111,6 +111,15 @@ export function planImport(request: ImportRequest): ImportPlan {
   };
 }
 
+type ImportTextItem = Items['texts'][number];
+
+/** An import text is a link when it says so, or when it gives a url and no kind: add_link's arguments as they are. */
+const isImportLink = (text: ImportTextItem) =>
+  text.kind === 'link' || (text.kind === undefined && text.url !== undefined);
+
+/** What only a text takes; a link given one is refused rather than stored without it. */
+const TEXT_ONLY_FIELDS = ['content', 'color', 'width', 'postit', 'diagram'] as const;
+
 function checkDrawItems(items: Items, autolayout: boolean): void {
   const sourceIds = new Set<string>();
   for (const kind of ['texts', 'images'] as const) {
@@ -126,8 +135,13 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
     });
   }
   items.texts.forEach((text, index) => {
-    if (text.kind === 'link') {
+    if (isImportLink(text)) {
       if (text.url === undefined) throw errors.invalidItem('texts', index, 'url: is required for a link');
+      const textField = TEXT_ONLY_FIELDS.find((field) => text[field] !== undefined);
+      if (textField)
+        throw errors.invalidItem('texts', index, `${textField}: a link (an item with url) takes no ${textField}`);
+    } else if (text.url !== undefined) {
+      throw errors.invalidItem('texts', index, 'url: a text takes no url; leave out kind "text" for a link');
     } else if (text.content === undefined) {
       throw errors.invalidItem('texts', index, 'content: is required');
     } else if (text.content.length > MAX_TEXT_CHARS) {
@@ -216,11 +230,10 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   const minted = new Map<string, string>();
   const ids: ImportResult['ids'] = { texts: [], lines: [], images: [], columns: [], tasks: [] };
   for (const text of items.texts) {
-    const { sourceId, kind, x, y, url, content, ...rest } = text;
-    const item =
-      kind === 'link'
-        ? upsertLink(w, { x: x!, y: y!, url: url!, author: rest.author })
-        : upsertText(w, { ...rest, x: x!, y: y!, content: content! });
+    const { sourceId, kind: _kind, x, y, url, content, ...rest } = text;
+    const item = isImportLink(text)
+      ? upsertLink(w, { x: x!, y: y!, url: url!, author: rest.author })
+      : upsertText(w, { ...rest, x: x!, y: y!, content: content! });
     if (sourceId !== undefined) minted.set(sourceId, item.id);
     ids.texts.push(item.id);
   }

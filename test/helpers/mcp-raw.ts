@@ -3,6 +3,7 @@
  * given and returns exactly what the server answered, so tests can tell a
  * server's error code from anything an SDK client would add or check itself.
  */
+import { checkedResult } from './mcp.js';
 
 export type RpcAnswer = { status: number; body: any; text: string };
 
@@ -70,8 +71,14 @@ export async function connectRawMcp(baseUrl: string, headers: Record<string, str
   return {
     sessionId,
     send,
-    call: (name, args, signal) =>
-      send({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }, { signal }),
+    async call(name, args, signal) {
+      const answer = await send(
+        { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } },
+        { signal },
+      );
+      if (typeof name === 'string' && answer.body?.result) checkedResult(name, answer.body.result);
+      return answer;
+    },
     close: async () => {
       await fetch(`${baseUrl}/mcp`, {
         method: 'DELETE',

@@ -2,6 +2,21 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { TOOL_OPERATIONS } from '../../server/board/operations.js';
+
+/**
+ * Every tool result a test gets is checked against its row's result schema
+ * (the tool's outputSchema): a result that drifts from it fails the test
+ * that made it. A refusal promises no schema.
+ */
+export function checkedResult<R>(name: string, result: R): R {
+  const { isError, structuredContent } = result as { isError?: boolean; structuredContent?: unknown };
+  if (isError || !Object.hasOwn(TOOL_OPERATIONS, name)) return result;
+  const parsed = TOOL_OPERATIONS[name as keyof typeof TOOL_OPERATIONS].result.safeParse(structuredContent);
+  if (!parsed.success) throw new Error(`${name} answered outside its outputSchema:\n${z.prettifyError(parsed.error)}`);
+  return result;
+}
 
 export type McpClient = {
   client: Client;
@@ -27,14 +42,20 @@ export async function connectMcp(baseUrl: string, headers: Record<string, string
     client,
     transport,
     updates,
-    raw: (name, args) => client.callTool({ name, arguments: args }),
+    raw: async (name, args) => checkedResult(name, await client.callTool({ name, arguments: args })),
     async call(name, args) {
-      const result = await client.callTool({ name, arguments: args });
+      const result = checkedResult(name, await client.callTool({ name, arguments: args }));
       if (result.isError) throw new Error(`tool ${name} failed: ${JSON.stringify(result.content)}`);
       return result.structuredContent;
     },
     close: () => client.close(),
   };
+}
+
+/** The error body of an isError result (`{error, code, ..., next}`): its text, as a refusal carries no structuredContent. */
+export function refusalOf(result: { isError?: boolean; content?: unknown }): any {
+  if (!result.isError) throw new Error(`expected an isError result, got ${JSON.stringify(result)}`);
+  return JSON.parse((result.content as { text: string }[])[0].text);
 }
 
 /** The JSON-RPC error a call rejects with (code, data, message); fails if it resolves. */
@@ -70,8 +91,8 @@ export async function connectModernMcp(
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     updates.push(notification.params.uri);
   });
-  const raw = (name: string, args: Record<string, unknown>) =>
-    client.callTool({ name, arguments: args }) as Promise<any>;
+  const raw = async (name: string, args: Record<string, unknown>): Promise<any> =>
+    checkedResult(name, await client.callTool({ name, arguments: args }));
   return {
     client: client as never,
     transport: transport as never,
