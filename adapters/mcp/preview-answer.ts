@@ -5,12 +5,16 @@
  * kilobytes, which would fill a model's context with coordinates; it is then
  * left to its resource (svc://board/{id}/preview.svg), named in the answer.
  */
-import type { ContentBlock } from '@modelcontextprotocol/server';
+import type { ContentBlock, ResourceLink } from '@modelcontextprotocol/server';
 import { renderPreviewPng } from '../../server/host/preview-png.js';
 import { boardResourceLinks, RESOURCE_TEMPLATES } from './resources.js';
 
-/** The largest SVG given inline: what stays under a read's 16 KB once the answer's JSON escapes its quotes. */
-export const INLINE_SVG_MAX_BYTES = 12_288;
+/**
+ * The largest SVG given inline: a sketch of a few items. Past it the SVG's
+ * coordinates cost a model more than they tell beside the PNG (a board of a
+ * dozen items runs to 9 KB, 2,700 tokens); get_board says the same in text.
+ */
+export const INLINE_SVG_MAX_BYTES = 4_096;
 
 const PREVIEW_TEMPLATE = RESOURCE_TEMPLATES.filter((template) => template.uriTemplate.endsWith('/preview.svg'));
 
@@ -21,12 +25,14 @@ export async function previewAnswer(preview: Preview): Promise<Record<string, un
   const picture: ContentBlock = { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
   const bytes = Buffer.byteLength(preview.svg);
   if (bytes <= INLINE_SVG_MAX_BYTES) return { ...preview, blocks: [picture] };
-  const [link] = boardResourceLinks(preview.board_id, PREVIEW_TEMPLATE);
+  const [{ description: _description, ...link }] = boardResourceLinks(preview.board_id, PREVIEW_TEMPLATE) as [
+    ResourceLink,
+  ];
   return {
     board_id: preview.board_id,
     mimeType: preview.mimeType,
     svg_bytes: bytes,
-    svg_uri: link!.uri,
-    blocks: [picture, link!],
+    svg_uri: link.uri,
+    blocks: [picture, link],
   };
 }

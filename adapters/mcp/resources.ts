@@ -72,6 +72,10 @@ export function boardResourceLinks(boardId: string, templates: readonly Resource
   }));
 }
 
+/** A board's resources as a tool result names them: uri, name, title and type; what each holds, resources/templates/list says once. */
+export const boardLinkBlocks = (boardId: string): ResourceLink[] =>
+  boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ description: _description, ...link }) => link);
+
 const URI = /^svc:\/\/board\/([^/]+)\/(?:(state\.json|preview\.svg|tasks\.json)|versions\/([^/]*)\/state\.json)$/;
 
 /** Splits a board resource URI, or throws invalid params. */

@@ -14,7 +14,7 @@ import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from 
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
 import { previewAnswer } from './preview-answer.js';
-import { boardResourceLinks, PER_BOARD_TEMPLATES, stateUri } from './resources.js';
+import { boardLinkBlocks, stateUri } from './resources.js';
 
 type ToolText = ToolWords & { annotations: ToolAnnotations };
 
@@ -147,7 +147,7 @@ async function createBoard(args: ArgsFor<'create_board'>, context: ToolContext):
     mode: created.mode,
     ...(created.access_key && { access_key: created.access_key }),
     ...(created.imported && { imported: created.imported, ids: created.ids }),
-    blocks: boardResourceLinks(created.id, PER_BOARD_TEMPLATES),
+    blocks: boardLinkBlocks(created.id),
   };
 }
 
@@ -169,7 +169,7 @@ async function openBoard(args: ArgsFor<'open_board'>, context: ToolContext): Pro
     created,
     locked: record.lockMode !== null,
     lock_mode: record.lockMode,
-    blocks: boardResourceLinks(boardId, PER_BOARD_TEMPLATES),
+    blocks: boardLinkBlocks(boardId),
   };
 }
 

@@ -63,6 +63,15 @@ async function importBoard(baseUrl: string, mode: 'draw' | 'todo', content: obje
 export async function atQuotas(baseUrl: string, mcp: McpClient): Promise<QuotaRead[]> {
   const draw = await importBoard(baseUrl, 'draw', drawContent());
   const todo = await importBoard(baseUrl, 'todo', todoContent());
+  // Changes at their largest: 500 tasks edited in one batch since the ETag an agent last read.
+  const { etag } = (await mcp.call('get_board', { board_id: todo, detail: 'outline' })) as { etag: string };
+  const { tasks } = (await (await fetch(`${baseUrl}/json/${todo}`)).json()) as { tasks: { id: string }[] };
+  const edited = await fetch(`${baseUrl}/api/boards/${todo}/batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ops: tasks.slice(0, 500).map(({ id }) => ({ type: 'update_task', id, done: true })) }),
+  });
+  if (!edited.ok) throw new Error(`batch refused: ${edited.status} ${await edited.text()}`);
   const reads: [string, Record<string, unknown>, string?][] = [
     ['get_board', { board_id: draw }, 'draw'],
     ['get_board', { board_id: todo }, 'todo'],
@@ -75,7 +84,7 @@ export async function atQuotas(baseUrl: string, mcp: McpClient): Promise<QuotaRe
     ['export_tasks', { board_id: todo, format: 'csv' }],
     ['export_tasks', { board_id: todo, format: 'markdown' }],
     ['list_versions', { board_id: todo }],
-    ['get_changes', { board_id: todo, since: 1 }],
+    ['get_changes', { board_id: todo, since_etag: etag }, '500 tasks edited'],
   ];
   const out: QuotaRead[] = [];
   for (const [tool, args, note] of reads) {
