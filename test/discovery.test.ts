@@ -54,6 +54,17 @@ describe('GET /llms.txt', () => {
   });
 });
 
+describe('how an agent keeps its context small', () => {
+  it('the server card and llms.txt say paging, the outline, find_items, batch and the sizes', async () => {
+    const card = (await t.api.get('/.well-known/mcp.json')).body;
+    const llms = (await t.api.get('/llms.txt')).text;
+    for (const words of ['16 KB', 'next_cursor', 'outline', 'find_items', 'batch', '"$ref"', 'laid-out bbox']) {
+      expect(card.usage, words).toContain(words);
+      expect(llms, words).toContain(words);
+    }
+  });
+});
+
 describe('MCP server card', () => {
   it('is served at /.well-known/mcp.json and /.well-known/mcp/server-card with the tools exactly as tools/list gives them', async () => {
     const card = await t.api.get('/.well-known/mcp.json');
