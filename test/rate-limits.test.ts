@@ -8,7 +8,7 @@ import {
   RATE_WS_FRAMES,
 } from '../schema/index.js';
 import { client, type Client } from './helpers/http.js';
-import { connectMcp, connectModernMcp, rpcError } from './helpers/mcp.js';
+import { connectMcp, connectModernMcp, refusalOf, rpcError } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -102,8 +102,8 @@ describe('retryAfterSeconds is the time left in the window', () => {
           rest: rest.body.retryAfterSeconds,
           header: rest.headers.get('retry-after'),
           legacy: (await rpcError(legacy.call('get_board', { board_id: id }))).data.retryAfterSeconds,
-          modern: refused.structuredContent.retryAfterSeconds,
-          next: refused.structuredContent.next,
+          modern: refusalOf(refused).retryAfterSeconds,
+          next: refusalOf(refused).next,
           frame: frame.retryAfterSeconds,
         };
       };

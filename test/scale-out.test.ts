@@ -90,7 +90,7 @@ describe.skipIf(!available)('two instances, one board', () => {
     console.log(`cross-instance JSON op ${jsonDelay} ms after the write's response (spec: about 100 ms)`);
 
     const onB = await client(b.url).get(`/json/${id}`);
-    const { bbox: _box, ...stored } = written.body; // the answer's laid-out box is not stored
+    const { bbox: _box, created: _created, ...stored } = written.body; // the answer's box and created flag are not stored
     expect(onB.body.texts).toEqual([stored]);
     expect(onB.headers.get('etag')).toBe((await client(a.url).get(`/json/${id}`)).headers.get('etag'));
     json.close();
@@ -488,7 +488,7 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       json.close();
       yjs.destroy();
       for (const board of boards) expect((await api.get(`/json/${board}`)).status).toBe(200);
-      const { bbox: _box, ...stored } = written.body; // the answer's laid-out box is not stored
+      const { bbox: _box, created: _created, ...stored } = written.body; // the answer's box and created flag are not stored
       expect((await api.get(`/json/${id}`)).body.texts).toEqual([stored]);
       expect((await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'after the failover' })).status).toBe(
         200,
