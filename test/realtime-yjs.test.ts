@@ -137,9 +137,11 @@ describe('accept-then-compensate', () => {
   it('a changed author and an invalid edit of an existing item are restored', async () => {
     const { id } = await board();
     // The answer's laid-out box and created flag are not stored.
-    const { bbox: _box, created: _created, ...original } = (
-      await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'by an agent' })
-    ).body;
+    const {
+      bbox: _box,
+      created: _created,
+      ...original
+    } = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'by an agent' })).body;
     const client = connectYjs(t.server.url, id);
     await client.synced;
     client.doc.getMap('texts').set(original.id, { ...original, author: 'user:thief', content: 'mine now' });
