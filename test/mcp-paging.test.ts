@@ -280,6 +280,32 @@ describe('paging reaches every item exactly once', () => {
   });
 });
 
+describe('changes from an ETag no version holds', () => {
+  it('page through every change since a read, each page from that ETag', async () => {
+    // A fresh board: the ETag its first read hands out has not settled into a version.
+    const created = await modern.call('create_board', {
+      mode: 'todo',
+      template: 'none',
+      content: { columns: [{ title: 'Todo' }] },
+    });
+    const { etag } = await modern.call('get_board', { board_id: created.board_id, detail: 'outline' });
+    const column = created.ids.columns[0];
+    const ops = Array.from({ length: 300 }, (_, i) => ({
+      type: 'create_task',
+      column_id: column,
+      name: `Task ${i} ${'t'.repeat(100)}`,
+    }));
+    const made = await modern.call('batch', { board_id: created.board_id, ops });
+    const changes = await pages(modern, 'get_changes', { board_id: created.board_id, since_etag: etag });
+    expect(changes.length).toBeGreaterThan(1);
+    expect(changes.every((page) => page.from === null)).toBe(true);
+    expectOnce(
+      changes.flatMap((page) => ids(page.added)),
+      ids(made.results),
+    );
+  });
+});
+
 describe('the outline', () => {
   it('counts, lanes and columns with task counts, versions, the newest edit and the first items in one line each', async () => {
     const { size, body } = await read(modern, 'get_board', { board_id: todo.id, detail: 'outline' });
