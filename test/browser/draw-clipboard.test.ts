@@ -228,6 +228,8 @@ describe('draw clipboard', () => {
     }, PNG_1PX);
     const image = await until(async () => (await boardJson(t.server.url, id)).images[0]);
     expect(image.x).toBeCloseTo(pointer.x, 0);
+    // The person's image, not the agents' `ai:rest`.
+    expect(image.author).toMatch(/^user:[0-9a-f-]{36}$/);
     await page.evaluate(() => {
       const transfer = new DataTransfer();
       transfer.setData('text/plain', 'https://example.org/pasted');

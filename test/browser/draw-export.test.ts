@@ -100,6 +100,25 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 }
 
 describe('draw export and print', () => {
+  it('the Export menu closes on Escape, on a press on the canvas, and when the shortcuts open over it', async () => {
+    const { page, context, errors } = await openBoard();
+    const open = () => page.evaluate(() => (document.querySelector('.export-menu') as HTMLDetailsElement).open);
+    await page.click('.export-menu > summary');
+    expect(await open()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await open()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.matches('.export-menu > summary'))).toBe(true);
+    await page.click('.export-menu > summary');
+    await page.mouse.click(640, 600);
+    expect(await open()).toBe(false);
+    await page.click('.export-menu > summary');
+    await page.keyboard.press('?');
+    await page.waitForSelector('dialog[open]', { timeout: 3_000 });
+    expect(await open()).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('Export PNG frames every item (not the viewport), named after the board', async () => {
     const { id, page, context, errors } = await openBoard();
     await page.mouse.wheel(0, 0);

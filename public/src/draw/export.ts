@@ -38,8 +38,10 @@ export function bindExport(ctx: DrawContext): () => void {
   };
   addEventListener('beforeprint', beforePrint);
   addEventListener('afterprint', afterPrint);
+  const unbindClosing = closesAsAMenu(menu);
   return () => {
     menu.remove();
+    unbindClosing();
     removeEventListener('beforeprint', beforePrint);
     removeEventListener('afterprint', afterPrint);
   };
@@ -135,8 +137,37 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * A `<details>` menu closes as a menu does: on Escape (focus back on its
+ * button), on a press anywhere outside it, and when focus leaves it (a dialog
+ * opening over it takes the focus). Returns what unbinds it.
+ */
+function closesAsAMenu(menu: HTMLDetailsElement): () => void {
+  const summary = menu.querySelector('summary');
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    summary?.focus();
+  };
+  const onPress = (event: PointerEvent) => {
+    if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+  };
+  const onFocusOut = (event: FocusEvent) => {
+    const next = event.relatedTarget as Node | null;
+    if (menu.open && next && !menu.contains(next)) menu.open = false;
+  };
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('pointerdown', onPress, true);
+  menu.addEventListener('focusout', onFocusOut);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    document.removeEventListener('pointerdown', onPress, true);
+    menu.removeEventListener('focusout', onFocusOut);
+  };
+}
+
 /** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
-function exportMenu(ctx: DrawContext): HTMLElement {
+function exportMenu(ctx: DrawContext): HTMLDetailsElement {
   const item = (label: string, run: () => void, selection = false) =>
     h(
       'button',

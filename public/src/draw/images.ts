@@ -4,7 +4,7 @@
  * uploaded through REST (the payload is stored outside the document).
  */
 import { base64DecodedBytes, MAX_IMAGE_BYTES, MAX_THUMBNAIL_CHARS, parseImageDataUrl } from '../../../schema/index.js';
-import { api, ApiError } from '../api.js';
+import { ApiError, api, authorTag } from '../api.js';
 import { toast } from '../ui.js';
 
 const THUMB_SIDE_PX = 64;
@@ -85,6 +85,8 @@ export async function uploadImage(
     height: size?.height ?? Math.max(1, Math.round((image.naturalHeight || 200) * scale)),
     dataUrl,
     thumbDataUrl: thumbnail(image),
+    // The person's, not the REST surface's: an upload from the app is a person's edit.
+    author: authorTag(),
   };
   try {
     await api('POST', `/api/boards/${boardId}/images`, body, boardId);
