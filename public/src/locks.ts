@@ -13,6 +13,18 @@ export async function askForKey(boardId: string, why: string): Promise<boolean> 
     placeholder: '8 letters and digits',
     'aria-label': 'Access key',
   });
+  // A wrong key is said beside the field, which stays open for another try.
+  const check = async (): Promise<string | null> => {
+    const key = input.value.trim().toLowerCase();
+    try {
+      const { ok } = await api<{ ok: boolean }>('POST', `/api/boards/${boardId}/verify-key`, { key });
+      if (!ok) return 'That key does not open this board. Check it and try again.';
+      keys.set(boardId, key);
+      return null;
+    } catch (error) {
+      return error instanceof ApiError ? error.message : 'The key could not be checked.';
+    }
+  };
   const answer = await dialog(
     'This board is locked',
     [h('p', {}, why), input],
@@ -20,21 +32,9 @@ export async function askForKey(boardId: string, why: string): Promise<boolean> 
       { label: 'Cancel', value: 'cancel' },
       { label: 'Open', value: 'ok', primary: true },
     ],
+    check,
   );
-  if (answer !== 'ok') return false;
-  const key = input.value.trim().toLowerCase();
-  try {
-    const { ok } = await api<{ ok: boolean }>('POST', `/api/boards/${boardId}/verify-key`, { key });
-    if (!ok) {
-      toast('That key does not open this board.', 'error');
-      return false;
-    }
-    keys.set(boardId, key);
-    return true;
-  } catch (error) {
-    toast(error instanceof ApiError ? error.message : 'The key could not be checked.', 'error');
-    return false;
-  }
+  return answer === 'ok';
 }
 
 /** Locks the board (write: others read only; all: others cannot even read) and shows the key once. */

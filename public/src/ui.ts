@@ -52,11 +52,22 @@ export type DialogButton = {
 };
 
 /**
+ * Checks what the primary button submits before the dialog closes: an error's words keep it open,
+ * shown beside the fields (a wrong key is typed again, not asked for anew).
+ */
+export type DialogCheck = () => Promise<string | null>;
+
+/**
  * A modal dialog; resolves with the button value it was closed with (`cancel` for Escape).
  * Only the primary button submits: a form's implicit submission (Enter in a field) takes its
  * first submit button, which would otherwise be whichever button comes first, even a Delete.
  */
-export function dialog(title: string, body: (Node | string)[], buttons: DialogButton[]): Promise<string> {
+export function dialog(
+  title: string,
+  body: (Node | string)[],
+  buttons: DialogButton[],
+  check?: DialogCheck,
+): Promise<string> {
   return new Promise((resolve) => {
     const element = h('dialog.modal', { 'aria-label': title });
     const button = (b: DialogButton) =>
@@ -92,6 +103,18 @@ export function dialog(title: string, body: (Node | string)[], buttons: DialogBu
       ...body,
       h('div.buttons', {}, ...buttons.map(button)),
     );
+    if (check) {
+      const error = h('p.dialog-error', { role: 'alert', hidden: true });
+      form.querySelector('.buttons')?.before(error);
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault();
+        const problem = await check();
+        if (problem === null) return element.close('ok');
+        error.textContent = problem;
+        error.hidden = false;
+        form.querySelector<HTMLInputElement>('input')?.select();
+      });
+    }
     element.append(form);
     element.addEventListener('close', () => {
       element.remove();

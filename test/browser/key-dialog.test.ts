@@ -35,6 +35,27 @@ describe('access keys in any case', () => {
     await context.close();
   });
 
+  it('a wrong key keeps the dialog open with the error beside the field; the right one then opens the board', async () => {
+    const { id, key } = await lockedBoard('all');
+    const { page, context, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${t.server.url}/#${id}`);
+    const input = page.locator('dialog input[aria-label="Access key"]');
+    await input.fill('zzzzzzzz');
+    await input.press('Enter');
+    const error = page.locator('dialog [role=alert]');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('does not open this board');
+    expect(await page.locator('dialog[open]').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'key-dialog-wrong-1280.png') });
+    await input.fill(key);
+    await input.press('Enter');
+    await page.waitForSelector('[data-testid=kanban] .column');
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('REST takes an upper-case key in X-Board-Key and in verify-key', async () => {
     const { id, key } = await lockedBoard('all');
     const upper = key.toUpperCase();
