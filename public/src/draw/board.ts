@@ -39,8 +39,8 @@ export class DrawBoard {
     const layer: ItemLayer = new ItemLayer(session, editable, (id, line) => editing.toggleLine(id, line));
     const cursors = new Cursors(session);
     const handles = new Handles(layer, editable);
-    const world = h('div.world', {}, layer.items, handles.element, cursors.element);
-    world.prepend(layer.strokes);
+    const world = h('div.world', {}, layer.items, layer.lifted, handles.element, cursors.element);
+    world.prepend(layer.paper, layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
     const hint = h(
       'p.canvas-hint',
@@ -63,7 +63,7 @@ export class DrawBoard {
       if (layer.selection.has(id)) handles.update();
       this.refreshHint();
     });
-    const view = new CanvasView(viewport, world, () => layer.boxes());
+    const view = new CanvasView(viewport, world, () => layer.boxes(), [handles.element, cursors.element]);
     const toolbar: Toolbar = new Toolbar(viewport, {
       colorPicked: (color) => editing.recolorSelection(color),
       upload: (files) => uploadImages(session.boardId, files, view.centre()),

@@ -91,7 +91,7 @@ export async function exportBlob(
     style: { transform: `translate(${-frame.x}px, ${-frame.y}px)`, left: '0', top: '0' },
     filter: (node: Node) => {
       if (!(node instanceof Element)) return true;
-      if (node.classList.contains('cursors') || node.classList.contains('editor')) return false;
+      if (['cursors', 'editor', 'paper'].some((name) => node.classList.contains(name))) return false;
       const id = (node as HTMLElement).dataset?.id;
       return !ids || !id || ids.has(id);
     },

@@ -26,6 +26,16 @@ export class ItemLayer {
   /** The SVG layer of strokes. */
   readonly strokes: SVGSVGElement = svgElement('svg');
   /**
+   * The elements of the items a person is dragging, lifted out of the item
+   * layer into one layer of their own that the drag moves as a whole (see
+   * `lift`), and where each came from.
+   */
+  readonly lifted: HTMLElement = h('div.lifted');
+  private readonly liftedFrom = new Map<string, { parent: Node; next: Node | null; x: string; y: string }>();
+  /** Keeps the world one composited layer (see Paper). */
+  private readonly backing = new Paper();
+  readonly paper: HTMLElement = this.backing.element;
+  /**
    * The strokes in two groups, people's and AI-authored ones: the AI halo is one
    * filter on the whole group, since a filter per stroke is rendered per stroke;
    * strokes have no order between them to keep (docs/browser-app.md).
@@ -210,7 +220,47 @@ export class ItemLayer {
     }
   }
 
+  /**
+   * Lifts the texts, links and images among `ids` into the `lifted` layer for
+   * a drag: moving them there is one transform the compositor applies, where
+   * moving each element would lay out and paint the whole board again every
+   * frame. Their document positions still change as the drag writes them
+   * (the people watching see them travel); the elements stay put until `land`.
+   */
+  lift(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const element = this.elements.get(id);
+      if (!(element instanceof HTMLElement) || this.liftedFrom.has(id)) continue;
+      const { left: x, top: y } = element.style;
+      this.liftedFrom.set(id, { parent: element.parentNode!, next: element.nextSibling, x, y });
+      this.lifted.append(element);
+    }
+    this.lifted.parentElement?.classList.toggle('lifting', this.liftedFrom.size > 0);
+  }
+
+  /** Moves the lifted elements by (dx, dy) world pixels from where they were lifted. */
+  shiftLifted(dx: number, dy: number): void {
+    this.lifted.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  /** Puts the lifted elements back in their place in the item layer, where the document now has them. */
+  land(): void {
+    const lifted = [...this.liftedFrom].reverse(); // the last lifted goes back first, so each `next` is in place
+    this.liftedFrom.clear();
+    for (const [id, { parent, next }] of lifted) {
+      const element = this.elements.get(id);
+      if (!element) continue;
+      parent.insertBefore(element, next?.parentNode === parent ? next : null);
+      const item = this.maps().texts.get(id) ?? this.maps().images.get(id);
+      if (item) Object.assign(element.style, { left: `${item.x}px`, top: `${item.y}px` });
+      this.changed(id);
+    }
+    this.lifted.style.transform = '';
+    this.lifted.parentElement?.classList.remove('lifting');
+  }
+
   private drop(id: string): void {
+    this.liftedFrom.delete(id);
     this.elements.get(id)?.remove();
     this.elements.delete(id);
     this.drawn.delete(id);
@@ -228,10 +278,13 @@ export class ItemLayer {
     item: { id: string; x: number; y: number; last_updated: string },
   ): boolean {
     const { x, y, last_updated, ...rest } = item;
+    this.backing.cover(x, y);
     const key = JSON.stringify(rest);
     if (element && this.drawn.get(item.id) === key) {
-      element.style.left = `${x}px`;
-      element.style.top = `${y}px`;
+      if (!this.liftedFrom.has(item.id)) {
+        element.style.left = `${x}px`;
+        element.style.top = `${y}px`;
+      }
       this.changed(item.id);
       return false;
     }
@@ -263,8 +316,15 @@ export class ItemLayer {
     const element = this.itemElement(id, 'append');
     if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
     else renderText(element, node as never, this.editable() ? (line) => this.onToggle(id, line) : undefined);
+    this.keepLifted(id, element);
     element.classList.toggle('selected', this.selection.has(id));
     this.changed(id);
+  }
+
+  /** A lifted element redrawn keeps the place it was lifted from: its layer's transform moves it. */
+  private keepLifted(id: string, element: HTMLElement): void {
+    const from = this.liftedFrom.get(id);
+    if (from) Object.assign(element.style, { left: from.x, top: from.y });
   }
 
   private renderPicture(id: string): void {
@@ -275,8 +335,10 @@ export class ItemLayer {
 
   private drawPicture(image: ImageItem): void {
     const id = image.id;
+    this.backing.cover(image.x, image.y);
     const element = this.itemElement(id, 'prepend'); // images lie under texts
     renderImage(element, image, this.session.boardId);
+    this.keepLifted(id, element);
     element.classList.toggle('selected', this.selection.has(id));
     this.changed(id);
   }
@@ -291,6 +353,8 @@ export class ItemLayer {
     const id = stroke.id;
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
     const line = renderStroke(existing ?? null, stroke, this.strokes);
+    const [first] = stroke.points;
+    if (first) this.backing.cover(first[0], first[1]);
     const ai = line.classList.contains('ai');
     if (!existing || existing.parentNode !== this.strokeGroups[ai ? 'ai' : 'people']) {
       (this.pending?.[ai ? 'aiStrokes' : 'strokes'] ?? this.strokeGroups[ai ? 'ai' : 'people']).append(line);
@@ -300,3 +364,48 @@ export class ItemLayer {
     this.changed(id);
   }
 }
+
+/**
+ * An invisible sheet under the items, covering every item's position with a
+ * wide margin. Chromium splits a sparse composited layer (items far apart over
+ * a large area) into one layer per cluster of items, hundreds on a full board,
+ * which makes every frame's commit and hit test slow; a layer painted over
+ * its whole area stays one, which the compositor pans and zooms without
+ * painting. Its colour is one 255th opaque: painted, yet no pixel changes.
+ * It grows in steps, so a drag does not repaint it.
+ */
+class Paper {
+  readonly element: HTMLElement = h('div.paper', { 'aria-hidden': 'true' });
+  private area: { left: number; top: number; right: number; bottom: number } | null = null;
+
+  /** Grows the sheet, if needed, to cover an item at (x, y). */
+  cover(x: number, y: number): void {
+    const area = this.area;
+    if (
+      area &&
+      x >= area.left + PAPER_MARGIN &&
+      x <= area.right - PAPER_MARGIN &&
+      y >= area.top + PAPER_MARGIN &&
+      y <= area.bottom - PAPER_MARGIN
+    )
+      return;
+    const step = (value: number, round: (v: number) => number) => round(value / PAPER_STEP) * PAPER_STEP;
+    const next = {
+      left: step(Math.min(area?.left ?? Infinity, x - PAPER_MARGIN), Math.floor),
+      top: step(Math.min(area?.top ?? Infinity, y - PAPER_MARGIN), Math.floor),
+      right: step(Math.max(area?.right ?? -Infinity, x + PAPER_MARGIN), Math.ceil),
+      bottom: step(Math.max(area?.bottom ?? -Infinity, y + PAPER_MARGIN), Math.ceil),
+    };
+    this.area = next;
+    Object.assign(this.element.style, {
+      left: `${next.left}px`,
+      top: `${next.top}px`,
+      width: `${next.right - next.left}px`,
+      height: `${next.bottom - next.top}px`,
+    });
+  }
+}
+
+/** How far the sheet reaches past an item's position (wider than the widest text), and the step it grows by. */
+const PAPER_MARGIN = 4096;
+const PAPER_STEP = 4096;

@@ -111,7 +111,7 @@ function start(ctx: DrawContext, event: PointerEvent, doublePress: DoublePress):
   const { layer, toolbar } = ctx;
   const { tool } = toolbar;
   const world = ctx.view.toWorld(event.clientX, event.clientY);
-  const id = layer.itemAt(event.target);
+  const id = itemUnder(ctx, event.target, world);
   const editable = ctx.editable();
   const spaceDown = ctx.input.spaceDown;
   // A double click or tap edits a text, or on empty canvas starts a new one (as tldraw and Excalidraw do).
@@ -180,11 +180,25 @@ function held(ctx: DrawContext, gesture: Gesture, at: Screen): Gesture | null {
     return { type: 'rubber', start: at, add: false };
   }
   if (gesture.type === 'move' && !gesture.live) {
-    const id = layer.itemAt(document.elementFromPoint(at.x, at.y));
+    const id = itemUnder(ctx, document.elementFromPoint(at.x, at.y), ctx.view.toWorld(at.x, at.y));
     if (id) layer.selection.select([id]);
     return null;
   }
   return gesture;
+}
+
+/** How near a stroke a press must land to pick it, in screen pixels, on top of the stroke's own half width. */
+const PICK_RADIUS_PX = 5;
+const STROKE_HALF_WIDTH = 1.5;
+
+/**
+ * The item under a point: the text, link or image the browser hit, else the
+ * topmost stroke within reach. Strokes take no pointer events (styles.css):
+ * the browser would test the geometry of every stroke on every pointer move.
+ */
+function itemUnder(ctx: DrawContext, target: EventTarget | null, world: World): string | null {
+  const radius = STROKE_HALF_WIDTH + PICK_RADIUS_PX / ctx.view.scale;
+  return ctx.layer.itemAt(target) ?? strokesCrossed(ctx.layer, world, world, radius).at(-1) ?? null;
 }
 
 const midpoint = (a: Screen, b: Screen): Screen => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
@@ -262,8 +276,13 @@ function update(
     }
   } else if (gesture.type === 'move') {
     const [dx, dy] = [world.x - gesture.start.x, world.y - gesture.start.y];
-    if (!gesture.live && Math.hypot(dx, dy) * view.scale > 3) gesture.live = new LiveWrite(ctx.session);
-    gesture.live?.set(moveWrite(ctx, gesture.origins, dx, dy));
+    if (!gesture.live && Math.hypot(dx, dy) * view.scale > 3) {
+      gesture.live = new LiveWrite(ctx.session);
+      ctx.layer.lift(gesture.origins.keys());
+    }
+    if (!gesture.live) return;
+    ctx.layer.shiftLifted(dx, dy);
+    gesture.live.set(moveWrite(ctx, gesture.origins, dx, dy));
   } else if (gesture.type === 'resize') {
     const write = resizeWrite(ctx.layer, gesture.resize, world, event.shiftKey);
     if (write) gesture.live.set(write);
@@ -310,6 +329,7 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
         ? moveWrite(ctx, gesture.origins, world.x - gesture.start.x, world.y - gesture.start.y)
         : undefined,
     );
+    layer.land();
   } else if (gesture.type === 'resize') {
     const write =
       event.type === 'pointerup'
@@ -351,6 +371,7 @@ function finish(ctx: DrawContext, gesture: Gesture, event: PointerEvent): void {
 /** Ends a gesture that a second finger replaced with a pinch: what it showed goes, what it wrote stays one undo step. */
 function abandon(ctx: DrawContext, gesture: Gesture): void {
   if (gesture.type === 'move' || gesture.type === 'resize') gesture.live?.end();
+  if (gesture.type === 'move') ctx.layer.land();
   else if (gesture.type === 'pen' || gesture.type === 'arrow') gesture.line.remove();
   else if (gesture.type === 'rubber') ctx.rubber.hidden = true;
   else if (gesture.type === 'erase')

@@ -11,6 +11,8 @@ const MAX_SCALE = 8;
 /** One press of a zoom button or key. */
 const ZOOM_STEP = 1.25;
 const FIT_MARGIN_PX = 40;
+/** How long a zoom must rest before the world is drawn again at its new scale. */
+const REDRAW_AFTER_ZOOM_MS = 200;
 /** Fitting a small board never blows it up past this. */
 const MAX_FIT_SCALE = 2;
 
@@ -19,8 +21,10 @@ export const round = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * Where the world lies in the viewport: an offset in screen pixels and a scale,
- * applied to the world layer as one CSS transform (and `--scale`, so that
- * outlines can keep their screen width).
+ * applied to the world layer as one CSS transform, which the compositor moves
+ * without painting anything again. `--scale` (so that handles and cursors keep
+ * their screen size) is set only on the elements that use it: set on the
+ * viewport, every item of the board would have its style computed again.
  */
 export class CanvasView {
   private x = 40;
@@ -29,11 +33,12 @@ export class CanvasView {
   /** Bumped by every fit and by every pan or zoom, so a late re-fit never undoes the person's own move. */
   private changes = 0;
 
-  /** `boxes` lists the box of every item, for fitting. */
+  /** `boxes` lists the box of every item, for fitting; `scaled` are the elements drawn at the screen's size, which read `--scale`. */
   constructor(
     private readonly viewport: HTMLElement,
     private readonly world: HTMLElement,
     private readonly boxes: () => Iterable<Box>,
+    private readonly scaled: HTMLElement[],
   ) {
     this.apply();
   }
@@ -129,8 +134,27 @@ export class CanvasView {
     this.apply();
   }
 
+  private appliedZoom = NaN;
+  private redraw = 0;
+
   private apply(): void {
     this.world.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.zoom})`;
-    this.viewport.style.setProperty('--scale', String(this.zoom));
+    if (this.zoom === this.appliedZoom) return;
+    this.appliedZoom = this.zoom;
+    for (const element of this.scaled) element.style.setProperty('--scale', String(this.zoom));
+    clearTimeout(this.redraw);
+    this.redraw = window.setTimeout(() => this.redrawAtScale(), REDRAW_AFTER_ZOOM_MS);
+  }
+
+  /**
+   * Has the browser draw the world again at the scale it is shown at. A layer
+   * with `will-change: transform` keeps the scale it was first drawn at, so a
+   * pinch costs no drawing, but the world would stay blurred after zooming in,
+   * and zoomed out every frame would scale down a picture drawn far larger
+   * than the screen. One frame without the hint drops that picture.
+   */
+  private redrawAtScale(): void {
+    this.world.style.willChange = 'auto';
+    requestAnimationFrame(() => requestAnimationFrame(() => this.world.style.removeProperty('will-change')));
   }
 }
