@@ -125,7 +125,7 @@ export class BoardSession {
   /** Back from the browser's back-forward cache: join again. */
   private readonly onPageShow = (event: PageTransitionEvent) => {
     if (!event.persisted) return;
-    this.provider.awareness?.setLocalStateField('user', this.me);
+    this.provider.awareness?.setLocalState({ user: this.me });
     void this.socket.connect();
   };
 

@@ -12,6 +12,9 @@ import { useServer } from '../helpers/server.js';
 const t = useServer();
 const chrome = useChromium();
 
+/** A test that starts a Chromium of its own, beside the file's, needs more than the default 30 s on a busy machine. */
+const OWN_BROWSER_TIMEOUT_MS = 60_000;
+
 async function newBoard(): Promise<string> {
   const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST' });
   return ((await response.json()) as { id: string }).id;
@@ -68,6 +71,36 @@ describe('people and cursors when someone leaves', () => {
     await Promise.all([leaverContext.close(), watcherContext.close()]);
   });
 
+  it('a page left for another address is gone, and back again from the back-forward cache is there once', {
+    timeout: OWN_BROWSER_TIMEOUT_MS,
+  }, async () => {
+    const id = await newBoard();
+    const watcher = await person(chrome.browser);
+    const b = await openBoard(watcher.context, t.server.url, id);
+    // Playwright turns the back-forward cache off by default.
+    const other = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    });
+    const context = await other.newContext({ viewport: { width: 1280, height: 800 } });
+    const a = await openBoard(context, t.server.url, id);
+    await a.page.evaluate(() => addEventListener('pageshow', (event) => ((window as any).restored = event.persisted)));
+    await hover(a.page);
+    await until(async () => (await seenBy(b.page)).cursors === 1);
+    await a.page.goto(`${t.server.url}/llms.txt`);
+    expect(await after3s(b.page)).toEqual({ people: 0, cursors: 0 });
+    await a.page.goBack({ waitUntil: 'commit' }); // a page restored from the cache fires no load event
+    await until(() => a.page.evaluate(() => (window as any).restored));
+    await until(async () => (await a.page.textContent('[data-testid=status]')) === 'Live', 10_000);
+    await hover(a.page);
+    await until(async () => (await seenBy(b.page)).cursors === 1);
+    expect(await after3s(b.page)).toEqual({ people: 1, cursors: 1 });
+    await other.close();
+    await watcher.context.close();
+  });
+
   it('a person whose connection was renewed (a lock change reconnects it) is gone once they close the tab', async () => {
     const { id, a, b, leaverContext, watcherContext } = await twoOnABoard();
     const lock = await fetch(`${t.server.url}/api/boards/${id}/lock`, {
@@ -85,7 +118,7 @@ describe('people and cursors when someone leaves', () => {
     await Promise.all([leaverContext.close(), watcherContext.close()]);
   });
 
-  it('a killed browser is gone', async () => {
+  it('a killed browser is gone', { timeout: OWN_BROWSER_TIMEOUT_MS }, async () => {
     const id = await newBoard();
     const watcher = await person(chrome.browser);
     const b = await openBoard(watcher.context, t.server.url, id);
