@@ -102,6 +102,28 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     );
     reader.destroy();
   });
+
+  // A provider that reconnected kept its client id, and its state was then filed under no connection.
+  it('someone whose connection was renewed is gone from the others’ awareness as soon as it closes', async () => {
+    const { id } = await board();
+    const [leaver, watcher] = [connectYjs(t.server.url, id), connectYjs(t.server.url, id)];
+    await Promise.all([leaver.synced, watcher.synced]);
+    const others = () => [...watcher.provider.awareness!.getStates().keys()].filter((c) => c !== watcher.doc.clientID);
+    leaver.provider.awareness!.setLocalStateField('user', { name: 'Ada' });
+    await eventually(() => expect(others()).toEqual([leaver.doc.clientID]));
+    const socket = leaver.provider.configuration.websocketProvider;
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.disconnect();
+    await closed;
+    void socket.connect();
+    leaver.provider.awareness!.setLocalStateField('user', { name: 'Ada again' });
+    await eventually(() =>
+      expect(watcher.provider.awareness!.getStates().get(leaver.doc.clientID)?.user).toEqual({ name: 'Ada again' }),
+    );
+    leaver.destroy();
+    await eventually(() => expect(others()).toEqual([]), 2_000);
+    watcher.destroy();
+  });
 });
 
 describe('accept-then-compensate', () => {

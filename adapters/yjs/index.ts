@@ -32,6 +32,7 @@ import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
 import type { DocumentHost } from '../../server/host/document-host.js';
 import { attachCompensator, type Repair } from '../../server/host/compensation.js';
+import { attachPresence } from '../../server/host/presence.js';
 import { SocketAccess } from '../../server/host/socket-access.js';
 import { BoardError, CLOSE } from '../../server/board/errors.js';
 import type { BlobStore, Registry } from '../../server/store/board-store.js';
@@ -187,6 +188,7 @@ export function collabExtension(deps: CollabDeps): Extension {
         },
         tellClient,
       );
+      attachPresence(document);
     },
   };
 }

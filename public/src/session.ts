@@ -73,6 +73,8 @@ export class BoardSession {
     this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
     addEventListener('online', this.onNetwork);
     addEventListener('offline', this.onNetwork);
+    addEventListener('pagehide', this.onPageHide);
+    addEventListener('pageshow', this.onPageShow);
   }
 
   /**
@@ -112,6 +114,19 @@ export class BoardSession {
     this.update({ online: navigator.onLine });
     // Back online: connect now rather than when the provider's backoff (up to 30 s) next tries.
     if (navigator.onLine && this.socket.status !== WebSocketStatus.Connected) void this.socket.connect();
+  };
+
+  /** Leaving the page (a reload, a closed tab, another address) leaves the board now: the server removes this person as the socket closes. */
+  private readonly onPageHide = () => {
+    this.provider.awareness?.setLocalState(null);
+    this.socket.disconnect();
+  };
+
+  /** Back from the browser's back-forward cache: join again. */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (!event.persisted) return;
+    this.provider.awareness?.setLocalState({ user: this.me });
+    void this.socket.connect();
   };
 
   private update(partial: Partial<SyncState>): void {
@@ -220,6 +235,8 @@ export class BoardSession {
   destroy(): void {
     removeEventListener('online', this.onNetwork);
     removeEventListener('offline', this.onNetwork);
+    removeEventListener('pagehide', this.onPageHide);
+    removeEventListener('pageshow', this.onPageShow);
     this.undo.destroy();
     this.provider.destroy();
     this.socket.destroy();

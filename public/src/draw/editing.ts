@@ -4,20 +4,31 @@
  * post-it and back, recolouring and deleting the selection. Each is one domain
  * mutation on the shared document (BoardSession.write).
  */
-import type { InkColor } from '../../../schema/index.js';
-import { isLink } from '../../../server/board/document-model.js';
+import { type InkColor, MAX_TEXT_CHARS } from '../../../schema/index.js';
+import type { BoardWrite } from '../../../server/board/board-write.js';
+import { isLink, type TextItem } from '../../../server/board/document-model.js';
 import { eraseItem, upsertLink, upsertText } from '../../../server/board/draw.js';
+import { BoardError } from '../../../server/board/errors.js';
 import { recolor } from '../../../server/board/recolor.js';
 import type { BoardSession } from '../session.js';
 import { openEditor, type EditorOptions } from './editor.js';
 import type { ItemLayer } from './items.js';
+import { LiveWrite } from './live.js';
 import { asUrl, toggleCheckbox } from './markup.js';
 import type { Tool, Toolbar } from './toolbar.js';
 import { round, type World } from './view.js';
 
+/** While a text is typed its content is written at most this often, so others see it typed: each write carries the whole text. */
+const TYPING_WRITE_MS = 100;
+
+/** What a new text is made with, from the tool and the ink picked. */
+type TextStyle = { postit?: boolean; diagram?: boolean; color?: InkColor };
+
 /** Creates and edits items, keeping at most one text editor open. */
 export class Editing {
   private area: HTMLTextAreaElement | null = null;
+  /** The text under the open editor, if any. */
+  private underEditor: string | null = null;
 
   /** `viewport` takes the keyboard back when an editor is closed by a key. */
   constructor(
@@ -25,14 +36,17 @@ export class Editing {
     private readonly layer: ItemLayer,
     private readonly toolbar: Toolbar,
     private readonly viewport: HTMLElement,
-  ) {}
+  ) {
+    // The item layer redraws a text on every change (each of its own drafts among them): the editor stays in front.
+    layer.onChange((id) => id === this.underEditor && this.hide(id));
+  }
 
   /** The open text editor, if any: presses and keys that land in it are its own. */
   get editor(): HTMLTextAreaElement | null {
     return this.area;
   }
 
-  /** Places an item made with `tool`: a link asks for its address, a text opens the editor and is stored only once something is typed. */
+  /** Places an item made with `tool`: a link asks for its address, a text opens the editor and is stored from its first character. */
   createAt(world: World, tool: Tool): void {
     const at = { x: round(world.x), y: round(world.y) };
     const color = this.toolbar.color;
@@ -47,7 +61,7 @@ export class Editing {
       diagram: tool === 'diagram' || undefined,
       color: color === 'auto' ? undefined : color,
     };
-    this.open(
+    this.type(
       {
         ...at,
         width: 200,
@@ -55,14 +69,7 @@ export class Editing {
         content: '',
         variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined,
       },
-      (content) => {
-        const url = asUrl(content);
-        if (!url && !content.trim()) return; // an empty new text is no item at all
-        const item = this.session.write((w) =>
-          url ? upsertLink(w, { ...at, url }) : upsertText(w, { ...at, content, ...style }),
-        );
-        if (item) this.layer.selection.select([item.id]);
-      },
+      { at, style },
     );
   }
 
@@ -71,8 +78,7 @@ export class Editing {
     const text = this.layer.maps().texts.get(id);
     const element = this.layer.elements.get(id) as HTMLElement | undefined;
     if (!text || !element || isLink(text)) return;
-    element.style.visibility = 'hidden'; // the editor stands in for it
-    this.open(
+    this.type(
       {
         x: text.x,
         y: text.y,
@@ -81,20 +87,89 @@ export class Editing {
         content: text.content,
         variant: text.postit ? 'postit' : text.diagram ? 'diagram' : undefined,
       },
-      (content) => {
-        element.style.visibility = '';
-        const current = this.layer.maps().texts.get(id);
-        if (!current || isLink(current)) return; // erased or replaced meanwhile
-        const url = asUrl(content);
-        this.session.write((w) => {
-          if (url) {
-            eraseItem(w, 'texts', id);
-            upsertLink(w, { x: current.x, y: current.y, url });
-          } else if (!content.trim()) eraseItem(w, 'texts', id);
-          else if (content !== current.content) upsertText(w, { id, x: current.x, y: current.y, content });
-        });
-      },
+      { at: { x: text.x, y: text.y }, id },
     );
+  }
+
+  /**
+   * Opens the editor over the text `target.id`, or over a new one at `target.at`, and shares
+   * it as it is typed: the content is written every TYPING_WRITE_MS with the domain's
+   * `upsertText` (a new text from its first character), then once more when editing ends, when
+   * a bare URL becomes a link pill and an empty text goes. The whole edit is one undo step; one
+   * refused at its end (an over-long text) leaves the text as it was before it.
+   */
+  private type(
+    options: Omit<EditorOptions, 'onDone' | 'onInput'>,
+    target: { at: { x: number; y: number }; id?: string; style?: TextStyle },
+  ): void {
+    this.area?.blur();
+    const live = new LiveWrite(this.session, TYPING_WRITE_MS);
+    let id = target.id;
+    let refused = false; // the person was told once, not again every TYPING_WRITE_MS
+    this.hide(id ?? null);
+    /** The text as the document holds it now (someone may have moved it), or null: not yet written, or gone meanwhile. */
+    const current = (): TextItem | null => {
+      const text = id === undefined ? undefined : this.layer.maps().texts.get(id);
+      return text && !isLink(text) ? text : null;
+    };
+    const draft = (content: string) => (w: BoardWrite) => {
+      const text = current();
+      if (id !== undefined && !text) return; // erased or replaced meanwhile
+      if (!text && !content.trim()) return; // a new text is written from its first character
+      const { x, y } = text ?? target.at;
+      try {
+        id = upsertText(w, { id, x, y, content, ...(text ? {} : target.style) }).id;
+      } catch (error) {
+        refused = error instanceof BoardError;
+        throw error;
+      }
+      this.hide(id);
+    };
+    const final = (content: string) => (w: BoardWrite) => {
+      const text = current();
+      if (id !== undefined && !text) return null; // erased or replaced meanwhile
+      const { x, y } = text ?? target.at;
+      const url = asUrl(content);
+      if (text && (url || !content.trim())) eraseItem(w, 'texts', text.id);
+      if (url) return upsertLink(w, { x, y, url }).id;
+      if (!content.trim()) return null;
+      if (text && content === text.content) return text.id;
+      return upsertText(w, { id, x, y, content, ...(text ? {} : target.style) }).id;
+    };
+    /** Puts back what a refused edit had drafted: the text as it was, or no text at all. */
+    const restore = (w: BoardWrite) => {
+      const text = current();
+      if (!text) return;
+      if (target.id === undefined) eraseItem(w, 'texts', text.id);
+      else if (text.content !== options.content) upsertText(w, { id, x: text.x, y: text.y, content: options.content });
+    };
+    this.area = openEditor(this.layer.items, {
+      ...options,
+      onInput: (content) => {
+        // Over the limit the domain refuses it at the end, with its message; meanwhile the last text that fitted stays.
+        if (!refused && !this.session.readOnly && content.length <= MAX_TEXT_CHARS) live.set(draft(content));
+      },
+      onDone: (content, byKey) => {
+        this.area = null;
+        this.hide(null);
+        if (!refused) live.set(final(content));
+        const result = refused ? undefined : live.flush();
+        if (result === undefined && !this.session.readOnly) this.session.write(restore);
+        live.end();
+        const element = id === undefined ? undefined : this.layer.elements.get(id);
+        if (element) (element as HTMLElement).style.visibility = '';
+        if (typeof result === 'string' && target.id === undefined) this.layer.selection.select([result]);
+        // Ended by a key, the canvas takes the keyboard back; ended by a press elsewhere, focus goes there.
+        if (byKey) this.viewport.focus({ preventScroll: true });
+      },
+    });
+  }
+
+  /** Keeps the text `id` hidden behind the editor, however often it is redrawn meanwhile (null: none). */
+  private hide(id: string | null): void {
+    this.underEditor = id;
+    const element = id === null ? undefined : this.layer.elements.get(id);
+    if (element) (element as HTMLElement).style.visibility = 'hidden';
   }
 
   /** Ticks or unticks the checkbox on line `line` of a text. */
@@ -144,19 +219,5 @@ export class Editing {
       }
     });
     this.layer.selection.select([]);
-  }
-
-  /** Opens the one text editor (closing any other); `save` decides what its text becomes. */
-  private open(options: Omit<EditorOptions, 'onDone'>, save: (content: string) => void): void {
-    this.area?.blur();
-    this.area = openEditor(this.layer.items, {
-      ...options,
-      onDone: (content, byKey) => {
-        this.area = null;
-        save(content);
-        // Ended by a key, the canvas takes the keyboard back; ended by a press elsewhere, focus goes there.
-        if (byKey) this.viewport.focus({ preventScroll: true });
-      },
-    });
   }
 }

@@ -10,6 +10,8 @@ export type EditorOptions = {
   content: string;
   /** `postit` or `diagram`, so the editor looks like what it edits. */
   variant?: string;
+  /** Called on every change of the text while it is edited (so others can see it typed). */
+  onInput?: (content: string) => void;
   /** Called once when editing ends, with the text as it is; `byKey` when Escape or Ctrl+Enter ended it. */
   onDone: (content: string, byKey: boolean) => void;
 };
@@ -38,7 +40,10 @@ export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTex
     area.style.height = 'auto';
     area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
   };
-  area.addEventListener('input', grow);
+  area.addEventListener('input', () => {
+    grow();
+    options.onInput?.(area.value);
+  });
   area.addEventListener('blur', () => finish(false));
   area.addEventListener('keydown', (event) => {
     event.stopPropagation();
