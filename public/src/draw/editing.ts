@@ -7,11 +7,12 @@
 import type { InkColor } from '../../../schema/index.js';
 import { isLink } from '../../../server/board/document-model.js';
 import { eraseItem, upsertLink, upsertText } from '../../../server/board/draw.js';
+import { toggleCheckbox } from '../../../server/board/markdown.js';
 import { recolor } from '../../../server/board/recolor.js';
 import type { BoardSession } from '../session.js';
 import { openEditor, type EditorOptions } from './editor.js';
 import type { ItemLayer } from './items.js';
-import { asUrl, toggleCheckbox } from './markup.js';
+import { asUrl } from './markup.js';
 import type { Tool, Toolbar } from './toolbar.js';
 import { round, type World } from './view.js';
 
