@@ -2,7 +2,8 @@
  * The laid-out size of a draw item, as the app's stylesheet lays it out
  * (`.item.text`, `.item.link a`): the one layout the preview draws and the
  * writes answer as `width` and `height`. A text without a width takes its
- * widest line, between 40 and 480 px; a Mermaid text is as big as the preview
+ * widest line, between 40 and 480 px; a post-it is a note, 200 px wide unless
+ * resized and at least 200 px high; a Mermaid text is as big as the preview
  * draws it (its diagram, or its framed source).
  */
 import { isLink, type ImageItem, type LinkItem, type TextItem, type TextNode } from './document-model.js';
@@ -17,6 +18,8 @@ const MIN_AUTO_WIDTH_PX = 40;
 const MAX_AUTO_WIDTH_PX = 480;
 /** A diagram frame's least size (`.item.text.diagram`). */
 const FRAME_MIN = { width: 160, height: 60 };
+/** A post-it's width unless resized, and its least height (`.item.text.postit`): a note, as tldraw's. */
+const POSTIT_SIZE_PX = 200;
 /** Width of a Mermaid text without one of its own, and the tallest a diagram is drawn. */
 const DIAGRAM_WIDTH_PX = 400;
 const MAX_DIAGRAM_HEIGHT_PX = 900;
@@ -47,7 +50,11 @@ export function layoutText(
   const chrome = 2 * (TEXT_PAD_X_PX + border);
   const rows = text.content.trim() ? readMarkdown(text.content, text.width ?? MAX_AUTO_WIDTH_PX, maxLines) : undefined;
   const natural = rows ? naturalWidth(rows) : textWidth('Empty text', BODY_FONT_PX);
-  let width = text.width ?? Math.min(MAX_AUTO_WIDTH_PX, Math.max(MIN_AUTO_WIDTH_PX, Math.ceil(natural + chrome)));
+  let width =
+    text.width ??
+    (text.postit
+      ? POSTIT_SIZE_PX
+      : Math.min(MAX_AUTO_WIDTH_PX, Math.max(MIN_AUTO_WIDTH_PX, Math.ceil(natural + chrome))));
   if (text.diagram) width = Math.max(width, FRAME_MIN.width);
   const { lines, cut, unread } = rows
     ? markdownLines(rows, width - chrome, maxLines)
@@ -60,6 +67,7 @@ export function layoutText(
   const rest = maxLines === Number.POSITIVE_INFINITY ? unread : 0;
   let height = lines.reduce((sum, line) => sum + lineHeight(line), 0) + rest + 2 * (TEXT_PAD_Y_PX + border);
   if (text.diagram) height = Math.max(height, FRAME_MIN.height);
+  if (text.postit) height = Math.max(height, POSTIT_SIZE_PX);
   return { width, height, border, lines, cut };
 }
 
@@ -76,7 +84,7 @@ export function layoutDiagram(
   const inner = width - 2 * (TEXT_PAD_X_PX + border);
   const scale = Math.min(inner / diagram.width, MAX_DIAGRAM_HEIGHT_PX / diagram.height, 1.5);
   const height = diagram.height * scale + 2 * (TEXT_PAD_Y_PX + border);
-  return { width, height, scale, border };
+  return { width, height: text.postit ? Math.max(height, POSTIT_SIZE_PX) : height, scale, border };
 }
 
 /** What a Mermaid text shows when its diagram is not drawn: its source, framed, in monospace. */

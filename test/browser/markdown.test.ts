@@ -2,7 +2,7 @@
  * One Markdown renderer: a text's `_it_`, `__bold__` and `~~strike~~` are
  * italic, bold and struck on the canvas, in a card's description and in the
  * preview History shows (regression: the canvas showed them literally while
- * the preview styled them).
+ * the preview styled them). And a post-it is a note, not a small label.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -127,5 +127,42 @@ describe('one Markdown renderer', { timeout: 90_000 }, () => {
     await page.screenshot({ path: join(ARTIFACTS, 'markdown-desktop-light.png') });
     expect(errors).toEqual([]);
     await context.close();
+  });
+});
+
+describe('a post-it is a note', { timeout: 90_000 }, () => {
+  it('"Buy milk" is a 200×200 note on the canvas and in the answered bbox; a resized width is kept', async () => {
+    const { id } = await rest('POST', '/api/boards');
+    const note = await rest('POST', `/api/boards/${id}/texts`, { x: 40, y: 40, content: 'Buy milk', postit: true });
+    expect(note.bbox).toMatchObject({ width: 200, height: 200 });
+    const wide = await rest('POST', `/api/boards/${id}/texts`, {
+      x: 300,
+      y: 40,
+      content: 'A resized note',
+      postit: true,
+      width: 320,
+    });
+    expect(wide.bbox).toMatchObject({ width: 320, height: 200 });
+    const label = await rest('POST', `/api/boards/${id}/texts`, { x: 40, y: 300, content: 'Buy milk' });
+    expect(label.bbox.width).toBeLessThan(100);
+
+    for (const [viewport, scheme] of [
+      [{ width: 1280, height: 800 }, 'light'],
+      [{ width: 390, height: 844 }, 'dark'],
+    ] as const) {
+      const context = await chrome.browser.newContext({
+        viewport,
+        colorScheme: scheme,
+        hasTouch: viewport.width < 600,
+      });
+      const { page, errors } = await openBoard(context, t.server.url, id, { items: 3 });
+      const size = (itemId: string) =>
+        page.$eval(`[data-id="${itemId}"]`, (element: HTMLElement) => [element.offsetWidth, element.offsetHeight]);
+      expect(await size(note.id)).toEqual([200, 200]);
+      expect(await size(wide.id)).toEqual([320, 200]);
+      await page.screenshot({ path: join(ARTIFACTS, `postit-${viewport.width}-${scheme}.png`) });
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 });

@@ -52,7 +52,7 @@ export class Editing {
       {
         ...at,
         width: 200,
-        minHeight: 60,
+        minHeight: style.postit ? 200 : 60, // a post-it is a note from the start (styles.css .item.text.postit)
         content: '',
         variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined,
       },
