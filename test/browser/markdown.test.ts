@@ -73,6 +73,7 @@ describe('one Markdown renderer', { timeout: 90_000 }, () => {
     await page.click(`.task[data-id="${created.ids.tasks[0]}"]`);
     await page.waitForSelector('dialog [data-testid=card-description] em');
     expect(await styled(page, 'dialog [data-testid=card-description]')).toEqual(['em:it', 'strong:bold', 's:strike']);
+    await page.screenshot({ path: join(ARTIFACTS, 'markdown-card-description.png') });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -125,6 +126,10 @@ describe('one Markdown renderer', { timeout: 90_000 }, () => {
       content.replace('- [ ] book the room', '- [x] book the room'),
     );
     await page.screenshot({ path: join(ARTIFACTS, 'markdown-desktop-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(ARTIFACTS, 'markdown-desktop-dark.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, 'markdown-phone-dark.png') });
     expect(errors).toEqual([]);
     await context.close();
   });
