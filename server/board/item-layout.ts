@@ -19,7 +19,7 @@ const MAX_AUTO_WIDTH_PX = 480;
 /** A diagram frame's least size (`.item.text.diagram`). */
 const FRAME_MIN = { width: 160, height: 60 };
 /** A post-it's width unless resized, and its least height (`.item.text.postit`): a note, as tldraw's. */
-const POSTIT_SIZE_PX = 200;
+export const POSTIT_SIZE_PX = 200;
 /** Width of a Mermaid text without one of its own, and the tallest a diagram is drawn. */
 const DIAGRAM_WIDTH_PX = 400;
 const MAX_DIAGRAM_HEIGHT_PX = 900;
