@@ -210,6 +210,18 @@ describe('autolayout', () => {
     for (const [, y] of laidOut) expect(y).toBeGreaterThan(1000); // below the hand-placed content
   });
 
+  it('stacks post-its as the notes they are drawn as: none overlaps the one above it', async () => {
+    const notes = Array.from({ length: 8 }, (_, i) => ({ content: `Note ${i}`, postit: true }));
+    const res = await importBoard({ autolayout: true, content: { texts: notes } });
+    expect(res.status).toBe(200);
+    const { texts } = await snapshot(res.body.id);
+    const tops = texts
+      .map((text: any) => [text.x, text.y])
+      .sort((a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1]);
+    for (let i = 1; i < tops.length; i++)
+      if (tops[i][0] === tops[i - 1][0]) expect(tops[i][1] - tops[i - 1][1]).toBeGreaterThanOrEqual(200);
+  });
+
   it('is a no-op on todo boards', async () => {
     const res = await importBoard({ mode: 'todo', autolayout: true, content: { columns: [{ title: 'A' }] } });
     expect(res.status).toBe(200);

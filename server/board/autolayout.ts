@@ -4,6 +4,7 @@
  * number of grid columns (the leftmost on a tie), below any explicitly placed
  * content. Same input, same coordinates.
  */
+import { POSTIT_SIZE_PX } from './item-layout.js';
 
 export const AUTOLAYOUT_COLUMNS = 4;
 export const AUTOLAYOUT_COLUMN_WIDTH_PX = 320;
@@ -19,8 +20,8 @@ export type LayoutBox = { x?: number; y?: number; width: number; height: number 
 
 const MERMAID_BLOCK = /^\s*```mermaid\s*\n[\s\S]*\n```\s*$/;
 
-/** Rough rendered size of a text: wrapped lines at about 8 px a character. */
-export function estimateTextBox(text: { content?: string; width?: number; kind?: string }): {
+/** Rough rendered size of a text: wrapped lines at about 8 px a character; a post-it at least a note's height. */
+export function estimateTextBox(text: { content?: string; width?: number; kind?: string; postit?: boolean }): {
   width: number;
   height: number;
 } {
@@ -30,7 +31,8 @@ export function estimateTextBox(text: { content?: string; width?: number; kind?:
   if (MERMAID_BLOCK.test(content)) return { width: Math.max(width, 400), height: DIAGRAM_HEIGHT_PX };
   const perLine = Math.max(1, Math.floor((width - 16) / CHAR_WIDTH_PX));
   const lines = content.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / perLine)), 0);
-  return { width, height: lines * LINE_HEIGHT_PX + TEXT_PADDING_PX };
+  const height = lines * LINE_HEIGHT_PX + TEXT_PADDING_PX;
+  return { width, height: text.postit ? Math.max(height, POSTIT_SIZE_PX) : height };
 }
 
 /**

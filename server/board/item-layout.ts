@@ -2,12 +2,14 @@
  * The laid-out size of a draw item, as the app's stylesheet lays it out
  * (`.item.text`, `.item.link a`): the one layout the preview draws and the
  * writes answer as `width` and `height`. A text without a width takes its
- * widest line, between 40 and 480 px; a Mermaid text is as big as the preview
+ * widest line, between 40 and 480 px; a post-it is a note, 200 px wide unless
+ * resized and at least 200 px high; a Mermaid text is as big as the preview
  * draws it (its diagram, or its framed source).
  */
 import { isLink, type ImageItem, type LinkItem, type TextItem, type TextNode } from './document-model.js';
 import { textWidth } from './glyph-widths.js';
-import { BODY_FONT_PX, type Line, lineHeight, markdownLines, naturalWidth } from './preview-markdown.js';
+import { mermaidSource } from './markdown.js';
+import { BODY_FONT_PX, type Line, lineHeight, markdownLines, naturalWidth, readMarkdown } from './preview-markdown.js';
 import { type DrawnDiagram, drawMermaid } from './preview-mermaid.js';
 
 export const TEXT_PAD_X_PX = 10;
@@ -16,6 +18,8 @@ const MIN_AUTO_WIDTH_PX = 40;
 const MAX_AUTO_WIDTH_PX = 480;
 /** A diagram frame's least size (`.item.text.diagram`). */
 const FRAME_MIN = { width: 160, height: 60 };
+/** A post-it's width unless resized, and its least height (`.item.text.postit`): a note, as tldraw's. */
+export const POSTIT_SIZE_PX = 200;
 /** Width of a Mermaid text without one of its own, and the tallest a diagram is drawn. */
 const DIAGRAM_WIDTH_PX = 400;
 const MAX_DIAGRAM_HEIGHT_PX = 900;
@@ -24,8 +28,6 @@ export const SOURCE_LINES = 12;
 /** A link pill: `.item.link a` pads 4 px by 12 px inside a 1 px border; the item is one line of the page's font. */
 const LINK_PAD_X_PX = 12;
 const LINK_HEIGHT_PX = 32;
-/** Characters of a text looked at for its width: its first 2000 characters per line decide it. */
-const MAX_MEASURED_CHARS = 200_000;
 
 export type Size = { width: number; height: number };
 
@@ -39,39 +41,34 @@ function borderOf(text: Pick<TextItem, 'author' | 'diagram'>): number {
   return isAi(text.author) || text.diagram ? 2 : 1;
 }
 
-/** The app's box of a text's Markdown; `fences` shows fenced blocks as code (the preview's framed sources). */
+/** The app's box of a text's Markdown, parsed once for its width and its lines. */
 export function layoutText(
-  text: Pick<TextItem, 'content' | 'width' | 'author' | 'diagram'>,
+  text: Pick<TextItem, 'content' | 'width' | 'author' | 'diagram' | 'postit'>,
   maxLines = Number.POSITIVE_INFINITY,
-  fences = false,
 ): TextLayout {
   const border = borderOf(text);
   const chrome = 2 * (TEXT_PAD_X_PX + border);
-  const empty = !text.content.trim();
-  const natural = empty
-    ? textWidth('Empty text', BODY_FONT_PX)
-    : naturalWidth(text.content.slice(0, MAX_MEASURED_CHARS), MAX_MEASURED_CHARS);
-  let width = text.width ?? Math.min(MAX_AUTO_WIDTH_PX, Math.max(MIN_AUTO_WIDTH_PX, Math.ceil(natural + chrome)));
+  const rows = text.content.trim() ? readMarkdown(text.content, text.width ?? MAX_AUTO_WIDTH_PX, maxLines) : undefined;
+  const natural = rows ? naturalWidth(rows) : textWidth('Empty text', BODY_FONT_PX);
+  let width =
+    text.width ??
+    (text.postit
+      ? POSTIT_SIZE_PX
+      : Math.min(MAX_AUTO_WIDTH_PX, Math.max(MIN_AUTO_WIDTH_PX, Math.ceil(natural + chrome))));
   if (text.diagram) width = Math.max(width, FRAME_MIN.width);
-  const { lines, cut, unread } = empty
-    ? {
+  const { lines, cut, unread } = rows
+    ? markdownLines(rows, width - chrome, maxLines)
+    : {
         lines: [{ runs: [{ text: 'Empty text', italic: true }], size: BODY_FONT_PX, indent: 0 }],
         cut: false,
         unread: 0,
-      }
-    : markdownLines(text.content, width - chrome, maxLines, fences);
+      };
   // A text laid out whole (maxLines unbounded) counts, estimated, what is past the lines and characters read.
   const rest = maxLines === Number.POSITIVE_INFINITY ? unread : 0;
   let height = lines.reduce((sum, line) => sum + lineHeight(line), 0) + rest + 2 * (TEXT_PAD_Y_PX + border);
   if (text.diagram) height = Math.max(height, FRAME_MIN.height);
+  if (text.postit) height = Math.max(height, POSTIT_SIZE_PX);
   return { width, height, border, lines, cut };
-}
-
-const MERMAID = /^\s*```mermaid[^\n]*\n([\s\S]*?)\n?```\s*$/;
-
-/** The Mermaid source of a text that is one fenced `mermaid` block. */
-export function mermaidSource(content: string): string | undefined {
-  return MERMAID.exec(content)?.[1];
 }
 
 /** A drawn diagram placed in its text's box: the scale it is drawn at and the box. */
@@ -79,18 +76,19 @@ export type DiagramLayout = Size & { scale: number; border: number };
 
 /** The box of a Mermaid text whose diagram is drawn: the diagram scaled to the box's width, at most 1.5×. */
 export function layoutDiagram(
-  text: Pick<TextItem, 'width' | 'author' | 'diagram'>,
+  text: Pick<TextItem, 'width' | 'author' | 'diagram' | 'postit'>,
   diagram: DrawnDiagram,
 ): DiagramLayout {
   const border = borderOf(text);
   const width = text.width ?? DIAGRAM_WIDTH_PX;
   const inner = width - 2 * (TEXT_PAD_X_PX + border);
   const scale = Math.min(inner / diagram.width, MAX_DIAGRAM_HEIGHT_PX / diagram.height, 1.5);
-  return { width, height: diagram.height * scale + 2 * (TEXT_PAD_Y_PX + border), scale, border };
+  const height = diagram.height * scale + 2 * (TEXT_PAD_Y_PX + border);
+  return { width, height: text.postit ? Math.max(height, POSTIT_SIZE_PX) : height, scale, border };
 }
 
 /** What a Mermaid text shows when its diagram is not drawn: its source, framed, in monospace. */
-export function sourceText<T extends Pick<TextItem, 'width' | 'author' | 'diagram'>>(
+export function sourceText<T extends Pick<TextItem, 'width' | 'author' | 'diagram' | 'postit'>>(
   text: T,
   source: string,
 ): T & { content: string; width: number } {
@@ -130,5 +128,5 @@ export function itemSize(item: TextNode | ImageItem): Size {
   const source = mermaidSource(item.content);
   if (source === undefined) return rounded(layoutText(item));
   const diagram = drawMermaid(source);
-  return rounded(diagram ? layoutDiagram(item, diagram) : layoutText(sourceText(item, source), SOURCE_LINES, true));
+  return rounded(diagram ? layoutDiagram(item, diagram) : layoutText(sourceText(item, source), SOURCE_LINES));
 }

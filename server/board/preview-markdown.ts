@@ -1,13 +1,13 @@
 /**
- * The board markup of a text, laid out as the app lays it out (its font size,
- * line height, heading sizes, blank-line gaps and checkbox width) for the
- * preview and for the sizes writes answer: headings larger and bold, **bold**,
- * *italic*, `code` and fenced code in monospace, ~~struck~~, [links](…) by
- * their label, bullets, numbers, `[ ]`/`[x]` as ☐/☑, quotes, rules; words
- * wrapped to the box width with DejaVu Sans advances (glyph-widths.ts: no font
- * is loaded, it runs in the browser and on the server alike).
+ * The rows of a text's Markdown (markdown.ts) laid out as the app lays them
+ * out (its font size, line height, heading sizes, blank-line gaps, checkbox
+ * width, list and quote indents), for the preview and for the sizes writes
+ * answer: words wrapped to the box width with DejaVu Sans advances
+ * (glyph-widths.ts: no font is loaded, it runs in the browser and on the
+ * server alike).
  */
 import { textWidth } from './glyph-widths.js';
+import { LIST_INDENT_PX, parseMarkdown, type Row } from './markdown.js';
 
 /** `advance` fixes a run's width where the app draws a control, not a glyph (a task's checkbox). */
 export type Run = {
@@ -31,11 +31,16 @@ export type Line = {
   hanging?: number;
 };
 
-/** The app's text metrics (styles.css `.item.text`, `.md-h1`, `.md-h2`, `.md-blank`, `.md-task`). */
+/** The app's text metrics (styles.css `.item.text`, `.md-h1`, `.md-h2`, `.md-blank`, `.md-task`, `.md-code`). */
 export const BODY_FONT_PX = 15;
 const LINE_HEIGHT_EM = 1.45;
 const HEADING_FONT_PX = [19.5, 17.25, 15, 15, 15, 15];
 const BLANK_LINE_PX = 9;
+const CODE_FONT_PX = 13;
+/** A code line's text sits this far right of its shaded band. */
+const CODE_INDENT_PX = 4;
+/** A quotation's bar and the room after it (`.md-quote`: a 3 px border, 9 px padding). */
+const QUOTE_INDENT_PX = 12;
 /** A task's checkbox with its margins and the gap before its label. */
 const CHECKBOX_PX = 26;
 /** Where DejaVu Sans's baseline sits in a line 1.45 em high: half the leading, then the ascent. */
@@ -43,56 +48,73 @@ const BASELINE_EM = 1.071;
 /** Source lines read and characters per source line: a 100 000-character text costs what its visible part costs. */
 const MAX_SOURCE_LINES = 400;
 const MAX_SOURCE_LINE_CHARS = 2_000;
+/** The narrowest advance a character takes at the smallest size laid out (DejaVu Sans `i` at 13 px). */
+const NARROWEST_GLYPH_PX = 3.6;
 
-const INLINE =
-  /\*\*(.+?)\*\*|__(.+?)__|~~(.+?)~~|`([^`]+)`|\[([^\]]+)\]\([^)\s]*\)|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\*)|(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)/g;
-
-/** Inline Markdown of one line as styled runs. */
-export function inlineRuns(text: string, base: Omit<Run, 'text'> = {}): Run[] {
-  const runs: Run[] = [];
-  let last = 0;
-  for (const match of text.matchAll(INLINE)) {
-    if (match.index > last) runs.push({ ...base, text: text.slice(last, match.index) });
-    const [, bold1, bold2, strike, code, link, italic1, italic2] = match;
-    if (bold1 ?? bold2) runs.push(...inlineRuns((bold1 ?? bold2)!, { ...base, bold: true }));
-    else if (strike) runs.push(...inlineRuns(strike, { ...base, strike: true }));
-    else if (code) runs.push({ ...base, text: code, code: true });
-    else if (link) runs.push(...inlineRuns(link, { ...base, link: true }));
-    else runs.push(...inlineRuns((italic1 ?? italic2)!, { ...base, italic: true }));
-    last = match.index + match[0].length;
+/** A row as one styled line, not yet wrapped. */
+function rowLine(row: Row): Line {
+  const base = { size: BODY_FONT_PX, indent: row.depth * LIST_INDENT_PX + (row.quote ? QUOTE_INDENT_PX : 0) };
+  const runs = (extra: Omit<Run, 'text'> = {}): Run[] =>
+    row.spans.map(({ href, ...span }) => ({ ...span, ...extra, ...(href ? { link: true } : {}) }));
+  const quote = row.quote ? { quote: true, runs: runs({ italic: true }) } : { runs: runs() };
+  switch (row.kind) {
+    case 'heading':
+      return { ...base, runs: runs({ bold: true }), size: HEADING_FONT_PX[row.level - 1], quote: row.quote };
+    case 'item':
+      return { ...base, ...quote, runs: [{ text: `${row.marker} ` }, ...quote.runs] };
+    case 'task':
+      return {
+        ...base,
+        ...quote,
+        runs: [{ text: row.checked ? '☑ ' : '☐ ', advance: CHECKBOX_PX }, ...quote.runs],
+        hanging: CHECKBOX_PX,
+      };
+    case 'code':
+      return {
+        ...base,
+        quote: row.quote,
+        runs: [{ text: row.spans[0]?.text.replace(/\t/g, '  ') || ' ', code: true }],
+        size: CODE_FONT_PX,
+        indent: base.indent + CODE_INDENT_PX,
+        code: true,
+      };
+    case 'rule':
+      return { ...base, runs: [], rule: true };
+    case 'gap':
+      return { ...base, runs: [], gap: true };
+    case 'paragraph':
+      return { ...base, ...quote };
   }
-  if (last < text.length) runs.push({ ...base, text: text.slice(last) });
-  return runs;
 }
 
-function blockLine(source: string): Line {
-  const heading = /^(#{1,6})\s+(.*)$/.exec(source);
-  if (heading)
-    return {
-      runs: inlineRuns(heading[2].replace(/\s+#+\s*$/, ''), { bold: true }),
-      size: HEADING_FONT_PX[heading[1].length - 1],
-      indent: 0,
-    };
-  const item = /^(\s*)(?:([-*+])\s+|(\d+)[.)]\s+)?(?:\[( |x|X)?\]\s*)?(.*)$/.exec(source)!;
-  const [, , bullet, number, check, rest] = item;
-  const hasCheck = /^\s*(?:(?:[-*+]|\d+[.)])\s+)?\[(?: |x|X)?\]/.test(source);
-  // The app indents neither nested items nor their wrapped lines; a task's label stays right of its checkbox.
-  const indent = 0;
-  if (hasCheck) {
-    const done = check === 'x' || check === 'X';
-    return {
-      runs: [{ text: done ? '☑ ' : '☐ ', advance: CHECKBOX_PX }, ...inlineRuns(rest)],
-      size: BODY_FONT_PX,
-      indent,
-      hanging: CHECKBOX_PX,
-    };
-  }
-  if (bullet) return { runs: [{ text: '• ' }, ...inlineRuns(rest)], size: BODY_FONT_PX, indent };
-  if (number) return { runs: [{ text: `${number}. ` }, ...inlineRuns(rest)], size: BODY_FONT_PX, indent };
-  const quote = /^\s*>\s?(.*)$/.exec(source);
-  if (quote) return { runs: inlineRuns(quote[1], { italic: true }), size: BODY_FONT_PX, indent: 12, quote: true };
-  if (/^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(source)) return { runs: [], size: BODY_FONT_PX, indent: 0, rule: true };
-  return { runs: inlineRuns(source.trim()), size: BODY_FONT_PX, indent };
+/** A text's rows, read from its first lines and their first characters, and what was left unread. */
+export type ReadMarkdown = {
+  rows: Row[];
+  /** How much longer than read each cut source line is (its length over what was read). */
+  cutLines: Map<number, number>;
+  /** Source lines past those read. */
+  unreadLines: number;
+};
+
+/**
+ * Parses what of a text a layout reads: its first MAX_SOURCE_LINES lines and
+ * of each at most the characters that can fill `maxLines` lines `width` px wide
+ * (twice over, so a style opened early still closes), and MAX_SOURCE_LINE_CHARS.
+ */
+export function readMarkdown(content: string, width: number, maxLines = Number.POSITIVE_INFINITY): ReadMarkdown {
+  const lines = content.split('\n');
+  const cutLines = new Map<number, number>();
+  const perLine = Math.min(MAX_SOURCE_LINE_CHARS, Math.ceil((2 * maxLines * width) / NARROWEST_GLYPH_PX));
+  const read = lines.slice(0, MAX_SOURCE_LINES).map((line, i) => {
+    if (line.length <= perLine) return line;
+    cutLines.set(i, line.length / perLine);
+    return line.slice(0, perLine);
+  });
+  return {
+    rows: parseMarkdown(read.join('\n')),
+    cutLines,
+    unreadLines: Math.max(0, lines.length - MAX_SOURCE_LINES),
+  };
 }
 
 /** Width in px of a run's text. */
@@ -167,38 +189,28 @@ function sameStyle(a: Run, b: Run): boolean {
 }
 
 /**
- * The lines a text shows in a box `width` px wide (padding excluded), at most
- * `maxLines`; `cut` says whether some of the text did not fit.
+ * The lines a text's rows show in a box `width` px wide (padding excluded), at
+ * most `maxLines`; `cut` says whether some of the text did not fit, `unread`
+ * estimates the height of what was not read (lines past the first ones, the
+ * rest of a very long line).
  */
 export function markdownLines(
-  content: string,
+  { rows, cutLines, unreadLines }: ReadMarkdown,
   width: number,
   maxLines: number,
-  fences = false,
 ): { lines: Line[]; cut: boolean; unread: number } {
   const lines: Line[] = [];
-  const source = content.split('\n', MAX_SOURCE_LINES + 1);
-  let fence = false;
-  let cut = source.length > MAX_SOURCE_LINES;
-  // Height of what is not laid out, estimated: the rest of a line past its first characters, lines past the first ones.
-  let unread = cut ? (content.split('\n').length - MAX_SOURCE_LINES) * BODY_FONT_PX * LINE_HEIGHT_EM : 0;
-  for (const raw of source.slice(0, MAX_SOURCE_LINES)) {
+  let cut = unreadLines > 0;
+  let unread = unreadLines * BODY_FONT_PX * LINE_HEIGHT_EM;
+  for (const row of rows) {
     if (lines.length >= maxLines) {
       cut = true;
       break;
     }
-    const text = raw.length > MAX_SOURCE_LINE_CHARS ? raw.slice(0, MAX_SOURCE_LINE_CHARS) : raw;
-    if (fences && /^\s*(```|~~~)/.test(text)) {
-      fence = !fence;
-      continue;
-    }
-    const laid = fence
-      ? wrap({ runs: [{ text: text.replace(/\t/g, '  ') || ' ', code: true }], size: 13, indent: 4, code: true }, width)
-      : // Every blank line is a gap of its own, as the app draws it.
-        text.trim()
-        ? wrap(blockLine(text), width)
-        : [{ runs: [], size: BODY_FONT_PX, indent: 0, gap: true }];
-    if (text !== raw) unread += laid.reduce((sum, line) => sum + lineHeight(line), 0) * (raw.length / text.length - 1);
+    const line = rowLine(row);
+    const laid = line.gap || line.rule ? [line] : wrap(line, width);
+    const ratio = cutLines.get(row.line);
+    if (ratio) unread += laid.reduce((sum, one) => sum + lineHeight(one), 0) * (ratio - 1);
     lines.push(...laid);
   }
   if (lines.length > maxLines) {
@@ -208,12 +220,12 @@ export function markdownLines(
   return { lines, cut, unread };
 }
 
-/** The widest line of a text laid out without wrapping: the width the app gives a text that has none set. */
-export function naturalWidth(content: string, maxChars: number): number {
+/** The widest row laid out without wrapping: the width the app gives a text that has none set. */
+export function naturalWidth({ rows }: ReadMarkdown): number {
   let widest = 0;
-  for (const raw of content.slice(0, maxChars).split('\n', MAX_SOURCE_LINES)) {
-    if (!raw.trim()) continue;
-    const line = blockLine(raw.length > MAX_SOURCE_LINE_CHARS ? raw.slice(0, MAX_SOURCE_LINE_CHARS) : raw);
+  for (const row of rows) {
+    if (row.kind === 'gap' || row.kind === 'rule') continue;
+    const line = rowLine(row);
     widest = Math.max(widest, line.indent + line.runs.reduce((sum, run) => sum + runWidth(run, line.size), 0));
   }
   return widest;

@@ -21,7 +21,6 @@ import {
   layoutLink,
   layoutText,
   linkLabel,
-  mermaidSource,
   SOURCE_LINES,
   type Size,
   sourceText,
@@ -29,6 +28,7 @@ import {
   TEXT_PAD_Y_PX,
   type TextLayout,
 } from './item-layout.js';
+import { mermaidSource } from './markdown.js';
 import { BODY_FONT_PX, baseline, lineHeight, type Run } from './preview-markdown.js';
 import { drawMermaid, placeDiagram } from './preview-mermaid.js';
 import { textWidth } from './glyph-widths.js';
@@ -214,7 +214,7 @@ function drawDiagram(text: TextItem, source: string, budget: DiagramBudget): { m
   }
   // Not drawn (a type the renderer lacks, syntax it reads otherwise, a syntax error, past the budget): the source, framed.
   const framed = sourceText(text, source);
-  const layout = layoutText(framed, SOURCE_LINES, true);
+  const layout = layoutText(framed, SOURCE_LINES);
   return { markup: drawLines(framed, layout), box: layout };
 }
 

@@ -25,6 +25,11 @@ const TEXTS = [
   { content: 'Set width, wrapped inside it: one two three four five six seven', width: 200 },
   { content: 'An agent wrote this', author: 'ai:planner' },
   { content: 'A framed diagram', diagram: true },
+  { content: 'Buy milk', postit: true },
+  { content: 'A resized note holds more words on a line than a new one', postit: true, width: 300 },
+  { content: `A tall note\n${'- a line of it\n'.repeat(12)}end`, postit: true },
+  { content: 'Some _it_, __bold__ and ~~strike~~ here' },
+  { content: '1. first *step*\n2. second\n   - nested\n\n> quoted\n```\nlet x = 1;\n\n```\n---\n`code` end' },
 ];
 
 describe('laid-out sizes', { timeout: 60_000 }, () => {

@@ -9,12 +9,13 @@ import type { BoardWrite } from '../../../server/board/board-write.js';
 import { isLink, type TextItem } from '../../../server/board/document-model.js';
 import { eraseItem, upsertLink, upsertText } from '../../../server/board/draw.js';
 import { BoardError } from '../../../server/board/errors.js';
+import { toggleCheckbox } from '../../../server/board/markdown.js';
 import { recolor } from '../../../server/board/recolor.js';
 import type { BoardSession } from '../session.js';
 import { openEditor, type EditorOptions } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
-import { asUrl, toggleCheckbox } from './markup.js';
+import { asUrl } from './markup.js';
 import type { Tool, Toolbar } from './toolbar.js';
 import { round, type World } from './view.js';
 
@@ -65,7 +66,7 @@ export class Editing {
       {
         ...at,
         width: 200,
-        minHeight: 60,
+        minHeight: style.postit ? 200 : 60, // a post-it is a note from the start (styles.css .item.text.postit)
         content: '',
         variant: style.postit ? 'postit' : style.diagram ? 'diagram' : undefined,
       },

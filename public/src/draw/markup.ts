@@ -1,86 +1,80 @@
 /**
- * Board markup, the Markdown-like text of a text node: headings, lists, bold,
- * italic, code, links, and task checkboxes (`[ ]`, `[x]`, `- [ ]`) that can be
- * clicked. Built as DOM nodes, never as HTML strings, so content cannot inject markup.
+ * Board markup as DOM: the rows the one Markdown parser reads
+ * (server/board/markdown.ts) become one element each, headings, list items,
+ * task checkboxes that can be clicked, code, quotes, rules and blank-line
+ * gaps. Built as DOM nodes, never as HTML strings, so content cannot inject markup.
  */
+import { LIST_INDENT_PX, parseMarkdown, type Row, type Span } from '../../../server/board/markdown.js';
 
-/** A text whose whole content is exactly one fenced mermaid block. */
-export const MERMAID_ONLY = /^\s*```mermaid[^\n]*\n([\s\S]*?)\n?```\s*$/;
+export { MERMAID_ONLY } from '../../../server/board/markdown.js';
 
-const CHECKBOX = /^(\s*(?:[-*]\s+)?)\[( |x|X)?\](\s?)(.*)$/;
-const INLINE = /(\*\*[^*]+\*\*|\*[^*\s][^*]*\*|`[^`]+`|\[[^\]]+\]\(https?:\/\/[^)\s]+\)|https?:\/\/[^\s)<]+)/g;
-
-function inline(text: string): Node[] {
-  const nodes: Node[] = [];
-  let last = 0;
-  for (const match of text.matchAll(INLINE)) {
-    if (match.index! > last) nodes.push(document.createTextNode(text.slice(last, match.index)));
-    const token = match[0];
-    let node: HTMLElement;
-    if (token.startsWith('**')) (node = document.createElement('strong')).textContent = token.slice(2, -2);
-    else if (token.startsWith('`')) (node = document.createElement('code')).textContent = token.slice(1, -1);
-    else if (token.startsWith('*')) (node = document.createElement('em')).textContent = token.slice(1, -1);
-    else {
-      const link = /^\[([^\]]+)\]\((.+)\)$/.exec(token);
-      node = document.createElement('a');
-      (node as HTMLAnchorElement).href = link ? link[2] : token;
-      node.textContent = link ? link[1] : token;
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
-    }
-    nodes.push(node);
-    last = match.index! + token.length;
+/** A span as nested elements: a link outermost, then bold, italic, struck and code. */
+function spanNode(span: Span): Node {
+  let node: Node = document.createTextNode(span.text);
+  const wrap = (tag: string) => {
+    const element = document.createElement(tag);
+    element.append(node);
+    node = element;
+  };
+  if (span.code) wrap('code');
+  if (span.strike) wrap('s');
+  if (span.italic) wrap('em');
+  if (span.bold) wrap('strong');
+  if (span.href) {
+    wrap('a');
+    const anchor = node as HTMLAnchorElement;
+    anchor.href = span.href;
+    anchor.target = '_blank';
+    anchor.rel = 'noopener noreferrer';
   }
-  if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
-  return nodes;
+  return node;
 }
 
-/** Renders markup; a click on a checkbox calls `onToggle` with its line index. */
+const CLASS: Record<Row['kind'], string> = {
+  paragraph: 'md-p',
+  heading: 'md-h',
+  item: 'md-li',
+  task: 'md-task',
+  code: 'md-code',
+  rule: 'md-rule',
+  gap: 'md-blank',
+};
+
+function rowElement(row: Row, onToggle?: (line: number) => void): HTMLElement {
+  const element = document.createElement('div');
+  element.className = row.kind === 'heading' ? `md-h${Math.min(row.level, 3)}` : CLASS[row.kind];
+  if (row.quote) element.classList.add('md-quote');
+  if (row.depth) element.style.marginLeft = `${row.depth * LIST_INDENT_PX}px`;
+  const spans = row.spans.map(spanNode);
+  // An empty line of code or an empty heading still takes its line's height.
+  if (!spans.length && row.kind !== 'rule' && row.kind !== 'gap') spans.push(document.createTextNode(' '));
+  if (row.kind === 'item' && row.marker !== '•') element.dataset.marker = `${row.marker} `;
+  if (row.kind !== 'task') {
+    element.append(...spans);
+    return element;
+  }
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.checked = row.checked;
+  input.disabled = !onToggle;
+  input.setAttribute('aria-label', row.spans.map((span) => span.text).join('') || 'task');
+  input.addEventListener('pointerdown', (event) => event.stopPropagation());
+  input.addEventListener('click', (event) => {
+    event.preventDefault();
+    onToggle?.(row.line);
+  });
+  const label = document.createElement('span');
+  label.append(...spans);
+  if (row.checked) label.className = 'done';
+  element.append(input, label);
+  return element;
+}
+
+/** Renders markup; a click on a checkbox calls `onToggle` with its source line. */
 export function renderMarkup(content: string, onToggle?: (line: number) => void): DocumentFragment {
   const fragment = document.createDocumentFragment();
-  content.split('\n').forEach((line, index) => {
-    const row = document.createElement('div');
-    const heading = /^(#{1,3})\s+(.*)$/.exec(line);
-    const box = CHECKBOX.exec(line);
-    if (heading) {
-      row.className = `md-h${heading[1].length}`;
-      row.append(...inline(heading[2]));
-    } else if (box) {
-      row.className = 'md-task';
-      const input = document.createElement('input');
-      input.type = 'checkbox';
-      input.checked = box[2] === 'x' || box[2] === 'X';
-      input.disabled = !onToggle;
-      input.setAttribute('aria-label', box[4] || 'task');
-      input.addEventListener('pointerdown', (event) => event.stopPropagation());
-      input.addEventListener('click', (event) => {
-        event.preventDefault();
-        onToggle?.(index);
-      });
-      const label = document.createElement('span');
-      label.append(...inline(box[4]));
-      if (input.checked) label.className = 'done';
-      row.append(input, label);
-    } else if (/^\s*[-*]\s+/.test(line)) {
-      row.className = 'md-li';
-      row.append(...inline(line.replace(/^\s*[-*]\s+/, '')));
-    } else {
-      row.className = line.trim() ? 'md-p' : 'md-blank';
-      row.append(...inline(line));
-    }
-    fragment.append(row);
-  });
+  for (const row of parseMarkdown(content)) fragment.append(rowElement(row, onToggle));
   return fragment;
-}
-
-/** The content with the checkbox on `line` flipped. */
-export function toggleCheckbox(content: string, line: number): string {
-  const lines = content.split('\n');
-  const box = CHECKBOX.exec(lines[line] ?? '');
-  if (!box) return content;
-  const checked = box[2] === 'x' || box[2] === 'X';
-  lines[line] = `${box[1]}[${checked ? ' ' : 'x'}]${box[3] || ' '}${box[4]}`;
-  return lines.join('\n');
 }
 
 /** True when a text is nothing but an http(s) URL: it becomes a link pill. */

@@ -6,7 +6,8 @@
  */
 import { CARD_COLORS, TaskInput } from '../../../schema/index.js';
 import type { TaskItem } from '../../../server/board/document-model.js';
-import { renderMarkup, toggleCheckbox } from '../draw/markup.js';
+import { toggleCheckbox } from '../../../server/board/markdown.js';
+import { renderMarkup } from '../draw/markup.js';
 import { dialog, h } from '../ui.js';
 
 /** The CSS colour of each card label colour (the board's own three). */
@@ -19,13 +20,6 @@ export type CardFields = Pick<
 >;
 
 export type CardDraft = Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<TaskItem>;
-
-/** The checklist progress of a description: `[done, total]`, or null without a checklist. */
-export function checklistOf(description: string | undefined): [number, number] | null {
-  const boxes = (description ?? '').match(/^\s*(?:[-*]\s+)?\[( |x|X)\]/gm);
-  if (!boxes) return null;
-  return [boxes.filter((box) => /x\]$/i.test(box)).length, boxes.length];
-}
 
 /**
  * Swatches choosing one of the label colours or none: radio-like buttons

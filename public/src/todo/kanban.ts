@@ -21,7 +21,8 @@ import {
 import { boardMaps } from '../../../server/board/document-model.js';
 import type { BoardSession } from '../session.js';
 import { dialog, h, isTyping } from '../ui.js';
-import { type CardDraft, checklistOf, colourSwatches, editCard } from './card-editor.js';
+import { checklistOf } from '../../../server/board/markdown.js';
+import { type CardDraft, colourSwatches, editCard } from './card-editor.js';
 import { isOverdue, TaskFilter, todayUtc } from './filter.js';
 
 const isAi = (author: string) => author.startsWith('ai:');
