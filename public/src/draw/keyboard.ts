@@ -8,6 +8,7 @@ import { bindClipboard, duplicateSelection } from './clipboard.js';
 import type { DrawContext } from './context.js';
 import { nudgeSelection } from './pointer.js';
 import { bindExport } from './export.js';
+import { focusedItem, focusNextItem } from './item-focus.js';
 import { TOOLS } from './toolbar.js';
 
 /** How far an arrow key pans, in screen pixels. */
@@ -37,6 +38,17 @@ function key(ctx: DrawContext, event: KeyboardEvent): void {
   const { view, layer, session, editing } = ctx;
   const { selection } = layer;
   const mod = event.ctrlKey || event.metaKey;
+  const onCanvas = event.target === ctx.viewport || focusedItem(ctx) !== null;
+  if (event.key === 'Tab' && onCanvas && !mod && !event.altKey) {
+    if (focusNextItem(ctx, event.shiftKey)) event.preventDefault();
+    return;
+  }
+  // Escape, and a Delete that takes the focused item away, leave the focus on the canvas rather than on the page.
+  if (
+    focusedItem(ctx) &&
+    (event.key === 'Escape' || ((event.key === 'Delete' || event.key === 'Backspace') && ctx.editable()))
+  )
+    ctx.viewport.focus({ preventScroll: true });
   if (event.key === ' ') ctx.input.spaceDown = true;
   if (event.key === '+' || event.key === '=') return view.zoomStep(1);
   if (event.key === '-') return view.zoomStep(-1);
