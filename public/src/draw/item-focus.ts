@@ -36,36 +36,51 @@ export function focusedItem(ctx: DrawContext): string | null {
 }
 
 /**
- * Moves the focus to the next (or previous) item after the focused one, else
- * after the one selected item. Returns false where the focus should leave the
- * canvas as Tab does (past the last item, or backwards from the canvas), so
- * the keyboard is never trapped in it.
+ * Moves the focus between items. The reading order is worked out at the first
+ * Tab after a change and kept until the next one: a change only drops it.
  */
-export function focusNextItem(ctx: DrawContext, backwards: boolean): boolean {
-  const { layer, viewport } = ctx;
-  const current = focusedItem(ctx);
-  const from = current ?? (layer.selection.size === 1 ? [...layer.selection][0] : null);
-  if (!from && backwards) return false;
-  const order = readingOrder(boxesOf(ctx));
-  const next = from === null ? 0 : order.indexOf(from) + (backwards ? -1 : 1);
-  if (next < 0 && current) {
-    layer.selection.select([]);
-    viewport.focus({ preventScroll: true });
+export class ItemFocus {
+  private order: string[] | null = null;
+
+  constructor(private readonly ctx: DrawContext) {
+    ctx.layer.onChange(() => {
+      this.order = null;
+    });
+  }
+
+  /**
+   * Moves the focus to the next (or previous) item after the focused one, else
+   * after the one selected item. Returns false where the focus should leave the
+   * canvas as Tab does (past the last item, or backwards from the canvas), so
+   * the keyboard is never trapped in it.
+   */
+  next(backwards: boolean): boolean {
+    const { layer, viewport } = this.ctx;
+    const current = focusedItem(this.ctx);
+    const from = current ?? (layer.selection.size === 1 ? [...layer.selection][0] : null);
+    if (!from && backwards) return false;
+    this.order ??= readingOrder(this.boxes());
+    const next = from === null ? 0 : this.order.indexOf(from) + (backwards ? -1 : 1);
+    if (next < 0 && current) {
+      layer.selection.select([]);
+      viewport.focus({ preventScroll: true });
+      return true;
+    }
+    if (next < 0 || next >= this.order.length) return false;
+    const id = this.order[next];
+    const element = layer.elements.get(id);
+    if (!element) return false;
+    if (this.ctx.editable()) layer.selection.select([id]);
+    reveal(this.ctx, element);
+    element.focus({ preventScroll: true });
     return true;
   }
-  if (next < 0 || next >= order.length) return false;
-  const id = order[next];
-  if (ctx.editable()) layer.selection.select([id]);
-  const element = layer.elements.get(id)!;
-  reveal(ctx, element);
-  element.focus({ preventScroll: true });
-  return true;
-}
 
-function* boxesOf(ctx: DrawContext): Iterable<[string, Box]> {
-  for (const [id, element] of ctx.layer.elements) {
-    const box = ctx.layer.boxOf(element);
-    if (box) yield [id, box];
+  private *boxes(): Iterable<[string, Box]> {
+    for (const [id, element] of this.ctx.layer.elements) {
+      const box = this.ctx.layer.boxOf(element);
+      if (box) yield [id, box];
+    }
   }
 }
 
