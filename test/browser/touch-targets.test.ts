@@ -85,6 +85,10 @@ describe('touch targets on a phone', { timeout: 120_000 }, () => {
     await page.locator('[data-testid=lock]').waitFor({ state: 'visible' });
     await shot(page, 'touch-header-menu-390.png');
     expect(await tooSmall(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByTestId('toolbar-more').tap();
+    await shot(page, 'touch-draw-more-dark-390.png');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -172,6 +176,8 @@ describe('touch targets on a phone', { timeout: 120_000 }, () => {
     const box = (await done.boundingBox())!;
     await page.touchscreen.tap(box.x + box.width / 2 + 14, box.y + box.height / 2);
     await until(async () => (await boardJson(t.server.url, id)).tasks?.[0]?.done === true);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'touch-todo-dark-390.png');
     expect(errors).toEqual([]);
     await context.close();
   });
