@@ -18,6 +18,7 @@ const DRAW: Shortcut[] = [
   ['Click, Shift + click', 'Select, add to the selection'],
   ['Drag on empty canvas (Select tool), Shift + drag', 'Selection box'],
   ['Ctrl + A', 'Select every item'],
+  ['Tab, Shift + Tab (on the canvas)', 'Select and focus the next or previous item; Escape goes back to the canvas'],
   ['Ctrl + C / Ctrl + X / Ctrl + V', 'Copy, cut, paste (also between boards)'],
   ['Ctrl + D', 'Duplicate the selection'],
   ['Delete, Backspace', 'Delete the selection'],

@@ -14,3 +14,21 @@ export function authorName(author: string): string {
   if (kind === 'user') return rest === deviceId() ? 'you' : guestName(rest);
   return author;
 }
+
+/** How long the start of an item's text in its name is, in characters. */
+const NAME_TEXT_CHARS = 40;
+
+/**
+ * An item's accessible name: its kind, the start of its text as read (Markdown
+ * marks dropped) and who made it, as in "Text: Buy milk, by you".
+ */
+export function itemName(kind: string, author: string, text = ''): string {
+  const plain = text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // a link reads as its words
+    .replace(/^\s*(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s*)?/gm, '') // list marks and task boxes
+    .replace(/[#*_`>~]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const start = plain.length > NAME_TEXT_CHARS ? `${plain.slice(0, NAME_TEXT_CHARS - 1).trimEnd()}…` : plain;
+  return `${kind}${start ? `: ${start}` : ''}, by ${authorName(author)}`;
+}

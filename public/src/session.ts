@@ -148,6 +148,11 @@ export class BoardSession {
     return (this.doc.getMap('meta').get('mode') as BoardMode | undefined) ?? 'draw';
   }
 
+  /** Settles once this browser's copy of the board (IndexedDB) is in the document, online or not. */
+  get localCopyLoaded(): Promise<unknown> {
+    return this.persistence.whenSynced;
+  }
+
   /**
    * Runs a domain mutation (the server's own, see server/board/draw.ts and
    * server/board/todo.ts) on the local document as one undoable transaction. A

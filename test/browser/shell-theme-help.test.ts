@@ -222,7 +222,7 @@ describe('app shell', { timeout: 90_000 }, () => {
     }
     await more.tap();
     await shot(page, 'shell-phone-more-390.png');
-    for (const name of ['Image', 'Delete', 'Undo', 'Redo', 'Fit'])
+    for (const name of ['Image', 'Delete', 'Fit']) // Undo and Redo stay in the row (touch-targets.test.ts)
       expect(await page.locator(`.toolbar-more button:text-is("${name}")`).isVisible()).toBe(true);
     expect(await page.locator('.toolbar-more .swatch').count()).toBeGreaterThan(10);
 

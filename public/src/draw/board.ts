@@ -94,9 +94,21 @@ export class DrawBoard {
     };
     bindPointer(context);
     this.cleanup.push(bindKeyboard(context), layer.follow(), cursors.follow());
-    void takeSnapshot(session.boardId).then(
-      (snapshot) => snapshot && !this.destroyed && this.cleanup.push(layer.seed(snapshot)),
-    );
+    // A board opens on its content (view.ts fitOnOpen) as soon as some of it is drawn: from the snapshot, this browser's copy or the sync.
+    const fitOnOpen = () => !options.embed && requestAnimationFrame(() => !this.destroyed && view.fitOnOpen()); // the app fits an embed itself
+    void takeSnapshot(session.boardId).then((snapshot) => {
+      if (!snapshot || this.destroyed) return;
+      this.cleanup.push(layer.seed(snapshot));
+      fitOnOpen();
+    });
+    void session.localCopyLoaded.then(fitOnOpen);
+    const stopAtSync = session.onChange(() => {
+      if (!session.state.synced) return;
+      stopAtSync();
+      fitOnOpen();
+    });
+    this.cleanup.push(stopAtSync);
+    if (session.state.synced) fitOnOpen();
     this.session.onChange(() => this.refreshMode());
     this.refreshMode();
   }

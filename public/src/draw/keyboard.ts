@@ -8,6 +8,7 @@ import { bindClipboard, duplicateSelection } from './clipboard.js';
 import type { DrawContext } from './context.js';
 import { nudgeSelection } from './pointer.js';
 import { bindExport } from './export.js';
+import { focusedItem, ItemFocus } from './item-focus.js';
 import { TOOLS } from './toolbar.js';
 
 /** How far an arrow key pans, in screen pixels. */
@@ -17,7 +18,8 @@ const ARROW_PAN_PX = 60;
 export function bindKeyboard(ctx: DrawContext): () => void {
   const unbindClipboard = bindClipboard(ctx);
   const unbindExport = bindExport(ctx);
-  const onKey = (event: KeyboardEvent) => key(ctx, event);
+  const focus = new ItemFocus(ctx);
+  const onKey = (event: KeyboardEvent) => key(ctx, focus, event);
   const onKeyUp = (event: KeyboardEvent) => {
     if (event.key === ' ') ctx.input.spaceDown = false;
   };
@@ -32,11 +34,22 @@ export function bindKeyboard(ctx: DrawContext): () => void {
 }
 
 /** Viewing keys work on every board; the ones that change it only where the person may edit. */
-function key(ctx: DrawContext, event: KeyboardEvent): void {
+function key(ctx: DrawContext, focus: ItemFocus, event: KeyboardEvent): void {
   if (isTyping(event.target) || document.querySelector('dialog[open]')) return;
   const { view, layer, session, editing } = ctx;
   const { selection } = layer;
   const mod = event.ctrlKey || event.metaKey;
+  const onCanvas = event.target === ctx.viewport || focusedItem(ctx) !== null;
+  if (event.key === 'Tab' && onCanvas && !mod && !event.altKey) {
+    if (focus.next(event.shiftKey)) event.preventDefault();
+    return;
+  }
+  // Escape, and a Delete that takes the focused item away, leave the focus on the canvas rather than on the page.
+  if (
+    focusedItem(ctx) &&
+    (event.key === 'Escape' || ((event.key === 'Delete' || event.key === 'Backspace') && ctx.editable()))
+  )
+    ctx.viewport.focus({ preventScroll: true });
   if (event.key === ' ') ctx.input.spaceDown = true;
   if (event.key === '+' || event.key === '=') return view.zoomStep(1);
   if (event.key === '-') return view.zoomStep(-1);

@@ -2,7 +2,7 @@
 import { INK_HEX, type InkColor } from '../../../schema/index.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/board/document-model.js';
 import { keys } from '../api.js';
-import { authorName } from '../names.js';
+import { authorName, itemName } from '../names.js';
 import { MERMAID_ONLY, renderMarkup } from './markup.js';
 import { renderMermaid } from './mermaid.js';
 
@@ -14,7 +14,16 @@ export function inkCss(color: InkColor | undefined): string {
   return !color || color === 'auto' || color === 'black' ? 'var(--ink)' : `var(--ink-${color}, ${INK_HEX[color]})`;
 }
 
-function place(element: HTMLElement, item: { id: string; x: number; y: number; author: string }, kind: string): void {
+/** Places an item's element and names it: it takes the focus from the keyboard (keyboard.ts), never a tab stop of its own. */
+function place(
+  element: HTMLElement,
+  item: { id: string; x: number; y: number; author: string },
+  kind: string,
+  name: string,
+): void {
+  element.tabIndex = -1;
+  element.setAttribute('role', 'group');
+  element.setAttribute('aria-label', name);
   element.dataset.id = item.id;
   element.dataset.kind = kind;
   element.style.left = `${item.x}px`;
@@ -26,7 +35,8 @@ function place(element: HTMLElement, item: { id: string; x: number; y: number; a
 /** A text node (or a Mermaid diagram); checkboxes call `onToggle`. */
 export function renderText(element: HTMLElement, text: TextItem, onToggle?: (line: number) => void): void {
   element.className = 'item text';
-  place(element, text, 'texts');
+  const kind = text.postit ? 'Post-it' : text.diagram ? 'Frame' : 'Text';
+  place(element, text, 'texts', itemName(kind, text.author, text.content));
   element.classList.toggle('postit', text.postit === true);
   element.classList.toggle('diagram', text.diagram === true);
   element.style.width = text.width ? `${text.width}px` : '';
@@ -43,6 +53,8 @@ export function renderText(element: HTMLElement, text: TextItem, onToggle?: (lin
   }
   delete element.dataset.source;
   element.replaceChildren(text.content.trim() ? renderMarkup(text.content, onToggle) : placeholder());
+  // The text is the tab stop: its links and checkboxes are reached through it, not one by one.
+  for (const control of element.querySelectorAll('a, input')) control.setAttribute('tabindex', '-1');
 }
 
 function placeholder(): HTMLElement {
@@ -54,14 +66,15 @@ function placeholder(): HTMLElement {
 
 export function renderLink(element: HTMLElement, link: LinkItem): void {
   element.className = 'item link';
-  place(element, link, 'links');
   let host = link.url;
   try {
     host = new URL(link.url).hostname;
   } catch {
     // shown as written
   }
+  place(element, link, 'links', itemName('Link', link.author, host));
   const anchor = element.querySelector('a') ?? element.appendChild(document.createElement('a'));
+  anchor.tabIndex = -1;
   anchor.href = link.url;
   anchor.target = '_blank';
   anchor.rel = 'noopener noreferrer';
@@ -73,7 +86,7 @@ const imageUrls = new Map<string, string>();
 
 export function renderImage(element: HTMLElement, image: ImageItem, boardId: string): void {
   element.className = 'item image';
-  place(element, image, 'images');
+  place(element, image, 'images', itemName('Image', image.author));
   element.style.width = `${image.width}px`;
   element.style.height = `${image.height}px`;
   const img = element.querySelector('img') ?? element.appendChild(document.createElement('img'));
@@ -129,6 +142,9 @@ export function renderStroke(
   else line.removeAttribute('marker-end');
   line.dataset.id = stroke.id;
   line.dataset.kind = 'strokes';
+  line.setAttribute('tabindex', '-1');
+  line.setAttribute('role', 'img');
+  line.setAttribute('aria-label', itemName(stroke.anchors?.end ? 'Arrow' : 'Stroke', stroke.author));
   return line;
 }
 

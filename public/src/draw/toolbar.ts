@@ -19,10 +19,12 @@ export const TOOLS: { tool: Tool; label: string; key: string }[] = [
 ];
 
 /**
- * The tools a phone's one-row toolbar keeps in view (600 px wide or less); the
- * others, the colours and the buttons are behind its More button.
+ * The tools a phone's one-row toolbar keeps in view (600 px wide or less), with
+ * Undo and Redo; the others, the colours and the buttons are behind its More
+ * button. Hand is among the others: on a touch screen one finger on empty
+ * canvas pans with Select, and two fingers pan with any tool.
  */
-const PHONE_TOOLS: ReadonlySet<Tool> = new Set(['select', 'hand', 'pen', 'text']);
+const PHONE_TOOLS: ReadonlySet<Tool> = new Set(['select', 'pen', 'text']);
 
 /** The ink palette's grid width (styles.css, draw colour palette): 16 inks in two rows. */
 const PALETTE_COLUMNS = 8;
@@ -193,20 +195,29 @@ export class Toolbar {
         'Delete',
       ),
       h('span.sep'),
-      h('button', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => actions.undo() }, 'Undo'),
-      h('button', { type: 'button', title: 'Redo (Ctrl+Shift+Z)', onclick: () => actions.redo() }, 'Redo'),
-      h('span.sep'),
+      h('span.sep.zoom'),
       h(
-        'button',
+        'button.zoom',
         { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', onclick: () => actions.zoomOut() },
         '−',
       ),
-      h('button', { type: 'button', title: 'Fit the board (0)', onclick: () => actions.fit() }, 'Fit'),
+      h('button.zoom', { type: 'button', title: 'Fit the board (0)', onclick: () => actions.fit() }, 'Fit'),
       h(
-        'button',
+        'button.zoom',
         { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => actions.zoomIn() },
         '+',
       ),
+    );
+    // In the row on a phone too (an arrow each there); on a wide screen `order` puts them between Delete and the zoom (styles.css).
+    const undo = h(
+      'button.undo',
+      { type: 'button', title: 'Undo (Ctrl+Z)', 'aria-label': 'Undo', onclick: () => actions.undo() },
+      'Undo',
+    );
+    const redo = h(
+      'button.redo',
+      { type: 'button', title: 'Redo (Ctrl+Shift+Z)', 'aria-label': 'Redo', onclick: () => actions.redo() },
+      'Redo',
     );
     this.moreButton = h(
       'button.more-toggle',
@@ -226,6 +237,8 @@ export class Toolbar {
       ...tools.filter((button) => button.classList.contains('phone')),
       this.moreButton,
       more,
+      undo,
+      redo,
     );
     // The open menu closes on Escape and on a press outside the toolbar.
     toolbar.addEventListener('keydown', (event) => event.key === 'Escape' && this.showMore(false));

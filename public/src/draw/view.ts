@@ -32,6 +32,8 @@ export class CanvasView {
   private zoom = 1;
   /** Bumped by every fit and by every pan or zoom, so a late re-fit never undoes the person's own move. */
   private changes = 0;
+  /** Whether the person has panned or zoomed since the board opened. */
+  private moved = false;
 
   /** `boxes` lists the box of every item, for fitting; `scaled` are the elements drawn at the screen's size, which read `--scale`. */
   constructor(
@@ -75,6 +77,7 @@ export class CanvasView {
     [this.x, this.y] = [px - ((px - this.x) * scale) / this.zoom, py - ((py - this.y) * scale) / this.zoom];
     this.zoom = scale;
     this.changes++;
+    this.moved = true;
     this.apply();
   }
 
@@ -88,6 +91,7 @@ export class CanvasView {
     this.x += dx;
     this.y += dy;
     this.changes++;
+    this.moved = true;
     this.apply();
   }
 
@@ -102,7 +106,25 @@ export class CanvasView {
     void diagramsDrawn().then(() => change === this.changes && this.fitNow());
   }
 
-  private fitNow(): void {
+  /**
+   * Opens the board on its content, as the embed does: fits it (never above
+   * 100%) when some of it lies outside the viewport, unless the person has
+   * moved the view since the board opened.
+   */
+  fitOnOpen(): void {
+    if (this.moved) return;
+    const rect = this.viewport.getBoundingClientRect();
+    const outside = [...this.boxes()].some(
+      (box) =>
+        box.x * this.zoom + this.x < 0 ||
+        box.y * this.zoom + this.y < 0 ||
+        (box.x + box.width) * this.zoom + this.x > rect.width ||
+        (box.y + box.height) * this.zoom + this.y > rect.height,
+    );
+    if (outside) this.fitNow(1);
+  }
+
+  private fitNow(maxScale = MAX_FIT_SCALE): void {
     const rect = this.viewport.getBoundingClientRect();
     let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const box of this.boxes()) {
@@ -122,7 +144,7 @@ export class CanvasView {
         Math.min(
           (rect.width - 2 * margin) / (maxX - minX || 1),
           (rect.height - 2 * margin) / (maxY - minY || 1),
-          MAX_FIT_SCALE,
+          maxScale,
         ),
       ),
     );

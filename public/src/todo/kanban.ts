@@ -343,6 +343,8 @@ export class KanbanBoard {
         this.session.write((w) => patchTask(w, task.id, { done: (event.target as HTMLInputElement).checked }));
       },
     });
+    // The label is the box's hit area: on a touch screen it is a finger's size around a box that keeps its look (styles.css).
+    const doneBox = h('label.done-box', { onclick: (event: Event) => event.stopPropagation() }, done);
     const described = [
       task.name || 'Untitled',
       task.done ? 'done' : '',
@@ -379,7 +381,7 @@ export class KanbanBoard {
           void this.editTask(task);
         },
       },
-      done,
+      doneBox,
       h('span.name', {}, task.name || 'Untitled'),
       h('span.badges', {}, ...badges),
     );
