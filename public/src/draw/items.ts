@@ -210,6 +210,20 @@ export class ItemLayer {
     }
   }
 
+  /**
+   * The size a text or link is drawn at, for routing the strokes anchored to
+   * it; undefined when its element is not drawn or shows other content than
+   * `node` (a write about to change it). A width being set is taken as set.
+   */
+  sizeOf(node: TextNode): { width: number; height: number } | undefined {
+    const element = this.elements.get(node.id) as HTMLElement | undefined;
+    const { width, ...rest } = node as TextNode & { width?: number };
+    const drawn = this.drawn.get(node.id);
+    if (!element?.offsetWidth || !drawn || drawnKey(rest) !== drawnKey({ ...JSON.parse(drawn), width: undefined }))
+      return undefined;
+    return { width: width ?? element.offsetWidth, height: element.offsetHeight };
+  }
+
   private drop(id: string): void {
     this.elements.get(id)?.remove();
     this.elements.delete(id);
@@ -227,8 +241,8 @@ export class ItemLayer {
     element: HTMLElement | undefined,
     item: { id: string; x: number; y: number; last_updated: string },
   ): boolean {
-    const { x, y, last_updated, ...rest } = item;
-    const key = JSON.stringify(rest);
+    const { x, y } = item;
+    const key = drawnKey(item);
     if (element && this.drawn.get(item.id) === key) {
       element.style.left = `${x}px`;
       element.style.top = `${y}px`;
@@ -299,4 +313,10 @@ export class ItemLayer {
     if (this.selection.has(id) || existing) line.classList.toggle('selected', this.selection.has(id));
     this.changed(id);
   }
+}
+
+/** What an item's element shows, less its place and time. */
+function drawnKey(item: { x: number; y: number; last_updated?: string }): string {
+  const { x, y, last_updated, ...rest } = item;
+  return JSON.stringify(rest);
 }

@@ -132,7 +132,7 @@ export function renderStroke(
   return line;
 }
 
-/** The id of the arrowhead marker of an ink colour in `layer`, made on first use (a marker takes its colour from where it is defined, not from the line). */
+/** The id of the arrowhead marker of an ink colour in `layer`, made on first use (a marker takes its colour from where it is defined, not from the line); its tip is the stroke's end, on the item's edge. */
 function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
   const id = `arrowhead-${color ?? 'auto'}`;
   if (layer.querySelector(`#${id}`)) return id;
@@ -141,7 +141,7 @@ function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
   for (const [name, value] of Object.entries({
     id,
     viewBox: '0 0 10 10',
-    refX: '8',
+    refX: '10',
     refY: '5',
     markerWidth: '4',
     markerHeight: '4',
