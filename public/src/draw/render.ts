@@ -81,7 +81,15 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
   img.draggable = false;
   if (img.dataset.blob === image.blob) return;
   img.dataset.blob = image.blob;
-  if (image.thumbDataUrl) img.src = image.thumbDataUrl;
+  const thumb = image.thumbDataUrl;
+  if (thumb) img.src = thumb;
+  // Offline, an image the service worker has not kept shows its stored thumbnail, if any.
+  const unavailable = () => {
+    if (thumb && img.getAttribute('src') !== thumb) img.src = thumb;
+    else img.classList.add('broken');
+  };
+  img.onerror = unavailable;
+  img.onload = () => img.classList.remove('broken');
   const path = `/api/boards/${boardId}/images/${image.id}`;
   const key = keys.get(boardId);
   if (!key) {
@@ -100,7 +108,7 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
       imageUrls.set(image.blob, url);
       img.src = url;
     })
-    .catch(() => img.classList.add('broken'));
+    .catch(unavailable);
 }
 
 /** A polyline's `points`; a plain loop, since a board's first render builds thousands of them. */
