@@ -63,6 +63,17 @@ export default defineConfig({
             options: { cacheName: 'embed-page', expiration: { maxEntries: 4 } },
           },
           {
+            // A board's images, kept once seen so that the board shows them offline too. The network
+            // first: an image id can be given a new picture.
+            urlPattern: /\/api\/boards\/[^/]+\/images\/[^/?]+$/,
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'board-images',
+              expiration: { maxEntries: 300, purgeOnQuotaError: true },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
             urlPattern: /\/assets\/[^/]+\.(?:js|css)$/,
             handler: 'CacheFirst',
             options: { cacheName: 'lazy-assets', expiration: { maxEntries: 200 } },

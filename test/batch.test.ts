@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BATCH_OPS, MAX_BODY_BYTES, RATE_BOARD_STANDARD } from '../schema/index.js';
+import { centreOf, expectOnEdge } from './helpers/edges.js';
 import { client } from './helpers/http.js';
 import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
@@ -95,7 +96,8 @@ describe('MCP batch', () => {
         created: true,
         bbox: { x: 0, y: 0, width: 200, height: expect.any(Number) },
       });
-      expect(arrow0).toMatchObject({ pointCount: 2, bbox: { x: 200, y: 40 } });
+      // Routed edge to edge: from the right edge of Web app to the left edge of API, level with their centres.
+      expect(arrow0).toMatchObject({ pointCount: 2, bbox: { x: 200, y: Math.floor(web.bbox.height / 2), width: 200 } });
       expect(link).toMatchObject({ kind: 'link', bbox: { x: 0, y: 600 } });
       expect(answer.results.at(-1)).toEqual({ ok: true, title: 'Web-app architecture' });
       expect(JSON.stringify(answer).length).toBeLessThan(2_000);
@@ -108,17 +110,21 @@ describe('MCP batch', () => {
       expect(board.texts.find((text: { id: string }) => text.id === flow.id).content).toContain('flowchart LR');
       expect(board.texts.every((text: { author: string }) => text.author === 'ai:alpha')).toBe(true);
       const strokes = new Map(board.lines.map((line: { id: string }) => [line.id, line]));
+      const middle = web.bbox.height / 2;
       expect((strokes.get(arrow0.id) as any).anchors).toEqual({
-        start: { kind: 'text', id: web.id, dx: 200, dy: 40 },
-        end: { kind: 'text', id: api.id, dx: 0, dy: 40 },
+        start: { kind: 'text', id: web.id, dx: 200, dy: middle },
+        end: { kind: 'text', id: api.id, dx: 0, dy: middle },
       });
       expect((strokes.get(arrow1.id) as any).anchors.end.id).toBe(db.id);
-      // Anchored for real: moving the post-it drags the arrow's end.
+      // Anchored for real: moving the post-it re-routes the arrow edge to edge.
       await mcp().call('move', { board_id, id: api.id, x: 500, y: 100 });
       const moved = (await mcp().call('get_board', { board_id, include_points: true })).lines.find(
         (line: { id: string }) => line.id === arrow0.id,
       );
-      expect(moved.points.at(-1)).toEqual([500, 140]);
+      const [from, to] = [web.bbox, { ...api.bbox, x: 500, y: 100 }];
+      const [start, end] = moved.points.map(([x, y]: number[]) => ({ x, y }));
+      expectOnEdge(start, from, centreOf(to), 0.2, 'start');
+      expectOnEdge(end, to, centreOf(from), 0.2, 'end');
     },
   );
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { centreOf, expectOnEdge } from './helpers/edges.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { useServer } from './helpers/server.js';
 
@@ -520,6 +521,49 @@ describe('move', () => {
     expect(after.texts.find((t: any) => t.id === a.id).last_updated).not.toBe(
       before.texts.find((t: any) => t.id === a.id).last_updated,
     );
+  });
+
+  it('a straight anchored stroke runs edge to edge when drawn, and again when an item moves or grows', async () => {
+    const id = await newBoard();
+    const a = (await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A' })).body;
+    const b = (await t.api.post(`/api/boards/${id}/texts`, { x: 300, y: 200, content: 'B' })).body;
+    const arrow = (
+      await t.api.post(`/api/boards/${id}/strokes`, {
+        points: [
+          [5, 5],
+          [305, 205],
+        ],
+        anchors: { start: { kind: 'text', id: a.id, dx: 5, dy: 5 }, end: { kind: 'text', id: b.id, dx: 5, dy: 5 } },
+      })
+    ).body;
+    const line = async () => (await snapshot(id)).lines.find((l: any) => l.id === arrow.id);
+    const expectRouted = async (from: any, to: any) => {
+      const { points, anchors } = await line();
+      const [start, end] = points.map(([x, y]: number[]) => ({ x, y }));
+      expectOnEdge(start, from, centreOf(to), 0.2, 'start');
+      expectOnEdge(end, to, centreOf(from), 0.2, 'end');
+      // Each end is its item's top-left plus the anchor's offset.
+      for (const [at, box, anchor] of [
+        [start, from, anchors.start],
+        [end, to, anchors.end],
+      ]) {
+        expect(at.x - box.x).toBeCloseTo(anchor.dx, 1);
+        expect(at.y - box.y).toBeCloseTo(anchor.dy, 1);
+      }
+    };
+    await expectRouted(a.bbox, b.bbox);
+    await t.api.post(`/api/boards/${id}/texts/${b.id}/move`, { x: -300, y: 250 });
+    await expectRouted(a.bbox, { ...b.bbox, x: -300, y: 250 });
+    const grown = (
+      await t.api.post(`/api/boards/${id}/texts`, {
+        id: b.id,
+        x: -300,
+        y: 250,
+        content: '# B grew\nwith a second line, and a third\n\nand more',
+      })
+    ).body;
+    expect(grown.bbox.height).toBeGreaterThan(b.bbox.height);
+    await expectRouted(a.bbox, grown.bbox);
   });
 
   it('unknown kind is 400, unknown item 404, bad coordinates 400', async () => {

@@ -36,6 +36,8 @@ export class BoardSession {
   state: SyncState = { online: navigator.onLine, connected: false, synced: false, pending: 0 };
   private readonly listeners = new Set<() => void>();
   readonly me: Person;
+  /** The size a text or link is drawn at (BoardWrite.textSize): a draw board tells it; unknown elsewhere. */
+  textSize: BoardWrite['textSize'] = () => undefined;
 
   constructor(
     readonly boardId: string,
@@ -171,6 +173,7 @@ export class BoardSession {
       author: authorTag(),
       now: new Date().toISOString(),
       newId: () => crypto.randomUUID(),
+      textSize: (node) => this.textSize(node),
       counts: {},
     };
     try {

@@ -1,6 +1,6 @@
 /** What a domain mutation is handed: the board's maps inside one open transaction, and who writes. */
 import type { BoardMode } from '../../schema/index.js';
-import type { WriteMaps } from './document-model.js';
+import type { TextNode, WriteMaps } from './document-model.js';
 import { errors } from './errors.js';
 
 /** The surfaces a write can come from; carried as the Y transaction origin. */
@@ -49,6 +49,12 @@ export type BoardWrite = {
   now: string;
   /** Mints ids for new items. */
   newId: () => string;
+  /**
+   * The size a text or link is laid out at, which strokes anchored to it are
+   * routed around (images carry theirs): the shared item layout on the server,
+   * the drawn element in the app; undefined when unknown.
+   */
+  textSize: (node: TextNode) => { width: number; height: number } | undefined;
   /** Item counts of this write, see itemCount in items.ts. */
   counts: Partial<Record<CountedMap, number>>;
 };

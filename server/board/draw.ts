@@ -3,7 +3,6 @@
  * Each takes validated input and runs inside the caller's one Y transaction;
  * every check comes before the first change, so a rejected call changes nothing.
  */
-import type * as Y from 'yjs';
 import type {
   DrawKind,
   ImageInput,
@@ -21,6 +20,7 @@ import {
   base64DecodedBytes,
   parseImageDataUrl,
 } from '../../schema/index.js';
+import { followAnchors, routed } from './anchored-strokes.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from './document-model.js';
 import { isLink } from './document-model.js';
@@ -55,6 +55,7 @@ export function upsertText(w: BoardWrite, input: TextInput): TextItem {
   };
   setPresentFields(item, input, ['color', 'width', 'postit', 'diagram']);
   putItem(w, 'texts', item);
+  if (current) followAnchors(w, item.id, item.x - current.x, item.y - current.y);
   return item;
 }
 
@@ -72,6 +73,7 @@ export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
   if (!current) requireRoom(ITEM_QUOTAS.texts, itemCount(w, 'texts'));
   const item: LinkItem = { ...stamp(w, current, input.author), kind: 'link', x: input.x, y: input.y, url: input.url };
   putItem(w, 'texts', item);
+  if (current) followAnchors(w, item.id, item.x - current.x, item.y - current.y);
   return item;
 }
 
@@ -113,8 +115,9 @@ export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
     width: STROKE_WIDTH_PX,
   };
   setPresentFields(item, input, ['anchors']);
-  putItem(w, 'lines', item);
-  return item;
+  const placed = routed(w, item);
+  putItem(w, 'lines', placed);
+  return placed;
 }
 
 /** The image write response of the spec. */
@@ -155,6 +158,7 @@ export function upsertImage(w: BoardWrite, input: ImageInput): ImageItem {
   };
   setPresentFields(item, input, ['thumbDataUrl']);
   putItem(w, 'images', item);
+  if (current) followAnchors(w, item.id, x - current.x, y - current.y);
   return item;
 }
 
@@ -169,6 +173,7 @@ export function resizeImage(w: BoardWrite, id: string, size: ImageResizeInput): 
   if (!current) throw errors.itemNotFound('image', id);
   const item: ImageItem = { ...current, width: size.width, height: size.height, last_updated: w.now };
   putItem(w, 'images', item);
+  followAnchors(w, id, 0, 0);
   return item;
 }
 
@@ -191,7 +196,7 @@ function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageIt
 /**
  * Moves an item: texts, links and images put their top-left at (x, y); a
  * stroke is translated so its bounding-box top-left lands there. Strokes
- * anchored to a moved text or image follow it without a new `last_updated`.
+ * anchored to a moved text or image follow it (anchored-strokes.ts).
  */
 export function moveItem(
   w: BoardWrite,
@@ -216,69 +221,6 @@ export function moveItem(
   else w.maps.texts.set(id, { ...(node as TextNode), x: to.x, y: to.y, last_updated: w.now });
   if (dx !== 0 || dy !== 0) followAnchors(w, id, dx, dy);
   return { id, x: to.x, y: to.y };
-}
-
-/**
- * Bends the strokes anchored to a moved node: an anchored start moves by the
- * full delta and the pull fades along the stroke to the other end (and the
- * reverse for an anchored end); a stroke anchored at both ends moves whole.
- * `last_updated` stays: the stroke itself was not edited.
- */
-function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: number): void {
-  for (const id of strokesAnchoredTo(w, nodeId)) {
-    const stroke = w.maps.lines.get(id);
-    if (!stroke) continue;
-    const startFollows = stroke.anchors?.start?.id === nodeId;
-    const endFollows = stroke.anchors?.end?.id === nodeId;
-    if (!startFollows && !endFollows) continue;
-    const weights = pathFractions(stroke.points);
-    const points = stroke.points.map(([x, y], i): Point => {
-      const weight = (startFollows ? 1 - weights[i] : 0) + (endFollows ? weights[i] : 0);
-      return [x + dx * weight, y + dy * weight];
-    });
-    w.maps.lines.set(stroke.id, { ...stroke, points });
-  }
-}
-
-/**
- * The committed strokes anchored to each node, by node id: built once per
- * version of the strokes map (an observer drops it when the map changes), so
- * moving 50 items a frame reads it 50 times instead of walking 2000 strokes
- * 50 times.
- */
-const anchorIndexes = new WeakMap<Y.Map<StrokeItem>, Map<string, string[]>>();
-
-function anchorIndex(lines: Y.Map<StrokeItem>): Map<string, string[]> {
-  let index = anchorIndexes.get(lines);
-  if (index) return index;
-  index = new Map();
-  for (const stroke of lines.values()) {
-    for (const anchor of [stroke.anchors?.start, stroke.anchors?.end]) {
-      if (anchor) index.set(anchor.id, [...(index.get(anchor.id) ?? []), stroke.id]);
-    }
-  }
-  if (!anchorIndexes.has(lines)) lines.observe(() => anchorIndexes.delete(lines));
-  anchorIndexes.set(lines, index);
-  return index;
-}
-
-/** Ids of the strokes that may be anchored to a node as this write sees them: the committed ones, and any the write itself changed. */
-function strokesAnchoredTo(w: BoardWrite, nodeId: string): Set<string> {
-  const { map, cleared } = w.maps.lines.committed;
-  const ids = new Set(cleared ? [] : (anchorIndex(map).get(nodeId) ?? []));
-  for (const id of w.maps.lines.changedKeys()) ids.add(id);
-  return ids;
-}
-
-/** Fraction of the path length travelled at each point (by index when the path has no length). */
-function pathFractions(points: Point[]): number[] {
-  const lengths = [0];
-  for (let i = 1; i < points.length; i++) {
-    lengths.push(lengths[i - 1] + Math.hypot(points[i][0] - points[i - 1][0], points[i][1] - points[i - 1][1]));
-  }
-  const total = lengths[lengths.length - 1];
-  if (total === 0) return points.map((_, i) => (points.length === 1 ? 0 : i / (points.length - 1)));
-  return lengths.map((length) => length / total);
 }
 
 /** Erases an item by kind and id. */

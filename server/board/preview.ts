@@ -257,7 +257,7 @@ function drawImage(image: ImageItem, bounds: Bounds): string {
 
 /** The arrowhead of an ink, as the app draws it (draw/render.ts): a marker takes its colour from where it is defined. */
 function arrowhead(color: string): string {
-  return `<marker id="arrowhead-${color.slice(1)}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
+  return `<marker id="arrowhead-${color.slice(1)}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
 }
 
 /** A stroke as a polyline; one anchored at its end is an arrow and gets the head of its colour (added to `heads`). */

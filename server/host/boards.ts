@@ -13,6 +13,7 @@ import { type BoardOrigin, type BoardWrite, DEFAULT_AUTHORS } from '../board/boa
 import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/document-model.js';
 import { errors, keyStateOf } from '../board/errors.js';
+import { itemSize } from '../board/item-layout.js';
 import { applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
@@ -425,6 +426,7 @@ export class Boards {
       author: origin.author,
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
+      textSize: itemSize,
       counts: {},
       authors: new Set(),
     };

@@ -152,7 +152,8 @@ describe('draw clipboard', () => {
 
     // The stroke alone: its anchored texts stay behind, so the copy has no anchors.
     const stroke = before.lines[0];
-    const [sx, sy] = stroke.points[Math.floor(stroke.points.length / 2)];
+    // Half-way along it: an arrow's ends touch its texts, which lie above it.
+    const [sx, sy] = [0, 1].map((axis) => (stroke.points[0][axis] + stroke.points.at(-1)[axis]) / 2);
     const box = (await page.locator('[data-testid=canvas]').boundingBox())!;
     const m = await page.evaluate(() => new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform));
     await page.mouse.click(box.x + m.e + sx * m.a, box.y + m.f + sy * m.a);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, openBoard as openBoardPage, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -164,6 +164,108 @@ describe('draw export and print', () => {
     expect(Math.abs(parsed.width - (box.width + 2 * MARGIN_PX))).toBeLessThanOrEqual(4);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('Export SVG of a 15-item board: the background covers the whole picture, and the file is a few tens of KB', async () => {
+    const texts = [
+      ...[
+        '# Roadmap\n- **Q1** ship\n- [ ] hire',
+        'Plain note',
+        'A *quiet* remark',
+        '## Risks\n1. late\n2. over budget',
+      ].map((content, i) => ({ x: i * 260, y: 0, content })),
+      ...['Buy milk', 'Call the bank', 'Review PR'].map((content, i) => ({
+        x: i * 220,
+        y: 220,
+        content,
+        postit: true,
+      })),
+      { x: 700, y: 220, content: 'Frame', diagram: true },
+      { x: -200, y: 420, content: '`code` and [a link](https://example.org)', color: 'blue' },
+      { kind: 'link', x: 300, y: 420, url: 'https://example.org/docs' },
+      { kind: 'link', x: 600, y: 420, url: 'https://status.example.org' },
+    ];
+    const lines = [0, 1, 2, 3].map((i) => ({
+      points: [
+        [i * 200, 520],
+        [i * 200 + 120, 600],
+        [i * 200 + 180, 540],
+      ],
+      color: i % 2 ? 'red' : 'auto',
+    }));
+    const created = await fetch(`${t.server.url}/api/boards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: { texts, lines } }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    for (const dark of [false, true]) {
+      const context = await chrome.browser.newContext({
+        viewport: DESKTOP,
+        colorScheme: dark ? 'dark' : 'light',
+        acceptDownloads: true,
+      });
+      const { page, errors } = await openBoardPage(context, t.server.url, id, { items: 15 });
+      await page.keyboard.press('0'); // fitted, to set beside the export
+      await page.screenshot({ path: join(ARTIFACTS, `draw-export-15-app${dark ? '-dark' : ''}.png`) });
+      const { bytes } = await exportFile(page, 'SVG of the board');
+      const svg = bytes.toString('utf8');
+      writeFileSync(join(ARTIFACTS, `draw-export-15${dark ? '-dark' : ''}.svg`), svg);
+      expect(svg.length, 'the SVG of 15 items without images').toBeLessThan(40_000);
+      const seen = await page.evaluate((text) => {
+        const root = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+        const [width, height] = ['width', 'height'].map((name) => Number(root.getAttribute(name)));
+        const rect = root.querySelector(':scope > rect');
+        return {
+          width,
+          height,
+          rect: rect && {
+            x: rect.getAttribute('x') ?? '0',
+            y: rect.getAttribute('y') ?? '0',
+            width: rect.getAttribute('width'),
+            height: rect.getAttribute('height'),
+            fill: rect.getAttribute('fill'),
+          },
+          page: getComputedStyle(document.body).backgroundColor,
+        };
+      }, svg);
+      expect(seen.rect, 'a background under the whole picture').toEqual({
+        x: '0',
+        y: '0',
+        width: '100%',
+        height: '100%',
+        fill: seen.page,
+      });
+      // What it looks like: the file drawn as an image, over a contrasting page, so a background short of the edges shows.
+      await page.setContent('<body style="margin:0;background:#f0f"></body>');
+      await page.evaluate((text) => {
+        const img = document.createElement('img');
+        img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
+        document.body.append(img);
+        return img.decode();
+      }, svg);
+      await page.screenshot({ path: join(ARTIFACTS, `draw-export-15${dark ? '-dark' : ''}.png`) });
+      const corners = await page.evaluate(
+        ({ width, height }) => {
+          const img = document.querySelector('img')!;
+          const canvas = document.createElement('canvas');
+          [canvas.width, canvas.height] = [width, height];
+          const context2d = canvas.getContext('2d')!;
+          context2d.drawImage(img, 0, 0);
+          return [
+            [1, 1],
+            [width - 2, 1],
+            [1, height - 2],
+            [width - 2, height - 2],
+          ].map(([x, y]) => [...context2d.getImageData(x, y, 1, 1).data]);
+        },
+        { width: seen.width, height: seen.height },
+      );
+      const [r, g, b] = seen.page.match(/\d+/g)!.map(Number);
+      for (const corner of corners) expect(corner).toEqual([r, g, b, 255]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 
   it('Export of the selection frames only the selected items', async () => {

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { type Box, centreOf, expectOnEdge } from '../helpers/edges.js';
 import { PNG_1PX } from '../helpers/http.js';
 import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
@@ -353,9 +354,9 @@ describe('draw selection and transform', () => {
     expect(line.anchors.start).toMatchObject({ kind: 'text', id: from.id });
     expect(line.anchors.end).toMatchObject({ kind: 'text', id: to.id });
     expect(line.points).toHaveLength(2);
-    // It starts and ends beside its texts, not under them.
+    // It starts and ends on its texts' edges (here the target's top), not under them.
     expect(line.points[0][0]).toBeGreaterThan(from.x);
-    expect(line.points[1][0]).toBeLessThan(to.x);
+    expect(line.points[1][1]).toBeCloseTo(to.y, 0);
     expect(await page.locator(`.stroke[data-id="${line.id}"]`).getAttribute('marker-end')).toMatch(/^url\(#arrowhead-/);
     await shot(page, 'draw-arrow.png');
 
@@ -368,7 +369,97 @@ describe('draw selection and transform', () => {
       const board = await boardJson(t.server.url, id);
       return board.lines[0].points[1][1] > line.points[1][1] + 150 && board.lines;
     });
-    expect(followed.points[1][0]).toBeCloseTo(line.points[1][0] + 100, 0);
+    expect(followed.points[1]).toEqual([600 + followed.anchors.end.dx, 500 + followed.anchors.end.dy]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an arrow runs edge to edge on the line between the centres after its target moves far below-left, live, stored and in the preview', async () => {
+    const id = await makeBoard({
+      texts: [
+        { x: 600, y: 100, content: 'Source' },
+        { x: 950, y: 160, content: 'Target text' },
+      ],
+    });
+    const { page, context, errors } = await open(id, { items: 2 });
+    const texts = (await boardJson(t.server.url, id)).texts;
+    const from = texts.find((x: any) => x.content === 'Source');
+    const to = texts.find((x: any) => x.content === 'Target text');
+    await page.keyboard.press('a');
+    await drag(page, await centre(page, text(from.id)), await centre(page, text(to.id)));
+    const [line] = await until(async () => {
+      const board = await boardJson(t.server.url, id);
+      return board.lines.length === 1 && board.lines;
+    });
+    /** The drawn arrow's ends and the two texts' boxes, in world pixels, as the page shows them. */
+    const drawn = () =>
+      page.evaluate(
+        ([lineId, fromId, toId]) => {
+          const box = (itemId: string) => {
+            const element = document.querySelector<HTMLElement>(`[data-id="${itemId}"]`)!;
+            const [x, y] = [Number.parseFloat(element.style.left), Number.parseFloat(element.style.top)];
+            return { x, y, width: element.offsetWidth, height: element.offsetHeight };
+          };
+          const points = (document.querySelector(`.stroke[data-id="${lineId}"]`) as SVGPolylineElement).points;
+          return {
+            ends: [points[0], points[points.length - 1]].map(({ x, y }) => ({ x, y })),
+            from: box(fromId),
+            to: box(toId),
+          };
+        },
+        [line.id, from.id, to.id],
+      );
+    const expectEdgeToEdge = (seen: Awaited<ReturnType<typeof drawn>>, what: string) => {
+      expectOnEdge(seen.ends[0], seen.from, centreOf(seen.to), 2, `${what} start`);
+      expectOnEdge(seen.ends[1], seen.to, centreOf(seen.from), 2, `${what} end`);
+    };
+    expectEdgeToEdge(await drawn(), 'drawn');
+
+    await page.keyboard.press('v');
+    const at = await centre(page, text(to.id));
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x - 300, at.y + 150, { steps: 6 });
+    await page.waitForTimeout(100); // a frame for the live write
+    expectEdgeToEdge(await drawn(), 'mid-drag');
+    await page.mouse.move(at.x - 750, at.y + 400, { steps: 6 });
+    await page.mouse.up();
+    const moved = await until(async () => {
+      const board = await boardJson(t.server.url, id);
+      const target = board.texts.find((x: any) => x.id === to.id);
+      return target.x < from.x - 50 && board;
+    });
+    const seen = await drawn();
+    expect(seen.to.x + seen.to.width).toBeLessThan(seen.from.x); // below-left, clear of the source
+    expect(seen.to.y).toBeGreaterThan(seen.from.y + seen.from.height);
+    expectEdgeToEdge(seen, 'after the move');
+    await shot(page, 'draw-arrow-rerouted.png');
+    // What is stored is what is drawn, so REST and MCP readers see the same arrow.
+    const stored = moved.lines[0].points.map(([x, y]: number[]) => ({ x, y }));
+    for (const [i, end] of seen.ends.entries()) {
+      expect(stored[i].x).toBeCloseTo(end.x, 0);
+      expect(stored[i].y).toBeCloseTo(end.y, 0);
+    }
+
+    // The preview draws the same route around its own boxes of the texts.
+    const svg = await (await fetch(`${t.server.url}/svg-preview/${id}`)).text();
+    const rect = (content: string): Box => {
+      const match = new RegExp(
+        `<g class="text[^"]*"[^>]*><rect x="(-?\\d+)" y="(-?\\d+)" width="(\\d+)" height="(\\d+)"[^>]*/>(?:(?!</g>).)*${content}`,
+      ).exec(svg);
+      expect(match, content).not.toBeNull();
+      const [x, y, width, height] = match!.slice(1, 5).map(Number);
+      return { x, y, width, height };
+    };
+    const arrow = /<polyline class="stroke arrow[^"]*" points="([^"]+)"/.exec(svg);
+    expect(arrow).not.toBeNull();
+    const ends = arrow![1].split(' ').map((pair) => {
+      const [x, y] = pair.split(',').map(Number);
+      return { x, y };
+    });
+    const [source, target] = [rect('Source'), rect('Target text')];
+    expectOnEdge(ends[0], source, centreOf(target), 2, 'preview start');
+    expectOnEdge(ends.at(-1)!, target, centreOf(source), 2, 'preview end');
     expect(errors).toEqual([]);
     await context.close();
   });

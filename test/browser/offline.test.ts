@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PNG_1PX } from '../helpers/http.js';
 import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
 const chrome = useChromium();
+
+const PNG_4X3 = 'iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGOQqzgBRww4OQA4KhBpUsYmbgAAAABJRU5ErkJggg==';
 
 const taskNames = async (id: string) =>
   ((await boardJson(t.server.url, id)).tasks as { name: string }[]).map((task) => task.name).sort();
@@ -53,6 +56,60 @@ describe('opening boards offline', () => {
     await until(async () => (await taskNames(id)).includes('Added offline'), 15_000);
     expect(await taskNames(id)).toEqual(['Added offline', 'Seen online']);
     await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('images seen online show after a reload offline: the image itself, else its stored thumbnail', async () => {
+    const picture = `data:image/png;base64,${PNG_4X3}`;
+    const created = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          content: {
+            texts: [{ x: 0, y: 0, content: 'Seen online' }],
+            images: [
+              { sourceId: 'bare', x: 0, y: 60, width: 160, height: 120, dataUrl: picture },
+              { sourceId: 'thumbed', x: 200, y: 60, width: 160, height: 120, dataUrl: picture, thumbDataUrl: PNG_1PX },
+            ],
+          },
+        }),
+      })
+    ).json();
+    const id: string = created.id;
+    const [bare, thumbed] = created.ids.images as string[];
+    const { page, context, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${t.server.url}/#${id}`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.reload(); // the board as a person sees it again: its requests go through the worker
+    await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    /** What each image element shows once it has settled: its picture's width, and whether it is marked broken. */
+    const shown = (imageId: string) =>
+      page
+        .waitForFunction((itemId) => {
+          const img = document.querySelector<HTMLImageElement>(`[data-id="${itemId}"] img`);
+          if (!img?.complete || (!img.naturalWidth && !img.classList.contains('broken'))) return false;
+          return { naturalWidth: img.naturalWidth, broken: img.classList.contains('broken') };
+        }, imageId)
+        .then((handle) => handle.jsonValue() as Promise<{ naturalWidth: number; broken: boolean }>);
+    expect(await shown(bare)).toEqual({ naturalWidth: 4, broken: false });
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('.item.text:has-text("Seen online")');
+    await page.waitForSelector('[data-testid=status]:has-text("Offline")');
+    expect(await shown(bare)).toEqual({ naturalWidth: 4, broken: false });
+    expect(await shown(thumbed)).toEqual({ naturalWidth: 4, broken: false });
+    await page.screenshot({ path: join(ARTIFACTS, 'offline-images.png') });
+
+    // Without the worker's copy (evicted, or never fetched): the thumbnail stored in the document.
+    await page.evaluate(() => caches.delete('board-images'));
+    await page.reload();
+    await page.waitForSelector('.item.text:has-text("Seen online")');
+    expect(await shown(thumbed)).toEqual({ naturalWidth: 1, broken: false });
+    expect((await shown(bare)).broken).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,12 +4,11 @@
  * path crosses.
  */
 import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
+import { exitPoint } from '../../../server/board/anchored-strokes.js';
 import { strokeBBox } from '../../../server/board/draw.js';
 import type { ItemLayer } from './items.js';
 import { round, type Box, type World } from './view.js';
 
-/** The gap between an arrow's end and the edge of the item it points at, in world pixels. */
-const ARROW_GAP_PX = 6;
 /** How near a stroke the eraser must pass, in screen pixels. */
 export const ERASER_RADIUS_PX = 8;
 
@@ -29,27 +28,11 @@ export function nodeAt(layer: ItemLayer, id: string | null): Node | null {
 const centre = (box: Box): World => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
 /**
- * Where the ray from `inside` (a point of `box`) towards `to` leaves the box,
- * plus a small gap, so the arrow starts or ends beside the item and its head is
- * not hidden under it (strokes lie beneath texts and images).
- */
-function edgeToward(box: Box, inside: World, to: World): World {
-  const [dx, dy] = [to.x - inside.x, to.y - inside.y];
-  const length = Math.hypot(dx, dy);
-  if (length === 0) return inside;
-  const exits = [
-    dx > 0 ? (box.x + box.width - inside.x) / dx : dx < 0 ? (box.x - inside.x) / dx : Infinity,
-    dy > 0 ? (box.y + box.height - inside.y) / dy : dy < 0 ? (box.y - inside.y) / dy : Infinity,
-  ];
-  const t = Math.min(1, Math.max(0, Math.min(...exits) + ARROW_GAP_PX / length));
-  return { x: inside.x + dx * t, y: inside.y + dy * t };
-}
-
-/**
  * The stroke an arrow gesture makes, from its press at `a` to its release at
- * `b`: a straight line between the items under its ends (centre to centre,
- * clipped to their edges), each end anchored to its item by its offset from
- * the item's top-left, so it follows the item when it moves.
+ * `b`: a straight line between the items under its ends, edge to edge on the
+ * line between their centres, each end anchored to its item by its offset
+ * from the item's top-left. The domain routes it the same way again whenever
+ * either item moves or resizes (anchored-strokes.ts).
  */
 export function arrowStroke(
   from: Node | null,
@@ -57,10 +40,8 @@ export function arrowStroke(
   to: Node | null,
   b: World,
 ): Pick<StrokeInput, 'points' | 'anchors'> {
-  const start = from ? centre(from.box) : a;
-  const end = to ? centre(to.box) : b;
-  const p = from ? edgeToward(from.box, start, end) : start;
-  const q = to ? edgeToward(to.box, end, start) : end;
+  const p = from ? exitPoint(from.box, to ? centre(to.box) : b) : a;
+  const q = to ? exitPoint(to.box, from ? centre(from.box) : a) : b;
   const points: Point[] = [
     [round(p.x), round(p.y)],
     [round(q.x), round(q.y)],

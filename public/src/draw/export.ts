@@ -83,11 +83,20 @@ export async function exportBlob(
   const frame = framed(ctx, ids);
   if (!frame) return null;
   const layer = world(ctx);
+  const background = getComputedStyle(document.body).backgroundColor;
   const options = {
     width: frame.width,
     height: frame.height,
     scale: format === 'png' ? Math.max(1, devicePixelRatio) : 1,
-    backgroundColor: getComputedStyle(document.body).backgroundColor,
+    // The PNG's canvas is filled with it; in the SVG the shifted layer would carry it off the picture's edges.
+    backgroundColor: format === 'png' ? background : null,
+    onCreateForeignObjectSvg: (svg: SVGSVGElement) => {
+      const rect = svg.ownerDocument.createElementNS(svg.namespaceURI, 'rect');
+      for (const [name, value] of Object.entries({ width: '100%', height: '100%', fill: background }))
+        rect.setAttribute(name, value);
+      svg.prepend(rect);
+    },
+    includeStyleProperties: styledProperties(layer),
     style: { transform: `translate(${-frame.x}px, ${-frame.y}px)`, left: '0', top: '0' },
     filter: (node: Node) => {
       if (!(node instanceof Element)) return true;
@@ -99,6 +108,7 @@ export async function exportBlob(
       // The stroke layer is a 1 px SVG that lets its strokes overflow; the copied styles lose that.
       const strokes = (clone as Element).querySelector?.<SVGElement>('svg.strokes');
       if (strokes) strokes.style.overflow = 'visible';
+      if (clone instanceof Element) dropRepeated(clone, new Map());
     },
   };
   // A checkbox's ticked state is not an attribute, so a copy of the DOM would lose it.
@@ -115,6 +125,76 @@ export async function exportBlob(
   } finally {
     ctx.viewport.classList.remove('exporting');
   }
+}
+
+/**
+ * The CSS properties an export copies onto each element: those the page's
+ * stylesheets (the app's and Mermaid's) and the app's inline styles set.
+ * Copying every computed property made each element carry some 3 KB of
+ * defaults. Custom properties are left out: computed values have them resolved.
+ */
+function styledProperties(layer: HTMLElement): string[] {
+  const names = new Set<string>();
+  const walk = (rules: CSSRuleList) => {
+    for (const rule of rules) {
+      if (rule instanceof CSSStyleRule) for (const name of rule.style) names.add(name);
+      if ('cssRules' in rule) walk((rule as CSSGroupingRule).cssRules);
+    }
+  };
+  for (const sheet of document.styleSheets) {
+    try {
+      walk(sheet.cssRules);
+    } catch {
+      // a stylesheet of another origin cannot be read, and styles nothing drawn here
+    }
+  }
+  for (const element of layer.querySelectorAll<HTMLElement | SVGElement>('[style]'))
+    for (const name of element.style) names.add(name);
+  // Longhands only (a computed style lists exactly those): a shorthand would repeat its longhands' values.
+  const longhands = new Set(Array.from(getComputedStyle(layer)));
+  return [...names].filter((name) => longhands.has(name) && !name.startsWith('--') && !INERT.test(name));
+}
+
+/** Properties that change how an element behaves, not how it looks. */
+const INERT =
+  /^(cursor|pointer-events|(-webkit-)?user-select|will-change|touch-action|caret-|transition|animation|scroll-|overscroll-)/;
+/** Inherited properties: a child that holds its parent's value gets it without saying so. */
+const INHERITED =
+  /^(color|color-scheme|font(-.*)?|line-height|letter-spacing|word-spacing|text-(align|indent|transform|shadow|rendering)|white-space(-collapse)?|text-wrap(-.*)?|overflow-wrap|word-break|hyphens|tab-size|visibility|direction|writing-mode|list-style-(type|position|image)|quotes|fill(-.*)?|stroke(-.*)?|paint-order|-webkit-font-smoothing)$/;
+
+/** Values that draw nothing, which the copy writes out for a whole group when one of its longhands differs. */
+const NOTHING: Record<string, string> = {
+  'background-image': 'none',
+  'background-origin': 'padding-box',
+  'background-attachment': 'scroll',
+  'background-clip': 'border-box',
+  'background-repeat': 'repeat',
+  'background-size': 'auto',
+  'background-position-x': '0%',
+  'background-position-y': '0%',
+  'box-shadow': 'none',
+  'outline-offset': '0px',
+};
+
+/**
+ * Drops from each element of a copy what the copy says twice: inherited values
+ * it shares with its parent, values that draw nothing, and the colour and
+ * width of borders and outlines that are not drawn.
+ */
+function dropRepeated(element: Element, inherited: Map<string, string>): void {
+  const style = (element as HTMLElement).style;
+  const own = new Map(inherited);
+  if (style) {
+    for (const name of Array.from(style)) {
+      if (style.getPropertyPriority(name)) continue;
+      const value = style.getPropertyValue(name);
+      const side = /^(border-(?:top|right|bottom|left)|outline)-(?:color|width)$/.exec(name)?.[1];
+      if (INHERITED.test(name) ? inherited.get(name) === value : NOTHING[name] === value) style.removeProperty(name);
+      else if (side && style.getPropertyValue(`${side}-style`) === 'none') style.removeProperty(name);
+      else if (INHERITED.test(name)) own.set(name, value);
+    }
+  }
+  for (const child of element.children) dropRepeated(child, own);
 }
 
 /** The file name of an export: the board's short id, and whether it is only the selection. */

@@ -259,6 +259,20 @@ export class ItemLayer {
     this.lifted.parentElement?.classList.remove('lifting');
   }
 
+  /**
+   * The size a text or link is drawn at, for routing the strokes anchored to
+   * it; undefined when its element is not drawn or shows other content than
+   * `node` (a write about to change it). A width being set is taken as set.
+   */
+  sizeOf(node: TextNode): { width: number; height: number } | undefined {
+    const element = this.elements.get(node.id) as HTMLElement | undefined;
+    const { width, ...rest } = node as TextNode & { width?: number };
+    const drawn = this.drawn.get(node.id);
+    if (!element?.offsetWidth || !drawn || drawnKey(rest) !== drawnKey({ ...JSON.parse(drawn), width: undefined }))
+      return undefined;
+    return { width: width ?? element.offsetWidth, height: element.offsetHeight };
+  }
+
   private drop(id: string): void {
     this.liftedFrom.delete(id);
     this.elements.get(id)?.remove();
@@ -277,9 +291,9 @@ export class ItemLayer {
     element: HTMLElement | undefined,
     item: { id: string; x: number; y: number; last_updated: string },
   ): boolean {
-    const { x, y, last_updated, ...rest } = item;
+    const { x, y } = item;
     this.backing.cover(x, y);
-    const key = JSON.stringify(rest);
+    const key = drawnKey(item);
     if (element && this.drawn.get(item.id) === key) {
       if (!this.liftedFrom.has(item.id)) {
         element.style.left = `${x}px`;
@@ -409,3 +423,9 @@ class Paper {
 /** How far the sheet reaches past an item's position (wider than the widest text), and the step it grows by. */
 const PAPER_MARGIN = 4096;
 const PAPER_STEP = 4096;
+
+/** What an item's element shows, less its place and time. */
+function drawnKey(item: { x: number; y: number; last_updated?: string }): string {
+  const { x, y, last_updated, ...rest } = item;
+  return JSON.stringify(rest);
+}

@@ -94,7 +94,15 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
   img.draggable = false;
   if (img.dataset.blob === image.blob) return;
   img.dataset.blob = image.blob;
-  if (image.thumbDataUrl) img.src = image.thumbDataUrl;
+  const thumb = image.thumbDataUrl;
+  if (thumb) img.src = thumb;
+  // Offline, an image the service worker has not kept shows its stored thumbnail, if any.
+  const unavailable = () => {
+    if (thumb && img.getAttribute('src') !== thumb) img.src = thumb;
+    else img.classList.add('broken');
+  };
+  img.onerror = unavailable;
+  img.onload = () => img.classList.remove('broken');
   const path = `/api/boards/${boardId}/images/${image.id}`;
   const key = keys.get(boardId);
   if (!key) {
@@ -113,7 +121,7 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
       imageUrls.set(image.blob, url);
       img.src = url;
     })
-    .catch(() => img.classList.add('broken'));
+    .catch(unavailable);
 }
 
 /** A polyline's `points`; a plain loop, since a board's first render builds thousands of them. */
@@ -148,7 +156,7 @@ export function renderStroke(
   return line;
 }
 
-/** The id of the arrowhead marker of an ink colour in `layer`, made on first use (a marker takes its colour from where it is defined, not from the line). */
+/** The id of the arrowhead marker of an ink colour in `layer`, made on first use (a marker takes its colour from where it is defined, not from the line); its tip is the stroke's end, on the item's edge. */
 function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
   const id = `arrowhead-${color ?? 'auto'}`;
   if (layer.querySelector(`#${id}`)) return id;
@@ -157,7 +165,7 @@ function arrowhead(layer: SVGSVGElement, color: InkColor | undefined): string {
   for (const [name, value] of Object.entries({
     id,
     viewBox: '0 0 10 10',
-    refX: '8',
+    refX: '10',
     refY: '5',
     markerWidth: '4',
     markerHeight: '4',
