@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { machine, previousSections, renderReport, renderSection, type Section, type Written } from './lib/report.js';
 import { agentTasksScenario } from './scenarios/agent-tasks.js';
 import { browserScenario } from './scenarios/browser.js';
+import { browserInputScenario } from './scenarios/browser-input.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
 import { importScenario } from './scenarios/import.js';
@@ -29,6 +30,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['memory', memoryScenario],
   ['mcp', mcpScenario],
   ['browser', browserScenario],
+  ['browser-input', browserInputScenario],
   ['scale-out', scaleOutScenario],
   ['history', historyScenario],
   ['tool-list', toolListScenario],

@@ -6,6 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { createBoard } from '../lib/clients.js';
 import { spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
@@ -32,14 +33,7 @@ export async function snapshotsScenario(quick: boolean): Promise<Section> {
   const dir = await tempDataDir();
   const server = await spawnService({ ...testEnv(dir), STORE_DEBOUNCE_MS: '600000', STORE_MAX_DEBOUNCE_MS: '600000' });
   try {
-    const create = async (body: unknown) =>
-      (await (
-        await fetch(`${server.url}/api/boards`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json()) as { id: string };
+    const create = (body: unknown) => createBoard(server.url, body);
     const draw = await create({ content: fullDrawContent() });
     const todo = await create({ mode: 'todo', content: fullTodoContent() });
     const get = (path: string, headers: Record<string, string> = {}) =>

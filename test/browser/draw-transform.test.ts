@@ -397,7 +397,13 @@ describe('draw selection and transform', () => {
         ([lineId, fromId, toId]) => {
           const box = (itemId: string) => {
             const element = document.querySelector<HTMLElement>(`[data-id="${itemId}"]`)!;
-            const [x, y] = [Number.parseFloat(element.style.left), Number.parseFloat(element.style.top)];
+            // While dragged, an item is drawn by its lifted layer's transform (docs/browser-app.md).
+            const lifted = element.closest('.lifted');
+            const shift = lifted ? new DOMMatrix(getComputedStyle(lifted).transform) : new DOMMatrix();
+            const [x, y] = [
+              Number.parseFloat(element.style.left) + shift.e,
+              Number.parseFloat(element.style.top) + shift.f,
+            ];
             return { x, y, width: element.offsetWidth, height: element.offsetHeight };
           };
           const points = (document.querySelector(`.stroke[data-id="${lineId}"]`) as SVGPolylineElement).points;

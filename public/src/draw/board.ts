@@ -10,6 +10,7 @@
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
 import type { DrawContext } from './context.js';
+import { unionBox } from './clipboard.js';
 import { Cursors } from './cursors.js';
 import { Editing } from './editing.js';
 import { uploadImages } from './images.js';
@@ -64,7 +65,7 @@ export class DrawBoard {
       if (layer.selection.has(id)) handles.update();
       this.refreshHint();
     });
-    const view = new CanvasView(viewport, world, () => layer.boxes(), [handles.element, cursors.element]);
+    const view = new CanvasView(viewport, world, () => unionBox(layer.boxes()), [handles.element, cursors.element]);
     const toolbar: Toolbar = new Toolbar(viewport, {
       colorPicked: (color) => editing.recolorSelection(color),
       upload: (files) => uploadImages(session.boardId, files, view.centre()),

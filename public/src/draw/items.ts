@@ -4,6 +4,7 @@
  */
 import type * as Y from 'yjs';
 import type { ImageItem, StrokeItem, TextNode } from '../../../server/board/document-model.js';
+import { strokeBBox } from '../../../server/board/draw.js';
 import type { BoardSession } from '../session.js';
 import type { DrawSnapshot } from '../first-paint.js';
 import { h } from '../ui.js';
@@ -44,6 +45,8 @@ export class ItemLayer {
   /** Every drawn item's element by id. */
   readonly elements = new Map<string, HTMLElement | SVGElement>();
   readonly selection = new Selection(this.elements);
+  /** Each drawn stroke's box, from its points when drawn: fitting and selecting read them all. */
+  private readonly strokeBoxes = new Map<string, Box>();
   /** What each element was last drawn from, so a change of position alone only moves it (a live drag writes every frame). */
   private readonly drawn = new Map<string, string>();
   private readonly listeners = new Set<(id: string) => void>();
@@ -191,18 +194,7 @@ export class ItemLayer {
 
   /** An element's box in world coordinates: a stroke's from its points, an HTML item's from its position and laid-out size. */
   boxOf(element: HTMLElement | SVGElement): Box | null {
-    if (element instanceof SVGPolylineElement) {
-      const stroke = this.maps().lines.get(element.dataset.id!);
-      if (!stroke) return null;
-      const xs = stroke.points.map((p) => p[0]);
-      const ys = stroke.points.map((p) => p[1]);
-      return {
-        x: Math.min(...xs),
-        y: Math.min(...ys),
-        width: Math.max(...xs) - Math.min(...xs),
-        height: Math.max(...ys) - Math.min(...ys),
-      };
-    }
+    if (element instanceof SVGPolylineElement) return this.strokeBoxes.get(element.dataset.id!) ?? null;
     const html = element as HTMLElement;
     return {
       x: parseFloat(html.style.left),
@@ -277,6 +269,7 @@ export class ItemLayer {
     this.liftedFrom.delete(id);
     this.elements.get(id)?.remove();
     this.elements.delete(id);
+    this.strokeBoxes.delete(id);
     this.drawn.delete(id);
     this.selection.forget(id);
     this.changed(id);
@@ -367,8 +360,9 @@ export class ItemLayer {
     const id = stroke.id;
     const existing = this.elements.get(id) as SVGPolylineElement | undefined;
     const line = renderStroke(existing ?? null, stroke, this.strokes);
-    const [first] = stroke.points;
-    if (first) this.backing.cover(first[0], first[1]);
+    const box = strokeBBox(stroke.points);
+    this.strokeBoxes.set(id, box);
+    this.backing.cover(box.x, box.y);
     const ai = line.classList.contains('ai');
     if (!existing || existing.parentNode !== this.strokeGroups[ai ? 'ai' : 'people']) {
       (this.pending?.[ai ? 'aiStrokes' : 'strokes'] ?? this.strokeGroups[ai ? 'ai' : 'people']).append(line);

@@ -35,11 +35,11 @@ export class CanvasView {
   /** Whether the person has panned or zoomed since the board opened. */
   private moved = false;
 
-  /** `boxes` lists the box of every item, for fitting; `scaled` are the elements drawn at the screen's size, which read `--scale`. */
+  /** `bounds` is the box around every item, for fitting; `scaled` are the elements drawn at the screen's size, which read `--scale`. */
   constructor(
     private readonly viewport: HTMLElement,
     private readonly world: HTMLElement,
-    private readonly boxes: () => Iterable<Box>,
+    private readonly bounds: () => Box | null,
     private readonly scaled: HTMLElement[],
   ) {
     this.apply();
@@ -114,28 +114,22 @@ export class CanvasView {
   fitOnOpen(): void {
     if (this.moved) return;
     const rect = this.viewport.getBoundingClientRect();
-    const outside = [...this.boxes()].some(
-      (box) =>
-        box.x * this.zoom + this.x < 0 ||
+    const box = this.bounds();
+    const outside =
+      box &&
+      (box.x * this.zoom + this.x < 0 ||
         box.y * this.zoom + this.y < 0 ||
         (box.x + box.width) * this.zoom + this.x > rect.width ||
-        (box.y + box.height) * this.zoom + this.y > rect.height,
-    );
+        (box.y + box.height) * this.zoom + this.y > rect.height);
     if (outside) this.fitNow(1);
   }
 
   private fitNow(maxScale = MAX_FIT_SCALE): void {
     const rect = this.viewport.getBoundingClientRect();
-    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const box of this.boxes()) {
-      [minX, minY, maxX, maxY] = [
-        Math.min(minX, box.x),
-        Math.min(minY, box.y),
-        Math.max(maxX, box.x + box.width),
-        Math.max(maxY, box.y + box.height),
-      ];
-    }
-    if (minX === Infinity || rect.width === 0) return;
+    const box = this.bounds();
+    if (!box) return;
+    const [minX, minY, maxX, maxY] = [box.x, box.y, box.x + box.width, box.y + box.height];
+    if (rect.width === 0) return;
     const margin = FIT_MARGIN_PX;
     const scale = Math.min(
       MAX_SCALE,
