@@ -93,7 +93,11 @@ describe('people and cursors when someone leaves', () => {
     expect(await after3s(b.page)).toEqual({ people: 0, cursors: 0 });
     await a.page.goBack({ waitUntil: 'commit' }); // a page restored from the cache fires no load event
     await until(() => a.page.evaluate(() => (window as any).restored));
-    await until(async () => (await a.page.textContent('[data-testid=status]')) === 'Live', 10_000);
+    // Read in the page's own world: Playwright's locators can wait on a context a restored page no longer has.
+    await until(
+      () => a.page.evaluate(() => document.querySelector('[data-testid=status]')?.textContent === 'Live'),
+      10_000,
+    );
     await hover(a.page);
     await until(async () => (await seenBy(b.page)).cursors === 1);
     expect(await after3s(b.page)).toEqual({ people: 1, cursors: 1 });

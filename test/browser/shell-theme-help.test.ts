@@ -48,31 +48,31 @@ const SAMPLE = {
     { x: 60, y: 170, content: 'Ship the export', postit: true },
     { x: 280, y: 170, content: 'Phone toolbar', postit: true },
     { x: 500, y: 150, content: '- [x] Dark theme\n- [ ] Shortcuts overlay\n- [ ] Locked banner', diagram: true },
-    { x: 60, y: 300, content: 'Maroon ink', color: 'maroon' },
-    { x: 260, y: 300, content: 'Purple ink', color: 'purple' },
-    { x: 460, y: 300, content: 'Blue ink', color: 'blue' },
+    { x: 60, y: 400, content: 'Maroon ink', color: 'maroon' },
+    { x: 260, y: 400, content: 'Purple ink', color: 'purple' },
+    { x: 460, y: 400, content: 'Blue ink', color: 'blue' },
   ],
   lines: [
     {
       points: [
-        [60, 380],
-        [200, 420],
-        [340, 380],
+        [60, 480],
+        [200, 520],
+        [340, 480],
       ],
       color: 'maroon',
     },
     {
       points: [
-        [380, 380],
-        [520, 420],
-        [660, 380],
+        [380, 480],
+        [520, 520],
+        [660, 480],
       ],
       color: 'purple',
     },
     {
       points: [
-        [60, 450],
-        [660, 450],
+        [60, 550],
+        [660, 550],
       ],
     },
   ],
