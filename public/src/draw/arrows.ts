@@ -88,7 +88,7 @@ export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius:
   for (const [id, stroke] of layer.maps().lines.entries()) {
     const { points } = stroke;
     // Cheap rejection by bounding box before the per-segment test.
-    const box = strokeBBox(points);
+    const box = layer.strokeBox(id) ?? strokeBBox(points);
     if (box.x > maxX || box.y > maxY || box.x + box.width < minX || box.y + box.height < minY) continue;
     const near = samples.some((p) => {
       if (points.length === 1) return segmentDistance2(p, points[0], points[0]) <= radius * radius;

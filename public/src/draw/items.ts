@@ -167,15 +167,6 @@ export class ItemLayer {
     for (const listener of this.listeners) listener(id);
   }
 
-  /** Redraws an item from the document, e.g. to put it back after a drag moved its element. */
-  rerender(id: string): void {
-    this.drawn.delete(id);
-    const kind = this.kindOf(id);
-    if (kind === 'texts' || kind === 'links') this.renderNode(id);
-    else if (kind === 'images') this.renderPicture(id);
-    else if (kind === 'strokes') this.renderLine(id);
-  }
-
   /** The kind of an item as the mutations name it, or null when the document no longer has it. */
   kindOf(id: string): Kind | null {
     const { texts, lines, images } = this.maps();
@@ -194,7 +185,7 @@ export class ItemLayer {
 
   /** An element's box in world coordinates: a stroke's from its points, an HTML item's from its position and laid-out size. */
   boxOf(element: HTMLElement | SVGElement): Box | null {
-    if (element instanceof SVGPolylineElement) return this.strokeBoxes.get(element.dataset.id!) ?? null;
+    if (element instanceof SVGPolylineElement) return this.strokeBox(element.dataset.id!) ?? null;
     const html = element as HTMLElement;
     return {
       x: parseFloat(html.style.left),
@@ -202,6 +193,11 @@ export class ItemLayer {
       width: html.offsetWidth,
       height: html.offsetHeight,
     };
+  }
+
+  /** A drawn stroke's box, kept from when it was drawn. */
+  strokeBox(id: string): Box | undefined {
+    return this.strokeBoxes.get(id);
   }
 
   /** The boxes of every drawn item. */
@@ -239,11 +235,12 @@ export class ItemLayer {
   land(): void {
     const lifted = [...this.liftedFrom].reverse(); // the last lifted goes back first, so each `next` is in place
     this.liftedFrom.clear();
+    const { texts, images } = this.maps();
     for (const [id, { parent, next }] of lifted) {
       const element = this.elements.get(id);
       if (!element) continue;
       parent.insertBefore(element, next?.parentNode === parent ? next : null);
-      const item = this.maps().texts.get(id) ?? this.maps().images.get(id);
+      const item = texts.get(id) ?? images.get(id);
       if (item) Object.assign(element.style, { left: `${item.x}px`, top: `${item.y}px` });
       this.changed(id);
     }
