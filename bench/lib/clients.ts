@@ -59,14 +59,5 @@ export async function jsonClients(
 }
 
 /** Spawns a TypeScript entry point and resolves with the URL it prints ("ready at <url>"). */
-/** Creates a board through REST (`POST /api/boards`) and answers its id. */
-export async function createBoard(url: string, body: unknown): Promise<{ id: string }> {
-  const response = await fetch(`${url}/api/boards`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as { id: string };
-}
-
+export { createBoard } from '../../test/helpers/http.js';
 export { startChildServer } from '../../test/helpers/child-server.js';

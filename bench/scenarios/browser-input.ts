@@ -244,9 +244,9 @@ export async function browserInputScenario(quick: boolean): Promise<Section> {
   try {
     const post = (body: unknown) => createBoard(server.url, body);
     const boards = {
-      full: { id: (await post({ content: quotaBoardWithTargets() })).id, items: 2550, measures: empty() },
+      full: { id: await post({ content: quotaBoardWithTargets() }), items: 2550, measures: empty() },
       base: {
-        id: (await post({ content: { texts: [{ x: 0, y: 0, content: `${TARGET} 0` }] } })).id,
+        id: await post({ content: { texts: [{ x: 0, y: 0, content: `${TARGET} 0` }] } }),
         items: 1,
         measures: empty(),
       },

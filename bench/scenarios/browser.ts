@@ -139,14 +139,14 @@ export async function browserScenario(quick: boolean): Promise<Section> {
     const full = await post({ content });
     const empty = await post({ content: { texts: [{ x: 0, y: 0, content: 'One text' }] } });
     const runs = quick ? 2 : 5;
-    const ours = await measure(server.url, full.id, 2550, runs);
-    const base = await measure(server.url, empty.id, 1, runs);
+    const ours = await measure(server.url, full, 2550, runs);
+    const base = await measure(server.url, empty, 1, runs);
     const [renderOurs, renderBase] = [summarize(ours.render), summarize(base.render)];
     const [paintedOurs, paintedBase] = [summarize(ours.painted), summarize(base.painted)];
     const pastes = { ours: [] as number[], base: [] as number[] };
     for (let run = 0; run < runs; run++) {
-      pastes.ours.push(await pasteTime(server.url, (await post({})).id, 150, 50));
-      pastes.base.push(await pasteTime(server.url, (await post({})).id, 1, 0));
+      pastes.ours.push(await pasteTime(server.url, await post({}), 150, 50));
+      pastes.base.push(await pasteTime(server.url, await post({}), 1, 0));
     }
     const [pasteOurs, pasteBase] = [summarize(pastes.ours), summarize(pastes.base)];
     return {

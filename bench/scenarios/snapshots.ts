@@ -44,8 +44,8 @@ export async function snapshotsScenario(quick: boolean): Promise<Section> {
       }));
     const rows: Row[] = [];
     for (const [label, id] of [
-      ['draw board', draw.id],
-      ['todo board', todo.id],
+      ['draw board', draw],
+      ['todo board', todo],
     ] as const) {
       const first = await get(`/json/${id}`);
       const object = JSON.parse(first.body);
@@ -54,7 +54,7 @@ export async function snapshotsScenario(quick: boolean): Promise<Section> {
       const notModified = summarize(await sample(runs, 5, () => get(`/json/${id}`, { 'if-none-match': first.etag! })));
       // After a change the snapshot is built again: one write, then the read that rebuilds it.
       let i = 0;
-      const text = draw.id === id ? (object.texts[0].id as string) : null; // the board is full: edit an existing text
+      const text = draw === id ? (object.texts[0].id as string) : null; // the board is full: edit an existing text
       const rebuilt = text
         ? summarize(
             await sample(Math.min(runs, 50), 2, async () => {

@@ -8,6 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createBoard } from '../helpers/http.js';
 import { boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
@@ -29,14 +30,7 @@ function spreadContent() {
   };
 }
 
-async function makeBoard(content: unknown): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ content }),
-  });
-  return ((await response.json()) as { id: string }).id;
-}
+const makeBoard = (content: unknown) => createBoard(t.server.url, { content });
 
 async function open(id: string, items: number): Promise<Page> {
   const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });

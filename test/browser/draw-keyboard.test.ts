@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { createBoard } from '../helpers/http.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -33,16 +34,6 @@ const CONTENT = {
   ],
 };
 
-async function createBoard(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
-
 /** What has the focus: an item (its name, whether it is selected and wholly on the canvas), the canvas, or something else. */
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -63,7 +54,7 @@ const item = (name: RegExp) => ({ on: 'item', name: expect.stringMatching(name),
 
 describe('the draw canvas by keyboard', { timeout: 90_000 }, () => {
   it('Tab walks the items in reading order; Enter edits, Delete removes (undone by Ctrl+Z), Escape goes back to the canvas', async () => {
-    const id = await createBoard({ content: CONTENT });
+    const id = await createBoard(t.server.url, { content: CONTENT });
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openBoard(context, t.server.url, id, { items: 5 });
     for (let i = 0; i < 4; i++) await page.keyboard.press('='); // zoomed in: most items lie outside the canvas

@@ -7,20 +7,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, openBoard, useChromium } from '../helpers/pages.js';
+import { createBoard } from '../helpers/http.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
 const chrome = useChromium();
-
-async function createBoard(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
 
 /** The rounded top and height of each element, by selector. */
 const layout = (page: Page, selectors: string[]) =>
@@ -40,7 +31,7 @@ async function openHistory(page: Page): Promise<void> {
 
 describe('History beside the board at 1280×800', { timeout: 90_000 }, () => {
   it('on a draw board the toolbar stays one row and the canvas does not move', async () => {
-    const id = await createBoard({ content: { texts: [{ x: 100, y: 100, content: 'history open' }] } });
+    const id = await createBoard(t.server.url, { content: { texts: [{ x: 100, y: 100, content: 'history open' }] } });
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openBoard(context, t.server.url, id, { items: 1 });
     const selectors = ['.toolbar', '[data-testid=canvas]'];
@@ -73,7 +64,7 @@ describe('History beside the board at 1280×800', { timeout: 90_000 }, () => {
   });
 
   it('on a todo board the toolbar, the filter bar and the rows do not move', async () => {
-    const id = await createBoard({ mode: 'todo' });
+    const id = await createBoard(t.server.url, { mode: 'todo' });
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openBoard(context, t.server.url, id);
     const selectors = ['.kanban-toolbar', '.kanban-filter', '.lanes'];

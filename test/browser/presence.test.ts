@@ -7,6 +7,7 @@ import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
 import { openBoard, person, until, useChromium } from '../helpers/pages.js';
+import { createBoard } from '../helpers/http.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -15,10 +16,7 @@ const chrome = useChromium();
 /** A test that starts a Chromium of its own, beside the file's, needs more than the default 30 s on a busy machine. */
 const OWN_BROWSER_TIMEOUT_MS = 60_000;
 
-async function newBoard(): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, { method: 'POST' });
-  return ((await response.json()) as { id: string }).id;
-}
+const newBoard = () => createBoard(t.server.url);
 
 /** The people another page lists and the cursors it draws. */
 async function seenBy(page: Page): Promise<{ people: number; cursors: number }> {

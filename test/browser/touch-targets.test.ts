@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { createBoard } from '../helpers/http.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -21,16 +22,6 @@ const PHONE: BrowserContextOptions = {
 };
 /** Apple's Human Interface Guidelines: a touch target is at least 44×44 points. */
 const MIN_TARGET_PX = 44;
-
-async function createBoard(body: Record<string, unknown>): Promise<string> {
-  const response = await fetch(`${t.server.url}/api/boards`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
-}
 
 /**
  * The visible controls outside the canvas's items (which scale with the zoom) smaller than 44×44 where they take a
@@ -71,7 +62,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACT
 
 describe('touch targets on a phone', { timeout: 120_000 }, () => {
   it('on a draw board every control, the More menu and the header menu included, is at least 44×44 px', async () => {
-    const id = await createBoard({ content: { texts: [{ x: 40, y: 40, content: 'touch' }] } });
+    const id = await createBoard(t.server.url, { content: { texts: [{ x: 40, y: 40, content: 'touch' }] } });
     const context = await chrome.browser.newContext(PHONE);
     const { page, errors } = await openBoard(context, t.server.url, id, { items: 1 });
     expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
@@ -94,7 +85,7 @@ describe('touch targets on a phone', { timeout: 120_000 }, () => {
   });
 
   it('Undo and Redo are in the one row of the draw toolbar, and undo and redo a delete (stored)', async () => {
-    const id = await createBoard({ content: { texts: [{ x: 60, y: 60, content: 'drag me' }] } });
+    const id = await createBoard(t.server.url, { content: { texts: [{ x: 60, y: 60, content: 'drag me' }] } });
     const context = await chrome.browser.newContext(PHONE);
     const { page, errors } = await openBoard(context, t.server.url, id, { items: 1 });
     const toolbar = page.locator('.toolbar');
@@ -140,7 +131,7 @@ describe('touch targets on a phone', { timeout: 120_000 }, () => {
       y: Math.floor(i / 5) * 500,
       content: `item ${i + 1}`,
     }));
-    const id = await createBoard({ content: { texts } });
+    const id = await createBoard(t.server.url, { content: { texts } });
     const context = await chrome.browser.newContext(PHONE);
     const { page, errors } = await openBoard(context, t.server.url, id, { items: 15 });
     const shown = () =>
@@ -160,7 +151,7 @@ describe('touch targets on a phone', { timeout: 120_000 }, () => {
   });
 
   it('on a todo board with a card every control is at least 44×44 px', async () => {
-    const id = await createBoard({ mode: 'todo' });
+    const id = await createBoard(t.server.url, { mode: 'todo' });
     const context = await chrome.browser.newContext(PHONE);
     const { page, errors } = await openBoard(context, t.server.url, id);
     const quickAdd = page.locator('.quick-add').first();

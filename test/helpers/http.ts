@@ -53,3 +53,14 @@ export function pngOfBytes(bytes: number): string {
   header.copy(payload, 0, 0, Math.min(header.length, bytes));
   return `data:image/png;base64,${payload.toString('base64')}`;
 }
+
+/** Creates a board through REST (`POST /api/boards`, `body` as the contract's creation body) and answers its id. */
+export async function createBoard(baseUrl: string, body: unknown = {}): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST /api/boards: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
