@@ -128,7 +128,18 @@ export class BoardSession {
   private readonly onPageShow = (event: PageTransitionEvent) => {
     if (!event.persisted) return;
     this.provider.awareness?.setLocalState({ user: this.me });
-    void this.socket.connect();
+    // The close asked for at `pagehide` may be delivered only now that the page runs again,
+    // and the provider ignores a connect while it still counts the closing socket as connected.
+    if (this.socket.status !== WebSocketStatus.Connected) {
+      void this.socket.connect();
+      return;
+    }
+    const connectOnceClosed = ({ status }: { status: WebSocketStatus }) => {
+      if (status !== WebSocketStatus.Disconnected) return;
+      this.socket.off('status', connectOnceClosed);
+      void this.socket.connect();
+    };
+    this.socket.on('status', connectOnceClosed);
   };
 
   private update(partial: Partial<SyncState>): void {

@@ -103,6 +103,19 @@ describe('people and cursors when someone leaves', () => {
     await watcher.context.close();
   });
 
+  it('a page restored before its closing socket has closed connects again', async () => {
+    const { a, b, leaverContext, watcherContext } = await twoOnABoard();
+    // Both events in one task, as when a page is frozen in the cache before the close is delivered.
+    await a.page.evaluate(() => {
+      dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+      dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    });
+    await until(async () => (await a.page.textContent('[data-testid=status]')) === 'Live', 10_000);
+    await hover(a.page);
+    await until(async () => (await seenBy(b.page)).cursors === 1);
+    await Promise.all([leaverContext.close(), watcherContext.close()]);
+  });
+
   it('a person whose connection was renewed (a lock change reconnects it) is gone once they close the tab', async () => {
     const { id, a, b, leaverContext, watcherContext } = await twoOnABoard();
     const lock = await fetch(`${t.server.url}/api/boards/${id}/lock`, {
