@@ -13,12 +13,20 @@ import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awarene
 import type { Limiter, SharedCounter } from '../host/access.js';
 import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
 import type { DocumentHost } from '../host/document-host.js';
+import type { FaultReport } from '../host/fault-log.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
+import { RedisHealth, within } from './redis-health.js';
 import type { Registry } from '../store/board-store.js';
 import { ClusterEvent } from '../../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
 type OutgoingEvent = ClusterEvent extends infer E ? (E extends ClusterEvent ? Omit<E, 'from'> : never) : never;
+
+/** How long any Redis command may take before it fails: nothing on a request's path waits on Redis longer. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+/** How long a frame or an update waits for the shared counter before this instance decides by its own count. */
+export const COUNTER_WAIT_MS = 250;
 
 /** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
 const HIT_SCRIPT = `
@@ -86,8 +94,18 @@ class DocumentRelay extends RedisExtension {
   }
 }
 
-/** Told of every pub/sub message: `documents` for the Yjs relay's, `events` for board events (the operator's metrics). */
-export type RelayHook = (direction: 'published' | 'received', kind: 'documents' | 'events') => void;
+type RelayKind = 'documents' | 'events';
+
+/** Why a shared count was decided by this instance's own: Redis known down, or no answer within the bound. */
+export type LocalReason = 'redis_down' | 'no_answer';
+
+/** What the cluster tells the operator: pub/sub messages, publishes that failed, counts decided here, and errors. */
+export type ClusterHooks = {
+  relayed(direction: 'published' | 'received', kind: RelayKind): void;
+  publishFailed(kind: RelayKind): void;
+  decidedLocally(reason: LocalReason): void;
+  fault: FaultReport;
+};
 
 type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
 
@@ -100,6 +118,8 @@ export class RedisCluster implements EventRelay {
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
   private targets: Targets | undefined;
+  /** Redis answering pings and every connection ready: counters and publishes skip Redis at once while it is down. */
+  readonly health: RedisHealth;
 
   private readonly channel: string;
 
@@ -109,11 +129,13 @@ export class RedisCluster implements EventRelay {
     private readonly prefix: string,
     /** The journal commit on its way for a board, if any: changes are relayed once stored. */
     pending: (boardId: string) => Promise<void> | undefined,
-    private readonly relayed: RelayHook = () => {},
+    private readonly hooks: ClusterHooks,
+    now: () => number,
   ) {
     this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
+    this.health = new RedisHealth(this.pub, () => this.connected(), now);
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
     this.extension.left = (boardId, update) =>
@@ -122,18 +144,41 @@ export class RedisCluster implements EventRelay {
     this.pub.defineCommand('boardRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
 
+  /**
+   * A connection whose every command fails after the timeout, queued while
+   * reconnecting or not. A failed publish is counted and logged here and
+   * answers "sent to nobody", for the extension's publishes too: other
+   * instances catch up from the journal, and a board still loads.
+   */
   private client(): IORedis {
-    const client = new IORedis(this.url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    client.on('error', () => {}); // ioredis reconnects by itself; commands in between fail and say so
+    const client = new IORedis(this.url, {
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    });
+    client.on('error', (error: unknown) => this.hooks.fault('redis_connection', error)); // it reconnects by itself
     this.clients.add(client);
     client.once('end', () => this.clients.delete(client));
-    const kind = (channel: unknown) => (String(channel) === this.channel ? 'events' : 'documents');
-    client.on('messageBuffer', (channel: Buffer) => this.relayed('received', kind(channel)));
+    for (const event of ['ready', 'close', 'end']) client.on(event, () => this.health.check());
+    const kind = (channel: unknown): RelayKind => (String(channel) === this.channel ? 'events' : 'documents');
+    client.on('messageBuffer', (channel: Buffer) => this.hooks.relayed('received', kind(channel)));
     // ioredis has no hook on commands: every one passes through sendCommand, publishes of the extension too.
     const send = client.sendCommand.bind(client);
     client.sendCommand = (command, stream) => {
-      if (command.name === 'publish') this.relayed('published', kind(command.args[0]));
-      return send(command, stream);
+      if (command.name !== 'publish') return send(command, stream);
+      const relayKind = kind(command.args[0]);
+      if (!this.health.up()) {
+        this.hooks.publishFailed(relayKind);
+        command.resolve(0);
+        return command.promise;
+      }
+      this.hooks.relayed('published', relayKind);
+      send(command, stream);
+      return command.promise.catch((error: unknown) => {
+        this.hooks.publishFailed(relayKind);
+        this.hooks.fault('redis_publish', error);
+        return 0;
+      });
     };
     return client;
   }
@@ -149,6 +194,7 @@ export class RedisCluster implements EventRelay {
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     await this.sub.subscribe(this.channel);
+    await this.health.start();
   }
 
   changed(boardId: string): void {
@@ -177,7 +223,7 @@ export class RedisCluster implements EventRelay {
 
   private publish(event: OutgoingEvent): void {
     const message: ClusterEvent = { ...event, from: this.instanceId };
-    this.pub.publish(this.channel, JSON.stringify(message)).catch(() => {});
+    void this.pub.publish(this.channel, JSON.stringify(message)); // a failure is counted and logged in client()
   }
 
   /** An event from the channel, checked like any message that crosses a wire: one that is not an event is ignored. */
@@ -234,15 +280,26 @@ export class RedisCluster implements EventRelay {
     return client.boardHit(`${this.prefix}:rate:${key}`, windowMs);
   }
 
-  /** The strong counter: one Redis key per window, shared by every instance. */
-  counter(): SharedCounter {
+  /**
+   * The strong counter: one Redis key per window, shared by every instance.
+   * When Redis is down or does not answer within COUNTER_WAIT_MS, this
+   * instance's own count decides, with the same limit: never a held frame,
+   * never an unlimited one.
+   */
+  counter(local: RateLimiter): SharedCounter {
+    const locally = (reason: LocalReason, key: string, limit: number, windowMs: number) => {
+      this.hooks.decidedLocally(reason);
+      return local.hit(key, limit, windowMs);
+    };
     return {
       hit: async (key, limit, windowMs) => {
+        if (!this.health.up()) return locally('redis_down', key, limit, windowMs);
         let count: number, ttl: number;
         try {
-          [count, ttl] = await this.sharedHit(key, windowMs);
-        } catch {
-          return null; // Redis unreachable: edits go on; the limit is back with Redis
+          [count, ttl] = await within(this.sharedHit(key, windowMs), COUNTER_WAIT_MS);
+        } catch (error) {
+          this.hooks.fault('redis_counter', error);
+          return locally('no_answer', key, limit, windowMs);
         }
         return count <= limit ? null : Math.max(1, Math.ceil(ttl / 1000));
       },
@@ -264,12 +321,13 @@ export class RedisCluster implements EventRelay {
           shared && now() < shared.resetAt && shared.count + 1 > limit
             ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000))
             : null;
-        this.sharedHit(key, windowMs)
-          .then(([count, ttl]) => {
-            if (heard.size > 10_000) heard.clear();
-            if (ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
-          })
-          .catch(() => {});
+        if (this.health.up())
+          this.sharedHit(key, windowMs)
+            .then(([count, ttl]) => {
+              if (heard.size > 10_000) heard.clear();
+              if (ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
+            })
+            .catch(() => {});
         return retry ?? sharedRetry;
       },
       count: (key) => local.count(key),
@@ -279,12 +337,13 @@ export class RedisCluster implements EventRelay {
         if (shared && shared.count > 0) shared.count -= 1;
         // Sent on the connection that sent the hit, so Redis counts the hit first.
         const client = this.pub as IORedis & { boardRefund(key: string): Promise<number> };
-        client.boardRefund(`${this.prefix}:rate:${key}`).catch(() => {});
+        if (this.health.up()) client.boardRefund(`${this.prefix}:rate:${key}`).catch(() => {});
       },
     };
   }
 
   async close(): Promise<void> {
+    this.health.stop();
     await this.extension.onDestroy();
     this.sub.disconnect();
     await this.pub.quit().catch(() => {});
