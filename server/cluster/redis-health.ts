@@ -67,6 +67,7 @@ export class RedisHealth implements RelayHealth {
 
   /** Looks again at what is known (a connection opened or closed): the state follows at once. */
   readonly check = (): void => {
+    if (this.stopped) return; // connections closing at shutdown are no news
     const reason =
       this.misses >= PING_MISSES_DOWN
         ? `${this.misses} pings in a row unanswered (${this.lastMiss})`

@@ -148,7 +148,7 @@ export class RedisCluster implements EventRelay {
    * A connection whose every command fails after the timeout, queued while
    * reconnecting or not. A failed publish is counted and logged here and
    * answers "sent to nobody", for the extension's publishes too: other
-   * instances catch up from the journal, and a board still loads.
+   * instances catch up from the journal.
    */
   private client(): IORedis {
     const client = new IORedis(this.url, {
@@ -321,6 +321,7 @@ export class RedisCluster implements EventRelay {
           shared && now() < shared.resetAt && shared.count + 1 > limit
             ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000))
             : null;
+        // While Redis is down this instance's count alone decides; the shared one starts again with Redis.
         if (this.health.up())
           this.sharedHit(key, windowMs)
             .then(([count, ttl]) => {
