@@ -8,7 +8,7 @@
  * own; the file has a PostgreSQL of its own.
  */
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnReady, type Spawned, tempDataDir, testEnv } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { scrape } from './helpers/metrics.js';
@@ -23,6 +23,15 @@ import {
 const services = throwawayServicesAvailable();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a test started: stopped after it, whether it passed or not. */
+const started = { servers: [] as Spawned[], redis: [] as Service[] };
+
+async function redisOfOwn(): Promise<Service> {
+  const redis = await throwawayRedis();
+  started.redis.push(redis);
+  return redis;
+}
+
 /** The process id of a throwaway Redis, to signal it. */
 function redisPid(redis: Service): number {
   const { hostname, port } = new URL(redis.url);
@@ -32,7 +41,7 @@ function redisPid(redis: Service): number {
 
 /** One instance of the shared setup in a child process, rate limits on (the default), its output kept. */
 async function instance(redis: Service, databaseUrl: string, env: Record<string, string> = {}): Promise<Spawned> {
-  return spawnReady(
+  const server = await spawnReady(
     'server/app/main.ts',
     testEnv(await tempDataDir(), {
       REDIS_URL: redis.url,
@@ -44,6 +53,8 @@ async function instance(redis: Service, databaseUrl: string, env: Record<string,
     }),
     { captureOutput: true },
   );
+  started.servers.push(server);
+  return server;
 }
 
 /** A board with a JSON-channel client and a synced Yjs client on it. */
@@ -97,11 +108,19 @@ describe.skipIf(!services)('Redis faults under the shared setup', () => {
     postgres = await throwawayPostgres();
   }, 60_000);
   afterAll(() => postgres?.remove());
+  afterEach(async () => {
+    await Promise.all(started.servers.splice(0).map((server) => server.stop('SIGKILL')));
+    for (const redis of started.redis.splice(0)) redis.stop();
+  });
 
-  it('a frozen Redis (SIGSTOP): degraded within 5 s, frames and Yjs updates acknowledged within a second, ready again after SIGCONT', async () => {
-    const redis = await throwawayRedis();
-    const server = await instance(redis, postgres.url);
+  it('a frozen Redis (SIGSTOP): degraded within 5 s, frames and Yjs updates acknowledged within a second, boards still load, ready again after SIGCONT', async () => {
+    const redis = await redisOfOwn();
+    const REDIS_PREFIX = 'frozen';
+    // One after the other: two starting at once on a busy machine can miss the start timeout.
+    const server = await instance(redis, postgres.url, { REDIS_PREFIX });
+    const other = await instance(redis, postgres.url, { REDIS_PREFIX });
     const pid = redisPid(redis);
+    let fresh: Awaited<ReturnType<typeof openJson>> | undefined;
     try {
       const { id, json, yjs, close } = await boardWithClients(server.url);
       expect((await client(server.url).get('/readyz')).body).toEqual({ status: 'ready' });
@@ -121,73 +140,85 @@ describe.skipIf(!services)('Redis faults under the shared setup', () => {
         expect(figures.value('board_redis_local_decisions_total', { reason: 'no_answer' })).toBeGreaterThan(0);
         expect(figures.value('board_redis_local_decisions_total', { reason: 'redis_down' })).toBeGreaterThan(0);
         expect((await client(server.url).get(`/api/boards/${id}`)).status).toBe(200);
+        // A board first loaded now loads without its Redis channel.
+        const freshId = (await client(server.url).post('/api/boards')).body.id;
+        const loading = Date.now();
+        const written = client(server.url).post(`/api/boards/${freshId}/texts`, { x: 0, y: 0, content: 'frozen' });
+        expect((await written).status).toBe(200);
+        expect(Date.now() - loading).toBeLessThan(1_000);
+        fresh = await openJson(server.url, freshId);
       } finally {
         process.kill(pid, 'SIGCONT');
       }
       await readyzWithin(server.url, { status: 'ready' }, 5_000);
+      // It has its channel once Redis is back: an edit on the other instance reaches it.
+      await sleep(300);
+      const joined = fresh!;
+      const onOther = await client(other.url).post(`/api/boards/${joined.snapshot.board.boardId}/texts`, {
+        x: 1,
+        y: 1,
+        content: 'written on the other instance',
+      });
+      expect(onOther.status).toBe(200);
+      await joined.next(
+        (frame) => frame.type === 'op' && frame.item?.content === 'written on the other instance',
+        3_000,
+      );
       expect((await scrape(`${server.url}/metrics`)).value('board_redis_up')).toBe(1);
       expect(await frameAckMs(json, 'after')).toBeLessThan(1_000);
       close();
     } finally {
-      process.kill(pid, 'SIGCONT');
-      await server.stop('SIGKILL');
-      redis.stop();
+      process.kill(pid, 'SIGCONT'); // before afterEach stops it, which a frozen Redis would not answer
+      fresh?.close();
     }
   }, 60_000);
 
   it('a killed Redis (SIGKILL) under 25 writes/s: degraded within 5 s, writes acknowledged, a handful of JSON log lines with counts (none at LOG_LEVEL=fatal)', async () => {
-    const redis = await throwawayRedis();
-    const [logged, quiet] = await Promise.all([
-      instance(redis, postgres.url),
-      instance(redis, postgres.url, { LOG_LEVEL: 'fatal' }),
-    ]);
-    try {
-      const { json, yjs, close } = await boardWithClients(logged.url);
-      // REST's limit is 60 writes per 10 s per board: the load is spread over boards.
-      const boards = await Promise.all(
-        [logged, logged, logged, quiet, quiet, quiet].map(async (server) => ({
-          server,
-          id: (await client(server.url).post('/api/boards')).body.id as string,
-        })),
+    const redis = await redisOfOwn();
+    const logged = await instance(redis, postgres.url);
+    const quiet = await instance(redis, postgres.url, { LOG_LEVEL: 'fatal' });
+    const { json, yjs, close } = await boardWithClients(logged.url);
+    // REST's limit is 60 writes per 10 s per board: the load is spread over boards.
+    const boards = await Promise.all(
+      [logged, logged, logged, quiet, quiet, quiet].map(async (server) => ({
+        server,
+        id: (await client(server.url).post('/api/boards')).body.id as string,
+      })),
+    );
+    // Loaded before Redis goes (a board first loaded without Redis is the frozen test's).
+    for (const { server, id } of boards)
+      expect((await client(server.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'loaded' })).status).toBe(
+        200,
       );
-      // Loaded before Redis goes: a board's first load subscribes to its Redis channel.
-      for (const { server, id } of boards)
-        expect(
-          (await client(server.url).post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'loaded' })).status,
-        ).toBe(200);
-      process.kill(redisPid(redis), 'SIGKILL');
-      // Soft: the load and the logs below are checked whatever readiness said.
-      await expect
-        .soft(readyzWithin(logged.url, { status: 'ready', degraded: ['redis'] }, 5_000))
-        .resolves.toBeTypeOf('number');
-      expect.soft(await frameAckMs(json, 'killed')).toBeLessThan(1_000);
-      expect.soft(await yjsAckMs(yjs, 'killed-yjs')).toBeLessThan(1_000);
-      // About 25 writes/s on each instance for 5 s.
-      const statuses: Promise<number>[] = [];
-      for (let turn = 0; turn < 125; turn++) {
-        for (const server of [logged, quiet]) {
-          const { id } = boards.filter((board) => board.server === server)[turn % 3];
-          statuses.push(
-            client(server.url)
-              .post(`/api/boards/${id}/texts`, { x: turn, y: 0, content: `write ${turn}` })
-              .then((res) => res.status),
-          );
-        }
-        await sleep(40);
+    process.kill(redisPid(redis), 'SIGKILL');
+    // Soft: the load and the logs below are checked whatever readiness said.
+    await expect
+      .soft(readyzWithin(logged.url, { status: 'ready', degraded: ['redis'] }, 5_000))
+      .resolves.toBeTypeOf('number');
+    expect.soft(await frameAckMs(json, 'killed')).toBeLessThan(1_000);
+    expect.soft(await yjsAckMs(yjs, 'killed-yjs')).toBeLessThan(1_000);
+    // About 25 writes/s on each instance for 5 s.
+    const statuses: Promise<number>[] = [];
+    for (let turn = 0; turn < 125; turn++) {
+      for (const server of [logged, quiet]) {
+        const { id } = boards.filter((board) => board.server === server)[turn % 3];
+        statuses.push(
+          client(server.url)
+            .post(`/api/boards/${id}/texts`, { x: turn, y: 0, content: `write ${turn}` })
+            .then((res) => res.status),
+        );
       }
-      expect(new Set(await Promise.all(statuses))).toEqual(new Set([200]));
-      const figures = await scrape(`${logged.url}/metrics`);
-      expect.soft(figures.value('board_redis_publish_failures_total', { kind: 'events' })).toBeGreaterThan(100);
-      close();
-
-      const faults = loggedLines(logged).filter((line) => typeof line.kind === 'string');
-      expect(faults.length).toBeGreaterThan(0);
-      expect(faults.length).toBeLessThanOrEqual(12);
-      for (const line of faults) expect(line).toMatchObject({ level: 50, count: expect.any(Number) });
-      expect(loggedLines(quiet)).toEqual([]);
-    } finally {
-      await Promise.all([logged.stop('SIGKILL'), quiet.stop('SIGKILL')]);
-      redis.stop();
+      await sleep(40);
     }
+    expect(new Set(await Promise.all(statuses))).toEqual(new Set([200]));
+    const figures = await scrape(`${logged.url}/metrics`);
+    expect.soft(figures.value('board_redis_publish_failures_total', { kind: 'events' })).toBeGreaterThan(100);
+    close();
+
+    const faults = loggedLines(logged).filter((line) => typeof line.kind === 'string');
+    expect(faults.length).toBeGreaterThan(0);
+    expect(faults.length).toBeLessThanOrEqual(12);
+    for (const line of faults) expect(line).toMatchObject({ level: 50, count: expect.any(Number) });
+    expect(loggedLines(quiet)).toEqual([]);
   }, 60_000);
 });

@@ -7,7 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
-import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayload } from '@hocuspocus/server';
+import type {
+  afterLoadDocumentPayload,
+  afterUnloadDocumentPayload,
+  onAwarenessUpdatePayload,
+  onChangePayload,
+} from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access.js';
@@ -55,6 +60,37 @@ class DocumentRelay extends RedisExtension {
   pending: (boardId: string) => Promise<void> | undefined = () => undefined;
   /** Told of people who left a board here (their awareness states were removed). */
   left: (boardId: string, update: Uint8Array) => void = () => {};
+  /** Whether Redis answers (the cluster's health). */
+  relayUp: () => boolean = () => true;
+  /** Told of a board whose channel could not be subscribed. */
+  unrelayed: (error: unknown) => void = () => {};
+  /** Boards loaded without their channel, while Redis was away: subscribed once it is back. */
+  private readonly unsubscribed = new Map<string, afterLoadDocumentPayload>();
+
+  /**
+   * A board loads whether Redis answers or not: one loaded without its
+   * channel gets it once Redis is back (subscribeUnrelayed), and the sync
+   * with the other instances that follows brings in what it missed.
+   */
+  override async afterLoadDocument(data: afterLoadDocumentPayload): Promise<void> {
+    if (!this.relayUp()) {
+      this.unsubscribed.set(data.documentName, data);
+      return;
+    }
+    try {
+      await super.afterLoadDocument(data);
+    } catch (error) {
+      this.unrelayed(error);
+      this.unsubscribed.set(data.documentName, data);
+    }
+  }
+
+  /** Redis is back: every board loaded without it subscribes to its channel now. */
+  async subscribeUnrelayed(): Promise<void> {
+    const waiting = [...this.unsubscribed.values()];
+    this.unsubscribed.clear();
+    await Promise.all(waiting.map((data) => this.afterLoadDocument(data)));
+  }
 
   /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
   override async onChange(data: onChangePayload): Promise<void> {
@@ -85,6 +121,7 @@ class DocumentRelay extends RedisExtension {
 
   /** Documents still unloading at shutdown have no subscription left to end (the connections are gone). */
   override async afterUnloadDocument(data: afterUnloadDocumentPayload): Promise<void> {
+    if (!data.instance.documents.has(data.documentName)) this.unsubscribed.delete(data.documentName);
     if (!this.destroyed) await super.afterUnloadDocument(data);
   }
 
@@ -118,6 +155,7 @@ export class RedisCluster implements EventRelay {
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
   private targets: Targets | undefined;
+  private closed = false;
   /** Redis answering pings and every connection ready: counters and publishes skip Redis at once while it is down. */
   readonly health: RedisHealth;
 
@@ -138,6 +176,11 @@ export class RedisCluster implements EventRelay {
     this.health = new RedisHealth(this.pub, () => this.connected(), now);
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
+    this.extension.relayUp = () => this.health.up();
+    this.extension.unrelayed = (error) => hooks.fault('redis_subscribe', error);
+    this.health.onChange((up) => {
+      if (up) void this.extension.subscribeUnrelayed();
+    });
     this.extension.left = (boardId, update) =>
       this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
@@ -167,6 +210,10 @@ export class RedisCluster implements EventRelay {
     client.sendCommand = (command, stream) => {
       if (command.name !== 'publish') return send(command, stream);
       const relayKind = kind(command.args[0]);
+      if (this.closed) {
+        command.resolve(0); // what is still flushed at shutdown has no connection left, and is no fault
+        return command.promise;
+      }
       if (!this.health.up()) {
         this.hooks.publishFailed(relayKind);
         command.resolve(0);
@@ -344,6 +391,7 @@ export class RedisCluster implements EventRelay {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.health.stop();
     await this.extension.onDestroy();
     this.sub.disconnect();

@@ -14,6 +14,7 @@ export interface FaultLogger {
 /** Each kind with its line's message: what happened and what the service does about it. */
 const KINDS = {
   redis_connection: 'redis: a connection failed; it reconnects by itself',
+  redis_subscribe: "redis: a board's channel could not be subscribed; it loads, and subscribes once Redis answers",
   redis_publish: 'redis: a relay publish failed; other instances catch up from the journal',
   redis_counter: "redis: the shared rate counter did not answer; decided by this instance's own count",
   pg_pool: 'postgres: a pooled connection failed; the pool opens another',
