@@ -676,10 +676,10 @@ const ROUTES: [string, string, Operation][] = [
     {
       tag: 'discovery',
       summary:
-        'Readiness: 200 {status: "ready"} when the store answers, Redis is connected (shared setup) and the instance is not draining',
+        'Readiness: 200 {status: "ready"} when the store answers and the instance is not draining; 200 {status: "ready", degraded: ["redis"]} while it serves without Redis (shared setup)',
       description:
-        'Otherwise 503 {status: "not_ready", code: "not_ready", reasons: [...]} (reasons: draining, store_unavailable, redis_disconnected). /healthz is liveness. See docs/operations.md.',
-      ok: { description: '{status: "ready"}', schema: { type: 'object' } },
+        'Otherwise 503 {status: "not_ready", code: "not_ready", reasons: [...]} (reasons: draining, store_unavailable), with `degraded` too when Redis is away. /healthz is liveness. See docs/operations.md.',
+      ok: { description: '{status: "ready"}, or {status: "ready", degraded: ["redis"]}', schema: { type: 'object' } },
       errors: [],
     },
   ],

@@ -19,8 +19,11 @@ declare module 'fastify' {
 /** The figures to scrape, as the Prometheus text format. */
 export type Scrape = { readonly contentType: string; exposition(): Promise<string> };
 
-/** What keeps this instance from taking traffic (draining, storage, Redis); empty when ready. */
-export type Readiness = () => Promise<string[]>;
+/**
+ * What keeps this instance from taking traffic (`reasons`: draining, storage;
+ * empty when ready), and the dependencies it serves without (`degraded`: Redis).
+ */
+export type Readiness = () => Promise<{ reasons: string[]; degraded: string[] }>;
 
 /** Told of every answered request: the route is its pattern (never the URL, which holds board ids). */
 export type RequestServed = (method: string, route: string, status: number, seconds: number) => void;
@@ -61,12 +64,13 @@ export function observeRequests(app: FastifyInstance, served: RequestServed): vo
 
 export function readinessRoute(app: FastifyInstance, readiness: Readiness): void {
   app.get('/readyz', async (_request, reply) => {
-    const reasons = await readiness();
+    const { reasons, degraded } = await readiness();
     reply.header('Cache-Control', 'no-store');
-    if (reasons.length === 0) return reply.send({ status: 'ready' });
+    const lesser = degraded.length > 0 ? { degraded } : {};
+    if (reasons.length === 0) return reply.send({ status: 'ready', ...lesser });
     return reply
       .status(503)
-      .send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons });
+      .send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons, ...lesser });
   });
 }
 

@@ -26,6 +26,7 @@ import { Boards } from '../host/boards.js';
 import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
+import { FaultLog, type FaultReport } from '../host/fault-log.js';
 import { KeyBudget } from '../host/key-budget.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
@@ -53,6 +54,8 @@ export type BoardServer = {
   documents: DocumentJournal;
   /** Readiness, metrics and the metrics port (server/app/operator.ts). */
   operator: Operator;
+  /** Errors of Redis, PostgreSQL and Hocuspocus, as rate-limited JSON lines (server/host/fault-log.ts). */
+  faults: FaultReport;
   /** Starts listening; resolves to the address it listens on. */
   listen(): Promise<string>;
   /** Starts draining: /readyz answers 503 from now on, while requests are still served. */
@@ -85,13 +88,22 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const { registry, documents, blobs } = store;
   const operator = new Operator(config, store, () => hocuspocus.getDocumentsCount());
   const { metrics } = operator;
+  // The logger comes with the Fastify app below; faults before it (none expected) go nowhere.
+  let faultLog: FaultLog | undefined;
+  const faults: FaultReport = (kind, error, context) => faultLog?.report(kind, error, context);
   const cluster =
     shared &&
     new shared.RedisCluster(
       shared.config.redisUrl,
       shared.config.redisPrefix,
       (boardId) => documents.pending(boardId),
-      (direction, kind) => metrics.relayed(direction, kind),
+      {
+        relayed: (direction, kind) => metrics.relayed(direction, kind),
+        publishFailed: (kind) => metrics.publishFailed(kind),
+        decidedLocally: (reason) => metrics.decidedLocally(reason),
+        fault: faults,
+      },
+      now,
     );
   const events = new BoardEvents();
   const limiter = new RateLimiter(now);
@@ -102,7 +114,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       local: limiter,
       keys: keyBudget,
       creations: cluster ? cluster.eventualLimiter(limiter, now) : limiter,
-      sockets: cluster ? cluster.counter() : localCounter(limiter),
+      sockets: cluster ? cluster.counter(limiter) : localCounter(limiter),
     },
     (limit, tier) => metrics.refused(limit, tier),
   );
@@ -154,6 +166,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ],
   });
   if (cluster && shared && store instanceof shared.PgStore) {
+    store.pool.on('error', (error) => faults('pg_pool', error));
     await cluster.attach({ events, host, registry: store.registry });
     operator.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
@@ -189,6 +202,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   capConnections(app.server, config.trustProxy !== false, config.maxConnectionsPerIp);
   operator.observe(app);
   logRequests(app);
+  faultLog = new FaultLog(app.log);
+  cluster?.health.onChange(() => {
+    const { up, since, reason } = cluster.health.state();
+    if (up) app.log.info({ since }, 'redis: up again; the relay carries changes between instances');
+    else app.log.warn({ since, reason }, 'redis: down; rate counts are decided here and nothing is relayed');
+  });
   logError = (error, boardId) =>
     app.log.error({ err: error, boardId }, 'history: recording a version failed; retried at the next settle');
   if (!config.rateLimits) app.log.warn('RATE_LIMITS=off: every rate limit is switched off');
@@ -259,6 +278,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       hocuspocus.stopKeeping();
       await cluster?.close();
       await store.close();
+      faultLog?.flush();
     })();
     return closing;
   };
@@ -284,6 +304,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     hocuspocus,
     documents,
     operator,
+    faults,
     listen,
     drain,
     close,

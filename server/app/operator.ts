@@ -1,11 +1,11 @@
 /**
  * The operator's side of the composition (docs/operations.md): the metrics of
- * this instance, its readiness (draining, the store answering, Redis
- * connected) and where `/metrics` is served: on the main port, or on
+ * this instance, its readiness (draining, the store answering; Redis away
+ * only degrades it) and where `/metrics` is served: on the main port, or on
  * METRICS_PORT of its own, where the public surface (and its CORS) never is.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { metricsRoute, observeRequests, readinessRoute } from '../../adapters/rest/operator.js';
+import { metricsRoute, observeRequests, type Readiness, readinessRoute } from '../../adapters/rest/operator.js';
 import { sendError } from '../../adapters/kit/http-errors.js';
 import { errors } from '../board/errors.js';
 import { Metrics } from '../host/metrics.js';
@@ -43,17 +43,22 @@ export class Operator {
     this.metrics = new Metrics(loadedBoards);
   }
 
-  /** The shared setup: Redis counts towards readiness, and the pool and Redis have figures. */
+  /** The shared setup: Redis's health shows in readiness, and the pool and Redis have figures. */
   watchShared(shared: Shared): void {
     this.shared = shared;
     this.metrics.watchShared({
       redisConnected: () => shared.cluster.connected(),
+      redisUp: () => shared.cluster.health.up(),
       pool: () => shared.store.poolFigures(),
     });
   }
 
-  /** What keeps this instance from taking traffic; empty when it is ready. */
-  readonly readiness = async (): Promise<string[]> => {
+  /**
+   * What keeps this instance from taking traffic (empty when it is ready),
+   * and what it serves in a lesser way: without Redis it still serves every
+   * request from PostgreSQL, so Redis away degrades it and never takes it out.
+   */
+  readonly readiness: Readiness = async () => {
     const reasons: string[] = [];
     if (this.draining) reasons.push('draining');
     const storeAnswers = await within(this.store.ping(), STORE_PING_TIMEOUT_MS).then(
@@ -61,8 +66,8 @@ export class Operator {
       () => false,
     );
     if (!storeAnswers) reasons.push('store_unavailable');
-    if (this.shared && !this.shared.cluster.connected()) reasons.push('redis_disconnected');
-    return reasons;
+    const degraded = this.shared && !this.shared.cluster.health.up() ? ['redis'] : [];
+    return { reasons, degraded };
   };
 
   /** Times every request of the main app: call before any route is registered. */

@@ -1,11 +1,19 @@
 /** Builds the server from the configuration, listens, and stops cleanly on SIGTERM/SIGINT (loaded by main.ts once the runtime is known to be supported). */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { format } from 'node:util';
 import { buildServer } from './build-server.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
 const server = await buildServer(config);
 const url = await server.listen();
+// Hocuspocus prints its hooks' and connections' errors with console.error: they become rate-limited JSON lines.
+console.error = (...args: unknown[]) =>
+  server.faults(
+    'hocuspocus',
+    args.find((arg) => arg instanceof Error),
+    { detail: format(...args).split('\n')[0] },
+  );
 
 /**
  * SIGTERM (an orchestrator rolling the instance) drains first: /readyz turns

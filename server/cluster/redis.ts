@@ -7,18 +7,31 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
-import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayload } from '@hocuspocus/server';
+import type {
+  afterLoadDocumentPayload,
+  afterUnloadDocumentPayload,
+  onAwarenessUpdatePayload,
+  onChangePayload,
+} from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access.js';
 import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
 import type { DocumentHost } from '../host/document-host.js';
+import type { FaultReport } from '../host/fault-log.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
+import { RedisHealth, within } from './redis-health.js';
 import type { Registry } from '../store/board-store.js';
 import { ClusterEvent } from '../../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
 type OutgoingEvent = ClusterEvent extends infer E ? (E extends ClusterEvent ? Omit<E, 'from'> : never) : never;
+
+/** How long any Redis command may take before it fails: nothing on a request's path waits on Redis longer. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+/** How long a frame or an update waits for the shared counter before this instance decides by its own count. */
+export const COUNTER_WAIT_MS = 250;
 
 /** INCR with the window's expiry set by its first hit; returns the count and the window's remaining ms. */
 const HIT_SCRIPT = `
@@ -47,6 +60,37 @@ class DocumentRelay extends RedisExtension {
   pending: (boardId: string) => Promise<void> | undefined = () => undefined;
   /** Told of people who left a board here (their awareness states were removed). */
   left: (boardId: string, update: Uint8Array) => void = () => {};
+  /** Whether Redis answers (the cluster's health). */
+  relayUp: () => boolean = () => true;
+  /** Told of a board whose channel could not be subscribed. */
+  unrelayed: (error: unknown) => void = () => {};
+  /** Boards loaded without their channel, while Redis was away: subscribed once it is back. */
+  private readonly unsubscribed = new Map<string, afterLoadDocumentPayload>();
+
+  /**
+   * A board loads whether Redis answers or not: one loaded without its
+   * channel gets it once Redis is back (subscribeUnrelayed), and the sync
+   * with the other instances that follows brings in what it missed.
+   */
+  override async afterLoadDocument(data: afterLoadDocumentPayload): Promise<void> {
+    if (!this.relayUp()) {
+      this.unsubscribed.set(data.documentName, data);
+      return;
+    }
+    try {
+      await super.afterLoadDocument(data);
+    } catch (error) {
+      this.unrelayed(error);
+      this.unsubscribed.set(data.documentName, data);
+    }
+  }
+
+  /** Redis is back: every board loaded without it subscribes to its channel now. */
+  async subscribeUnrelayed(): Promise<void> {
+    const waiting = [...this.unsubscribed.values()];
+    this.unsubscribed.clear();
+    await Promise.all(waiting.map((data) => this.afterLoadDocument(data)));
+  }
 
   /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
   override async onChange(data: onChangePayload): Promise<void> {
@@ -77,6 +121,7 @@ class DocumentRelay extends RedisExtension {
 
   /** Documents still unloading at shutdown have no subscription left to end (the connections are gone). */
   override async afterUnloadDocument(data: afterUnloadDocumentPayload): Promise<void> {
+    if (!data.instance.documents.has(data.documentName)) this.unsubscribed.delete(data.documentName);
     if (!this.destroyed) await super.afterUnloadDocument(data);
   }
 
@@ -86,8 +131,18 @@ class DocumentRelay extends RedisExtension {
   }
 }
 
-/** Told of every pub/sub message: `documents` for the Yjs relay's, `events` for board events (the operator's metrics). */
-export type RelayHook = (direction: 'published' | 'received', kind: 'documents' | 'events') => void;
+type RelayKind = 'documents' | 'events';
+
+/** Why a shared count was decided by this instance's own: Redis known down, or no answer within the bound. */
+export type LocalReason = 'redis_down' | 'no_answer';
+
+/** What the cluster tells the operator: pub/sub messages, publishes that failed, counts decided here, and errors. */
+export type ClusterHooks = {
+  relayed(direction: 'published' | 'received', kind: RelayKind): void;
+  publishFailed(kind: RelayKind): void;
+  decidedLocally(reason: LocalReason): void;
+  fault: FaultReport;
+};
 
 type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
 
@@ -100,6 +155,9 @@ export class RedisCluster implements EventRelay {
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
   private targets: Targets | undefined;
+  private closed = false;
+  /** Redis answering pings and every connection ready: counters and publishes skip Redis at once while it is down. */
+  readonly health: RedisHealth;
 
   private readonly channel: string;
 
@@ -109,31 +167,65 @@ export class RedisCluster implements EventRelay {
     private readonly prefix: string,
     /** The journal commit on its way for a board, if any: changes are relayed once stored. */
     pending: (boardId: string) => Promise<void> | undefined,
-    private readonly relayed: RelayHook = () => {},
+    private readonly hooks: ClusterHooks,
+    now: () => number,
   ) {
     this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
+    this.health = new RedisHealth(this.pub, () => this.connected(), now);
     this.extension = new DocumentRelay({ createClient: () => this.client(), identifier: this.instanceId, prefix });
     this.extension.pending = pending;
+    this.extension.relayUp = () => this.health.up();
+    this.extension.unrelayed = (error) => hooks.fault('redis_subscribe', error);
+    this.health.onChange((up) => {
+      if (up) void this.extension.subscribeUnrelayed();
+    });
     this.extension.left = (boardId, update) =>
       this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.pub.defineCommand('boardRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
   }
 
+  /**
+   * A connection whose every command fails after the timeout, queued while
+   * reconnecting or not. A failed publish is counted and logged here and
+   * answers "sent to nobody", for the extension's publishes too: other
+   * instances catch up from the journal.
+   */
   private client(): IORedis {
-    const client = new IORedis(this.url, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    client.on('error', () => {}); // ioredis reconnects by itself; commands in between fail and say so
+    const client = new IORedis(this.url, {
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    });
+    client.on('error', (error: unknown) => this.hooks.fault('redis_connection', error)); // it reconnects by itself
     this.clients.add(client);
     client.once('end', () => this.clients.delete(client));
-    const kind = (channel: unknown) => (String(channel) === this.channel ? 'events' : 'documents');
-    client.on('messageBuffer', (channel: Buffer) => this.relayed('received', kind(channel)));
+    for (const event of ['ready', 'close', 'end']) client.on(event, () => this.health.check());
+    const kind = (channel: unknown): RelayKind => (String(channel) === this.channel ? 'events' : 'documents');
+    client.on('messageBuffer', (channel: Buffer) => this.hooks.relayed('received', kind(channel)));
     // ioredis has no hook on commands: every one passes through sendCommand, publishes of the extension too.
     const send = client.sendCommand.bind(client);
     client.sendCommand = (command, stream) => {
-      if (command.name === 'publish') this.relayed('published', kind(command.args[0]));
-      return send(command, stream);
+      if (command.name !== 'publish') return send(command, stream);
+      const relayKind = kind(command.args[0]);
+      if (this.closed) {
+        command.resolve(0); // what is still flushed at shutdown has no connection left, and is no fault
+        return command.promise;
+      }
+      if (!this.health.up()) {
+        this.hooks.publishFailed(relayKind);
+        command.resolve(0);
+        return command.promise;
+      }
+      this.hooks.relayed('published', relayKind);
+      send(command, stream);
+      return command.promise.catch((error: unknown) => {
+        this.hooks.publishFailed(relayKind);
+        this.hooks.fault('redis_publish', error);
+        return 0;
+      });
     };
     return client;
   }
@@ -149,6 +241,7 @@ export class RedisCluster implements EventRelay {
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     await this.sub.subscribe(this.channel);
+    await this.health.start();
   }
 
   changed(boardId: string): void {
@@ -177,7 +270,7 @@ export class RedisCluster implements EventRelay {
 
   private publish(event: OutgoingEvent): void {
     const message: ClusterEvent = { ...event, from: this.instanceId };
-    this.pub.publish(this.channel, JSON.stringify(message)).catch(() => {});
+    void this.pub.publish(this.channel, JSON.stringify(message)); // a failure is counted and logged in client()
   }
 
   /** An event from the channel, checked like any message that crosses a wire: one that is not an event is ignored. */
@@ -234,15 +327,26 @@ export class RedisCluster implements EventRelay {
     return client.boardHit(`${this.prefix}:rate:${key}`, windowMs);
   }
 
-  /** The strong counter: one Redis key per window, shared by every instance. */
-  counter(): SharedCounter {
+  /**
+   * The strong counter: one Redis key per window, shared by every instance.
+   * When Redis is down or does not answer within COUNTER_WAIT_MS, this
+   * instance's own count decides, with the same limit: never a held frame,
+   * never an unlimited one.
+   */
+  counter(local: RateLimiter): SharedCounter {
+    const locally = (reason: LocalReason, key: string, limit: number, windowMs: number) => {
+      this.hooks.decidedLocally(reason);
+      return local.hit(key, limit, windowMs);
+    };
     return {
       hit: async (key, limit, windowMs) => {
+        if (!this.health.up()) return locally('redis_down', key, limit, windowMs);
         let count: number, ttl: number;
         try {
-          [count, ttl] = await this.sharedHit(key, windowMs);
-        } catch {
-          return null; // Redis unreachable: edits go on; the limit is back with Redis
+          [count, ttl] = await within(this.sharedHit(key, windowMs), COUNTER_WAIT_MS);
+        } catch (error) {
+          this.hooks.fault('redis_counter', error);
+          return locally('no_answer', key, limit, windowMs);
         }
         return count <= limit ? null : Math.max(1, Math.ceil(ttl / 1000));
       },
@@ -264,12 +368,14 @@ export class RedisCluster implements EventRelay {
           shared && now() < shared.resetAt && shared.count + 1 > limit
             ? Math.max(1, Math.ceil((shared.resetAt - now()) / 1000))
             : null;
-        this.sharedHit(key, windowMs)
-          .then(([count, ttl]) => {
-            if (heard.size > 10_000) heard.clear();
-            if (ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
-          })
-          .catch(() => {});
+        // While Redis is down this instance's count alone decides; the shared one starts again with Redis.
+        if (this.health.up())
+          this.sharedHit(key, windowMs)
+            .then(([count, ttl]) => {
+              if (heard.size > 10_000) heard.clear();
+              if (ttl > 0) heard.set(key, { count, resetAt: now() + ttl });
+            })
+            .catch(() => {});
         return retry ?? sharedRetry;
       },
       count: (key) => local.count(key),
@@ -279,12 +385,14 @@ export class RedisCluster implements EventRelay {
         if (shared && shared.count > 0) shared.count -= 1;
         // Sent on the connection that sent the hit, so Redis counts the hit first.
         const client = this.pub as IORedis & { boardRefund(key: string): Promise<number> };
-        client.boardRefund(`${this.prefix}:rate:${key}`).catch(() => {});
+        if (this.health.up()) client.boardRefund(`${this.prefix}:rate:${key}`).catch(() => {});
       },
     };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.health.stop();
     await this.extension.onDestroy();
     this.sub.disconnect();
     await this.pub.quit().catch(() => {});

@@ -17,6 +17,8 @@ export type Channel = (typeof CHANNELS)[number];
 /** Where the figures of the shared setup come from, read at each scrape. */
 export type SharedFigures = {
   redisConnected(): boolean;
+  /** Redis answering its pings with every connection ready (server/cluster/redis-health.ts). */
+  redisUp(): boolean;
   pool(): { total: number; idle: number; waiting: number };
 };
 
@@ -39,6 +41,8 @@ export class Metrics {
   private readonly toolCalls: Counter<'era' | 'tool' | 'outcome'>;
   private readonly relayMessages: Counter<'direction' | 'kind'>;
   private readonly jsonOps: Counter;
+  private readonly localDecisions: Counter<'reason'>;
+  private readonly publishFailures: Counter<'kind'>;
 
   constructor(loadedBoards: () => number) {
     const registers = [this.registry];
@@ -103,6 +107,18 @@ export class Metrics {
       labelNames: ['direction', 'kind'],
       registers,
     });
+    this.localDecisions = new Counter({
+      name: 'board_redis_local_decisions_total',
+      help: 'Socket frames and Yjs updates whose shared rate count this instance decided by its own count, by reason (redis_down, no_answer)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.publishFailures = new Counter({
+      name: 'board_redis_publish_failures_total',
+      help: 'Redis publishes that reached no other instance (failed, or skipped while Redis is down), by kind',
+      labelNames: ['kind'],
+      registers,
+    });
     this.jsonOps = new Counter({
       name: 'board_json_ops_total',
       help: 'Ops computed for the JSON channel: only boards with an open /ws socket on this instance have any',
@@ -125,6 +141,16 @@ export class Metrics {
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
   watchShared(figures: SharedFigures): void {
     const registers = [this.registry];
+    new Gauge({
+      name: 'board_redis_up',
+      help: '1 while Redis answers its pings (within 1 s; down after 3 misses) and every connection is ready, else 0',
+      registers,
+      collect() {
+        this.set(figures.redisUp() ? 1 : 0);
+      },
+    });
+    for (const reason of ['redis_down', 'no_answer']) this.localDecisions.inc({ reason }, 0);
+    for (const kind of ['documents', 'events']) this.publishFailures.inc({ kind }, 0);
     new Gauge({
       name: 'board_redis_connected',
       help: '1 when every Redis connection of this instance is ready, else 0',
@@ -183,6 +209,14 @@ export class Metrics {
 
   relayed(direction: 'published' | 'received', kind: 'documents' | 'events'): void {
     this.relayMessages.inc({ direction, kind });
+  }
+
+  decidedLocally(reason: string): void {
+    this.localDecisions.inc({ reason });
+  }
+
+  publishFailed(kind: string): void {
+    this.publishFailures.inc({ kind });
   }
 
   opsComputed(count: number): void {

@@ -77,7 +77,10 @@ export async function spawnReady(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`${entry} did not start within 20 s\n${output()}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // not left running behind a failed test
+      reject(new Error(`${entry} did not start within 20 s\n${output()}`));
+    }, 20_000);
     lines.on('line', (line) => {
       const match = /ready at (\S+)/.exec(line);
       if (match) {
