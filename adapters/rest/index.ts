@@ -27,6 +27,7 @@ export const CORS_ALLOWED_HEADERS = [
   'Mcp-Method',
   'Mcp-Name',
   'Last-Event-ID',
+  'Idempotency-Key',
 ];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const CORS_EXPOSED_HEADERS = [
@@ -36,6 +37,7 @@ export const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Content-Disposition',
   'X-Request-Id',
+  'Idempotent-Replayed',
 ];
 
 export type RestOptions = {

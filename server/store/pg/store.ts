@@ -3,7 +3,8 @@
  * transaction runs synchronously; its updates join the journal's next group
  * commit, unless it also staged registry writes: then both are committed in
  * one transaction, as SQLite does, so a board's row and its document never
- * disagree. Either way a 2xx means everything it did is stored.
+ * disagree (an idempotent write's answer takes the same path). Either way a
+ * 2xx means everything it did is stored.
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../../schema/index.js';
@@ -14,6 +15,7 @@ import { type Client, openPool, type Pool, transaction } from './database.js';
 import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry } from './registry.js';
+import { insertAnswer, PgAnswers } from './answers.js';
 
 type Step = (client: Client) => Promise<unknown>;
 
@@ -29,6 +31,7 @@ export class PgStore implements BoardStore {
   readonly documents: PgJournal;
   readonly blobs: PgBlobs;
   readonly history: PgVersions;
+  readonly answers: PgAnswers;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
 
@@ -40,6 +43,7 @@ export class PgStore implements BoardStore {
     this.documents = new PgJournal(pool);
     this.blobs = new PgBlobs(pool);
     this.history = new PgVersions(pool);
+    this.answers = new PgAnswers(pool);
   }
 
   static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {
@@ -93,6 +97,11 @@ export class PgStore implements BoardStore {
       lockVersion: 0,
     });
     return {
+      // An answer is no registry change: it takes the transaction path (as the change's unit) but touches no record.
+      rememberAnswer: (answer) => {
+        const createdMs = this.now();
+        steps.push((c) => insertAnswer(c, answer, createdMs));
+      },
       createBoard: (id, mode, lock) => {
         const createdAt = timestamp();
         stage(id, (c) =>
