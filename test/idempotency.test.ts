@@ -8,8 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { connectMcp, refusalOf, rpcError } from './helpers/mcp.js';
+import { client } from './helpers/http.js';
 import { openJson } from './helpers/realtime.js';
-import { useServer } from './helpers/server.js';
+import { startServer, useServer } from './helpers/server.js';
+import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const t = useServer();
 
@@ -174,6 +176,28 @@ describe('idempotencyKey on JSON-channel mutation frames', () => {
       expect((await texts(boardId)).map((text) => text.content).sort()).toEqual(['frame', 'plain', 'plain']);
     } finally {
       socket.close();
+    }
+  });
+});
+
+describe.skipIf(!(await sharedServicesAvailable()))('across instances of the shared setup', () => {
+  it('replays on one instance the answer another stored, and refuses another request under its key', async () => {
+    const env = await freshClusterEnv();
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    try {
+      const [apiA, apiB] = [client(a.url), client(b.url)];
+      const boardId = (await apiA.post('/api/boards', {})).body.id as string;
+      const key = randomUUID();
+      const body = { x: 5, y: 5, content: 'on a' };
+      const first = await apiA.post(`/api/boards/${boardId}/texts`, body, keyed(key));
+      const again = await apiB.post(`/api/boards/${boardId}/texts`, body, keyed(key));
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect((await apiB.post(`/api/boards/${boardId}/texts`, { ...body, x: 6 }, keyed(key))).status).toBe(422);
+      expect((await apiB.get(`/json/${boardId}`)).body.texts).toHaveLength(1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
