@@ -145,7 +145,7 @@ describe('_meta.idempotencyKey on MCP tools/call', () => {
         arguments: { board_id: boardId, x: 0, y: 0, content: 'x' },
         _meta: { idempotencyKey: '' },
       });
-      expect(refusalOf(bad).code).toBe('invalid_idempotency_key');
+      expect(refusalOf(bad as { isError?: boolean; content?: unknown }).code).toBe('invalid_idempotency_key');
       expect(await texts(boardId)).toHaveLength(1);
     } finally {
       await mcp.close();
