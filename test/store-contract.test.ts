@@ -907,6 +907,28 @@ function storeContract(engine: Engine): void {
         expect(await outside((other) => other.documents.load(id))).toBeNull();
       });
 
+      it('swaps a lock in a change with its answer; a stale version refuses both (lock_conflict)', async () => {
+        const id = await newBoard();
+        const before = (await store.registry.get(id))!;
+        const first = answer('locked');
+        await store.atomically(id, (tx) => {
+          tx.swapLock(id, { mode: 'write', keyHash: 'first' }, before.lockVersion);
+          tx.rememberAnswer(first);
+        });
+        const stale = answer('stale');
+        const error = await store
+          .atomically(id, (tx) => {
+            tx.swapLock(id, { mode: 'all', keyHash: 'second' }, before.lockVersion);
+            tx.rememberAnswer(stale);
+          })
+          .catch((failure: unknown) => failure);
+        expect(knownError(error)).toMatchObject({ status: 409, code: 'lock_conflict' });
+        expect(await outside((other) => other.registry.get(id))).toMatchObject({ lockMode: 'write', keyHash: 'first' });
+        expect(store.registry.peek(id)).toMatchObject({ lockMode: 'write', lockVersion: before.lockVersion + 1 });
+        expect(await storedAnswer(first.id)).not.toBeNull();
+        expect(await storedAnswer(stale.id)).toBeNull();
+      });
+
       it('sweeps the answers stored before a time and keeps the later ones', async () => {
         const id = await newBoard();
         const old = answer('old');

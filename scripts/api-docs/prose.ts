@@ -178,8 +178,9 @@ request, 422 \`idempotency_key_reused\`; while the first still runs, 409
 \`idempotency_key_in_use\`. A refused write stores nothing, so its retry runs
 afresh. Keys are scoped per board; board creation has a scope of its own. The
 stored answer is sealed with a key derived from the idempotency key (it may hold
-a board's access key). Lock, unlock and restore store their answer just after
-their change rather than with it: should that fail, their retry runs again.
+a board's access key). A restore stores its answer just after its change
+rather than with it (it records versions around the change): should that fail,
+its retry restores again, to the same state.
 
 Every code, from the list in \`server/board/errors.ts\` (values in angle
 brackets stand for the request's own):`;

@@ -24,7 +24,7 @@ import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
 import { boardOutline } from '../board/outline.js';
-import type { BoardStore, StoreTx } from '../store/board-store.js';
+import type { BoardStore, Lock, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
 import { setBoardTitle, titleEntry } from '../board/title.js';
 import { CREATE_SCOPE, type IdempotentRequest, IdempotentWrites, type Remember } from './idempotency.js';
@@ -87,8 +87,8 @@ export class Boards {
   }
 
   /**
-   * keyed for a write that commits in steps of its own (a lock swap, a
-   * restore): its answer is stored right after it, in a unit of its own.
+   * keyed for a write that commits in steps of its own (a restore): its
+   * answer is stored right after it, in a unit of its own.
    */
   once<T>(
     boardId: string,
@@ -419,25 +419,42 @@ export class Boards {
    * and keeps it. The swap fails with 409 if the lock changed meanwhile.
    */
   lock(boardId: string, caller: Caller, mode: LockMode, retry?: IdempotentRequest) {
-    return this.once(boardId, caller, retry, (admitted) => this.lockOnce(boardId, admitted, mode));
+    return this.keyed(boardId, caller, retry, (admitted, remember) => this.lockOnce(boardId, admitted, mode, remember));
   }
 
-  private async lockOnce(boardId: string, caller: Caller, mode: LockMode): Promise<{ mode: LockMode; key?: string }> {
+  private async lockOnce(
+    boardId: string,
+    caller: Caller,
+    mode: LockMode,
+    remember?: Remember<{ mode: LockMode; key?: string }>,
+  ): Promise<{ mode: LockMode; key?: string }> {
     const record = await this.admitLockOperation(boardId, caller);
-    const { registry } = this.deps.store;
     if (record.lockMode) {
       if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
-      if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)))
-        throw errors.lockConflict();
-      this.deps.events.lockChanged(boardId);
-      return { mode };
+      return this.swapLock(record, { mode, keyHash: record.keyHash! }, { mode }, remember);
     }
     const key = generateKey();
     // Hashed off the main thread: another lock call may swap the row meanwhile, and then this one must not.
     const keyHash = await hashKeyAsync(key);
-    if (!(await registry.setLock(boardId, { mode, keyHash }, record.lockVersion))) throw errors.lockConflict();
-    this.deps.events.lockChanged(boardId);
-    return { mode, key };
+    return this.swapLock(record, { mode, keyHash }, { mode, key }, remember);
+  }
+
+  /**
+   * Swaps a board's lock if nobody changed it since `record` was read (else
+   * 409); with an idempotency key, in one unit with the answer.
+   */
+  private async swapLock<T>(record: BoardRecord, lock: Lock | null, answer: T, remember?: Remember<T>): Promise<T> {
+    const { store } = this.deps;
+    if (!remember) {
+      if (!(await store.registry.setLock(record.id, lock, record.lockVersion))) throw errors.lockConflict();
+    } else {
+      await store.atomically(record.id, (tx) => {
+        tx.swapLock(record.id, lock, record.lockVersion);
+        remember(tx, answer);
+      });
+    }
+    this.deps.events.lockChanged(record.id);
+    return answer;
   }
 
   /**
@@ -458,16 +475,14 @@ export class Boards {
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
   unlock(boardId: string, caller: Caller, retry?: IdempotentRequest): Promise<{ mode: null }> {
-    return this.once(boardId, caller, retry, (admitted) => this.unlockOnce(boardId, admitted));
+    return this.keyed(boardId, caller, retry, (admitted, remember) => this.unlockOnce(boardId, admitted, remember));
   }
 
-  private async unlockOnce(boardId: string, caller: Caller): Promise<{ mode: null }> {
+  private async unlockOnce(boardId: string, caller: Caller, remember?: Remember<{ mode: null }>) {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
     if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
-    if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
-    this.deps.events.lockChanged(boardId);
-    return { mode: null };
+    return this.swapLock(record, null, { mode: null }, remember);
   }
 
   /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). A wrong key spends the caller's budget like any other. */

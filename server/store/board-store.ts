@@ -43,6 +43,8 @@ export interface StoreTx {
   /** Gives an erased board's id to a new, empty board. */
   reviveBoard(id: string, mode: BoardMode): BoardRecord;
   setMode(id: string, mode: BoardMode): void;
+  /** Registry.setLock inside a change: a lock that moved since `expectedVersion` refuses the change (lock_conflict). */
+  swapLock(id: string, lock: Lock | null, expectedVersion: number): void;
   tombstone(id: string): void;
   /** Forgets a board's stored document, its image payloads and its history. */
   eraseDocument(id: string): void;

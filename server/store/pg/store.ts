@@ -14,7 +14,8 @@ import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
 import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
-import { PgRegistry } from './registry.js';
+import { PgRegistry, SWAP_LOCK } from './registry.js';
+import { errors } from '../../board/errors.js';
 import { insertAnswer, PgAnswers } from './answers.js';
 
 type Step = (client: Client) => Promise<unknown>;
@@ -121,6 +122,16 @@ export class PgStore implements BoardStore {
         return fresh(id, mode, createdAt);
       },
       setMode: (id, mode) => stage(id, (c) => c.query('UPDATE boards SET mode = $1 WHERE id = $2', [mode, id])),
+      swapLock: (id, lock, expectedVersion) =>
+        stage(id, async (c) => {
+          const { rowCount } = await c.query(SWAP_LOCK, [
+            lock?.mode ?? null,
+            lock?.keyHash ?? null,
+            id,
+            expectedVersion,
+          ]);
+          if (rowCount !== 1) throw errors.lockConflict();
+        }),
       tombstone: (id) => {
         const deletedAt = timestamp();
         stage(id, (c) => c.query(TOMBSTONE, [deletedAt, id]));

@@ -40,6 +40,7 @@ export class SqliteStore implements BoardStore {
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
       reviveBoard: (id, mode) => registry.revive(id, mode),
       setMode: (id, mode) => registry.setMode(id, mode),
+      swapLock: (id, lock, expectedVersion) => registry.swapLockNow(id, lock, expectedVersion),
       tombstone: (id) => void registry.tombstone(id),
       eraseDocument: (id) => {
         documents.eraseNow(id);
