@@ -147,6 +147,11 @@ describe('_meta.idempotencyKey on MCP tools/call', () => {
       });
       expect(refusalOf(bad as { isError?: boolean; content?: unknown }).code).toBe('invalid_idempotency_key');
       expect(await texts(boardId)).toHaveLength(1);
+
+      const create = () =>
+        mcp.client.callTool({ name: 'create_board', arguments: { mode: 'todo' }, _meta: { idempotencyKey: key } });
+      const created = (await create()).structuredContent as { board_id: string };
+      expect(((await create()).structuredContent as { board_id: string }).board_id).toBe(created.board_id);
     } finally {
       await mcp.close();
     }
@@ -169,11 +174,20 @@ describe('idempotencyKey on JSON-channel mutation frames', () => {
       expect(await socket.next((f) => f.ref === 3)).toMatchObject({ type: 'error', code: 'idempotency_key_reused' });
       socket.send({ ...frame, idempotencyKey: '', ref: 4 });
       expect(await socket.next((f) => f.ref === 4)).toMatchObject({ type: 'error', code: 'invalid_idempotency_key' });
+      const batch = {
+        type: 'batch',
+        idempotencyKey: randomUUID(),
+        ops: [{ type: 'add_text', x: 0, y: 0, content: 'b' }],
+      };
+      socket.send({ ...batch, ref: 'b1' });
+      const batched = await socket.next((f) => f.type === 'ack' && f.ref === 'b1');
+      socket.send({ ...batch, ref: 'b2' });
+      expect((await socket.next((f) => f.type === 'ack' && f.ref === 'b2')).result).toEqual(batched.result);
       // Without a key, the same ref twice is two writes.
       socket.send({ type: 'add_text', x: 0, y: 0, content: 'plain', ref: 5 });
       socket.send({ type: 'add_text', x: 0, y: 0, content: 'plain', ref: 5 });
       await socket.next((f) => f.type === 'ack' && f.ref === 5, 5_000, socket.frames.findIndex((f) => f.ref === 5) + 1);
-      expect((await texts(boardId)).map((text) => text.content).sort()).toEqual(['frame', 'plain', 'plain']);
+      expect((await texts(boardId)).map((text) => text.content).sort()).toEqual(['b', 'frame', 'plain', 'plain']);
     } finally {
       socket.close();
     }

@@ -3,7 +3,8 @@
  * locking and erasing boards. Each call first admits its caller (token tier,
  * rate limit, lock), then a write runs the given domain mutation as one Y
  * transaction with a typed origin, in one unit of the store with its journal
- * entry and registry changes, so it is durable when this returns.
+ * entry and registry changes, so it is durable when this returns. A write
+ * sent with an idempotency key runs once per key (idempotency.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
@@ -82,7 +83,11 @@ export class Boards {
     run: (caller: Caller, remember?: Remember<T>) => Promise<T>,
   ): Promise<T> {
     if (!retry) return run(caller);
-    this.deps.access.admitBoardRequest(boardId, caller);
+    try {
+      this.deps.access.admitBoardRequest(boardId, caller);
+    } catch (error) {
+      return Promise.reject(error); // a refusal is the promise's, as from any other write
+    }
     return this.idempotent.once(boardId, retry, (remember) => run({ ...caller, admitted: true }, remember));
   }
 
