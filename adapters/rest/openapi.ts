@@ -173,8 +173,7 @@ function operation(path: string, method: string, op: Operation): Schema {
       in: 'header',
       required: false,
       schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_CHARS },
-      description:
-        'makes the write safe to retry (a UUID is best): the same key with the same request answers the first answer again, with Idempotent-Replayed: true, for at least 24 h; with another request 422 idempotency_key_reused; while the first still runs 409 idempotency_key_in_use',
+      description: 'makes the write safe to retry (a fresh UUID per write): see Safe retries',
     });
   }
   const responses: Schema = {
