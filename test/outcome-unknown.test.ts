@@ -10,11 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createConnection, createServer, type Socket } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_QUERY_TIMEOUT_MS } from '../server/store/pg/database.js';
 import { client } from './helpers/http.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
+import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();
 
@@ -84,12 +85,14 @@ async function pgProxy(upstream: URL) {
 describe.skipIf(!available)('a write whose answer PostgreSQL never gave', () => {
   let server: TestServer;
   let proxy: Awaited<ReturnType<typeof pgProxy>>;
+  let databaseUrl: string;
   const api = () => client(server.url);
   const texts = async (boardId: string) =>
     ((await api().get(`/json/${boardId}`)).body.texts as { content: string }[]).map((text) => text.content).sort();
 
   beforeAll(async () => {
     const env = await freshClusterEnv();
+    databaseUrl = env.DATABASE_URL;
     proxy = await pgProxy(new URL(env.DATABASE_URL));
     server = await startServer({ ...env, DATABASE_URL: proxy.url });
   }, 60_000);
@@ -139,6 +142,46 @@ describe.skipIf(!available)('a write whose answer PostgreSQL never gave', () => 
     expect(lost.status).toBe(503);
     expect(lost.body.code).toBe('outcome_unknown');
     expect(await texts(boardId)).toEqual(['before', 'maybe']);
+  }, 30_000);
+
+  it('answers outcome_unknown when the backend is terminated during its COMMIT; the retry stores the change once', async () => {
+    const boardId = (await api().post('/api/boards', {})).body.id as string;
+    await api().post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'before' });
+    // A deferred trigger makes the COMMIT itself slow, long enough to terminate its backend meanwhile.
+    await asAdmin(
+      `CREATE FUNCTION slow_commit() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$ LANGUAGE plpgsql;
+       CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON idempotent_answers
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();`,
+      databaseUrl,
+    );
+    const key = randomUUID();
+    const send = () =>
+      api().post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'once' }, { 'idempotency-key': key });
+    try {
+      const answer = send();
+      let terminated = 0;
+      for (let i = 0; i < 50 && terminated === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const admin = new pg.Client({ connectionString: databaseUrl });
+        await admin.connect();
+        const { rowCount } = await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'COMMIT' AND state = 'active' AND datname = current_database()",
+        );
+        await admin.end();
+        terminated = rowCount ?? 0;
+      }
+      expect(terminated).toBe(1);
+      const lost = await answer;
+      expect(lost.status).toBe(503);
+      expect(lost.body.code).toBe('outcome_unknown');
+    } finally {
+      await asAdmin('DROP TRIGGER slow_commit ON idempotent_answers; DROP FUNCTION slow_commit();', databaseUrl);
+    }
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull(); // the first one was not stored: this one runs
+    expect(await texts(boardId)).toEqual(['before', 'once']);
+    expect((await send()).headers.get('idempotent-replayed')).toBe('true');
   }, 30_000);
 
   it('answers storage_unavailable when the database refuses the connection, and nothing is stored', async () => {

@@ -117,14 +117,25 @@ export async function autocommit<R extends pg.QueryResultRow>(
   }
 }
 
-/** The database answered with an error (it has a SQLSTATE), or never answered at all: then nobody knows what it did. */
+/**
+ * Whether the database's answer says what became of the statement: an error
+ * it raised for the statement does (its transaction rolled back); no answer,
+ * or the server going away (SQLSTATE class 08, or 57 but for a cancel), does not.
+ */
+function answered(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return false;
+  const code = error.code ?? '';
+  return !(code.startsWith('08') || (code.startsWith('57') && code !== '57014'));
+}
+
+/** A statement that would have committed failed: with an answer the change is not stored; without one nobody knows. */
 function afterSending(error: unknown): never {
-  if (error instanceof pg.DatabaseError || error instanceof BoardError) throw error;
+  if (error instanceof BoardError || answered(error)) throw error;
   throw Object.assign(errors.outcomeUnknown(), { cause: error });
 }
 
 function answerLost(error: unknown): boolean {
-  return error instanceof BoardError ? error.code === 'outcome_unknown' : !(error instanceof pg.DatabaseError);
+  return error instanceof BoardError ? error.code === 'outcome_unknown' : !answered(error);
 }
 
 function unavailable(error: unknown): never {
