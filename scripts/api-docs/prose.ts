@@ -176,7 +176,9 @@ first answer again, with \`Idempotent-Replayed: true\` on REST (a frame gets the
 first \`ack\` under its own \`ref\`), and changes nothing more; with another
 request, 422 \`idempotency_key_reused\`; while the first still runs, 409
 \`idempotency_key_in_use\`. A refused write stores nothing, so its retry runs
-afresh. Keys are scoped per board; board creation has a scope of its own. The
+afresh. A replay counts against the board's rate limit but is not checked
+against a lock set since: it only repeats what its sender was already told.
+Keys are scoped per board; board creation has a scope of its own. The
 stored answer is sealed with a key derived from the idempotency key (it may hold
 a board's access key). A restore stores its answer just after its change
 rather than with it (it records versions around the change): should that fail,
