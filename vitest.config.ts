@@ -22,6 +22,7 @@ const SHARED_SETUP_FILES = [
   'history',
   'mcp-history',
   'keep-loaded',
+  'idempotency',
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {

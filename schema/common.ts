@@ -135,6 +135,14 @@ export const AccessKey = z
   .transform((key) => key.toLowerCase())
   .describe('Key');
 
+/** A client's key for a retried write (the Idempotency-Key draft): 1 to 255 visible ASCII characters; a UUID is best. */
+export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+export const IdempotencyKey = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_IDEMPOTENCY_KEY_CHARS, { error: `must be at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters` })
+  .regex(/^[\x21-\x7e]+$/, { error: 'must be visible ASCII characters only' });
+
 /** Levenshtein distance of two short strings (object keys). */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -5,7 +5,7 @@
  * connection is bound to one board and its key).
  */
 import { z } from 'zod';
-import { BoardMode, ItemId, LockMode, strictObject } from './common.js';
+import { BoardMode, IdempotencyKey, ItemId, LockMode, strictObject } from './common.js';
 import { BatchOp } from './batch.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
 import { MutationArgs } from './mcp.js';
@@ -56,6 +56,8 @@ export type BatchOpType = keyof typeof BATCH_OP_ARGS;
 export const BatchFrame = z.object({
   type: z.literal('batch'),
   ref: FrameRef.optional(),
+  /** Makes the batch safe to send again (docs/realtime.md); read from its first frame. */
+  idempotencyKey: IdempotencyKey.optional(),
   ops: z.array(BatchOp).max(MAX_BATCH_OPS, { error: `must hold at most ${MAX_BATCH_OPS} ops` }),
   more: z.boolean().optional(),
 });
@@ -69,9 +71,17 @@ export const ClientFrameEnvelope = z
   })
   .passthrough();
 
-/** A mutation frame: its tool's arguments beside `type` and `ref` (extended, so the tool's refinements run). */
+/**
+ * A mutation frame: its tool's arguments beside `type`, `ref` and
+ * `idempotencyKey` (extended, so the tool's refinements run). A ref is the
+ * client's counter for matching answers; only a key makes a resent frame the same write.
+ */
 function mutationFrame<T extends MutationFrameType>(type: T) {
-  return MUTATION_FRAMES[type].safeExtend({ type: z.literal(type), ref: FrameRef.optional() });
+  return MUTATION_FRAMES[type].safeExtend({
+    type: z.literal(type),
+    ref: FrameRef.optional(),
+    idempotencyKey: IdempotencyKey.optional(),
+  });
 }
 
 /**

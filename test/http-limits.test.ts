@@ -267,9 +267,10 @@ describe('CORS', () => {
       const methods = res.headers.get('access-control-allow-methods')!.split(/,\s*/);
       expect(methods.sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'POST']);
       const headers = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
-      // The contract's four, and the headers an MCP client in a browser sends.
+      // The contract's four, the headers an MCP client in a browser sends, and Idempotency-Key for safe retries.
       expect(headers.sort()).toEqual([
         'content-type',
+        'idempotency-key',
         'if-none-match',
         'last-event-id',
         'mcp-method',

@@ -842,6 +842,105 @@ function storeContract(engine: Engine): void {
         expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toContain('stored after');
       });
     });
+
+    describe('idempotent answers', () => {
+      const answer = (label: string) => ({
+        id: randomUUID(),
+        fingerprint: `fingerprint of ${label}`,
+        answer: new Uint8Array(Buffer.from(label)),
+      });
+      const storedAnswer = (id: string) => outside((other) => other.answers.get(id));
+
+      it('stores an answer with its change: with a content change alone, both are stored', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        const first = answer('first');
+        await store.atomically(id, (tx) => {
+          tx.rememberAnswer(first);
+          store.documents.append(id, push('with its answer'));
+        });
+        expect(await storedAnswer(first.id)).toEqual({ ...first, answer: Buffer.from(first.answer) });
+        expect(contentOf(await outside((other) => other.documents.load(id)))?.log).toEqual(['with its answer']);
+      });
+
+      it('stores no answer for a change that throws, nor for one the storage refuses', async () => {
+        const id = await newBoard();
+        const thrown = answer('thrown');
+        await expect(
+          store.atomically(id, (tx) => {
+            tx.rememberAnswer(thrown);
+            throw new Error('the mutation failed');
+          }),
+        ).rejects.toThrow('the mutation failed');
+        expect(await storedAnswer(thrown.id)).toBeNull();
+
+        const refused = answer('refused');
+        const undo = await storage.refuse(store, 'journal');
+        try {
+          const error = await store
+            .atomically(id, (tx) => {
+              tx.rememberAnswer(refused);
+              store.documents.append(id, liveDoc().push(`refused ${'x'.repeat(200_000)}`)); // more than the free pages
+            })
+            .catch((failure: unknown) => failure);
+          expect(knownError(error)?.code).toBe('storage_unavailable');
+        } finally {
+          await undo();
+        }
+        expect(await storedAnswer(refused.id)).toBeNull();
+        expect(await outside((other) => other.documents.load(id))).toBeNull();
+      });
+
+      it('refuses a second answer under the same id (idempotency_key_in_use) with the rest of its change', async () => {
+        const id = await newBoard();
+        const { push } = liveDoc();
+        const first = answer('first');
+        await store.atomically(id, (tx) => tx.rememberAnswer(first));
+        const error = await store
+          .atomically(id, (tx) => {
+            tx.rememberAnswer({ ...first, fingerprint: 'another' });
+            store.documents.append(id, push('second'));
+          })
+          .catch((failure: unknown) => failure);
+        expect(knownError(error)).toMatchObject({ status: 409, code: 'idempotency_key_in_use' });
+        expect((await storedAnswer(first.id))?.fingerprint).toBe(first.fingerprint);
+        expect(await outside((other) => other.documents.load(id))).toBeNull();
+      });
+
+      it('swaps a lock in a change with its answer; a stale version refuses both (lock_conflict)', async () => {
+        const id = await newBoard();
+        const before = (await store.registry.get(id))!;
+        const first = answer('locked');
+        await store.atomically(id, (tx) => {
+          tx.swapLock(id, { mode: 'write', keyHash: 'first' }, before.lockVersion);
+          tx.rememberAnswer(first);
+        });
+        const stale = answer('stale');
+        const error = await store
+          .atomically(id, (tx) => {
+            tx.swapLock(id, { mode: 'all', keyHash: 'second' }, before.lockVersion);
+            tx.rememberAnswer(stale);
+          })
+          .catch((failure: unknown) => failure);
+        expect(knownError(error)).toMatchObject({ status: 409, code: 'lock_conflict' });
+        expect(await outside((other) => other.registry.get(id))).toMatchObject({ lockMode: 'write', keyHash: 'first' });
+        expect(store.registry.peek(id)).toMatchObject({ lockMode: 'write', lockVersion: before.lockVersion + 1 });
+        expect(await storedAnswer(first.id)).not.toBeNull();
+        expect(await storedAnswer(stale.id)).toBeNull();
+      });
+
+      it('sweeps the answers stored before a time and keeps the later ones', async () => {
+        const id = await newBoard();
+        const old = answer('old');
+        await store.atomically(id, (tx) => tx.rememberAnswer(old));
+        clock += DAY_MS;
+        const young = answer('young');
+        await store.atomically(id, (tx) => tx.rememberAnswer(young));
+        expect(await store.answers.sweep(clock - 1)).toBeGreaterThanOrEqual(1);
+        expect(await storedAnswer(old.id)).toBeNull();
+        expect(await storedAnswer(young.id)).not.toBeNull();
+      });
+    });
   });
 }
 

@@ -133,6 +133,12 @@ function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): strin
       return 'Only an empty board changes kind: create_board makes a new one of the kind you need.';
     case 'storage_unavailable':
       return 'Nothing was changed: retry in a few seconds.';
+    case 'outcome_unknown':
+      return 'The change may or may not be stored: retry with the same _meta.idempotencyKey, or read the board to see.';
+    case 'idempotency_key_in_use':
+      return 'The first call with this idempotency key is still running: retry once it has answered.';
+    case 'idempotency_key_reused':
+      return 'This idempotency key belongs to another call: send a fresh one for a new call.';
     case 'internal_error':
       return 'Nothing was changed: retry, and report it if it repeats.';
     default:
@@ -177,7 +183,7 @@ function isLegacyResult(boardError: BoardError): boolean {
 }
 
 /** The codes that are the server's fault (5xx) rather than the caller's. */
-const SERVER_FAULTS: ReadonlySet<unknown> = new Set(['internal_error', 'storage_unavailable']);
+const SERVER_FAULTS: ReadonlySet<unknown> = new Set(['internal_error', 'storage_unavailable', 'outcome_unknown']);
 
 /** The outcome of a failed call, from what it threw or the `code` of its `isError` result. */
 export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {

@@ -41,6 +41,7 @@ import {
   SUBSCRIBABLE,
 } from './resources.js';
 import { toolListAt } from './tool-list.js';
+import { idempotencyKey } from '../kit/idempotency.js';
 import { TOOLS } from './tools.js';
 
 /** How a refused call answers, the one thing the eras tell differently (errors.ts). */
@@ -180,7 +181,7 @@ function registerTools(
     // An unknown name is counted as `unknown`: a label must not take whatever a client sends.
     const known = Object.hasOwn(TOOLS, name);
     try {
-      const { result, outcome } = await callTool(name, request.params.arguments, ctx);
+      const { result, outcome } = await callTool(name, request.params.arguments, request.params._meta, ctx);
       calls?.(era, known ? name : 'unknown', outcome);
       return result;
     } catch (error) {
@@ -199,10 +200,18 @@ function registerTools(
   const callTool = async (
     name: McpToolName,
     args: unknown,
+    meta: Record<string, unknown> | undefined,
     ctx: ServerContext,
   ): Promise<{ result: CallToolResult; outcome: ToolOutcome }> => {
     if (!Object.hasOwn(TOOLS, name))
       throw new RpcError(INVALID_PARAMS, `unknown tool ${name}: tools/list names the tools`);
+    // A retry is the client's transport concern, not the model's: its key travels in _meta, not in the arguments.
+    let key: string | undefined;
+    try {
+      key = idempotencyKey(meta?.idempotencyKey);
+    } catch (error) {
+      return refused(error);
+    }
     const parsed = TOOL_OPERATIONS[name].args.safeParse(args ?? {}, { reportInput: true });
     if (!parsed.success) {
       // A board id that is not a UUID names no board.
@@ -217,6 +226,7 @@ function registerTools(
         request: context,
         signal: ctx.mcpReq.signal,
         memory,
+        retry: key === undefined ? undefined : { key, request: ['mcp', name, args ?? {}] },
       });
       return { result: toolResult(result), outcome: 'ok' };
     } catch (error) {

@@ -9,6 +9,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { type McpToolArgs, type McpToolName, READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
+import type { IdempotentRequest } from '../../server/host/idempotency.js';
 import { errors } from '../../server/board/errors.js';
 import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
@@ -39,6 +40,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** What this agent's calls leave for its next ones: the keys that opened boards (a session), its subscriptions. */
   memory: AgentMemory;
+  /** The call's `_meta.idempotencyKey`, for the tools that change something. */
+  retry?: IdempotentRequest;
 };
 
 type ToolDefinition<N extends McpToolName> = ToolText & {
@@ -64,7 +67,12 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
   switch (operation.kind) {
     case 'mutation':
       return remember(
-        await context.boards.write(args.board_id, callerFor(context, args), (w) => operation.mutate(w, args as never)),
+        await context.boards.write(
+          args.board_id,
+          callerFor(context, args),
+          (w) => operation.mutate(w, args as never),
+          context.retry,
+        ),
       );
     case 'view': {
       const result = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) =>
@@ -125,7 +133,12 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
     }
     case 'restore_version':
       return remember(
-        await boards.history.restore(args.board_id, caller, (args as ArgsFor<'restore_version'>).version),
+        await boards.history.restore(
+          args.board_id,
+          caller,
+          (args as ArgsFor<'restore_version'>).version,
+          context.retry,
+        ),
       );
     default:
       throw new Error(`no host operation named ${name}`);
@@ -137,6 +150,7 @@ async function createBoard(args: ArgsFor<'create_board'>, context: ToolContext):
   const created = await context.boards.create(
     { ...args, mode: args.mode ?? 'draw' },
     mcpCaller(context.request, undefined, args.author),
+    context.retry,
   );
   const base = context.request.baseUrl;
   context.memory.used(created.id, created.access_key);

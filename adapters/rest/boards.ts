@@ -9,6 +9,7 @@ import { etagOf, jsonSnapshot } from '../../server/board/snapshot.js';
 import { DRAW_SEEDS, isDrawSeed } from '../../server/board/templates.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
+import { restIdempotency } from '../kit/idempotency.js';
 import { matchesEtag } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
@@ -16,9 +17,9 @@ type BoardParams = { Params: { boardId: string } };
 export type BaseUrl = (request: FastifyRequest) => string;
 
 export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseUrl): void {
-  app.post('/api/boards', async (request) => {
+  app.post('/api/boards', async (request, reply) => {
     const input = parse(CreateBoardInput, request.body, createBoardFieldError);
-    return boards.create({ ...input, mode: input.mode ?? 'draw' }, callerOf(request));
+    return boards.create({ ...input, mode: input.mode ?? 'draw' }, callerOf(request), restIdempotency(request, reply));
   });
 
   // Entry points a person opens in a browser: create a board and go to it.
@@ -78,8 +79,8 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     boards.browserSnapshot(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
 
-  app.delete<BoardParams>('/api/boards/:boardId', async (request) =>
-    boards.erase(boardIdParam(request.params.boardId, 'write'), callerOf(request)),
+  app.delete<BoardParams>('/api/boards/:boardId', async (request, reply) =>
+    boards.erase(boardIdParam(request.params.boardId, 'write'), callerOf(request), restIdempotency(request, reply)),
   );
 
   const sendSnapshot = async (boardId: string, request: FastifyRequest, reply: FastifyReply) => {

@@ -9,6 +9,7 @@ import { errors } from '../../server/board/errors.js';
 import type { Boards } from '../../server/host/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
+import { restIdempotency } from '../kit/idempotency.js';
 import { matchesEtag } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
@@ -73,9 +74,10 @@ export function historyRoutes(app: FastifyInstance, boards: Boards): void {
     return boards.history.changes(boardId, callerOf(request), since, { budget: Infinity, limit, points: true });
   });
 
-  app.post<VersionRoute>('/api/boards/:boardId/versions/:version/restore', async (request) => {
+  app.post<VersionRoute>('/api/boards/:boardId/versions/:version/restore', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'write');
     const { author } = parse(RestoreBody, request.body);
-    return boards.history.restore(boardId, { ...callerOf(request), author }, versionOf(request.params));
+    const version = versionOf(request.params);
+    return boards.history.restore(boardId, { ...callerOf(request), author }, version, restIdempotency(request, reply));
   });
 }

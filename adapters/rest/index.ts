@@ -17,7 +17,7 @@ import { registerSecurityHeaders } from './security-headers.js';
 import { operationRoutes } from './operation-routes.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
-// The contract's four, and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.
+// The contract's four, Idempotency-Key (safe retries), and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.
 export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'Mcp-Session-Id',
@@ -27,6 +27,7 @@ export const CORS_ALLOWED_HEADERS = [
   'Mcp-Method',
   'Mcp-Name',
   'Last-Event-ID',
+  'Idempotency-Key',
 ];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 export const CORS_EXPOSED_HEADERS = [
@@ -36,6 +37,7 @@ export const CORS_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'Content-Disposition',
   'X-Request-Id',
+  'Idempotent-Replayed',
 ];
 
 export type RestOptions = {

@@ -25,6 +25,7 @@ import {
   HISTORY_PAGE_DEFAULT,
   HISTORY_PAGE_MAX,
   MAX_BODY_BYTES,
+  MAX_IDEMPOTENCY_KEY_CHARS,
   MAX_PAGE_ITEMS,
   RestoreBody,
   TEMPLATES,
@@ -164,6 +165,15 @@ function operation(path: string, method: string, op: Operation): Schema {
       required: false,
       schema: { type: 'string' },
       description: 'operator token: selects the higher rate tiers (server-to-server only)',
+    });
+  }
+  if (method !== 'get' && path.startsWith('/api/boards') && !path.endsWith('/verify-key')) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_CHARS },
+      description: 'makes the write safe to retry (a fresh UUID per write): see Safe retries',
     });
   }
   const responses: Schema = {
@@ -755,7 +765,7 @@ const TAGS: Record<string, string> = {
 
 /** What a failure not listed for an operation looks like: the server's own errors. */
 const FAILURE =
-  'Any other failure, with the same body: 500 `internal_error`, or 503 `storage_unavailable` (the change was not stored; retry later)';
+  'Any other failure, with the same body: 500 `internal_error`, 503 `storage_unavailable` (the change was not stored; retry later), or 503 `outcome_unknown` (the storage stopped answering after the change was sent: it may be stored; retry with the same Idempotency-Key, or read)';
 
 const SECURITY_SCHEMES: Schema = {
   boardKey: {

@@ -11,6 +11,7 @@ import { type AnyMutation, type AnyView, OPERATION_LIST, type RestRoute } from '
 import { callerOf } from '../kit/caller.js';
 import { fromZodIssues } from '../../server/board/errors.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
+import { restIdempotency } from '../kit/idempotency.js';
 
 type Params = Record<string, string>;
 
@@ -55,10 +56,11 @@ function registerRoute(app: FastifyInstance, boards: Boards, operation: AnyMutat
     method: route.method,
     url: `${BOARD_PATH}${route.path}`,
     // Not async: the write's own promise is the answer (Fastify takes a handler's throw as it takes a rejection).
-    handler: (request) => {
+    handler: (request, reply) => {
       const boardId = boardIdParam(request.params.boardId, operation.access);
       const args = argsOf(route, request);
-      return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never));
+      const retry = restIdempotency(request, reply);
+      return boards.write(boardId, callerOf(request), (w) => operation.mutate(w, args as never), retry);
     },
   });
 }

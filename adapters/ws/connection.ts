@@ -33,6 +33,8 @@ import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../serv
 import { knownError } from '../../server/store/storage-errors.js';
 import { type BatchOpCall, parseBatchOps } from '../../server/board/batch.js';
 import { FRAME_OPERATIONS, runBatch } from '../../server/board/operations.js';
+import type { IdempotentRequest } from '../../server/host/idempotency.js';
+import { idempotencyKey } from '../kit/idempotency.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
@@ -46,7 +48,7 @@ export type Admission = {
 };
 
 type Ref = string | number | undefined;
-type PendingBatch = { ref: Ref; ops: BatchOpCall[]; frames: number; timer: NodeJS.Timeout };
+type PendingBatch = { ref: Ref; key?: string; ops: BatchOpCall[]; frames: number; timer: NodeJS.Timeout };
 
 type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 
@@ -91,10 +93,15 @@ function parseFrame(body: Record<string, unknown>): ClientFrame {
   return result.data;
 }
 
-/** A single mutation frame as its op: the arguments without type and ref. */
+/** A single mutation frame as its op: the arguments without type, ref and key. */
 function opOf(frame: MutationFrame): MutationOp {
-  const { type, ref: _ref, ...args } = frame;
+  const { type, ref: _ref, idempotencyKey: _key, ...args } = frame;
   return { type, args } as MutationOp;
+}
+
+/** What the host needs of a frame sent with a key: the key, and what makes a resent frame the same write. */
+function retryOf(key: string | undefined, type: string, args: unknown): IdempotentRequest | undefined {
+  return key === undefined ? undefined : { key, request: ['ws', type, args] };
 }
 
 /** A socket of the channel: a member of its board's room, which hands it the board's ops, erasure and lock changes. */
@@ -236,15 +243,19 @@ export class JsonChannelConnection implements RoomMember {
         throw new BoardError(400, 'unknown_frame', `unknown frame type "${type}"`, { frameType: type });
       // A mutation frame meets the lock and the frame budget before its arguments are read; a batch after its envelope is.
       if (type !== 'batch') await this.admit();
+      const key = idempotencyKey(body.idempotencyKey);
       const frame = parseFrame(body);
       switch (frame.type) {
         case 'batch':
-          return await this.batch(frame);
+          return await this.batch(frame, key);
         default: {
           // Every other member is a mutation frame: applyOp's switch covers each of them.
           const op = opOf(frame);
-          const result = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
-            applyOp(w, op),
+          const result = await this.deps.boards.write(
+            this.admission.boardId,
+            this.admission.caller,
+            (w) => applyOp(w, op),
+            retryOf(key, op.type, op.args),
           );
           if (ref !== undefined) this.send({ type: 'ack', ref, result });
         }
@@ -261,7 +272,7 @@ export class JsonChannelConnection implements RoomMember {
     await this.deps.access.admitFrame(this.admission.boardId);
   }
 
-  private async batch(frame: BatchFrame): Promise<void> {
+  private async batch(frame: BatchFrame, key: string | undefined): Promise<void> {
     const pending = this.pending;
     if (pending && pending.ref !== frame.ref)
       throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
@@ -273,7 +284,7 @@ export class JsonChannelConnection implements RoomMember {
       this.dropPending();
       throw error;
     }
-    const batch: PendingBatch = pending ?? { ref: frame.ref, ops: [], frames: 0, timer: setTimeout(() => {}, 0) };
+    const batch: PendingBatch = pending ?? { ref: frame.ref, key, ops: [], frames: 0, timer: setTimeout(() => {}, 0) };
     clearTimeout(batch.timer);
     batch.ops.push(...ops);
     batch.frames += 1;
@@ -299,8 +310,11 @@ export class JsonChannelConnection implements RoomMember {
       return;
     }
     this.pending = null;
-    const results = await this.deps.boards.write(this.admission.boardId, this.admission.caller, (w) =>
-      runBatch(w, batch.ops),
+    const results = await this.deps.boards.write(
+      this.admission.boardId,
+      this.admission.caller,
+      (w) => runBatch(w, batch.ops),
+      retryOf(batch.key, 'batch', batch.ops),
     );
     if (batch.ref !== undefined) this.send({ type: 'ack', ref: batch.ref, result: results });
   }

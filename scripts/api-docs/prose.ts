@@ -153,10 +153,36 @@ each surface through one mapper:
 
 Beyond what each route lists, any route may answer 431 (headers or URL over
 Node's 16 KiB, refused before the route runs, with Fastify's own body
-\`{error, message, statusCode}\`), 500 \`internal_error\` and 503
-\`storage_unavailable\` (nothing was stored; retry). Another 4xx that the HTTP
+\`{error, message, statusCode}\`), 500 \`internal_error\`, 503
+\`storage_unavailable\` (nothing was stored; retry) and 503 \`outcome_unknown\`
+(the storage stopped answering after the change was sent: it may or may not be
+stored; retry with the same idempotency key, or read to find out). Another 4xx that the HTTP
 framework raises itself is \`bad_request\`. The JSON channel also answers a
 continued batch whose next frame never came with \`batch_timeout\`.
+
+### Safe retries
+
+Every write (REST \`POST\`/\`PUT\`/\`PATCH\`/\`DELETE\` under \`/api/boards\`
+except \`verify-key\`, an MCP \`tools/call\`, a JSON-channel mutation or batch
+frame) may carry an idempotency key, as the IETF httpapi Idempotency-Key draft
+has it: the \`Idempotency-Key\` header (a structured-field string, quoted or
+not), \`params._meta.idempotencyKey\` on MCP, \`idempotencyKey\` beside \`ref\`
+on a frame (a \`ref\` is only echoed, never a key). A key is 1 to 255 visible
+ASCII characters (else 400 \`invalid_idempotency_key\`); use a fresh UUID per
+write. The answer of a write sent with a key is stored in the same commit as the
+change, for at least 24 hours, where every instance finds it. The same key with
+the same request (method, route, board and body, keys in any order) answers that
+first answer again, with \`Idempotent-Replayed: true\` on REST (a frame gets the
+first \`ack\` under its own \`ref\`), and changes nothing more; with another
+request, 422 \`idempotency_key_reused\`; while the first still runs, 409
+\`idempotency_key_in_use\`. A refused write stores nothing, so its retry runs
+afresh. A replay counts against the board's rate limit but is not checked
+against a lock set since: it only repeats what its sender was already told.
+Keys are scoped per board; board creation has a scope of its own. The
+stored answer is sealed with a key derived from the idempotency key (it may hold
+a board's access key). A restore stores its answer just after its change
+rather than with it (it records versions around the change): should that fail,
+its retry restores again, to the same state.
 
 Every code, from the list in \`server/board/errors.ts\` (values in angle
 brackets stand for the request's own):`;

@@ -23,6 +23,7 @@ import { BoardEvents } from '../host/board-events.js';
 import { BoardHocuspocus } from '../host/board-hocuspocus.js';
 import { BoardRooms } from '../host/board-room.js';
 import { Boards } from '../host/boards.js';
+import { IDEMPOTENCY_SWEEP_INTERVAL_MS } from '../host/idempotency.js';
 import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
@@ -171,6 +172,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     operator.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
   }
+  // An answer past its retention goes; a storage that cannot take the sweep now is swept at the next one.
+  const answerSweeper = setInterval(
+    () => void boards.idempotent.sweep().catch(() => {}),
+    IDEMPOTENCY_SWEEP_INTERVAL_MS,
+  ).unref();
   const sweeper = setInterval(() => {
     limiter.sweep();
     keyBudget.sweep();
@@ -268,6 +274,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
+      clearInterval(answerSweeper);
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       await operator.close();

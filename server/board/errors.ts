@@ -105,6 +105,26 @@ export const errors = {
     new BoardError(429, 'rate_limited', 'too many requests; retry later', { retryAfterSeconds }),
   storageUnavailable: () =>
     new BoardError(503, 'storage_unavailable', 'the change could not be stored; nothing was changed, retry later'),
+  outcomeUnknown: () =>
+    new BoardError(
+      503,
+      'outcome_unknown',
+      'the storage stopped answering after the change was sent: it may or may not be stored; retry with the same Idempotency-Key (which answers what was stored, or stores it once), or read the board to find out',
+    ),
+  invalidIdempotencyKey: (reason: string) =>
+    new BoardError(400, 'invalid_idempotency_key', `invalid idempotency key: ${reason}`, { reason }),
+  idempotencyKeyInUse: () =>
+    new BoardError(
+      409,
+      'idempotency_key_in_use',
+      'a request with this idempotency key is still being processed; retry once it has answered',
+    ),
+  idempotencyKeyReused: () =>
+    new BoardError(
+      422,
+      'idempotency_key_reused',
+      'this idempotency key was used for another request; use a fresh key for a new request',
+    ),
   internal: () => new BoardError(500, 'internal_error', 'internal error'),
 };
 

@@ -23,6 +23,7 @@ import type { BoardRecord } from '../board/record.js';
 import type { Caller } from './access.js';
 import type { DocumentHost } from './document-host.js';
 import type { HistoryRecorder } from './history-recorder.js';
+import type { IdempotentRequest } from './idempotency.js';
 
 /**
  * What history needs of the Boards service that owns it: admission and one
@@ -32,6 +33,12 @@ import type { HistoryRecorder } from './history-recorder.js';
 type BoardAccess = {
   admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord>;
   write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T>;
+  once<T>(
+    boardId: string,
+    caller: Caller,
+    retry: IdempotentRequest | undefined,
+    run: (caller: Caller) => Promise<T>,
+  ): Promise<T>;
 };
 
 type Deps = { boards: BoardAccess; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
@@ -240,7 +247,11 @@ export class BoardHistory {
    * board's mode in the same store unit, as a mode switch does. Answers once
    * the new version is durable. One request against the rate limit.
    */
-  async restore(boardId: string, caller: Caller, version: number): Promise<RestoreResult> {
+  restore(boardId: string, caller: Caller, version: number, retry?: IdempotentRequest): Promise<RestoreResult> {
+    return this.deps.boards.once(boardId, caller, retry, (admitted) => this.restoreOnce(boardId, admitted, version));
+  }
+
+  private async restoreOnce(boardId: string, caller: Caller, version: number): Promise<RestoreResult> {
     const { boards, store, recorder } = this.deps;
     await boards.admit(boardId, caller, 'write');
     const { meta, doc } = await this.stateAt(boardId, version);

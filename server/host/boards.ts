@@ -3,7 +3,8 @@
  * locking and erasing boards. Each call first admits its caller (token tier,
  * rate limit, lock), then a write runs the given domain mutation as one Y
  * transaction with a typed origin, in one unit of the store with its journal
- * entry and registry changes, so it is durable when this returns.
+ * entry and registry changes, so it is durable when this returns. A write
+ * sent with an idempotency key runs once per key (idempotency.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
@@ -24,9 +25,10 @@ import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
 import { boardOutline } from '../board/outline.js';
-import type { BoardStore, StoreTx } from '../store/board-store.js';
+import type { BoardStore, Lock, StoreTx } from '../store/board-store.js';
 import { seedTemplate } from '../board/templates.js';
 import { setBoardTitle, titleEntry } from '../board/title.js';
+import { CREATE_SCOPE, type IdempotentRequest, IdempotentWrites, type Remember } from './idempotency.js';
 
 export type CreateBoard = {
   mode: BoardMode;
@@ -60,9 +62,51 @@ export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean;
 export class Boards {
   /** The board's versions, changes and restore (history.md), for every surface. */
   readonly history: BoardHistory;
+  /** Writes sent with an idempotency key, run once per key (idempotency.ts). */
+  readonly idempotent: IdempotentWrites;
 
   constructor(private readonly deps: Deps) {
     this.history = new BoardHistory({ boards: this, store: deps.store, host: deps.host, recorder: deps.recorder });
+    this.idempotent = new IdempotentWrites(deps.store, deps.now);
+  }
+
+  /**
+   * Runs a write on a board once per idempotency key: the board's rate limit
+   * first (a replay is a request too), then the stored answer if there is
+   * one, else the write, which stores its answer with its change. A write
+   * without a key runs as it is.
+   */
+  private keyed<T>(
+    boardId: string,
+    caller: Caller,
+    retry: IdempotentRequest | undefined,
+    run: (caller: Caller, remember?: Remember<T>) => Promise<T>,
+  ): Promise<T> {
+    if (!retry) return run(caller);
+    try {
+      this.deps.access.admitBoardRequest(boardId, caller);
+    } catch (error) {
+      return Promise.reject(error); // a refusal is the promise's, as from any other write
+    }
+    return this.idempotent.once(boardId, retry, (remember) => run({ ...caller, admitted: true }, remember));
+  }
+
+  /**
+   * keyed for a write that commits in steps of its own (a restore): its
+   * answer is stored right after it, in a unit of its own.
+   */
+  once<T>(
+    boardId: string,
+    caller: Caller,
+    retry: IdempotentRequest | undefined,
+    run: (caller: Caller) => Promise<T>,
+  ): Promise<T> {
+    return this.keyed(boardId, caller, retry, async (admitted, remember) => {
+      const result = await run(admitted);
+      // The change is stored whatever happens now: its answer stays true even if a retry cannot replay it.
+      if (remember) await this.deps.store.atomically(boardId, (tx) => remember(tx, result)).catch(() => {});
+      return result;
+    });
   }
 
   /** Counts a request against its board's rate limit; the REST edge calls it before reading a body. */
@@ -91,17 +135,19 @@ export class Boards {
    * import content is validated whole first, so an invalid item or an
    * exceeded quota creates nothing, not even the board.
    */
-  async create(input: CreateBoard, caller: Caller): Promise<CreatedBoard> {
-    const refund = this.deps.access.admitCreate(caller);
-    try {
-      return await this.createBoard(input);
-    } catch (error) {
-      refund(); // only created boards count against the creation budget
-      throw error;
-    }
+  create(input: CreateBoard, caller: Caller, retry?: IdempotentRequest): Promise<CreatedBoard> {
+    return this.idempotent.once(CREATE_SCOPE, retry, async (remember) => {
+      const refund = this.deps.access.admitCreate(caller);
+      try {
+        return await this.createBoard(input, remember);
+      } catch (error) {
+        refund(); // only created boards count against the creation budget
+        throw error;
+      }
+    });
   }
 
-  private async createBoard(input: CreateBoard): Promise<CreatedBoard> {
+  private async createBoard(input: CreateBoard, remember?: Remember<CreatedBoard>): Promise<CreatedBoard> {
     const plan = input.content === undefined ? undefined : planImport({ ...input, content: input.content });
     const id = randomUUID();
     const key = input.lock ? generateKey() : undefined;
@@ -109,7 +155,10 @@ export class Boards {
     const created = { id, mode: input.mode, ...(key && { access_key: key }) };
     const { store } = this.deps;
     if (!plan && input.mode === 'draw' && !input.title) {
-      await store.atomically(id, (tx) => tx.createBoard(id, 'draw', lock));
+      await store.atomically(id, (tx) => {
+        tx.createBoard(id, 'draw', lock);
+        remember?.(tx, created);
+      });
       return created;
     }
     const origin: BoardOrigin = plan
@@ -118,13 +167,20 @@ export class Boards {
     const imported = await this.deps.host.use(id, (doc) =>
       store.atomically(id, (tx) => {
         const record = tx.createBoard(id, input.mode, lock);
-        return this.transact(tx, doc, record, origin, (w) => {
-          w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
-          if (input.title) setBoardTitle(w, input.title);
-          if (plan) return applyImport(w, plan);
-          if (input.mode === 'todo') seedTemplate(w, input.template ?? 'kanban');
-          return undefined;
-        });
+        return this.transact(
+          tx,
+          doc,
+          record,
+          origin,
+          (w) => {
+            w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
+            if (input.title) setBoardTitle(w, input.title);
+            if (plan) return applyImport(w, plan);
+            if (input.mode === 'todo') seedTemplate(w, input.template ?? 'kanban');
+            return undefined;
+          },
+          remember && ((staged, imported) => remember(staged, { ...created, ...imported })),
+        );
       }),
     );
     return { ...created, ...imported };
@@ -135,14 +191,26 @@ export class Boards {
    * change is durable. Items the mutation creates without an author of their
    * own get the caller's, else the surface's default.
    */
-  async write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T): Promise<T> {
+  write<T>(boardId: string, caller: Caller, mutate: (w: BoardWrite) => T, retry?: IdempotentRequest): Promise<T> {
+    if (!retry) return this.writeOnce(boardId, caller, mutate); // the common case: not one step more
+    return this.keyed(boardId, caller, retry, (admitted, remember) =>
+      this.writeOnce(boardId, admitted, mutate, remember),
+    );
+  }
+
+  private async writeOnce<T>(
+    boardId: string,
+    caller: Caller,
+    mutate: (w: BoardWrite) => T,
+    remember?: Remember<T>,
+  ): Promise<T> {
     const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
     await this.admit(boardId, caller, 'write');
     return this.deps.host.use(boardId, async (doc, waited) => {
       // Checked again in the step that commits: the board may have been erased or locked since, or while it loaded.
       const record = waited ? await this.requireLive(boardId) : live(this.deps.store.registry.peek(boardId));
       this.deps.access.requireAccess(record, 'write', caller);
-      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate));
+      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate, remember));
     });
   }
 
@@ -241,7 +309,11 @@ export class Boards {
   }
 
   /** Tombstones a board: its content, payloads, lock and stored state go; connected clients are closed. */
-  async erase(boardId: string, caller: Caller): Promise<{ ok: true }> {
+  erase(boardId: string, caller: Caller, retry?: IdempotentRequest): Promise<{ ok: true }> {
+    return this.keyed(boardId, caller, retry, (admitted, remember) => this.eraseOnce(boardId, admitted, remember));
+  }
+
+  private async eraseOnce(boardId: string, caller: Caller, remember?: Remember<{ ok: true }>): Promise<{ ok: true }> {
     const { store, host } = this.deps;
     await this.admit(boardId, caller, 'write');
     await host.use(boardId, async (doc) => {
@@ -249,6 +321,7 @@ export class Boards {
       this.deps.access.requireAccess(record, 'write', caller);
       await store.atomically(boardId, (tx) => {
         tx.tombstone(boardId);
+        remember?.(tx, { ok: true });
         this.transact(tx, doc, record, { source: 'system', author: DEFAULT_AUTHORS.system }, (w) => {
           for (const name of CONTENT_MAPS) w.maps[name].clear();
           w.maps.meta.clear(); // a reused id starts as a blank draw board
@@ -350,22 +423,43 @@ export class Boards {
    * fresh key, returned once; a locked one needs its current key (else 403)
    * and keeps it. The swap fails with 409 if the lock changed meanwhile.
    */
-  async lock(boardId: string, caller: Caller, mode: LockMode): Promise<{ mode: LockMode; key?: string }> {
+  lock(boardId: string, caller: Caller, mode: LockMode, retry?: IdempotentRequest) {
+    return this.keyed(boardId, caller, retry, (admitted, remember) => this.lockOnce(boardId, admitted, mode, remember));
+  }
+
+  private async lockOnce(
+    boardId: string,
+    caller: Caller,
+    mode: LockMode,
+    remember?: Remember<{ mode: LockMode; key?: string }>,
+  ): Promise<{ mode: LockMode; key?: string }> {
     const record = await this.admitLockOperation(boardId, caller);
-    const { registry } = this.deps.store;
     if (record.lockMode) {
       if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
-      if (!(await registry.setLock(boardId, { mode, keyHash: record.keyHash! }, record.lockVersion)))
-        throw errors.lockConflict();
-      this.deps.events.lockChanged(boardId);
-      return { mode };
+      return this.swapLock(record, { mode, keyHash: record.keyHash! }, { mode }, remember);
     }
     const key = generateKey();
     // Hashed off the main thread: another lock call may swap the row meanwhile, and then this one must not.
     const keyHash = await hashKeyAsync(key);
-    if (!(await registry.setLock(boardId, { mode, keyHash }, record.lockVersion))) throw errors.lockConflict();
-    this.deps.events.lockChanged(boardId);
-    return { mode, key };
+    return this.swapLock(record, { mode, keyHash }, { mode, key }, remember);
+  }
+
+  /**
+   * Swaps a board's lock if nobody changed it since `record` was read (else
+   * 409); with an idempotency key, in one unit with the answer.
+   */
+  private async swapLock<T>(record: BoardRecord, lock: Lock | null, answer: T, remember?: Remember<T>): Promise<T> {
+    const { store } = this.deps;
+    if (!remember) {
+      if (!(await store.registry.setLock(record.id, lock, record.lockVersion))) throw errors.lockConflict();
+    } else {
+      await store.atomically(record.id, (tx) => {
+        tx.swapLock(record.id, lock, record.lockVersion);
+        remember(tx, answer);
+      });
+    }
+    this.deps.events.lockChanged(record.id);
+    return answer;
   }
 
   /**
@@ -385,13 +479,15 @@ export class Boards {
   }
 
   /** Unlocks a board with its key (403 without); a no-op on an unlocked board. */
-  async unlock(boardId: string, caller: Caller): Promise<{ mode: null }> {
+  unlock(boardId: string, caller: Caller, retry?: IdempotentRequest): Promise<{ mode: null }> {
+    return this.keyed(boardId, caller, retry, (admitted, remember) => this.unlockOnce(boardId, admitted, remember));
+  }
+
+  private async unlockOnce(boardId: string, caller: Caller, remember?: Remember<{ mode: null }>) {
     const record = await this.admitLockOperation(boardId, caller);
     if (!record.lockMode) return { mode: null };
     if (!this.deps.access.checkKey(record, caller)) throw errors.invalidKey(keyStateOf(caller.key));
-    if (!(await this.deps.store.registry.setLock(boardId, null, record.lockVersion))) throw errors.lockConflict();
-    this.deps.events.lockChanged(boardId);
-    return { mode: null };
+    return this.swapLock(record, null, { mode: null }, remember);
   }
 
   /** Whether a key opens a locked board; changes nothing (400 on an unlocked board). A wrong key spends the caller's budget like any other. */
@@ -417,6 +513,7 @@ export class Boards {
     record: BoardRecord,
     origin: BoardOrigin,
     mutate: (w: BoardWrite) => T,
+    remember?: Remember<T>,
   ): T {
     const write: BoardWrite = {
       boardId: record.id,
@@ -436,6 +533,7 @@ export class Boards {
       write.maps.meta.set('mode', write.mode);
       tx.setMode(record.id, write.mode);
     }
+    remember?.(tx, result); // before the Y transaction: should the answer be refused, the document is untouched
     const authors = write.authors?.size ? { authors: [...write.authors] } : {};
     doc.transact(() => commitMaps(write.maps), { ...origin, ...authors });
     return result;

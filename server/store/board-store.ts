@@ -25,12 +25,26 @@ export interface Registry {
   setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean>;
 }
 
+/** The first answer of a write sent with an idempotency key, as host/idempotency.ts seals it. */
+export type StoredAnswer = { id: string; fingerprint: string; answer: Uint8Array };
+
+/** Answers of idempotent writes: each is stored with its write (StoreTx.rememberAnswer) and kept until swept. */
+export interface AnswerStore {
+  get(id: string): Promise<StoredAnswer | null>;
+  /** Deletes the answers stored before `beforeMs` (epoch ms); resolves with how many. */
+  sweep(beforeMs: number): Promise<number>;
+}
+
 /** Registry and document writes staged by a change; applied in the same unit as its journal entries. */
 export interface StoreTx {
+  /** Stores a write's answer with it; a second answer under the same id refuses the change (idempotency_key_in_use). */
+  rememberAnswer(answer: StoredAnswer): void;
   createBoard(id: string, mode: BoardMode, lock?: Lock): BoardRecord;
   /** Gives an erased board's id to a new, empty board. */
   reviveBoard(id: string, mode: BoardMode): BoardRecord;
   setMode(id: string, mode: BoardMode): void;
+  /** Registry.setLock inside a change: a lock that moved since `expectedVersion` refuses the change (lock_conflict). */
+  swapLock(id: string, lock: Lock | null, expectedVersion: number): void;
   tombstone(id: string): void;
   /** Forgets a board's stored document, its image payloads and its history. */
   eraseDocument(id: string): void;
@@ -119,6 +133,7 @@ export interface BoardStore {
   readonly documents: DocumentJournal;
   readonly blobs: BlobStore;
   readonly history: VersionStore;
+  readonly answers: AnswerStore;
   /**
    * Runs `change` (synchronous: Y transactions and staged registry writes) and
    * resolves with its result once all of it is durable. A change that throws

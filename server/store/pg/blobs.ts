@@ -6,7 +6,7 @@
  */
 import type { BlobStore } from '../board-store.js';
 import { blobHash } from '../blob-hash.js';
-import { type Pool, query } from './database.js';
+import { autocommit, type Pool, query } from './database.js';
 
 /** Boards whose payloads stay cached (least recently used go first). */
 const CACHED_BOARDS = 200;
@@ -25,7 +25,7 @@ export class PgBlobs implements BlobStore {
   put(boardId: string, dataUrl: string): string {
     const hash = blobHash(dataUrl);
     this.board(boardId).set(hash, dataUrl);
-    const write = query(
+    const write = autocommit(
       this.pool,
       'INSERT INTO image_blobs (board_id, hash, data_url) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
       [boardId, hash, dataUrl],

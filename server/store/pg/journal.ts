@@ -11,7 +11,7 @@
  */
 import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from '../board-store.js';
-import { type Client, type Pool, query, transaction } from './database.js';
+import { autocommit, type Client, type Pool, query, transaction } from './database.js';
 
 type Commit = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
 
@@ -132,7 +132,7 @@ export class PgJournal implements DocumentJournal {
       this.queue = [];
       this.next = null;
       try {
-        await query(this.pool, 'INSERT INTO journal (name, data) SELECT * FROM unnest($1::text[], $2::bytea[])', [
+        await autocommit(this.pool, 'INSERT INTO journal (name, data) SELECT * FROM unnest($1::text[], $2::bytea[])', [
           rows.map((row) => row.name),
           rows.map((row) => asBuffer(row.update)),
         ]);

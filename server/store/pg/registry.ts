@@ -6,10 +6,14 @@
 import type { BoardRecord } from '../../board/record.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Lock, Registry } from '../board-store.js';
-import { type Pool, query } from './database.js';
+import { autocommit, type Pool, query } from './database.js';
 
 /** Records kept for `peek`: the boards this instance serves, roughly. */
 const PEEK_CACHE_SIZE = 10_000;
+
+/** The lock's compare-and-swap: applies only while the row is still at the version read. */
+export const SWAP_LOCK =
+  'UPDATE boards SET lock_mode = $1, key_hash = $2, lock_version = lock_version + 1 WHERE id = $3 AND lock_version = $4 AND deleted_at IS NULL';
 
 export class PgRegistry implements Registry {
   private readonly seen = new Map<string, BoardRecord>();
@@ -33,11 +37,12 @@ export class PgRegistry implements Registry {
   }
 
   async setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean> {
-    const { rowCount } = await query(
-      this.pool,
-      'UPDATE boards SET lock_mode = $1, key_hash = $2, lock_version = lock_version + 1 WHERE id = $3 AND lock_version = $4 AND deleted_at IS NULL',
-      [lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion],
-    );
+    const { rowCount } = await autocommit(this.pool, SWAP_LOCK, [
+      lock?.mode ?? null,
+      lock?.keyHash ?? null,
+      id,
+      expectedVersion,
+    ]);
     if (rowCount === 1) await this.get(id);
     return rowCount === 1;
   }

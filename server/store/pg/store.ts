@@ -3,7 +3,8 @@
  * transaction runs synchronously; its updates join the journal's next group
  * commit, unless it also staged registry writes: then both are committed in
  * one transaction, as SQLite does, so a board's row and its document never
- * disagree. Either way a 2xx means everything it did is stored.
+ * disagree (an idempotent write's answer takes the same path). Either way a
+ * 2xx means everything it did is stored.
  */
 import * as Y from 'yjs';
 import type { BoardMode } from '../../../schema/index.js';
@@ -13,7 +14,9 @@ import { PgBlobs } from './blobs.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
 import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
-import { PgRegistry } from './registry.js';
+import { PgRegistry, SWAP_LOCK } from './registry.js';
+import { errors } from '../../board/errors.js';
+import { insertAnswer, PgAnswers } from './answers.js';
 
 type Step = (client: Client) => Promise<unknown>;
 
@@ -29,6 +32,7 @@ export class PgStore implements BoardStore {
   readonly documents: PgJournal;
   readonly blobs: PgBlobs;
   readonly history: PgVersions;
+  readonly answers: PgAnswers;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
 
@@ -40,6 +44,7 @@ export class PgStore implements BoardStore {
     this.documents = new PgJournal(pool);
     this.blobs = new PgBlobs(pool);
     this.history = new PgVersions(pool);
+    this.answers = new PgAnswers(pool);
   }
 
   static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {
@@ -93,6 +98,11 @@ export class PgStore implements BoardStore {
       lockVersion: 0,
     });
     return {
+      // An answer is no registry change: it takes the transaction path (as the change's unit) but touches no record.
+      rememberAnswer: (answer) => {
+        const createdMs = this.now();
+        steps.push((c) => insertAnswer(c, answer, createdMs));
+      },
       createBoard: (id, mode, lock) => {
         const createdAt = timestamp();
         stage(id, (c) =>
@@ -112,6 +122,16 @@ export class PgStore implements BoardStore {
         return fresh(id, mode, createdAt);
       },
       setMode: (id, mode) => stage(id, (c) => c.query('UPDATE boards SET mode = $1 WHERE id = $2', [mode, id])),
+      swapLock: (id, lock, expectedVersion) =>
+        stage(id, async (c) => {
+          const { rowCount } = await c.query(SWAP_LOCK, [
+            lock?.mode ?? null,
+            lock?.keyHash ?? null,
+            id,
+            expectedVersion,
+          ]);
+          if (rowCount !== 1) throw errors.lockConflict();
+        }),
       tombstone: (id) => {
         const deletedAt = timestamp();
         stage(id, (c) => c.query(TOMBSTONE, [deletedAt, id]));

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
 import { BOARDS_TABLE } from '../registry-row.js';
 import { versionsTables } from '../version-rows.js';
+import { answersTable } from '../answer-rows.js';
 
 export type Db = Database.Database;
 
@@ -42,6 +43,7 @@ CREATE TABLE IF NOT EXISTS image_blobs (
   PRIMARY KEY (board_id, hash)
 );
 ${versionsTables('BLOB')}
+${answersTable('BLOB')}
 `;
 
 export const DATABASE_FILE = 'boards.sqlite';

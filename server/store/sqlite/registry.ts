@@ -9,6 +9,7 @@ import type { Lock, Registry } from '../board-store.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Db } from './database.js';
 import type { GroupCommit } from './group-commit.js';
+import { errors } from '../../board/errors.js';
 
 /** Records kept in memory: every write to a board's row goes through this class, in this process. */
 const CACHE_SIZE = 10_000;
@@ -121,6 +122,13 @@ export class SqliteRegistry implements Registry {
     this.group.settle();
     this.writing(id);
     return this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes === 1;
+  }
+
+  /** setLock inside a change's transaction: a stale version throws, and the change's savepoint takes it back. */
+  swapLockNow(id: string, lock: Lock | null, expectedVersion: number): void {
+    this.writing(id);
+    if (this.swapLock.run(lock?.mode ?? null, lock?.keyHash ?? null, id, expectedVersion).changes !== 1)
+      throw errors.lockConflict();
   }
 
   setMode(id: string, mode: BoardMode): void {

@@ -12,6 +12,7 @@ import { Checkpointer } from './checkpointer.js';
 import { SqliteDocuments } from './document-store.js';
 import { SqliteVersions } from './version-store.js';
 import { GroupCommit } from './group-commit.js';
+import { SqliteAnswers } from './answer-store.js';
 
 export class SqliteStore implements BoardStore {
   readonly db: Db;
@@ -19,6 +20,7 @@ export class SqliteStore implements BoardStore {
   readonly documents: SqliteDocuments;
   readonly blobs: SqliteBlobs;
   readonly history: SqliteVersions;
+  readonly answers: SqliteAnswers;
   private readonly tx: StoreTx;
   private readonly group: GroupCommit;
   private readonly checkpoints: Checkpointer;
@@ -30,12 +32,15 @@ export class SqliteStore implements BoardStore {
     this.documents = new SqliteDocuments(this.db, this.group);
     this.blobs = new SqliteBlobs(this.db, this.group);
     this.history = new SqliteVersions(this.db, this.group);
+    this.answers = new SqliteAnswers(this.db, this.group, now);
     this.checkpoints = new Checkpointer(this.db.name, CHECKPOINT_INTERVAL_MS);
-    const { registry, documents, blobs, history } = this;
+    const { registry, documents, blobs, history, answers } = this;
     this.tx = {
+      rememberAnswer: (answer) => answers.remember(answer),
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
       reviveBoard: (id, mode) => registry.revive(id, mode),
       setMode: (id, mode) => registry.setMode(id, mode),
+      swapLock: (id, lock, expectedVersion) => registry.swapLockNow(id, lock, expectedVersion),
       tombstone: (id) => void registry.tombstone(id),
       eraseDocument: (id) => {
         documents.eraseNow(id);
