@@ -24,6 +24,7 @@ import {
   watchJson,
   watchYjs,
 } from '../lib/soak-clients.js';
+import { Deliveries, type Tally } from '../lib/deliveries.js';
 import { ms, summarize } from '../lib/stats.js';
 import { afterWarmup, type Point, slopePer10Minutes, thirds } from '../lib/trend.js';
 
@@ -52,16 +53,13 @@ const ENV = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 
+/** The machine-readable code of a refusal (REST, a frame, or inside an MCP error's text), else the error itself. */
+function codeOf(error: Error, kind: Kind): string {
+  if (/^[a-z_]+$/.test(error.message)) return error.message;
+  return /"code\\?":\\?"(\w+)/.exec(error.message)?.[1] ?? `${kind}: ${error.message.slice(0, 80)}`;
+}
+
 type Board = { id: string; texts: Record<Kind, string>; json?: Watcher; yjs?: YjsWatcher };
-type Write = {
-  kind: Kind;
-  text: string;
-  sentAt: number;
-  answeredAt?: number;
-  expected: Set<Watcher>;
-  early: Map<Watcher, number>;
-};
-type Tally = { writes: number; errors: number; missed: number; behind: number; json: number[]; yjs: number[] };
 type InstanceFigures = {
   cpuSeconds: number;
   rssBytes: number;
@@ -75,13 +73,12 @@ type Sample = {
   minutes: number;
   instances: InstanceFigures[];
   cpuPercent: number[];
-  /** The load generator's own event-loop delay: a stall here shows in every delivery it times. */
+  /** The load generator's own event-loop delay and CPU: a stall here shows in every delivery it times. */
   benchLoopP99Ms: number;
+  benchCpuPercent: number;
   tally: Tally;
   seconds: number;
 };
-
-const emptyTally = (): Tally => ({ writes: 0, errors: 0, missed: 0, behind: 0, json: [], yjs: [] });
 
 /** The figures of one instance: /metrics (the event-loop histogram is reset by each scrape) and /healthz. */
 async function figures(url: string): Promise<InstanceFigures> {
@@ -132,48 +129,9 @@ export async function soakScenario(quick: boolean): Promise<Section> {
     for (let i = 0; i < BOARDS; i += 20)
       boards.push(...(await Promise.all(Array.from({ length: 20 }, (_, j) => createBoard(at(i + j), i + j)))));
 
-    // Deliveries: a write expects the watchers of its board that were there when it was sent.
-    const pending = new Map<number, Write>();
-    let tally = emptyTally();
-    const codes = new Map<string, number>();
-    const missedBy = new Map<string, number>();
-    let superseded = 0;
-    const refused = (code: string) => {
-      tally.errors++;
-      codes.set(code, (codes.get(code) ?? 0) + 1);
-    };
-    const deliver = (watcher: Watcher, latency: number) => tally[watcher.kind].push(latency);
-    // In-place updates: a watcher that heard a later write of the same text has the earlier one too (merged on the way).
-    const lastHeard = new WeakMap<Watcher, Map<string, number>>();
-    const heard = (seq: number, watcher: Watcher, arrived: number) => {
-      const write = pending.get(seq);
-      if (!write?.expected.has(watcher)) return;
-      const last = lastHeard.get(watcher) ?? lastHeard.set(watcher, new Map()).get(watcher)!;
-      last.set(write.text, Math.max(seq, last.get(write.text) ?? -1));
-      if (write.answeredAt === undefined) return void write.early.set(watcher, arrived);
-      write.expected.delete(watcher);
-      deliver(watcher, arrived - write.answeredAt);
-    };
-    /** Writes past the delivery bound leave the books: each watcher still open that did not hear it missed it. */
-    const sweep = (now: number) => {
-      for (const [seq, write] of pending) {
-        if (write.answeredAt === undefined && now - write.sentAt > ANSWER_BOUND_MS) {
-          pending.delete(seq);
-          refused('no_answer');
-        } else if (write.answeredAt !== undefined && now - write.answeredAt > DELIVERY_BOUND_MS) {
-          pending.delete(seq);
-          for (const watcher of write.expected) {
-            if (watcher.closed) continue;
-            if ((lastHeard.get(watcher)?.get(write.text) ?? -1) > seq) superseded++;
-            else {
-              const path = `${write.kind} to ${watcher.kind}`;
-              tally.missed++;
-              missedBy.set(path, (missedBy.get(path) ?? 0) + 1);
-            }
-          }
-        }
-      }
-    };
+    const books = new Deliveries({ answerMs: ANSWER_BOUND_MS, deliveryMs: DELIVERY_BOUND_MS });
+    const heard = books.heard.bind(books);
+    const refused = books.refused.bind(books);
 
     // Watchers: board i's JSON client on one instance, its Yjs client on the other (the same one when alone).
     const watchBoard = async (i: number, kind: 'json' | 'yjs') => {
@@ -206,19 +164,10 @@ export async function soakScenario(quick: boolean): Promise<Section> {
       const text = board.texts[kind];
       const watchers = [board.json, kind === 'yjs' ? undefined : board.yjs].filter((w): w is Watcher => !!w);
       if (kind === 'yjs' && !board.yjs) return; // its client is being replaced
-      const entry: Write = { kind, text, sentAt: performance.now(), expected: new Set(watchers), early: new Map() };
-      pending.set(seq, entry);
-      const answered = () => {
-        entry.answeredAt = performance.now();
-        tally.writes++;
-        for (const [watcher, arrived] of entry.early) {
-          entry.expected.delete(watcher);
-          deliver(watcher, arrived - entry.answeredAt);
-        }
-      };
+      books.sent(seq, kind, text, watchers);
       if (kind === 'yjs') {
         board.yjs!.edit(text, content);
-        return answered();
+        return books.answered(seq);
       }
       const x = seq % 1000;
       const call = (): Promise<unknown> => {
@@ -241,14 +190,10 @@ export async function soakScenario(quick: boolean): Promise<Section> {
       };
       inFlight++;
       call()
-        .then(answered, (error: Error) => {
-          pending.delete(seq);
-          refused(
-            /^[a-z_]+$/.test(error.message)
-              ? error.message
-              : (/"code\\?":\\?"(\w+)/.exec(error.message)?.[1] ?? `${kind}: ${error.message.slice(0, 80)}`),
-          );
-        })
+        .then(
+          () => books.answered(seq),
+          (error: Error) => books.failed(seq, codeOf(error, kind)),
+        )
         .finally(() => inFlight--);
     };
 
@@ -277,13 +222,14 @@ export async function soakScenario(quick: boolean): Promise<Section> {
     let previous = await Promise.all(urls.map(figures)); // resets the event-loop histograms: the first window starts now
     const benchLoop = monitorEventLoopDelay({ resolution: 10 });
     benchLoop.enable();
+    let benchCpu = process.cpuUsage();
     const started = performance.now();
     const durationMs = minutes * 60_000;
     let issued = 0;
     const pacer = setInterval(() => {
       const due = Math.floor(((performance.now() - started) / 1000) * writesPerSecond);
       if (due - issued > MAX_IN_FLIGHT - inFlight) {
-        tally.behind += due - issued;
+        books.tally.behind += due - issued;
         issued = due;
       }
       while (issued < due) write(issued++);
@@ -295,22 +241,25 @@ export async function soakScenario(quick: boolean): Promise<Section> {
     for (let n = 1; n * sampleSeconds * 1000 <= durationMs; n++) {
       await sleep(started + n * sampleSeconds * 1000 - performance.now());
       const now = performance.now();
-      sweep(now);
+      books.sweep(now);
       const instances = await Promise.all(urls.map(figures));
       const seconds = (now - windowStarted) / 1000;
       const cpuPercent = instances.map((figures, i) => ((figures.cpuSeconds - previous[i].cpuSeconds) / seconds) * 100);
       const benchLoopP99Ms = benchLoop.percentile(99) / 1e6;
       benchLoop.reset();
+      const benchCpuUsed = process.cpuUsage(benchCpu);
+      benchCpu = process.cpuUsage();
+      const benchCpuPercent = (benchCpuUsed.user + benchCpuUsed.system) / 1e4 / seconds;
       const sample: Sample = {
         minutes: (now - started) / 60_000,
         instances,
         cpuPercent,
         benchLoopP99Ms,
-        tally,
+        benchCpuPercent,
+        tally: books.takeTally(),
         seconds,
       };
       previous = instances;
-      tally = emptyTally();
       windowStarted = now;
       samples.push(sample);
       console.log(`soak: ${sampleRow(sample).join(' | ')}`);
@@ -329,9 +278,7 @@ export async function soakScenario(quick: boolean): Promise<Section> {
       instances: urls.length,
       writesPerSecond,
       sampleSeconds,
-      codes,
-      missedBy,
-      superseded,
+      books,
     });
   } finally {
     for (const server of servers) await server.stop();
@@ -357,6 +304,7 @@ const COLUMNS = [
   'JSON p50 / p99',
   'Yjs p50 / p99',
   'bench loop p99',
+  'bench CPU %',
 ];
 
 function sampleRow(sample: Sample): string[] {
@@ -382,6 +330,7 @@ function sampleRow(sample: Sample): string[] {
     delivery(tally.json),
     delivery(tally.yjs),
     ms(sample.benchLoopP99Ms),
+    sample.benchCpuPercent.toFixed(0),
   ];
 }
 
@@ -390,13 +339,12 @@ type Run = {
   instances: number;
   writesPerSecond: number;
   sampleSeconds: number;
-  codes: Map<string, number>;
-  missedBy: Map<string, number>;
-  superseded: number;
+  books: Deliveries;
 };
 
 function report(samples: Sample[], run: Run): Section {
-  const { minutes, instances, writesPerSecond, codes, missedBy, superseded } = run;
+  const { minutes, instances, writesPerSecond } = run;
+  const { codes, missedBy, superseded } = run.books;
   const warm = (value: (sample: Sample) => number): Point[] =>
     afterWarmup(
       samples.map((sample) => ({ minutes: sample.minutes, value: value(sample) })),
