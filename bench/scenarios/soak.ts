@@ -6,7 +6,8 @@
  * delay, connections, sessions) and the window's delivery latency, from a
  * write's answer to its arrival at the watchers; the report gives each series'
  * slope per 10 minutes, so a leak shows as a number, and its last third against
- * its first. On demand only: `npm run bench -- --only=soak [--soak-minutes=N] [--soak-shared]`.
+ * its first. On demand only: `npm run bench -- --only=soak,soak-shared [--soak-minutes=N]`; `soak-shared`
+ * runs two instances on the shared PostgreSQL and Redis.
  */
 import { rm } from 'node:fs/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -110,9 +111,11 @@ async function createBoard(url: string, index: number): Promise<Board> {
   return { id, texts: { rest: await text(), mcp: await text(), frame: await text(), yjs: `soak-yjs-${index}` } };
 }
 
-export async function soakScenario(quick: boolean): Promise<Section> {
+export const soakScenario = (quick: boolean) => soak(quick, false);
+export const soakSharedScenario = (quick: boolean) => soak(quick, true);
+
+async function soak(quick: boolean, shared: boolean): Promise<Section> {
   const minutes = Number(flag('soak-minutes') ?? process.env.SOAK_MINUTES ?? (quick ? 3 : 30));
-  const shared = process.argv.includes('--soak-shared') || process.env.SOAK_SHARED === '1';
   const writesPerSecond = Number(process.env.SOAK_WRITES_PER_S ?? 120);
   const sampleSeconds = Math.min(30, (minutes * 60) / 12);
   if (shared && !(await sharedServicesAvailable()))
@@ -150,7 +153,8 @@ export async function soakScenario(quick: boolean): Promise<Section> {
     const writers: SocketWriter[] = await Promise.all(
       Array.from({ length: SOCKET_WRITERS }, (_, j) => socketWriter(at(j), boards[j * 10].id)),
     );
-    const connectAgent = (j: number) => (j % 2 === 0 ? connectMcp(at(j)) : connectModernMcp(at(j)));
+    // A 2025 session and a 2026-07-28 client on each instance.
+    const connectAgent = (j: number) => (j % 2 === 0 ? connectMcp(at(j >> 1)) : connectModernMcp(at(j >> 1)));
     const agents: McpClient[] = await Promise.all(Array.from({ length: MCP_CLIENTS }, (_, j) => connectAgent(j)));
 
     let inFlight = 0;
