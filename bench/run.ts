@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --only=a,b]`: runs the scenarios on this machine and writes
  * bench/RESULTS.md; with `--only`, the other scenarios' sections are kept as they were. Not part of `npm test`: timings are measured, never asserted.
+ * The soaks run only when named (`--only=soak,soak-shared`): each takes 30 minutes.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import { manyBoardsScenario } from './scenarios/many-boards.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
+import { soakScenario, soakSharedScenario } from './scenarios/soak.js';
 import { toolListScenario } from './scenarios/tool-list.js';
 import { scaleOutScenario } from './scenarios/scale-out.js';
 import { writesScenario } from './scenarios/writes.js';
@@ -35,7 +37,11 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['history', historyScenario],
   ['tool-list', toolListScenario],
   ['agent-tasks', agentTasksScenario],
+  ['soak', soakScenario],
+  ['soak-shared', soakSharedScenario],
 ];
+/** Scenarios too long for the default run: they run only when `--only` names them. */
+const ON_DEMAND = new Set(['soak', 'soak-shared']);
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -43,7 +49,7 @@ const only = process.argv
 
 const fresh: Written[] = [];
 console.log(`bench: ${machine()}`);
-for (const [name, run] of scenarios.filter(([name]) => !only || only.includes(name))) {
+for (const [name, run] of scenarios.filter(([name]) => (only ? only.includes(name) : !ON_DEMAND.has(name)))) {
   process.stdout.write(`bench: ${name}... `);
   const started = Date.now();
   fresh.push(renderSection(name, await run(quick), quick));

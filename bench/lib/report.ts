@@ -3,7 +3,10 @@ import os from 'node:os';
 
 export type Row = { measure: string; ours: string; baseline: string; ratio: string; note?: string };
 
-export type Section = { title: string; baseline: string; rows: Row[]; notes?: string[] };
+/** A table of figures over time, one row a sample (the soak's). */
+export type Samples = { caption: string; columns: string[]; rows: string[][] };
+
+export type Section = { title: string; baseline: string; rows: Row[]; samples?: Samples; notes?: string[] };
 
 /** A scenario's section as written: its name and when it ran travel with it, so a partial run can keep the rest. */
 export type Written = { scenario: string; text: string };
@@ -26,6 +29,11 @@ export function renderSection(scenario: string, section: Section, quick: boolean
   out.push('| Measure | Ours | Baseline | Ratio | Note |', '|---|---|---|---|---|');
   for (const row of section.rows)
     out.push(`| ${row.measure} | ${row.ours} | ${row.baseline} | ${row.ratio} | ${row.note ?? ''} |`);
+  if (section.samples) {
+    const { caption, columns, rows } = section.samples;
+    out.push('', caption, '', `| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`);
+    for (const row of rows) out.push(`| ${row.join(' | ')} |`);
+  }
   if (section.notes?.length) out.push('', ...section.notes.map((note) => `- ${note}`));
   return { scenario, text: out.join('\n') };
 }
