@@ -4,9 +4,8 @@
  * that first holds and then resets its connections. After each heal nothing
  * acknowledged is lost and every client converges (test/helpers/chaos-checks.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChaosCluster, startChaosCluster } from './helpers/chaos.js';
-import { type FaultRun, underFault } from './helpers/chaos-checks.js';
+import { describe, expect, it } from 'vitest';
+import { type FaultRun, underFault, useChaosCluster } from './helpers/chaos-checks.js';
 import { throwawayServicesAvailable } from './helpers/throwaway-services.js';
 
 const available = throwawayServicesAvailable();
@@ -34,36 +33,32 @@ const degradedWhileAway =
   };
 
 describe.skipIf(!available)('chaos: Redis faults under load', () => {
-  let cluster: ChaosCluster;
-  beforeAll(async () => {
-    cluster = await startChaosCluster('chaos-redis');
-  }, 90_000);
-  afterAll(() => cluster?.stop(), 60_000);
+  const t = useChaosCluster('chaos-redis');
 
   it('Redis SIGKILLed, then started again', async () => {
-    const { redis } = cluster.services;
+    const { redis } = t.cluster.services;
     const fault = {
       name: 'redis killed',
       inject: () => void process.kill(redis.pid(), 'SIGKILL'),
       heal: () => redis.start(),
       ms: 6_000,
     };
-    await underFault(cluster, fault, degradedWhileAway('A', 'B'));
+    await underFault(t.cluster, fault, degradedWhileAway('A', 'B'));
   }, 90_000);
 
   it('Redis frozen (SIGSTOP) for 8 s, then woken', async () => {
-    const pid = cluster.services.redis.pid();
+    const pid = t.cluster.services.redis.pid();
     const fault = {
       name: 'redis frozen',
       inject: () => void process.kill(pid, 'SIGSTOP'),
       heal: () => void process.kill(pid, 'SIGCONT'),
       ms: 8_000,
     };
-    await underFault(cluster, fault, degradedWhileAway('A', 'B'));
+    await underFault(t.cluster, fault, degradedWhileAway('A', 'B'));
   }, 90_000);
 
   it('A cut off from Redis: connections held for 5 s, then reset for 3 s, then passed again', async () => {
-    const { proxy } = cluster;
+    const { proxy } = t.cluster;
     const fault = {
       name: 'A partitioned',
       inject: () => {
@@ -73,6 +68,6 @@ describe.skipIf(!available)('chaos: Redis faults under load', () => {
       heal: () => proxy.set('pass'),
       ms: 8_000,
     };
-    await underFault(cluster, fault, degradedWhileAway('A'));
+    await underFault(t.cluster, fault, degradedWhileAway('A'));
   }, 90_000);
 });

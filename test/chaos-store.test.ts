@@ -4,24 +4,19 @@
  * and instance A is SIGKILLed and started again on its port. After each heal
  * nothing acknowledged is lost and every client converges (test/helpers/chaos-checks.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChaosCluster, startChaosCluster } from './helpers/chaos.js';
-import { underFault } from './helpers/chaos-checks.js';
+import { describe, expect, it } from 'vitest';
+import { underFault, useChaosCluster } from './helpers/chaos-checks.js';
 import { throwawayServicesAvailable } from './helpers/throwaway-services.js';
 
 const available = throwawayServicesAvailable();
 
 describe.skipIf(!available)('chaos: PostgreSQL and instance faults under load', () => {
-  let cluster: ChaosCluster;
-  beforeAll(async () => {
-    cluster = await startChaosCluster('chaos-store');
-  }, 90_000);
-  afterAll(() => cluster?.stop(), 60_000);
+  const t = useChaosCluster('chaos-store');
 
   it('PostgreSQL stopped -m immediate for 6 s, then started again', async () => {
-    const { postgres } = cluster.services;
+    const { postgres } = t.cluster.services;
     const fault = { name: 'postgres stopped', inject: () => postgres.crash(), heal: () => postgres.start(), ms: 6_000 };
-    await underFault(cluster, fault, ({ load, injected, healed }) => {
+    await underFault(t.cluster, fault, ({ load, injected, healed }) => {
       for (const instance of ['A', 'B'])
         expect
           .soft(
@@ -42,15 +37,15 @@ describe.skipIf(!available)('chaos: PostgreSQL and instance faults under load', 
   it('instance A SIGKILLed, then started again on its port', async () => {
     const fault = {
       name: 'instance killed',
-      inject: () => cluster.killA(),
-      heal: () => cluster.restartA(),
+      inject: () => t.cluster.killA(),
+      heal: () => t.cluster.restartA(),
       ms: 3_000,
       unreachable: 'A',
       // A stock provider whose server is gone retries with a growing backoff (full jitter, up to 30 s), and its
       // address is A's own here: behind a balancer its first retry would reach B.
       convergeWithinMs: 30_000,
     };
-    await underFault(cluster, fault, ({ load }) => {
+    await underFault(t.cluster, fault, ({ load }) => {
       expect
         .soft(
           load.readiness.filter((sample) => sample.instance === 'B' && sample.status !== 200),

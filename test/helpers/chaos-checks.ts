@@ -4,8 +4,17 @@
  * within a bound, no answer later than its bound, every refusal a known code.
  * Soft expectations, so that one run reports every check that fails.
  */
-import { expect } from 'vitest';
-import { type ChaosCluster, linesSince, type Load, MAX_LAG_MS, startLoad, stopInstance, timedFetch } from './chaos.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  type ChaosCluster,
+  linesSince,
+  type Load,
+  MAX_LAG_MS,
+  startChaosCluster,
+  startLoad,
+  stopInstance,
+  timedFetch,
+} from './chaos.js';
 import { eventually } from './realtime.js';
 
 /** The codes a refusal may carry while a dependency is away; never a bare 500. */
@@ -227,4 +236,14 @@ export async function underFault(
       if (instance.process.process.exitCode !== null || instance.process.process.signalCode !== null)
         console.log(`${instance.name} exited: ${instance.process.output().slice(-3_000)}`);
   }
+}
+
+/** One chaos cluster for a whole test file: started before its tests, stopped (and its services removed) after them. */
+export function useChaosCluster(prefix: string): { cluster: ChaosCluster } {
+  const holder = {} as { cluster: ChaosCluster };
+  beforeAll(async () => {
+    holder.cluster = await startChaosCluster(prefix);
+  }, 90_000);
+  afterAll(() => holder.cluster?.stop(), 60_000);
+  return holder;
 }
