@@ -20,7 +20,7 @@ import { eventually } from './realtime.js';
 /** The codes a refusal may carry while a dependency is away; never a bare 500. */
 export const REFUSAL_CODES = ['storage_unavailable', 'outcome_unknown', 'rate_limited'];
 /** No request, frame or /readyz waits longer than this for its answer. */
-export const MAX_ANSWER_MS = 5_000;
+export const MAX_ANSWER_MS = 6_000;
 /** Every client shows the final state within this after the writes stop. */
 export const CONVERGENCE_MS = 5_000;
 
