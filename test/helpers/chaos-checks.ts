@@ -212,8 +212,11 @@ export async function underFault(
   fault: Fault,
   more: (run: FaultRun) => void = () => {},
 ): Promise<void> {
-  const load = await startLoad(cluster);
   const watched = [cluster.a, cluster.b];
+  for (const instance of watched)
+    if (instance.process.process.exitCode !== null || instance.process.process.signalCode !== null)
+      throw new Error(`${instance.name} exited before this test: ${instance.process.output().slice(-2_000)}`);
+  const load = await startLoad(cluster);
   try {
     await sleep(1_500);
     const logFrom = watched.map((instance) => instance.process.output().length);

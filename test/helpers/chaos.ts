@@ -276,6 +276,22 @@ export async function startLoad(cluster: ChaosCluster, restPerSecond = 20): Prom
   if (created.status !== 200) throw new Error(`board not created: ${created.status} ${JSON.stringify(created.body)}`);
   const board: string = created.body.id;
   const instances = [() => cluster.a, () => cluster.b];
+  const json = instances.map((instance) => new JsonWriter(instance, board, 500));
+  const yjs = [cluster.a, cluster.b].map((instance) => new YjsWriter(instance, board, 500));
+  // An instance that died in an earlier test never syncs its client: fail now, not at the test's timeout.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the Yjs clients did not sync within 15 s')), 15_000);
+  });
+  try {
+    await Promise.race([Promise.all(yjs.map((writer) => writer.client.synced)), late]);
+  } catch (error) {
+    for (const writer of json) writer.close();
+    for (const writer of yjs) writer.client.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   const rest: RestWrite[] = [];
   const inFlight = new Set<Promise<void>>();
   let n = 0;
@@ -293,9 +309,6 @@ export async function startLoad(cluster: ChaosCluster, restPerSecond = 20): Prom
     });
     inFlight.add(done);
   }, 1000 / restPerSecond);
-  const json = instances.map((instance) => new JsonWriter(instance, board, 500));
-  const yjs = [cluster.a, cluster.b].map((instance) => new YjsWriter(instance, board, 500));
-  await Promise.all(yjs.map((writer) => writer.client.synced));
   const readiness: Readiness[] = [];
   const readyTimer = setInterval(() => {
     for (const instance of instances.map((get) => get())) {
