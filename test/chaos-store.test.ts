@@ -38,7 +38,7 @@ describe.skipIf(!available)('chaos: PostgreSQL and instance faults under load', 
     const fault = {
       name: 'instance killed',
       inject: () => t.cluster.killA(),
-      heal: () => t.cluster.restartA(),
+      heal: () => t.cluster.restart('a'),
       ms: 3_000,
       unreachable: 'A',
       // A stock provider whose server is gone retries with a growing backoff (full jitter, up to 30 s), and its

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   type ChaosCluster,
+  type Instance,
   linesSince,
   type Load,
   MAX_LAG_MS,
@@ -189,6 +190,9 @@ export function checkReadiness(load: Load, heal: number, settleMs = 3_000): void
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const running = (instance: Instance) =>
+  instance.process.process.exitCode === null && instance.process.process.signalCode === null;
+
 /** A fault to inject for `ms`, then heal; `unreachable` names an instance it takes down. */
 export type Fault = {
   name: string;
@@ -212,10 +216,15 @@ export async function underFault(
   fault: Fault,
   more: (run: FaultRun) => void = () => {},
 ): Promise<void> {
+  // An instance that crashed in an earlier test is started again, so that this test still checks its fault.
+  for (const name of ['a', 'b'] as const)
+    if (!running(cluster[name])) {
+      expect
+        .soft(cluster[name].process.output().slice(-2_000), `${name.toUpperCase()} crashed before this test`)
+        .toBe('');
+      await cluster.restart(name);
+    }
   const watched = [cluster.a, cluster.b];
-  for (const instance of watched)
-    if (instance.process.process.exitCode !== null || instance.process.process.signalCode !== null)
-      throw new Error(`${instance.name} exited before this test: ${instance.process.output().slice(-2_000)}`);
   const load = await startLoad(cluster);
   try {
     await sleep(1_500);
@@ -236,8 +245,9 @@ export async function underFault(
   } finally {
     load.close();
     for (const instance of [cluster.a, cluster.b])
-      if (instance.process.process.exitCode !== null || instance.process.process.signalCode !== null)
-        console.log(`${instance.name} exited: ${instance.process.output().slice(-3_000)}`);
+      expect
+        .soft(running(instance) ? '' : instance.process.output().slice(-3_000), `${instance.name} crashed`)
+        .toBe('');
   }
 }
 

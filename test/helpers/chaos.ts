@@ -41,9 +41,10 @@ export type ChaosCluster = {
   proxy: TcpProxy;
   a: Instance;
   b: Instance;
-  /** SIGKILLs instance A; `restart` starts it again on the same port, so its clients find it. */
+  /** SIGKILLs instance A. */
   killA(): void;
-  restartA(): Promise<void>;
+  /** Starts an instance that exited again on the same port, so its clients find it. */
+  restart(name: 'a' | 'b'): Promise<void>;
   /** A fresh instance on the same services, stopped with the cluster. */
   third(): Promise<Instance>;
   stop(): Promise<void>;
@@ -69,9 +70,9 @@ export async function startChaosCluster(prefix: string): Promise<ChaosCluster> {
       a,
       b,
       killA: () => cluster.a.process.process.kill('SIGKILL'),
-      restartA: async () => {
-        await cluster.a.process.exited;
-        cluster.a = await start('A', envA, cluster.a.port);
+      restart: async (name) => {
+        await cluster[name].process.exited;
+        cluster[name] = await start(name.toUpperCase(), name === 'a' ? envA : common, cluster[name].port);
       },
       third: () => start('C', common),
       stop: async () => {
