@@ -84,8 +84,11 @@ type CollabDeps = {
 
 type Offenses = { count: number; since: number };
 
-/** What onAuthenticate keeps on a connection for later checks. */
-type CollabContext = { ip?: string; author?: string; key?: string; lockChanges?: number };
+/**
+ * What onAuthenticate keeps on a connection for later checks; `retryLater`
+ * (set by registerCollab) closes the socket once a refusal is sent.
+ */
+type CollabContext = { ip?: string; author?: string; key?: string; lockChanges?: number; retryLater?: () => void };
 
 /**
  * Why authentication failed, as the provider's `reason`: the error's machine
@@ -155,6 +158,9 @@ export function collabExtension(deps: CollabDeps): Extension {
         context.author = clientAuthor(requestParameters.get('client'));
         context.key = token || undefined; // checked again when the lock changes
       } catch (error) {
+        // The provider takes a refused authentication as final, but reconnects after a close: a storage briefly away must not refuse for good.
+        if (error instanceof BoardError && error.code === 'storage_unavailable')
+          (context as CollabContext).retryLater?.();
         throw { reason: refusalReason(error) };
       }
     },
@@ -269,10 +275,15 @@ export function registerCollab(
     const closed = opened?.();
     if (closed) socket.once('close', closed);
     const bounded = boundedSocket(socket);
+    // After the refusal Hocuspocus sends once onAuthenticate has thrown: having heard from the server, the
+    // provider reconnects after its fixed delay (a second) instead of its growing backoff.
+    const retryLater = () =>
+      setTimeout(() => socket.close(CLOSE.storageUnavailable.code, CLOSE.storageUnavailable.reason), 0);
+    const context: CollabContext = { ip: request.ip, retryLater };
     const connection = hocuspocus.handleConnection(
       pending ? durableSends(bounded, pending) : bounded,
       new Request(url, { headers }),
-      { ip: request.ip },
+      context,
     );
     socket.on('message', (data: Buffer) =>
       connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),

@@ -59,7 +59,7 @@ export type Spawned = {
 export async function spawnReady(
   entry: string,
   env: Record<string, string> = {},
-  options: { captureOutput?: boolean; nodeFlags?: string[]; root?: string } = {},
+  options: { captureOutput?: boolean; nodeFlags?: string[]; root?: string; readyWithinMs?: number } = {},
 ): Promise<Spawned> {
   const loader = entry.endsWith('.js') ? [] : ['--import', 'tsx'];
   const root = options.root ?? ROOT;
@@ -77,10 +77,12 @@ export async function spawnReady(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
+    const within = options.readyWithinMs ?? 20_000;
+    // A child that never got ready is not left behind running.
     const timer = setTimeout(() => {
-      child.kill('SIGKILL'); // not left running behind a failed test
-      reject(new Error(`${entry} did not start within 20 s\n${output()}`));
-    }, 20_000);
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not start within ${within / 1000} s\n${output()}`));
+    }, within);
     lines.on('line', (line) => {
       const match = /ready at (\S+)/.exec(line);
       if (match) {

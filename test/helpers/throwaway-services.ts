@@ -42,6 +42,15 @@ export function throwawayServicesAvailable(): boolean {
   return false;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A TCP port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -53,7 +62,10 @@ export async function freePort(): Promise<number> {
 
 export type Service = { url: string; stop(): void; start(): void };
 
-export async function throwawayRedis(): Promise<Service> {
+/** A throwaway Redis, with its process id for faults a clean shutdown cannot show (SIGKILL, SIGSTOP). */
+export type RedisService = Service & { pid(): number };
+
+export async function throwawayRedis(): Promise<RedisService> {
   const port = await freePort();
   const start = () =>
     execFileSync('redis-server', [
@@ -70,7 +82,10 @@ export async function throwawayRedis(): Promise<Service> {
     ]);
   const stop = () => {
     try {
-      execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+      execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'shutdown', 'nosave'], {
+        stdio: 'ignore',
+        timeout: 5_000,
+      });
     } catch {} // already stopped
   };
   start();
@@ -83,10 +98,24 @@ export async function throwawayRedis(): Promise<Service> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { url: `redis://127.0.0.1:${port}`, start, stop };
+  // Asked of Redis only while the last one known is gone (a restart after a SIGKILL runs under another id): a frozen one cannot answer.
+  let known = 0;
+  const pid = () => {
+    if (known && alive(known)) return known;
+    const info = execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'info', 'server'], {
+      timeout: 5_000,
+    }).toString();
+    known = Number(/process_id:(\d+)/.exec(info)?.[1]);
+    return known;
+  };
+  pid();
+  return { url: `redis://127.0.0.1:${port}`, start, stop, pid };
 }
 
-export async function throwawayPostgres(): Promise<Service & { remove(): Promise<void> }> {
+/** A throwaway PostgreSQL; `crash` stops it as a power cut would (`-m immediate`: no checkpoint, clients cut off). */
+export type PostgresService = Service & { crash(): void; remove(): Promise<void> };
+
+export async function throwawayPostgres(): Promise<PostgresService> {
   const bin = postgresBin()!;
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'boards-pg-'));
@@ -110,6 +139,7 @@ export async function throwawayPostgres(): Promise<Service & { remove(): Promise
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    crash: () => run(`${bin}/pg_ctl -D ${dir} -m immediate -w stop`),
     remove: async () => {
       try {
         stop();
@@ -117,4 +147,26 @@ export async function throwawayPostgres(): Promise<Service & { remove(): Promise
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A Redis and a PostgreSQL of one's own, with the environment that points an instance at both. */
+export type ThrowawaySetup = {
+  redis: RedisService;
+  postgres: PostgresService;
+  env: Record<string, string>;
+  /** Stops both (a frozen Redis is woken first, so that it can stop) and removes PostgreSQL's files. */
+  remove(): Promise<void>;
+};
+
+export async function throwawaySetup(prefix: string): Promise<ThrowawaySetup> {
+  const [redis, postgres] = await Promise.all([throwawayRedis(), throwawayPostgres()]);
+  const env = { REDIS_URL: redis.url, DATABASE_URL: postgres.url, REDIS_PREFIX: prefix, DATABASE_POOL_SIZE: '4' };
+  const remove = async () => {
+    try {
+      process.kill(redis.pid(), 'SIGCONT');
+    } catch {} // not running
+    redis.stop();
+    await postgres.remove();
+  };
+  return { redis, postgres, env, remove };
 }
