@@ -14,6 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_QUERY_TIMEOUT_MS } from '../server/store/pg/database.js';
 import { client } from './helpers/http.js';
+import { openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
@@ -132,9 +133,10 @@ describe.skipIf(!available)('a write whose answer PostgreSQL never gave', () => 
     expect(await texts(boardId)).toEqual(['before', 'kept']);
   }, 30_000);
 
-  it('answers outcome_unknown for a group-committed write whose INSERT was sent, and it is stored', async () => {
+  it('answers outcome_unknown for a group-committed write whose INSERT was sent, and it is stored; a JSON-channel client is shown it', async () => {
     const boardId = (await api().post('/api/boards', {})).body.id as string;
     await api().post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'before' });
+    const watcher = await openJson(server.url, boardId);
     const insert = 'INSERT INTO journal (name, data) SELECT * FROM unnest';
     proxy.loseAnswerAfter(insert, insert);
     const lost = await api().post(`/api/boards/${boardId}/texts`, { x: 0, y: 0, content: 'maybe' });
@@ -142,6 +144,13 @@ describe.skipIf(!available)('a write whose answer PostgreSQL never gave', () => 
     expect(lost.status).toBe(503);
     expect(lost.body.code).toBe('outcome_unknown');
     expect(await texts(boardId)).toEqual(['before', 'maybe']);
+    // The op waited for a commit that failed, so no op carried it: the room hands out the board afresh.
+    const fresh = await watcher.next((frame) => frame.type === 'snapshot', 5_000, 2);
+    expect((fresh.board.texts as { content: string }[]).map((text) => text.content).sort()).toEqual([
+      'before',
+      'maybe',
+    ]);
+    watcher.close();
   }, 30_000);
 
   it('answers outcome_unknown when the backend is terminated during its COMMIT; the retry stores the change once', async () => {

@@ -164,6 +164,10 @@ export class JsonChannelConnection implements RoomMember {
     this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
   }
 
+  reloaded(): void {
+    this.afterResync(() => this.sendSnapshot());
+  }
+
   /** Runs `deliver` once the snapshot on its way, and whatever waits for it already, has gone out. */
   private afterResync(deliver: () => void | Promise<void>): void {
     const turn: Promise<void> = (this.resync ?? Promise.resolve()).then(deliver).finally(() => {

@@ -25,6 +25,8 @@ export interface RoomMember {
   erased(): void;
   /** The board's lock changed: what the socket may do now. */
   accessChanged(verdict: SocketVerdict): void;
+  /** The board was loaded afresh after its copy was dropped: what it holds may have reached no op. */
+  reloaded(): void;
 }
 
 /** A member's place in its room: `leave` when the socket closes (idempotent). */
@@ -42,13 +44,19 @@ type RoomDeps = OpFeedStores & {
   states?: HandedOutStates;
 };
 
+/** How soon a room tries again to load a board the storage could not load. */
+const HOLD_RETRY_MS = 1_000;
+
 class BoardRoom {
   readonly members = new Set<RoomMember>();
   private document: Document | undefined;
   private stopFeed: (() => void) | undefined;
+  /** Whether a copy was followed before: the next one may hold what no op carried. */
+  private followed = false;
+  private disposed = false;
   private readonly unwatch: () => void;
   /** Lets the board unload again: a change relayed from another instance reaches a loaded board only. */
-  private readonly release: () => void;
+  private release: () => void = () => {};
 
   constructor(
     readonly boardId: string,
@@ -58,7 +66,14 @@ class BoardRoom {
     const loaded = deps.host.loaded(boardId);
     // A document still loading is followed once loaded (afterLoadDocument): its stored state is no change.
     if (loaded && !loaded.isLoading && !loaded.isDestroyed) this.follow(loaded);
-    this.release = deps.host.hold(boardId);
+    this.hold();
+  }
+
+  /** Keeps the board loaded; a load the storage refuses is tried again a second later. */
+  private hold(): void {
+    this.release = this.deps.host.hold(this.boardId, () => {
+      if (!this.disposed) setTimeout(() => !this.disposed && this.hold(), HOLD_RETRY_MS).unref();
+    });
   }
 
   /** Feeds from the board's document as loaded now: after an unload, the next load's. */
@@ -67,13 +82,34 @@ class BoardRoom {
     this.stopFeed?.();
     this.document = document;
     const { states } = this.deps;
-    this.stopFeed = feedOps(
+    const stop = feedOps(
       document,
       this.boardId,
       this.deps,
       (ops, etag) => this.send(ops, etag),
       states && ((doc) => states.handedOut(this.boardId, doc)),
     );
+    const dropped = () => this.dropped(document);
+    document.on('destroy', dropped);
+    this.stopFeed = () => {
+      stop();
+      document.off('destroy', dropped);
+    };
+    // A refused commit may have been stored after all, and relayed changes missed no copy: the sockets read the board again.
+    if (this.followed) for (const member of this.members) member.reloaded();
+    this.followed = true;
+  }
+
+  /**
+   * The followed copy was dropped while the room held it (the storage
+   * refused a change): hold the board again, so that a fresh copy is loaded
+   * and followed, rather than waiting for the next write to load one.
+   */
+  private dropped(document: Document): void {
+    if (this.document !== document || this.disposed) return;
+    this.unfollow();
+    this.release();
+    this.hold();
   }
 
   /** The document was unloaded: nothing to feed from until it is loaded again. */
@@ -94,6 +130,7 @@ class BoardRoom {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.unwatch();
     this.unfollow();
     this.release();

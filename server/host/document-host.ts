@@ -51,9 +51,9 @@ export class DocumentHost {
    * Hocuspocus counts like a client's; the release stores the board as a
    * client's leaving does, and it is unloaded once no longer used.
    */
-  hold(boardId: string): () => void {
+  hold(boardId: string, failed: (error: unknown) => void = () => {}): () => void {
     const held = this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
-    held.catch(() => {}); // a board that cannot be loaded is refused to its sockets by their own reads
+    held.catch(failed); // meanwhile a board that cannot be loaded is refused to its sockets by their own reads
     return () => {
       held.then((connection) => connection.disconnect({ unloadImmediately: false })).catch(() => {});
     };
