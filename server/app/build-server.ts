@@ -27,6 +27,7 @@ import { HistoryRecorder } from '../host/history-recorder.js';
 import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { KeyBudget } from '../host/key-budget.js';
+import { JournalCatchUp } from '../host/journal-catch-up.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
 import { SocketAccess } from '../host/socket-access.js';
@@ -153,10 +154,20 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       collabExtension({ boards, access, registry, blobs, events, host, now }),
     ],
   });
+  // While the relay is down, the instance catches up from PostgreSQL instead (docs/reliability.md).
+  let catchUp: JournalCatchUp | undefined;
   if (cluster && shared && store instanceof shared.PgStore) {
     await cluster.attach({ events, host, registry: store.registry });
     operator.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
+    catchUp = new JournalCatchUp({
+      feed: store.committed,
+      relay: { up: () => cluster.connected() },
+      host,
+      events,
+      registry: store.registry,
+    });
+    catchUp.start();
   }
   const sweeper = setInterval(() => {
     limiter.sweep();
@@ -249,12 +260,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const close = () => {
     closing ??= (async () => {
       clearInterval(sweeper);
+      const caughtUp = catchUp?.close();
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       await operator.close();
       events.close(); // long polls among them answer now instead of holding shutdown
       await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
+      await caughtUp;
       await host.flushAll();
       hocuspocus.stopKeeping();
       await cluster?.close();

@@ -11,10 +11,9 @@ import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayl
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access.js';
-import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
-import type { DocumentHost } from '../host/document-host.js';
+import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
-import type { Registry } from '../store/board-store.js';
+import { heardRecordEvent, type RecordEventTargets } from '../host/record-events.js';
 import { ClusterEvent } from '../../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
@@ -89,8 +88,6 @@ class DocumentRelay extends RedisExtension {
 /** Told of every pub/sub message: `documents` for the Yjs relay's, `events` for board events (the operator's metrics). */
 export type RelayHook = (direction: 'published' | 'received', kind: 'documents' | 'events') => void;
 
-type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
-
 export class RedisCluster implements EventRelay {
   readonly instanceId = randomUUID();
   readonly extension: DocumentRelay;
@@ -99,7 +96,7 @@ export class RedisCluster implements EventRelay {
   private readonly changedThisTurn = new Set<string>();
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
-  private targets: Targets | undefined;
+  private targets: RecordEventTargets | undefined;
 
   private readonly channel: string;
 
@@ -144,7 +141,7 @@ export class RedisCluster implements EventRelay {
   }
 
   /** Starts relaying: this instance's events go out, the others' come in. */
-  async attach(targets: Targets): Promise<void> {
+  async attach(targets: RecordEventTargets): Promise<void> {
     this.targets = targets;
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
@@ -192,7 +189,7 @@ export class RedisCluster implements EventRelay {
     const targets = this.targets;
     if (!parsed.success || !targets || parsed.data.from === this.instanceId) return;
     const message = parsed.data;
-    const { events, host, registry } = targets;
+    const { events, host } = targets;
     const { boardId } = message;
     switch (message.type) {
       case 'changed':
@@ -207,20 +204,9 @@ export class RedisCluster implements EventRelay {
         return;
       }
       case 'erased':
-        void registry.refresh(boardId).catch(() => {});
-        host.closeConnections(boardId);
-        events.erased(boardId, true);
-        return;
       case 'lockChanged':
-        // Connections check their access again against the new record.
-        void registry.refresh(boardId).then(
-          () => events.lockChanged(boardId, true),
-          () => events.lockChanged(boardId, true),
-        );
-        return;
       case 'recordChanged':
-        void registry.refresh(boardId).catch(() => {});
-        return;
+        return heardRecordEvent(message.type, boardId, targets);
       default: {
         const unknown: never = message;
         return unknown;
