@@ -1,16 +1,19 @@
 /**
  * Two instances on a Redis and a PostgreSQL of the test's own, with Redis
- * killed (SIGKILL) under them: each catches up from PostgreSQL, which holds
- * every acknowledged write, so B's reads, its Yjs clients and its JSON-channel
- * clients keep up with A's writes, and a lock set on A stops B's writers.
- * Once Redis is back the relay takes over with no gap and no duplicate op.
+ * killed (SIGKILL) under them, or A alone cut off from it: each catches up
+ * from PostgreSQL, which holds every acknowledged write, so B's reads, its Yjs
+ * clients and its JSON-channel clients keep up with A's writes, and a lock set
+ * on A stops B's writers. Once Redis is back the relay takes over with no gap
+ * and no duplicate op.
  */
 import { execFileSync } from 'node:child_process';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';
 import {
+  freePort,
   throwawayPostgres,
   throwawayRedis,
   throwawayServicesAvailable,
@@ -26,6 +29,37 @@ function killRedis(redis: Service): void {
   const info = execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', port, 'info', 'server']).toString();
   const pid = Number(/process_id:(\d+)/.exec(info)![1]);
   process.kill(pid, 'SIGKILL');
+}
+
+/** A TCP proxy to Redis that can cut every connection through it and refuse new ones, until healed. */
+async function redisProxy(redis: Service) {
+  const target = Number(new URL(redis.url).port);
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  const heal = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((downstream) => {
+        const upstream = connect(target, '127.0.0.1');
+        const end = () => {
+          downstream.destroy();
+          upstream.destroy();
+        };
+        for (const socket of [downstream, upstream]) {
+          sockets.add(socket);
+          socket.on('error', end).on('close', end);
+        }
+        downstream.pipe(upstream).pipe(downstream);
+      });
+      server.listen(port, '127.0.0.1', resolve);
+    });
+  const cut = () => {
+    server?.close();
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+  await heal();
+  return { url: `redis://127.0.0.1:${port}`, cut, heal };
 }
 
 /** The ids of a board's texts as an instance serves them. */
@@ -52,20 +86,18 @@ async function addText(url: string, boardId: string, content: string): Promise<s
 describe.skipIf(!services)('two instances while Redis is down', () => {
   let redis: Service;
   let postgres: Service & { remove(): Promise<void> };
+  let proxy: Awaited<ReturnType<typeof redisProxy>>;
+  /** A reaches Redis through the proxy, B directly. */
   let a: ChildServer;
   let b: ChildServer;
   beforeAll(async () => {
     redis = await throwawayRedis();
     postgres = await throwawayPostgres();
-    const env = {
-      REDIS_URL: redis.url,
-      DATABASE_URL: postgres.url,
-      REDIS_PREFIX: 'catch-up',
-      DATABASE_POOL_SIZE: '4',
-    };
+    proxy = await redisProxy(redis);
+    const env = { DATABASE_URL: postgres.url, REDIS_PREFIX: 'catch-up', DATABASE_POOL_SIZE: '4' };
     [a, b] = await Promise.all([
-      startChildServer(await tempDataDir(), env),
-      startChildServer(await tempDataDir(), env),
+      startChildServer(await tempDataDir(), { ...env, REDIS_URL: proxy.url }),
+      startChildServer(await tempDataDir(), { ...env, REDIS_URL: redis.url }),
     ]);
   }, 60_000);
   afterAll(async () => {
@@ -73,17 +105,88 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
       server?.process.kill('SIGTERM');
       await server?.exited;
     }
+    proxy?.cut();
     redis?.stop();
     await postgres?.remove();
   });
 
+  /** Clients of a board on both instances, synced. */
+  async function watchers(id: string) {
+    const [jsonOnA, jsonOnB] = await Promise.all([openJson(a.url, id), openJson(b.url, id)]);
+    const [yjsOnA, yjsOnB] = [connectYjs(a.url, id), connectYjs(b.url, id)];
+    await Promise.all([yjsOnA.synced, yjsOnB.synced]);
+    return {
+      jsonOnA,
+      jsonOnB,
+      yjsOnA,
+      yjsOnB,
+      close() {
+        for (const json of [jsonOnA, jsonOnB]) json.close();
+        for (const yjs of [yjsOnA, yjsOnB]) yjs.destroy();
+      },
+    };
+  }
+
+  /** Both instances and every client hold exactly the written texts, each announced by one `op` frame. */
+  async function converged(id: string, written: string[], clients: Awaited<ReturnType<typeof watchers>>) {
+    const all = [...written].sort();
+    await eventually(async () => {
+      expect(await textIds(a.url, id)).toEqual(all);
+      expect(await textIds(b.url, id)).toEqual(all);
+      for (const yjs of [clients.yjsOnA, clients.yjsOnB])
+        expect([...yjs.doc.getMap('texts').keys()].sort()).toEqual(all);
+      for (const json of [clients.jsonOnA, clients.jsonOnB]) expect([...opsPerItem(json).keys()].sort()).toEqual(all);
+    }, 5_000);
+    await sleep(500); // a late duplicate would arrive about now
+    for (const json of [clients.jsonOnA, clients.jsonOnB])
+      for (const [, count] of opsPerItem(json)) expect(count).toBe(1);
+  }
+
+  /** Writes on A and B in turn while `during` runs (a fault healing): what was written. */
+  async function writeThrough(id: string, during: () => Promise<void> | void): Promise<string[]> {
+    const written: string[] = [];
+    const writing = (async () => {
+      for (let i = 0; i < 30; i++) {
+        written.push(await addText(i % 2 ? a.url : b.url, id, `through the hand-over ${i}`));
+        await sleep(150);
+      }
+    })();
+    await sleep(1_000);
+    await during();
+    await writing;
+    return written;
+  }
+
+  it('A cut off from Redis while B is not: each catches up with the other, and they converge once A is back', async () => {
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const clients = await watchers(id);
+    const written: string[] = [];
+    proxy.cut();
+    await sleep(300);
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const text = await addText(a.url, id, `written on A cut off ${i}`);
+      written.push(text);
+      const answered = Date.now();
+      await eventually(async () => expect(await textIds(b.url, id)).toContain(text), 4_000);
+      delays.push(Date.now() - answered);
+      await clients.jsonOnB.next((f) => f.type === 'op' && f.item?.id === text, 1_000);
+    }
+    const fromB = await addText(b.url, id, 'written on B');
+    written.push(fromB);
+    await eventually(() => expect(clients.yjsOnA.doc.getMap('texts').has(fromB)).toBe(true), 2_500);
+    console.log(`A cut off from Redis: A's write on B's /json after ${delays.join(', ')} ms`);
+
+    written.push(...(await writeThrough(id, () => proxy.heal())));
+    await converged(id, written, clients);
+    clients.close();
+  }, 60_000);
+
   it('B catches up with A from PostgreSQL, a lock on A stops B writers, and the relay takes over with no gap or duplicate', async () => {
     const { id } = (await client(a.url).post('/api/boards')).body;
     const locked = (await client(a.url).post('/api/boards')).body.id as string;
-    const jsonOnB = await openJson(b.url, id);
-    const jsonOnA = await openJson(a.url, id);
-    const [yjsOnB, yjsOnA] = [connectYjs(b.url, id), connectYjs(a.url, id)];
-    await Promise.all([yjsOnB.synced, yjsOnA.synced]);
+    const clients = await watchers(id);
+    const { jsonOnB, yjsOnA, yjsOnB } = clients;
     const writerOnB = await openJson(b.url, locked);
     const yjsWriterOnB = connectYjs(b.url, locked);
     await yjsWriterOnB.synced;
@@ -122,29 +225,14 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     console.log(`without Redis, a lock set on A refused B's writers after ${Date.now() - lockedAt} ms`);
 
     // Redis comes back while both instances keep writing: nothing is missed, nothing comes twice.
-    const writing = (async () => {
-      for (let i = 0; i < 30; i++) {
-        written.push(await addText(i % 2 ? a.url : b.url, id, `through the hand-over ${i}`));
-        await sleep(150);
-      }
-    })();
-    await sleep(1_000);
-    redis.start();
-    await writing;
-    written.sort();
-    await eventually(async () => {
-      expect(await textIds(a.url, id)).toEqual(written);
-      expect(await textIds(b.url, id)).toEqual(written);
-      for (const yjs of [yjsOnA, yjsOnB]) expect([...yjs.doc.getMap('texts').keys()].sort()).toEqual(written);
-      for (const json of [jsonOnA, jsonOnB]) expect([...opsPerItem(json).keys()].sort()).toEqual(written);
-    }, 5_000);
-    await sleep(500); // a late duplicate would arrive about now
-    for (const json of [jsonOnA, jsonOnB]) for (const [, count] of opsPerItem(json)) expect(count).toBe(1);
+    written.push(...(await writeThrough(id, () => redis.start())));
+    await converged(id, written, clients);
     // The relay carries changes again.
     const after = await addText(a.url, id, 'relayed again');
     await jsonOnB.next((f) => f.type === 'op' && f.item?.id === after, 1_000);
 
-    for (const json of [jsonOnA, jsonOnB, writerOnB]) json.close();
-    for (const yjs of [yjsOnA, yjsOnB, yjsWriterOnB]) yjs.destroy();
+    clients.close();
+    writerOnB.close();
+    yjsWriterOnB.destroy();
   }, 60_000);
 });

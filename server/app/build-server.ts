@@ -162,7 +162,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
     catchUp = new JournalCatchUp({
       feed: store.committed,
-      relay: { up: () => cluster.connected() },
+      // Down while this instance's Redis connections are, or another instance's heartbeats stop (cut off from Redis).
+      relay: { up: () => cluster.connected() && cluster.peers.allHeard() },
       host,
       events,
       registry: store.registry,

@@ -14,6 +14,7 @@ import type { Limiter, SharedCounter } from '../host/access.js';
 import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
 import { heardRecordEvent, type RecordEventTargets } from '../host/record-events.js';
+import { HEARTBEAT_MS, RelayPeers } from './relay-peers.js';
 import { ClusterEvent } from '../../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
@@ -97,6 +98,9 @@ export class RedisCluster implements EventRelay {
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
   private targets: RecordEventTargets | undefined;
+  /** The other instances as heard on the event channel: one that falls silent relays nothing. */
+  readonly peers = new RelayPeers();
+  private heartbeat: NodeJS.Timeout | undefined;
 
   private readonly channel: string;
 
@@ -146,6 +150,8 @@ export class RedisCluster implements EventRelay {
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     await this.sub.subscribe(this.channel);
+    this.heartbeat = setInterval(() => this.publish({ type: 'heartbeat' }), HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   changed(boardId: string): void {
@@ -190,15 +196,15 @@ export class RedisCluster implements EventRelay {
     if (!parsed.success || !targets || parsed.data.from === this.instanceId) return;
     const message = parsed.data;
     const { events, host } = targets;
-    const { boardId } = message;
+    this.peers.heardFrom(message.from);
     switch (message.type) {
       case 'changed':
         // A loaded copy hears of the change itself, through the extension's update.
-        if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
+        if (!host.loaded(message.boardId)) events.changed(message.boardId, RELAYED_ORIGIN);
         return;
       case 'left': {
         // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
-        const document = host.loaded(boardId);
+        const document = host.loaded(message.boardId);
         if (document)
           applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness, 'base64'), RELAYED_ORIGIN);
         return;
@@ -206,7 +212,12 @@ export class RedisCluster implements EventRelay {
       case 'erased':
       case 'lockChanged':
       case 'recordChanged':
-        return heardRecordEvent(message.type, boardId, targets);
+        return heardRecordEvent(message.type, message.boardId, targets);
+      case 'heartbeat':
+        return;
+      case 'stopped':
+        this.peers.stopped(message.from);
+        return;
       default: {
         const unknown: never = message;
         return unknown;
@@ -271,6 +282,8 @@ export class RedisCluster implements EventRelay {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.publish({ type: 'stopped' });
     await this.extension.onDestroy();
     this.sub.disconnect();
     await this.pub.quit().catch(() => {});
