@@ -110,6 +110,8 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     await postgres?.remove();
   });
 
+  type Clients = Awaited<ReturnType<typeof watchers>>;
+
   /** Clients of a board on both instances, synced. */
   async function watchers(id: string) {
     const [jsonOnA, jsonOnB] = await Promise.all([openJson(a.url, id), openJson(b.url, id)]);
@@ -128,7 +130,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
   }
 
   /** Both instances and every client hold exactly the written texts, each announced by one `op` frame. */
-  async function converged(id: string, written: string[], clients: Awaited<ReturnType<typeof watchers>>) {
+  async function converged(id: string, written: string[], clients: Clients) {
     const all = [...written].sort();
     await eventually(async () => {
       expect(await textIds(a.url, id)).toEqual(all);
@@ -140,6 +142,29 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     await sleep(500); // a late duplicate would arrive about now
     for (const json of [clients.jsonOnA, clients.jsonOnB])
       for (const [, count] of opsPerItem(json)) expect(count).toBe(1);
+  }
+
+  /**
+   * Writes on A, each seen by B's reads, Yjs and JSON-channel clients within
+   * `withinMs`, then one on B seen by A's Yjs client: the ids written and how
+   * long B's reads took to show each of A's writes.
+   */
+  async function writeAcross(id: string, clients: Clients, withinMs: number) {
+    const written: string[] = [];
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const text = await addText(a.url, id, `written on A ${i}`);
+      written.push(text);
+      const answered = Date.now();
+      await eventually(async () => expect(await textIds(b.url, id)).toContain(text), withinMs);
+      delays.push(Date.now() - answered);
+      await eventually(() => expect(clients.yjsOnB.doc.getMap('texts').has(text)).toBe(true), 1_000);
+      await clients.jsonOnB.next((f) => f.type === 'op' && f.item?.id === text, 1_000);
+    }
+    const fromB = await addText(b.url, id, 'written on B');
+    written.push(fromB);
+    await eventually(() => expect(clients.yjsOnA.doc.getMap('texts').has(fromB)).toBe(true), withinMs);
+    return { written, delays };
   }
 
   /** Writes on A and B in turn while `during` runs (a fault healing): what was written. */
@@ -160,21 +185,10 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
   it('A cut off from Redis while B is not: each catches up with the other, and they converge once A is back', async () => {
     const { id } = (await client(a.url).post('/api/boards')).body;
     const clients = await watchers(id);
-    const written: string[] = [];
     proxy.cut();
     await sleep(300);
-    const delays: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const text = await addText(a.url, id, `written on A cut off ${i}`);
-      written.push(text);
-      const answered = Date.now();
-      await eventually(async () => expect(await textIds(b.url, id)).toContain(text), 4_000);
-      delays.push(Date.now() - answered);
-      await clients.jsonOnB.next((f) => f.type === 'op' && f.item?.id === text, 1_000);
-    }
-    const fromB = await addText(b.url, id, 'written on B');
-    written.push(fromB);
-    await eventually(() => expect(clients.yjsOnA.doc.getMap('texts').has(fromB)).toBe(true), 2_500);
+    // B's own connection is fine: it learns from A's missing heartbeats that A relays nothing.
+    const { written, delays } = await writeAcross(id, clients, 4_000);
     console.log(`A cut off from Redis: A's write on B's /json after ${delays.join(', ')} ms`);
 
     written.push(...(await writeThrough(id, () => proxy.heal())));
@@ -186,50 +200,49 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     const { id } = (await client(a.url).post('/api/boards')).body;
     const locked = (await client(a.url).post('/api/boards')).body.id as string;
     const clients = await watchers(id);
-    const { jsonOnB, yjsOnA, yjsOnB } = clients;
     const writerOnB = await openJson(b.url, locked);
     const yjsWriterOnB = connectYjs(b.url, locked);
     await yjsWriterOnB.synced;
-    const written: string[] = [await addText(a.url, id, 'before the fault')];
-    await eventually(async () => expect(await textIds(b.url, id)).toEqual(written), 2_000);
+    const before = await addText(a.url, id, 'before the fault');
+    await eventually(async () => expect(await textIds(b.url, id)).toEqual([before]), 2_000);
 
     killRedis(redis);
     await sleep(300);
     // A's acknowledged writes show on B within about 2 s: its reads, its Yjs and JSON-channel clients.
-    const delays: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const text = await addText(a.url, id, `written on A without Redis ${i}`);
-      written.push(text);
-      const answered = Date.now();
-      await eventually(async () => expect(await textIds(b.url, id)).toContain(text), 2_500);
-      delays.push(Date.now() - answered);
-      await eventually(() => expect(yjsOnB.doc.getMap('texts').has(text)).toBe(true), 1_000);
-      await jsonOnB.next((f) => f.type === 'op' && f.item?.id === text, 1_000);
-    }
-    // And B's writes reach A's clients the same way.
-    const fromB = await addText(b.url, id, 'written on B without Redis');
-    written.push(fromB);
-    await eventually(() => expect(yjsOnA.doc.getMap('texts').has(fromB)).toBe(true), 2_500);
+    const { written, delays } = await writeAcross(id, clients, 2_500);
+    written.push(before);
     console.log(`without Redis, A's write on B's /json after ${delays.join(', ')} ms`);
+
+    // A long poll on B wakes for an edit on A to a board B has not loaded.
+    const quiet = (await client(a.url).post('/api/boards')).body.id as string;
+    const waiting = client(b.url).get(`/api/boards/${quiet}/wait?timeout_ms=10000`);
+    await sleep(1_500); // B has read the board as it stands
+    await addText(a.url, quiet, 'for the long poll');
+    const edited = Date.now();
+    expect((await waiting).body).toMatchObject({ updated: true, timedOut: false });
+    console.log(`without Redis, a long poll on B woke ${Date.now() - edited} ms after an edit on A`);
 
     // A lock set on A stops B's open writers, though no event can reach B.
     const lock = await client(a.url).post(`/api/boards/${locked}/lock`, { mode: 'write' });
     expect(lock.status).toBe(200);
     const lockedAt = Date.now();
     await eventually(() => expect(yjsWriterOnB.provider.authorizedScope).toBe('readonly'), 2_500);
+    const yjsReadOnly = Date.now() - lockedAt;
     await eventually(async () => {
       writerOnB.send({ type: 'add_text', ref: `try-${Date.now()}`, x: 0, y: 0, content: 'after the lock' });
       const answer = await writerOnB.next((f) => f.type === 'error' || f.type === 'ack', 500, writerOnB.frames.length);
       expect(answer).toMatchObject({ type: 'error', code: 'board_locked' });
     }, 2_500);
-    console.log(`without Redis, a lock set on A refused B's writers after ${Date.now() - lockedAt} ms`);
+    console.log(
+      `without Redis, a lock set on A made B's Yjs writer read-only after ${yjsReadOnly} ms, refused its /ws frames by ${Date.now() - lockedAt} ms`,
+    );
 
     // Redis comes back while both instances keep writing: nothing is missed, nothing comes twice.
     written.push(...(await writeThrough(id, () => redis.start())));
     await converged(id, written, clients);
     // The relay carries changes again.
     const after = await addText(a.url, id, 'relayed again');
-    await jsonOnB.next((f) => f.type === 'op' && f.item?.id === after, 1_000);
+    await clients.jsonOnB.next((f) => f.type === 'op' && f.item?.id === after, 1_000);
 
     clients.close();
     writerOnB.close();

@@ -7,7 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
-import type { afterUnloadDocumentPayload, onAwarenessUpdatePayload, onChangePayload } from '@hocuspocus/server';
+import type {
+  afterLoadDocumentPayload,
+  afterUnloadDocumentPayload,
+  onAwarenessUpdatePayload,
+  onChangePayload,
+} from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access.js';
@@ -47,6 +52,34 @@ class DocumentRelay extends RedisExtension {
   pending: (boardId: string) => Promise<void> | undefined = () => undefined;
   /** Told of people who left a board here (their awareness states were removed). */
   left: (boardId: string, update: Uint8Array) => void = () => {};
+  /** Loaded boards whose subscription failed (Redis away), made again once Redis is back. */
+  private readonly unsubscribed = new Map<string, afterLoadDocumentPayload>();
+
+  constructor(configuration: ConstructorParameters<typeof RedisExtension>[0]) {
+    super(configuration);
+    this.sub.on('ready', () => this.subscribeAgain());
+  }
+
+  /** A board loads whether Redis answers or not: meanwhile the instance catches up from the storage. */
+  override async afterLoadDocument(data: afterLoadDocumentPayload): Promise<void> {
+    // Asking a Redis that is away would hold the load for ioredis's reconnection attempts.
+    if (this.sub.status !== 'ready') {
+      this.unsubscribed.set(data.documentName, data);
+      return;
+    }
+    try {
+      await super.afterLoadDocument(data);
+    } catch {
+      this.unsubscribed.set(data.documentName, data);
+    }
+  }
+
+  private subscribeAgain(): void {
+    const waiting = [...this.unsubscribed.values()];
+    this.unsubscribed.clear();
+    for (const data of waiting)
+      if (data.instance.documents.get(data.documentName) === data.document) void this.afterLoadDocument(data);
+  }
 
   /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
   override async onChange(data: onChangePayload): Promise<void> {
@@ -77,6 +110,7 @@ class DocumentRelay extends RedisExtension {
 
   /** Documents still unloading at shutdown have no subscription left to end (the connections are gone). */
   override async afterUnloadDocument(data: afterUnloadDocumentPayload): Promise<void> {
+    this.unsubscribed.delete(data.documentName);
     if (!this.destroyed) await super.afterUnloadDocument(data);
   }
 
