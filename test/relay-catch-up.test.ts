@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
+import { HAND_OVER_MS } from '../server/host/journal-catch-up.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';
 import {
@@ -221,6 +222,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     const edited = Date.now();
     expect((await waiting).body).toMatchObject({ updated: true, timedOut: false });
     console.log(`without Redis, a long poll on B woke ${Date.now() - edited} ms after an edit on A`);
+    const loadedWithoutRedis = await openJson(b.url, quiet);
 
     // A lock set on A stops B's open writers, though no event can reach B.
     const lock = await client(a.url).post(`/api/boards/${locked}/lock`, { mode: 'write' });
@@ -240,9 +242,16 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     // Redis comes back while both instances keep writing: nothing is missed, nothing comes twice.
     written.push(...(await writeThrough(id, () => redis.start())));
     await converged(id, written, clients);
-    // The relay carries changes again.
-    const after = await addText(a.url, id, 'relayed again');
-    await clients.jsonOnB.next((f) => f.type === 'op' && f.item?.id === after, 1_000);
+    // Once handed over, the relay alone carries changes, to boards loaded before the fault and during it.
+    await sleep(HAND_OVER_MS + 1_000);
+    for (const [board, json] of [
+      [id, clients.jsonOnB],
+      [quiet, loadedWithoutRedis],
+    ] as const) {
+      const after = await addText(a.url, board, 'relayed again');
+      await json.next((f) => f.type === 'op' && f.item?.id === after, 1_000);
+    }
+    loadedWithoutRedis.close();
 
     clients.close();
     writerOnB.close();

@@ -16,7 +16,7 @@ import { RELAYED_ORIGIN } from './board-events.js';
 import { heardRecordEvent, type RecordEvent, type RecordEventTargets } from './record-events.js';
 
 /** How often the storage is read while the relay is down. */
-export const CATCH_UP_INTERVAL_MS = 1_000;
+export const CATCH_UP_INTERVAL_MS = 500;
 /** How long catching up goes on after the relay is back: other instances' connections may come back later than ours. */
 export const HAND_OVER_MS = 5_000;
 
