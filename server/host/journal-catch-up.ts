@@ -56,18 +56,18 @@ export class JournalCatchUp {
     this.timer.unref();
   }
 
-  /** Catches up for the hand-over period from now: the relay came back, here or on another instance. */
-  handOver(): void {
+  /** Catches up for the hand-over period from now: the relay came back (here, or a silent peer was heard again). */
+  private handOver(): void {
     this.until = this.now() + HAND_OVER_MS;
   }
 
   /** Whether this instance is catching up from the storage now. */
-  get active(): boolean {
+  private get active(): boolean {
     return !this.deps.relay.up() || this.now() < this.until;
   }
 
-  /** One pass when one is due; resolves once it is done (tests and shutdown wait for it). */
-  tick(): Promise<void> {
+  /** One pass when one is due; resolves once it is done. */
+  private tick(): Promise<void> {
     const up = this.deps.relay.up();
     if (up && !this.relayWasUp) this.handOver();
     this.relayWasUp = up;
