@@ -25,7 +25,8 @@ export type CollabStateless = z.infer<typeof CollabStateless>;
  * A board event one instance tells the others (server/cluster/redis.ts), with
  * the sender's instance id in `from`: a change was stored, the board was
  * erased, its lock or its registry row changed, or people left it (`awareness`:
- * a base64 awareness update that removes them).
+ * a base64 awareness update that removes them); and the sender's heartbeat, or
+ * that it stopped (server/cluster/relay-peers.ts).
  */
 export const ClusterEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('changed'), from: z.string(), boardId: z.string() }),
@@ -33,5 +34,7 @@ export const ClusterEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lockChanged'), from: z.string(), boardId: z.string() }),
   z.object({ type: z.literal('recordChanged'), from: z.string(), boardId: z.string() }),
   z.object({ type: z.literal('left'), from: z.string(), boardId: z.string(), awareness: z.string() }),
+  z.object({ type: z.literal('heartbeat'), from: z.string() }),
+  z.object({ type: z.literal('stopped'), from: z.string() }),
 ]);
 export type ClusterEvent = z.infer<typeof ClusterEvent>;

@@ -29,6 +29,7 @@ import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { FaultLog, type FaultReport } from '../host/fault-log.js';
 import { KeyBudget } from '../host/key-budget.js';
+import { JournalCatchUp } from '../host/journal-catch-up.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
 import { SocketAccess } from '../host/socket-access.js';
@@ -166,11 +167,22 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       collabExtension({ boards, access, registry, blobs, events, host, now }),
     ],
   });
+  // While the relay is down, the instance catches up from PostgreSQL instead (docs/reliability.md).
+  let catchUp: JournalCatchUp | undefined;
   if (cluster && shared && store instanceof shared.PgStore) {
     store.pool.on('error', (error) => faults('pg_pool', error));
     await cluster.attach({ events, host, registry: store.registry });
     operator.watchShared({ cluster, store });
     store.recordChanged = (boardId) => cluster.recordChanged(boardId);
+    catchUp = new JournalCatchUp({
+      feed: store.committed,
+      // Down while this instance's Redis is (a closed or a hung connection), or another instance's heartbeats stop (cut off from Redis).
+      relay: { up: () => cluster.health.up() && cluster.peers.allHeard() },
+      host,
+      events,
+      registry: store.registry,
+    });
+    catchUp.start();
   }
   // An answer past its retention goes; a storage that cannot take the sweep now is swept at the next one.
   const answerSweeper = setInterval(
@@ -275,12 +287,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     closing ??= (async () => {
       clearInterval(sweeper);
       clearInterval(answerSweeper);
+      const caughtUp = catchUp?.close();
       loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       await operator.close();
       events.close(); // long polls among them answer now instead of holding shutdown
       await Promise.all([mcpSessions.close(), modernMcp.close()]); // and MCP notification and listen streams end
       await stopping;
+      await caughtUp;
       await host.flushAll();
       hocuspocus.stopKeeping();
       await cluster?.close();

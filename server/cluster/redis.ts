@@ -16,12 +16,12 @@ import type {
 import { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access.js';
-import { type BoardEvents, type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
-import type { DocumentHost } from '../host/document-host.js';
+import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events.js';
 import type { FaultReport } from '../host/fault-log.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
+import { heardRecordEvent, type RecordEventTargets } from '../host/record-events.js';
 import { RedisHealth, within } from './redis-health.js';
-import type { Registry } from '../store/board-store.js';
+import { HEARTBEAT_MS, RelayPeers } from './relay-peers.js';
 import { ClusterEvent } from '../../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
@@ -85,11 +85,15 @@ class DocumentRelay extends RedisExtension {
     }
   }
 
-  /** Redis is back: every board loaded without it subscribes to its channel now. */
+  /** Redis is back: every board loaded without it, and still loaded, subscribes to its channel now. */
   async subscribeUnrelayed(): Promise<void> {
     const waiting = [...this.unsubscribed.values()];
     this.unsubscribed.clear();
-    await Promise.all(waiting.map((data) => this.afterLoadDocument(data)));
+    await Promise.all(
+      waiting
+        .filter((data) => data.instance.documents.get(data.documentName) === data.document)
+        .map((data) => this.afterLoadDocument(data)),
+    );
   }
 
   /** Other instances hear of a change once it is stored: one the storage refuses must reach nobody. */
@@ -144,8 +148,6 @@ export type ClusterHooks = {
   fault: FaultReport;
 };
 
-type Targets = { events: BoardEvents; host: DocumentHost; registry: Registry & { refresh(id: string): Promise<void> } };
-
 export class RedisCluster implements EventRelay {
   readonly instanceId = randomUUID();
   readonly extension: DocumentRelay;
@@ -154,10 +156,13 @@ export class RedisCluster implements EventRelay {
   private readonly changedThisTurn = new Set<string>();
   /** Every connection this instance opened (ours and the extension's), for the connection status. */
   private readonly clients = new Set<IORedis>();
-  private targets: Targets | undefined;
+  private targets: RecordEventTargets | undefined;
   private closed = false;
   /** Redis answering pings and every connection ready: counters and publishes skip Redis at once while it is down. */
   readonly health: RedisHealth;
+  /** The other instances as heard on the event channel: one that falls silent relays nothing. */
+  readonly peers = new RelayPeers();
+  private heartbeat: NodeJS.Timeout | undefined;
 
   private readonly channel: string;
 
@@ -236,12 +241,14 @@ export class RedisCluster implements EventRelay {
   }
 
   /** Starts relaying: this instance's events go out, the others' come in. */
-  async attach(targets: Targets): Promise<void> {
+  async attach(targets: RecordEventTargets): Promise<void> {
     this.targets = targets;
     targets.events.relay = this;
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     await this.sub.subscribe(this.channel);
     await this.health.start();
+    this.heartbeat = setInterval(() => this.publish({ type: 'heartbeat' }), HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   changed(boardId: string): void {
@@ -285,34 +292,28 @@ export class RedisCluster implements EventRelay {
     const targets = this.targets;
     if (!parsed.success || !targets || parsed.data.from === this.instanceId) return;
     const message = parsed.data;
-    const { events, host, registry } = targets;
-    const { boardId } = message;
+    const { events, host } = targets;
+    this.peers.heardFrom(message.from);
     switch (message.type) {
       case 'changed':
         // A loaded copy hears of the change itself, through the extension's update.
-        if (!host.loaded(boardId)) events.changed(boardId, RELAYED_ORIGIN);
+        if (!host.loaded(message.boardId)) events.changed(message.boardId, RELAYED_ORIGIN);
         return;
       case 'left': {
         // y-protocols' own rule applies: a state newer than the removal (the person came back) stays.
-        const document = host.loaded(boardId);
+        const document = host.loaded(message.boardId);
         if (document)
           applyAwarenessUpdate(document.awareness, Buffer.from(message.awareness, 'base64'), RELAYED_ORIGIN);
         return;
       }
       case 'erased':
-        void registry.refresh(boardId).catch(() => {});
-        host.closeConnections(boardId);
-        events.erased(boardId, true);
-        return;
       case 'lockChanged':
-        // Connections check their access again against the new record.
-        void registry.refresh(boardId).then(
-          () => events.lockChanged(boardId, true),
-          () => events.lockChanged(boardId, true),
-        );
-        return;
       case 'recordChanged':
-        void registry.refresh(boardId).catch(() => {});
+        return heardRecordEvent(message.type, message.boardId, targets);
+      case 'heartbeat':
+        return;
+      case 'stopped':
+        this.peers.stopped(message.from);
         return;
       default: {
         const unknown: never = message;
@@ -391,6 +392,8 @@ export class RedisCluster implements EventRelay {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    this.publish({ type: 'stopped' }); // sent before `closed`, which turns publishes into no-ops
     this.closed = true;
     this.health.stop();
     await this.extension.onDestroy();

@@ -92,6 +92,11 @@ export class BoardEvents extends EventEmitter<BoardEventMap> {
     };
   }
 
+  /** The boards someone here watches (long polls, JSON-channel rooms, MCP subscriptions). */
+  watchedBoards(): string[] {
+    return [...this.watchers.keys()];
+  }
+
   private signal(boardId: string, signal: BoardSignal): void {
     const set = this.watchers.get(boardId);
     if (set) for (const watcher of [...set]) watcher(signal);

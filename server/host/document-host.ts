@@ -72,6 +72,11 @@ export class DocumentHost {
     return this.hocuspocus.documents.get(boardId);
   }
 
+  /** The boards whose documents are loaded right now. */
+  loadedBoards(): string[] {
+    return [...this.hocuspocus.documents.keys()];
+  }
+
   /** Closes every client connection to a board (after its erase). */
   closeConnections(boardId: string): void {
     this.hocuspocus.closeConnections(boardId);

@@ -128,12 +128,33 @@ export interface VersionStore {
   erase(boardId: string): Promise<void>;
 }
 
+/**
+ * What every instance committed to a shared storage, read back per board: how
+ * an instance catches up with the others while the relay between them is down
+ * (server/host/journal-catch-up.ts). Only a store several instances share has one.
+ */
+export interface CommittedFeed {
+  /**
+   * Per board asked for, the stored updates not yet returned for it: all of
+   * them the first time (its stored state and journal), later those committed
+   * since. A few may come twice (applying a Y update again changes nothing).
+   * Boards not asked for are forgotten: asked again, they get everything.
+   */
+  updates(boardIds: string[]): Promise<Map<string, Uint8Array[]>>;
+  /** Forgets every board: the next read of each returns everything. */
+  reset(): void;
+  /** The boards' registry records as stored now; a board with no row is absent. */
+  records(boardIds: string[]): Promise<Map<string, BoardRecord>>;
+}
+
 export interface BoardStore {
   readonly registry: Registry;
   readonly documents: DocumentJournal;
   readonly blobs: BlobStore;
   readonly history: VersionStore;
   readonly answers: AnswerStore;
+  /** Present on a store several instances share. */
+  readonly committed?: CommittedFeed;
   /**
    * Runs `change` (synchronous: Y transactions and staged registry writes) and
    * resolves with its result once all of it is durable. A change that throws

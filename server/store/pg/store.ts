@@ -11,6 +11,7 @@ import type { BoardMode } from '../../../schema/index.js';
 import { type BoardRecord, sqlTimestamp } from '../../board/record.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { PgBlobs } from './blobs.js';
+import { PgCommittedFeed } from './committed-feed.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
 import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
@@ -33,6 +34,7 @@ export class PgStore implements BoardStore {
   readonly blobs: PgBlobs;
   readonly history: PgVersions;
   readonly answers: PgAnswers;
+  readonly committed: PgCommittedFeed;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
 
@@ -45,6 +47,7 @@ export class PgStore implements BoardStore {
     this.blobs = new PgBlobs(pool);
     this.history = new PgVersions(pool);
     this.answers = new PgAnswers(pool);
+    this.committed = new PgCommittedFeed(pool, now);
   }
 
   static async open(url: string, poolSize: number, now: () => number): Promise<PgStore> {
