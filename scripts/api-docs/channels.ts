@@ -121,7 +121,8 @@ const CLOSE_WHEN: Record<(typeof CLOSE)[keyof typeof CLOSE]['reason'], string> =
     'the board was locked and this connection may no longer read it (or, on /collab, its token was refused)',
   board_erased: 'the board was erased',
   rate_limited: "over the board's Yjs update budget: the provider reconnects with backoff and resyncs",
-  storage_unavailable: 'the storage refused a change: reconnect to read what is stored',
+  storage_unavailable:
+    'the storage refused a change, or could not be read to authorise the connection (the refusal `storage_unavailable` comes first): reconnect, as the provider does by itself, to read what is stored',
   slow_consumer: 'the client could not keep up with what it was sent',
   frame_too_large: 'a frame or message over the size limit',
 };

@@ -172,7 +172,7 @@ export const CLOSE = {
   boardErased: { code: 4404, reason: 'board_erased' },
   /** Over the board's Yjs update budget: the provider reconnects with backoff and resyncs. */
   rateLimited: { code: 4429, reason: 'rate_limited' },
-  /** A change the storage refused: the document was dropped, reconnect to read what is stored. */
+  /** The storage refused a change (the document was dropped) or could not be read to authorise the connection: reconnect. */
   storageUnavailable: { code: 4503, reason: 'storage_unavailable' },
   /** The client could not keep up with what it was sent. */
   slowConsumer: { code: 4008, reason: 'slow_consumer' },
