@@ -32,6 +32,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: 'forks',
+      // Vitest's default on 2 cores is one file at a time; most files wait on servers, browsers and timers, not the CPU.
+      maxWorkers: 2,
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
         // Inline projects inherit the options above.
