@@ -154,14 +154,15 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     states: recorder,
   });
   metrics.countRooms(() => rooms.size);
+  const persistence = new JournalledDatabase(store, config.journal, {
+    committed: (seconds, ok) => metrics.journalCommitted(seconds, ok),
+    compacted: (seconds) => metrics.compacted(seconds),
+  });
   hocuspocus.configure({
     extensions: [
       hocuspocus.lifecycle,
       ...(cluster ? [cluster.extension] : []),
-      new JournalledDatabase(store, config.journal, {
-        committed: (seconds, ok) => metrics.journalCommitted(seconds, ok),
-        compacted: (seconds) => metrics.compacted(seconds),
-      }),
+      persistence,
       events.extension(),
       rooms.extension(),
       collabExtension({ boards, access, registry, blobs, events, host, now }),
@@ -296,6 +297,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       await stopping;
       await caughtUp;
       await host.flushAll();
+      persistence.close();
       hocuspocus.stopKeeping();
       await cluster?.close();
       await store.close();

@@ -34,6 +34,8 @@ type JournalAppend = { start: number; document: Document };
 export class JournalledDatabase extends Database {
   /** In-memory copies that hold a change the storage refused: never stored, never used again. */
   private readonly discarded = new WeakSet<Document>();
+  /** Set at shutdown once every document is stored: later stores (of unloads) would find the store closed. */
+  private closed = false;
   /** The latest commit appends wait for, and theirs so far (settleWith). */
   private awaited: { commit: Promise<void>; appends: JournalAppend[] } | undefined;
 
@@ -123,6 +125,11 @@ export class JournalledDatabase extends Database {
     setTimeout(() => document.destroy(), 0); // after the transaction that failed has unwound
   }
 
+  /** Stores nothing more: every document was stored, and any change since is in the journal. */
+  close(): void {
+    this.closed = true;
+  }
+
   /** A discarded copy is never unloaded by name: a fresh copy may be loaded under the same name by then. */
   async beforeUnloadDocument({ document }: beforeUnloadDocumentPayload): Promise<void> {
     if (this.discarded.has(document)) throw new Error('discarded copy');
@@ -134,7 +141,7 @@ export class JournalledDatabase extends Database {
    * Hocuspocus's own database extension does: nothing else would keep it.
    */
   override async onStoreDocument({ document, documentName, clientsCount }: onStoreDocumentPayload): Promise<void> {
-    if (this.discarded.has(document)) return;
+    if (this.discarded.has(document) || this.closed) return;
     const { registry, documents, blobs, history } = this.store;
     const board = await registry.get(documentName);
     if (!board || board.deletedAt) {
