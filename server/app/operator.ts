@@ -13,17 +13,10 @@ import type { RedisCluster } from '../cluster/redis.js';
 import type { BoardStore } from '../store/board-store.js';
 import type { PgStore } from '../store/pg/store.js';
 import type { Config } from './config.js';
+import { within } from '../host/within.js';
 
 /** How long /readyz waits for the store before it counts it as not answering. */
 const STORE_PING_TIMEOUT_MS = 2_000;
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 type Shared = { cluster: RedisCluster; store: PgStore };
 

@@ -6,6 +6,7 @@
  */
 import type { Redis as IORedis } from 'ioredis';
 import type { RelayHealth } from '../host/relay-health.js';
+import { within } from '../host/within.js';
 
 /** How often Redis is pinged, and how long a ping may take. */
 export const PING_INTERVAL_MS = 1_000;
@@ -15,15 +16,6 @@ export const PING_MISSES_DOWN = 3;
 
 /** Redis as last seen: up or down, since when (epoch ms) and, when down, why. */
 export type RedisState = { up: boolean; since: number; reason?: string };
-
-/** Rejects once `ms` have passed without `promise` settling. */
-export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export class RedisHealth implements RelayHealth {
   private current: RedisState;

@@ -20,7 +20,8 @@ import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/board-events
 import type { FaultReport } from '../host/fault-log.js';
 import type { RateLimiter } from '../host/rate-limiter.js';
 import { heardRecordEvent, type RecordEventTargets } from '../host/record-events.js';
-import { RedisHealth, within } from './redis-health.js';
+import { within } from '../host/within.js';
+import { RedisHealth } from './redis-health.js';
 import { HEARTBEAT_MS, RelayPeers } from './relay-peers.js';
 import { ClusterEvent } from '../../schema/index.js';
 
