@@ -70,21 +70,46 @@ export async function openPool(url: string, size: number): Promise<Pool> {
  * (the connection lost, the answer timed out) may have been stored: outcome_unknown.
  */
 export async function transaction<T>(pool: Pool, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = await pool.connect().catch(unavailable);
+  const { client, broken, release } = await checkOut(pool);
   let lost = false;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
+    // A connection lost before COMMIT went out rolled the transaction back: nothing was stored.
+    if (broken()) throw broken();
     await client.query('COMMIT').catch(afterSending);
     return result;
   } catch (error) {
     lost = answerLost(error);
     // The server rolls back a transaction whose connection closes; a ROLLBACK sent now would wait for a dead peer.
-    if (!lost) await client.query('ROLLBACK').catch(() => {});
+    if (!lost && !broken()) await client.query('ROLLBACK').catch(() => {});
     return unavailable(error);
   } finally {
-    client.release(lost); // a connection that lost an answer is closed, not lent again
+    release(lost); // a connection that lost an answer is closed, not lent again
   }
+}
+
+/**
+ * A pooled client, heard while it is checked out: the pool stops listening
+ * to a client it lends, and a connection lost between two statements would
+ * otherwise be an unhandled 'error' event, which ends the process.
+ */
+async function checkOut(pool: Pool) {
+  const client = await pool.connect().catch(unavailable);
+  let error: Error | undefined;
+  const heard = (lostWith: Error) => {
+    error ??= lostWith;
+  };
+  client.on('error', heard);
+  return {
+    client,
+    /** The connection's loss, if it was lost while checked out. */
+    broken: () => error,
+    release: (destroy: boolean) => {
+      client.off('error', heard);
+      client.release(destroy || error !== undefined);
+    },
+  };
 }
 
 /** One read; a database that cannot answer reads as storage_unavailable (503). */
@@ -105,7 +130,7 @@ export async function autocommit<R extends pg.QueryResultRow>(
   text: string,
   values: unknown[] = [],
 ): Promise<pg.QueryResult<R>> {
-  const client = await pool.connect().catch(unavailable);
+  const { client, release } = await checkOut(pool);
   let lost = false;
   try {
     return await client.query<R>(text, values).catch(afterSending);
@@ -113,7 +138,7 @@ export async function autocommit<R extends pg.QueryResultRow>(
     lost = answerLost(error);
     return unavailable(error);
   } finally {
-    client.release(lost);
+    release(lost);
   }
 }
 
