@@ -1,4 +1,4 @@
-import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 import { sharedServicesAvailable } from './test/helpers/shared-services.js';
 
 /**
@@ -25,6 +25,9 @@ const SHARED_SETUP_FILES = [
   'idempotency',
 ].map((name) => `test/${name}.test.ts`);
 
+/** Files that judge the event loop's delay under their own load: they run last, alone, since another file beside them moves it. */
+const ALONE_FILES = ['test/soak.test.ts'];
+
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const shared = await sharedServicesAvailable();
   return {
@@ -37,7 +40,14 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
         // Inline projects inherit the options above.
-        { test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+        {
+          test: {
+            name: 'sqlite',
+            include: ['test/**/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...ALONE_FILES],
+          },
+        },
+        { test: { name: 'sqlite-alone', include: ALONE_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
         ...(shared
           ? [{ test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }]
           : []),
