@@ -54,6 +54,56 @@ describe('GET /llms.txt', () => {
   });
 });
 
+describe('documents that name the base URL, behind a shared cache', () => {
+  const NAMING = ['/llms.txt', '/.well-known/mcp.json', '/.well-known/mcp/server-card', '/openapi.json'];
+
+  it("vary on Host when they name the request's own host, so a cache keeps one copy per host", async () => {
+    for (const path of NAMING) {
+      const res = await fetch(`${t.server.url}${path}`);
+      expect(res.headers.get('vary') ?? '', path).toMatch(/(^|,\s*)Host(,|$)/);
+      expect(res.headers.get('cache-control'), path).toBe('public, max-age=300');
+    }
+    // What names no host varies on none.
+    expect((await fetch(`${t.server.url}/quotas.json`)).headers.get('vary') ?? '').not.toMatch(/Host/);
+  });
+
+  it('vary on the forwarded headers too when a proxy is trusted to set them', async () => {
+    const proxied = await startServer({ TRUST_PROXY: 'true' });
+    try {
+      const res = await fetch(`${proxied.url}/llms.txt`, {
+        headers: { 'x-forwarded-host': 'boards.attacker.test', 'x-forwarded-proto': 'https' },
+      });
+      expect(await res.text()).toContain('https://boards.attacker.test/mcp'); // what the Vary is for
+      for (const header of ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'])
+        expect(res.headers.get('vary'), header).toContain(header);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('with PUBLIC_URL, name it whatever the Host and vary on nothing', async () => {
+    const other = await startServer({ PUBLIC_URL: 'https://boards.example.org' });
+    try {
+      for (const path of NAMING) {
+        const res = await fetch(`${other.url}${path}`);
+        expect(res.headers.get('vary') ?? '', path).not.toMatch(/Host/);
+        expect(await res.text(), path).not.toContain(new URL(other.url).host);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('GET /healthz', () => {
+  it('says the process is alive and nothing of its load to a stranger', async () => {
+    const res = await t.api.get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
 describe('how an agent keeps its context small', () => {
   it('the server card and llms.txt say paging, the outline, find_items, batch and the sizes', async () => {
     const card = (await t.api.get('/.well-known/mcp.json')).body;

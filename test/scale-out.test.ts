@@ -14,6 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
+import { scrape } from './helpers/metrics.js';
 import { connectMcp, connectModernMcp, refusalOf } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
@@ -478,7 +479,9 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toBeDefined(), 2_000);
       // Sticky by board: the socket, the REST writes and the Yjs socket met on one instance.
       const loaded = await Promise.all(
-        [a, b].map(async (server) => (await client(server.url).get('/healthz')).body.yjsConnections),
+        [a, b].map(async (server) =>
+          (await scrape(`${server.url}/metrics`)).value('board_open_connections', { channel: 'collab' }),
+        ),
       );
       expect(loaded.sort()).toEqual([0, 1]);
 

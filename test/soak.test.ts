@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { client } from './helpers/http.js';
+import { scrape } from './helpers/metrics.js';
 import { connectJson, connectYjs, eventually, type JsonClient, type YjsClient } from './helpers/realtime.js';
 import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
 
@@ -36,14 +37,20 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-type Health = { rssBytes: number; loadedBoards: number; eventLoopDelayP99Ms: number };
-
 describe('soak', () => {
   it(
     `${BOARDS} boards, ${2 * BOARDS + YJS_CLIENTS} WebSocket clients, writes near the limits: memory levels off, idle boards unload, the loop stays responsive`,
     async () => {
       const api = client(server.url);
-      const health = async () => (await api.get<Health>('/healthz')).body;
+      // Each scrape answers for the second since the last: prom-client resets its event-loop histogram then.
+      const figures = async () => {
+        const metrics = await scrape(`${server.url}/metrics`);
+        return {
+          rssBytes: metrics.value('process_resident_memory_bytes'),
+          loadedBoards: metrics.value('board_loaded_boards'),
+          loopDelayP99Ms: metrics.value('nodejs_eventloop_lag_p99_seconds') * 1000,
+        };
+      };
       // Each board is created from its own address (behind the trusted-proxy setting) so creation limits do not interfere.
       const boards: string[] = [];
       for (let i = 0; i < BOARDS; i++)
@@ -60,10 +67,15 @@ describe('soak', () => {
       await Promise.all(yjs.map((c) => c.synced));
 
       const samples: number[] = [];
+      const loopDelays: number[] = [];
       let written = 0;
       let refused = 0;
       const started = Date.now();
-      const sampler = setInterval(async () => samples.push((await health()).rssBytes), 1000);
+      const sampler = setInterval(async () => {
+        const sample = await figures();
+        samples.push(sample.rssBytes);
+        loopDelays.push(sample.loopDelayP99Ms);
+      }, 1000);
       // Hot boards get about 5 writes a second (the limit is 6), the others one every couple of seconds between them.
       while (Date.now() - started < SOAK_MS) {
         const round = Date.now();
@@ -83,7 +95,8 @@ describe('soak', () => {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, 200 - (Date.now() - round))));
       }
       clearInterval(sampler);
-      const afterLoad = await health();
+      loopDelays.sort((a, b) => a - b);
+      const loopDelayP99Ms = loopDelays[Math.floor(loopDelays.length * 0.9)];
       expect(written).toBeGreaterThan((SOAK_MS / 1000) * 50);
       expect(refused).toBe(0);
 
@@ -92,10 +105,10 @@ describe('soak', () => {
       const warm = Math.max(...samples.slice(0, third));
       const late = Math.max(...samples.slice(-third));
       console.log(
-        `soak: ${written} writes in ${SOAK_MS / 1000} s; RSS after warm-up ${(warm / 2 ** 20).toFixed(0)} MiB, at the end ${(late / 2 ** 20).toFixed(0)} MiB; event-loop delay p99 ${afterLoad.eventLoopDelayP99Ms} ms`,
+        `soak: ${written} writes in ${SOAK_MS / 1000} s; RSS after warm-up ${(warm / 2 ** 20).toFixed(0)} MiB, at the end ${(late / 2 ** 20).toFixed(0)} MiB; event-loop delay p99 in 9 seconds of 10: ${loopDelayP99Ms.toFixed(0)} ms, worst second ${loopDelays.at(-1)?.toFixed(0)} ms`,
       );
       expect(late).toBeLessThan(warm * 1.3 + 30 * 2 ** 20);
-      expect(afterLoad.eventLoopDelayP99Ms).toBeLessThan(200);
+      expect(loopDelayP99Ms).toBeLessThan(200);
 
       // Every acknowledged write reached every JSON client of its board.
       const perBoard = await Promise.all(
@@ -108,7 +121,7 @@ describe('soak', () => {
       // Idle boards unload once everyone has gone.
       for (const c of json) c.close();
       for (const c of yjs) c.destroy();
-      await eventually(async () => expect((await health()).loadedBoards).toBe(0), 10_000);
+      await eventually(async () => expect((await figures()).loadedBoards).toBe(0), 10_000);
     },
     SOAK_MS + 60_000,
   );

@@ -62,3 +62,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
 export function baseUrlOf(publicUrl: string | undefined): (request: FastifyRequest) => string {
   return (request) => publicUrl ?? `${request.protocol}://${request.host}`;
 }
+
+/**
+ * The request headers `baseUrlOf` reads, for the `Vary` of a cacheable answer
+ * that names the base URL: none with PUBLIC_URL; Host, and the forwarded
+ * headers when a proxy is trusted to set them (Fastify's `request.host` and
+ * `request.protocol`).
+ */
+export function baseUrlVary(publicUrl: string | undefined, trustProxy: boolean): string | undefined {
+  if (publicUrl) return undefined;
+  return trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host';
+}

@@ -17,7 +17,10 @@ import { openApiDocument } from './openapi.js';
 /** Clients may cache these for at most 5 minutes (the specification's bound for quotas.json). */
 const DISCOVERY_MAX_AGE_SECONDS = 300;
 
-function sendDocument(reply: FastifyReply, type: string, body: string) {
+/** A shared cache keeps one copy per `vary` header value: a document that names the request's host must say so. */
+function sendDocument(reply: FastifyReply, type: string, body: string, vary?: string) {
+  const already = reply.getHeader('Vary');
+  if (vary) reply.header('Vary', already ? `${already}, ${vary}` : vary);
   return reply
     .type(`${type}; charset=utf-8`)
     .header('Cache-Control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`)
@@ -152,12 +155,11 @@ ${editLines('board', 'Any board')}
 `;
 }
 
-export type Health = () => Record<string, number | string>;
-
 export type DiscoveryOptions = {
   rateLimits: boolean;
   baseUrl: (request: FastifyRequest) => string;
-  health: Health;
+  /** The `Vary` of a document that names the base URL (`baseUrlVary`). */
+  baseUrlVary: string | undefined;
   mcp: McpDescription;
 };
 
@@ -169,20 +171,29 @@ function servedOnly(app: FastifyInstance, document: Record<string, unknown>): Re
 }
 
 export function discoveryRoutes(app: FastifyInstance, options: DiscoveryOptions): void {
-  // For load balancers and operators: cheap, uncached, never rate limited.
-  app.get('/healthz', async (_request, reply) =>
-    reply.header('Cache-Control', 'no-store').send({ status: 'ok', ...options.health() }),
-  );
+  // Liveness for load balancers and orchestrators: cheap, uncached, never rate limited, and telling a stranger
+  // nothing of the load (figures are on /metrics).
+  app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }));
   const quotas = JSON.stringify(quotasDocument(options), null, 2);
   app.get('/quotas.json', async (_request, reply) => sendDocument(reply, 'application/json', quotas));
   app.get('/llms.txt', async (request, reply) =>
-    sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request), options.mcp)),
+    sendDocument(reply, 'text/plain', llmsTxt(options.baseUrl(request), options.mcp), options.baseUrlVary),
   );
   const card = async (request: FastifyRequest, reply: FastifyReply) =>
-    sendDocument(reply, 'application/json', JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2));
+    sendDocument(
+      reply,
+      'application/json',
+      JSON.stringify(serverCard(options.baseUrl(request), options.mcp), null, 2),
+      options.baseUrlVary,
+    );
   app.get('/.well-known/mcp.json', card);
   app.get('/.well-known/mcp/server-card', card);
   app.get('/openapi.json', async (request, reply) =>
-    sendDocument(reply, 'application/json', JSON.stringify(servedOnly(app, openApiDocument(options.baseUrl(request))))),
+    sendDocument(
+      reply,
+      'application/json',
+      JSON.stringify(servedOnly(app, openApiDocument(options.baseUrl(request)))),
+      options.baseUrlVary,
+    ),
   );
 }

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { boardRoutes } from './boards.js';
-import { discoveryRoutes, type Health } from './discovery.js';
-import { baseUrlOf, sendError, toBoardError } from '../kit/http-errors.js';
+import { discoveryRoutes } from './discovery.js';
+import { baseUrlOf, baseUrlVary, sendError, toBoardError } from '../kit/http-errors.js';
 import { settleRefusedBody } from '../kit/refused-body.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { admitAtTheEdge } from './http.js';
@@ -43,9 +43,9 @@ export const CORS_EXPOSED_HEADERS = [
 export type RestOptions = {
   /** The configured base URL; without it, the request's own origin is used. */
   publicUrl: string | undefined;
+  /** A proxy's X-Forwarded-Host and -Proto are believed (TRUST_PROXY). */
+  trustProxy: boolean;
   rateLimits: boolean;
-  /** Figures for /healthz. */
-  health: Health;
   /** What the server card and llms.txt say of /mcp (the MCP adapter's, handed over by the app). */
   mcp: McpDescription;
 };
@@ -88,5 +88,10 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
   previewRoutes(app, boards);
   historyRoutes(app, boards);
   apiDocsRoutes(app);
-  discoveryRoutes(app, { rateLimits: options.rateLimits, baseUrl, health: options.health, mcp: options.mcp });
+  discoveryRoutes(app, {
+    rateLimits: options.rateLimits,
+    baseUrl,
+    baseUrlVary: baseUrlVary(options.publicUrl, options.trustProxy),
+    mcp: options.mcp,
+  });
 }

@@ -675,8 +675,8 @@ const ROUTES: [string, string, Operation][] = [
     'get',
     {
       tag: 'discovery',
-      summary: 'Liveness and load figures (loaded boards, connections, event-loop delay)',
-      ok: { description: '{status: "ok", ...}', schema: { type: 'object' } },
+      summary: 'Liveness: 200 {status: "ok"} while the process serves HTTP (load figures are on /metrics)',
+      ok: { description: '{status: "ok"}', schema: { type: 'object' } },
       errors: [],
     },
   ],

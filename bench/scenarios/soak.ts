@@ -2,7 +2,7 @@
  * Soak: 200 boards under a steady, modest mixed load for 30 minutes (REST, MCP
  * through the SDK clients, JSON-channel frames, Yjs edits), every board
  * watched by a JSON-channel and a Yjs client, clients coming and going. Each
- * sample reads every instance's /metrics and /healthz (memory, event-loop
+ * sample reads every instance's /metrics (memory, event-loop
  * delay, connections, sessions) and the window's delivery latency, from a
  * write's answer to its arrival at the watchers; the report gives each series'
  * slope per 10 minutes, so a leak shows as a number, and its last third against
@@ -81,12 +81,11 @@ type Sample = {
   seconds: number;
 };
 
-/** The figures of one instance: /metrics (the event-loop histogram is reset by each scrape) and /healthz. */
+/** The figures of one instance, from /metrics (the event-loop histogram is reset by each scrape). */
 async function figures(url: string): Promise<InstanceFigures> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const sum = (name: string) =>
     [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((s, m) => s + Number(m[1]), 0);
-  const health = (await (await fetch(`${url}/healthz`)).json()) as { mcpSessions: number };
   return {
     cpuSeconds: sum('process_cpu_seconds_total'),
     rssBytes: sum('process_resident_memory_bytes'),
@@ -94,7 +93,7 @@ async function figures(url: string): Promise<InstanceFigures> {
     loopP99Ms: sum('nodejs_eventloop_lag_p99_seconds') * 1000,
     connections: sum('board_open_connections'),
     loadedBoards: sum('board_loaded_boards'),
-    mcpSessions: health.mcpSessions,
+    mcpSessions: sum('board_mcp_sessions'),
   };
 }
 

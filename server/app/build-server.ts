@@ -7,7 +7,6 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Hocuspocus } from '@hocuspocus/server';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { registerMcp, McpSessions, ModernMcp } from '../../adapters/mcp/index.js';
 import { allowedHosts } from '../../adapters/mcp/hosts.js';
@@ -241,22 +240,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(fastifyWebsocket, {
     options: { maxPayload: MAX_COLLAB_MESSAGE_BYTES, handleProtocols: pickSubprotocol },
   });
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
   const toolCalled = (era: string, tool: string, outcome: string) => metrics.toolCalled(era, tool, outcome);
   const mcpSessions = new McpSessions(boards, events, config.mcpSessionIdleMs, toolCalled);
-  const health = () => ({
-    uptimeSeconds: Math.round(process.uptime()),
-    loadedBoards: hocuspocus.getDocumentsCount(),
-    yjsConnections: host.clientSockets(),
-    mcpSessions: mcpSessions.size,
-    rssBytes: process.memoryUsage().rss,
-    eventLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e4) / 100,
-  });
+  metrics.countMcpSessions(() => mcpSessions.size);
   await registerRest(app, boards, {
     publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy !== false,
     rateLimits: config.rateLimits,
-    health,
     mcp: MCP_DESCRIPTION,
   });
   const sockets = socketCounter(config.maxSocketsPerIp);
@@ -289,7 +279,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       clearInterval(sweeper);
       clearInterval(answerSweeper);
       const caughtUp = catchUp?.close();
-      loopDelay.disable();
       const stopping = app.close(); // stops accepting; in-flight requests finish
       await operator.close();
       events.close(); // long polls among them answer now instead of holding shutdown

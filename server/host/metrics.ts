@@ -138,6 +138,18 @@ export class Metrics {
     });
   }
 
+  /** The 2025 MCP sessions held now (a 2026-07-28 request holds none), read at each scrape. */
+  countMcpSessions(sessions: () => number): void {
+    new Gauge({
+      name: 'board_mcp_sessions',
+      help: 'MCP 2025 sessions held in memory on this instance',
+      registers: [this.registry],
+      collect() {
+        this.set(sessions());
+      },
+    });
+  }
+
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
   watchShared(figures: SharedFigures): void {
     const registers = [this.registry];
