@@ -11,14 +11,23 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 /** An incoming X-Request-Id we keep (a proxy's or a client's); anything else is replaced by our own. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Query parameters that carry credentials, by decoded, lower-case name. */
-const SECRET_PARAMS = new Set(['key', 'access_key', 'token']);
+/**
+ * Query parameters that may carry credentials, by decoded name with case and separators dropped: any spelling of
+ * a key, token, secret or password (`key`, `access_key`, `x-board-key`, `boardKey`, `api.key`, `importToken`).
+ */
+const SECRET_PARAM = /key|token|secret|passw|credential|auth(?!or)|signature|session/;
 
 function decodedName(raw: string): string {
+  return decoded(raw)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+function decoded(raw: string): string {
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
-    return raw.toLowerCase();
+    return raw; // malformed escapes: the name as sent
   }
 }
 
@@ -35,7 +44,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const end = pair.indexOf('=');
       const name = end === -1 ? pair : pair.slice(0, end);
-      return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[redacted]` : pair;
+      return SECRET_PARAM.test(decodedName(name)) ? `${name}=[redacted]` : pair;
     });
   return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
