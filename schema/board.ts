@@ -4,6 +4,7 @@ import { EtagText } from './history.js';
 import {
   AccessKey,
   Author,
+  AuthorTag,
   BoardMode,
   Coordinate,
   dropping,
@@ -65,7 +66,7 @@ export const ImportText = itemObject(
     width: TextInput.shape.width,
     postit: TextInput.shape.postit,
     diagram: TextInput.shape.diagram,
-    author: Author.optional(),
+    author: AuthorTag.optional(),
   },
   [...SNAPSHOT_KEYS.text, ...SNAPSHOT_KEYS.link],
 ).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
@@ -74,24 +75,29 @@ export const ImportLine = itemObject(
     points: Points,
     color: StrokeColor.optional(),
     anchors: Anchors.optional(),
-    author: Author.optional(),
+    author: AuthorTag.optional(),
   },
   SNAPSHOT_KEYS.stroke,
 );
 export const ImportImage = dropping(
   ImageInput.omit({ id: true, x: true, y: true }).extend({
     sourceId: SourceId,
+    author: AuthorTag.optional(),
     x: Coordinate.optional(),
     y: Coordinate.optional(),
   }),
   'id',
 );
 export const ImportColumn = dropping(
-  ColumnInput.omit({ id: true, sort: true }).extend({ sort: ColumnInput.shape.sort.optional() }),
+  ColumnInput.omit({ id: true, sort: true }).extend({
+    sort: ColumnInput.shape.sort.optional(),
+    author: AuthorTag.optional(),
+  }),
   'id',
 );
 export const ImportTask = dropping(
   TaskInput.omit({ id: true, column_id: true }).extend({
+    author: AuthorTag.optional(),
     columnIndex: z
       .number({ error: 'must be an integer' })
       .int({ error: 'must be an integer' })
@@ -105,7 +111,7 @@ export const ImportLane = itemObject(
   {
     lane: LaneIndex,
     title: LaneTitle,
-    author: Author.optional(),
+    author: AuthorTag.optional(),
   },
   SNAPSHOT_KEYS.lane,
 );

@@ -22,13 +22,21 @@ export const ItemId = z
 
 export const AUTHOR_PATTERN = /^[A-Za-z0-9:_.-]+$/;
 
-/** The author tag: letters, digits, colon, underscore, hyphen, period; 1 to 80 chars. */
-export const Author = z
+/** Author tags the server alone writes (`system:template`, `system:compensation`), in any case. */
+export const isServerAuthor = (author: string | undefined): boolean => author?.slice(0, 7).toLowerCase() === 'system:';
+
+/** Any author tag as a board holds it: letters, digits, colon, underscore, hyphen, period; 1 to 80 chars. */
+export const AuthorTag = z
   .string()
   .min(1, { error: 'must not be empty' })
   .max(MAX_AUTHOR_CHARS, { error: `must be at most ${MAX_AUTHOR_CHARS} characters` })
   .regex(AUTHOR_PATTERN, { error: 'may hold only letters, digits, colon, underscore, hyphen and period' })
   .describe('Author');
+
+/** The author a write names: any tag but the server's own `system:` ones. */
+export const Author = AuthorTag.refine((author) => !isServerAuthor(author), {
+  error: "system: tags are the server's own",
+}).describe('Author');
 
 /** A position on the infinite canvas. */
 export const Coordinate = z

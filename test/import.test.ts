@@ -100,6 +100,24 @@ describe('draw import', () => {
     expect(snap.texts.map((text: any) => text.author)).toEqual(['ai:claude', 'user:x']);
   });
 
+  it("a snapshot's `system:` authors come back as the import's own; the import itself may not name one", async () => {
+    const template = (await t.api.post('/api/boards', { mode: 'todo', template: 'kanban' })).body.id;
+    const columns = (await snapshot(template)).columns;
+    expect(columns[0].author).toBe('system:template');
+    const res = await importBoard({
+      mode: 'todo',
+      author: 'ai:claude',
+      content: { columns, tasks: [{ columnIndex: 0, name: 'T', author: 'SYSTEM:me' }] },
+    });
+    expect(res.status).toBe(200);
+    const snap = await snapshot(res.body.id);
+    expect(new Set(snap.columns.map((column: any) => column.author))).toEqual(new Set(['ai:claude']));
+    expect(snap.tasks[0].author).toBe('ai:claude');
+    const posing = await importBoard({ author: 'system:template', content: { texts: [] } });
+    expect(posing.status).toBe(400);
+    expect(posing.body.code).toBe('invalid_content');
+  });
+
   it('an anchor naming no sourceId of the import is invalid_item', async () => {
     const res = await importBoard({
       content: {

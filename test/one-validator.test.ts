@@ -216,6 +216,8 @@ const author = usually(
   'has space',
   'x'.repeat(81),
   'x'.repeat(80),
+  'system:template',
+  'SYSTEM:x',
 );
 const inkColor = fc.constantFrom<unknown>('red', 'RED', ' blue ', '#ff0000', '', null, 'auto', 42, 'nope');
 const shortText = fc.string({ maxLength: 12 });
@@ -494,6 +496,22 @@ describe('one validator: REST, MCP and a /ws frame give the same verdict and sto
       rest: upsert('/texts'),
     });
     expect(refused).toEqual({ accepted: false, code: 'invalid_payload' });
+  });
+
+  it("a `system:` author tag is the server's own: refused on every surface, with the same code", async () => {
+    for (const author of ['system:template', 'System:compensation']) {
+      const calls: Call[] = [
+        { mode: 'draw', tool: 'add_text', args: { x: 1, y: 2, content: 'posing', author }, rest: upsert('/texts') },
+        { mode: 'todo', tool: 'create_column', args: { title: 'posing', sort: 0, author }, rest: upsert('/columns') },
+      ];
+      for (const call of calls) {
+        await expectOneVerdict(call);
+        expect(await send('rest', call), `${call.tool} ${author}`).toEqual({
+          accepted: false,
+          code: 'invalid_payload',
+        });
+      }
+    }
   });
 
   it('texts', () => property(texts), TEST_MS);

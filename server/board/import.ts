@@ -10,6 +10,7 @@ import {
   base64DecodedBytes,
   clampColumnWidth,
   IMPORT_ITEM_SCHEMAS,
+  isServerAuthor,
   ImportContent,
   MAX_COLUMNS,
   MAX_COLUMNS_PER_LANE,
@@ -98,6 +99,8 @@ export function planImport(request: ImportRequest): ImportPlan {
     items[kind] = (content[kind] ?? []).map((raw, index) => {
       const parsed = schema.safeParse(raw, { reportInput: true });
       if (!parsed.success) throw errors.invalidItem(kind, index, issueReason(parsed.error.issues[0]));
+      // A snapshot's server-written items (a template's columns) come back as the import's own.
+      if (isServerAuthor(parsed.data.author)) delete parsed.data.author;
       return parsed.data;
     }) as never;
   }
