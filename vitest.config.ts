@@ -14,6 +14,7 @@ const SHARED_SETUP_FILES = [
   'rest-boards',
   'mcp',
   'mcp-notifications',
+  'mcp-lock-subscriptions',
   'realtime-json',
   'realtime-yjs',
   'exports',

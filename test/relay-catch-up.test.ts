@@ -3,8 +3,8 @@
  * killed (SIGKILL) under them, or A alone cut off from it: each catches up
  * from PostgreSQL, which holds every acknowledged write, so B's reads, its Yjs
  * clients and its JSON-channel clients keep up with A's writes, and a lock set
- * on A stops B's writers. Once Redis is back the relay takes over with no gap
- * and no duplicate op.
+ * on A stops B's writers and ends B's MCP subscriptions that may no longer
+ * read. Once Redis is back the relay takes over with no gap and no duplicate op.
  */
 import { execFileSync } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { HAND_OVER_MS } from '../server/host/journal-catch-up.js';
 import { client } from './helpers/http.js';
+import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';
 import {
   freePort,
@@ -196,6 +197,34 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     written.push(...(await writeThrough(id, () => proxy.heal())));
     await converged(id, written, clients);
     clients.close();
+  }, 60_000);
+
+  it('A cut off from Redis locks a board all: the MCP subscriptions on B made while it was open hear nothing more, a keyed one does', async () => {
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const uri = `svc://board/${id}/state.json`;
+    const session = await connectMcp(b.url);
+    await session.client.subscribeResource({ uri });
+    const stale = await connectModernMcp(b.url);
+    const staleListen = await stale.modern.listen({ resourceSubscriptions: [uri] });
+    proxy.cut();
+    await sleep(300);
+
+    const { key } = (await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'all' })).body;
+    const lockedAt = Date.now();
+    expect(await Promise.race([staleListen.closed, sleep(5_000).then(() => 'still open')])).toBe('remote');
+    console.log(`without A's relay, a lock set on A ended B's listen stream after ${Date.now() - lockedAt} ms`);
+    const keyed = await connectModernMcp(b.url, { headers: { 'x-board-key': key } });
+    const keyedListen = await keyed.modern.listen({ resourceSubscriptions: [uri] });
+    const edit = { x: 0, y: 0, content: 'after the lock' };
+    expect((await client(a.url).post(`/api/boards/${id}/texts`, edit, { 'x-board-key': key })).status).toBe(200);
+    await eventually(() => expect(keyed.updates).toContain(uri), 10_000);
+    await sleep(1_500);
+    expect(session.updates).toEqual([]);
+    expect(stale.updates).toEqual([]);
+
+    await proxy.heal();
+    await keyedListen.close();
+    await Promise.all([session.close(), stale.close(), keyed.close()]);
   }, 60_000);
 
   it('B catches up with A from PostgreSQL, a lock on A stops B writers, and the relay takes over with no gap or duplicate', async () => {

@@ -17,6 +17,7 @@ import { RpcError, toMcpError } from './errors.js';
 import { hostAllowed, type AllowedHosts } from './hosts.js';
 import { TOOL_ICON_SVGS } from './icons.js';
 import type { McpSession, McpSessions } from './legacy.js';
+import type { ListenStream } from './listen-stream.js';
 import type { ModernMcp } from './modern.js';
 import type { NodeMcpRequest } from './web.js';
 
@@ -139,10 +140,10 @@ function mcpRoutes(
       // The 2026-07-28 path, its validation ladder included (the SDK answers a malformed envelope or header).
       const auth = authOf(request);
       let body = request.body;
-      let release: (() => void) | undefined;
+      let listen: ListenStream | undefined;
       try {
         body = await modern.checkListen(body, auth);
-        release = modern.admitListen(body, contextOf(auth).ip);
+        listen = modern.admitListen(body, contextOf(auth));
       } catch (error) {
         if (!(error instanceof RpcError)) throw error;
         return reply
@@ -154,14 +155,15 @@ function mcpRoutes(
             error: { code: error.code, message: error.message, data: error.data },
           });
       }
-      if (release) {
+      if (listen) {
+        const stream = listen;
         const closed = options.opened?.('listen');
         reply.raw.once('close', () => {
-          release();
+          stream.release();
           closed?.();
         });
       }
-      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body);
+      return modern.serve(rawWithContext(request, reply, auth), reply.raw, body, listen);
     }
     const { id, session } = sessionOf(request);
     if (id !== undefined && !session) return sessionGone(request, reply);

@@ -5,13 +5,17 @@
  * live in this instance's memory and expire when idle, so a deployment of
  * several instances routes /mcp by client address (docs/deploy.md). Board
  * changes reach subscribed sessions as one `notifications/resources/updated`
- * per settled burst.
+ * per settled burst; a lock change that leaves a session without read access
+ * ends its subscriptions to that board, and says so in one log message.
  */
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import { type BoardEvents, contentChanged } from '../../server/host/board-events.js';
+import type { KeyHolder } from '../../server/host/access.js';
+import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
-import type { ToolCalls } from './errors.js';
+import { BoardListeners } from './board-listeners.js';
+import { contextOf } from './context.js';
+import { asBoardError, toMcpError, type ToolCalls } from './errors.js';
 import { boardServer } from './handlers.js';
 import { SessionMemory } from './memory.js';
 import { parseUri } from './resources.js';
@@ -28,6 +32,8 @@ export class McpSession {
   readonly memory: SessionMemory;
   lastSeen = Date.now();
   openStreams = 0;
+  /** The client address of the session's latest request: a re-check of its key spends that address's wrong-key budget. */
+  private ip = 'unknown';
 
   constructor(
     boards: Boards,
@@ -58,15 +64,44 @@ export class McpSession {
     return this.transport.sessionId;
   }
 
+  /** The boards this session subscribes to. */
+  subscribedBoards(): Set<string> {
+    return new Set([...this.memory.subscriptions].map((uri) => parseUri(uri).boardId));
+  }
+
+  private subscriptionsTo(boardId: string): string[] {
+    return [...this.memory.subscriptions].filter((uri) => parseUri(uri).boardId === boardId);
+  }
+
   /** Sends `notifications/resources/updated` for this session's subscriptions to a board. */
   async notifyChanged(boardId: string): Promise<void> {
-    for (const uri of this.memory.subscriptions) {
-      if (parseUri(uri).boardId === boardId) await this.server.sendResourceUpdated({ uri });
-    }
+    for (const uri of this.subscriptionsTo(boardId)) await this.server.sendResourceUpdated({ uri });
+  }
+
+  /** The key this session holds for a board (the one it remembers), as a lock re-check needs it. */
+  holderFor(boardId: string): KeyHolder {
+    return { ip: this.ip, key: this.memory.keyFor(boardId, undefined) };
+  }
+
+  /**
+   * Ends this session's subscriptions to a board it may no longer read. The
+   * 2025 revisions have no message that ends a subscription, so the session
+   * is told in a `warning` log message with the refusal's code and next step.
+   */
+  async endSubscriptions(boardId: string, error: unknown): Promise<void> {
+    const uris = this.subscriptionsTo(boardId);
+    for (const uri of uris) this.memory.unsubscribe(uri);
+    const refusal = toMcpError(asBoardError(error), 'session');
+    await this.server.sendLoggingMessage({
+      level: 'warning',
+      logger: 'subscriptions',
+      data: { message: `No longer subscribed to ${uris.join(', ')}: ${refusal.message}`, uris, ...refusal.data },
+    });
   }
 
   handle(request: NodeMcpRequest, response: ServerResponse, body: unknown): Promise<void> {
     this.lastSeen = Date.now();
+    this.ip = contextOf(request.auth).ip;
     return this.serve(request, response, body);
   }
 
@@ -77,16 +112,26 @@ export class McpSession {
 
 export class McpSessions {
   private readonly sessions = new Map<string, McpSession>();
-  /** Per subscribed board, its sessions and the watch on that board that notifies them. */
-  private readonly subscribers = new Map<string, { sessions: Set<McpSession>; unwatch: () => void }>();
+  /** Per subscribed board, its sessions, told of its changes and checked again at its lock changes. */
+  private readonly subscribers: BoardListeners<McpSession>;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly boards: Boards,
-    private readonly events: BoardEvents,
+    events: BoardEvents,
     private readonly idleMs: number,
     private readonly calls?: ToolCalls,
   ) {
+    this.subscribers = new BoardListeners(
+      { boards, events },
+      {
+        holder: (session, boardId) => session.holderFor(boardId),
+        changed: (boardId, sessions) => {
+          for (const session of sessions) void session.notifyChanged(boardId).catch(() => {});
+        },
+        refused: (session, boardId, error) => void session.endSubscriptions(boardId, error).catch(() => {}),
+      },
+    );
     this.sweeper = setInterval(() => this.sweep(), SESSION_SWEEP_INTERVAL_MS).unref();
   }
 
@@ -104,11 +149,11 @@ export class McpSessions {
       this.boards,
       baseUrl,
       {
-        subscribed: (s, boardId) => this.addSubscriber(s, boardId),
-        unsubscribed: (s, boardId) => this.dropSubscriber(s, boardId),
+        subscribed: (s, boardId) => this.subscribers.add(boardId, s),
+        unsubscribed: (s, boardId) => this.subscribers.remove(boardId, s),
         closed: (s) => {
           if (s.id) this.sessions.delete(s.id);
-          for (const boardId of [...this.subscribers.keys()]) this.dropSubscriber(s, boardId);
+          for (const boardId of s.subscribedBoards()) this.subscribers.remove(boardId, s);
         },
         initialized: (s) => this.sessions.set(s.id!, s),
       },
@@ -116,26 +161,6 @@ export class McpSessions {
     );
     await session.server.connect(session.transport);
     return session;
-  }
-
-  private addSubscriber(session: McpSession, boardId: string): void {
-    let subscription = this.subscribers.get(boardId);
-    if (!subscription) {
-      const sessions = new Set<McpSession>();
-      const unwatch = this.events.watch(boardId, (signal) => {
-        if (!contentChanged(signal)) return;
-        for (const subscriber of sessions) void subscriber.notifyChanged(boardId).catch(() => {});
-      });
-      this.subscribers.set(boardId, (subscription = { sessions, unwatch }));
-    }
-    subscription.sessions.add(session);
-  }
-
-  private dropSubscriber(session: McpSession, boardId: string): void {
-    const subscription = this.subscribers.get(boardId);
-    if (!subscription?.sessions.delete(session) || subscription.sessions.size > 0) return;
-    subscription.unwatch();
-    this.subscribers.delete(boardId);
   }
 
   /** Closes sessions with no request and no open stream for longer than the idle limit. */

@@ -7,27 +7,32 @@
  *
  * Ours: the instance a request gets (handlers.ts, with a memory that lasts
  * the request), the event bus `subscriptions/listen` streams hear (fed by
- * BoardEvents, which hears edits made on every instance over Redis), and the
+ * BoardEvents, which hears edits made on every instance over Redis), the
  * read check a listen for a board's resources passes first (the SDK's router
- * honours any URI it is given; a locked board's changes are for its readers).
+ * honours any URI it is given; a locked board's changes are for its readers),
+ * and the same check at every lock change of a board a stream listens to,
+ * which ends a stream that may no longer read it (listen-stream.ts).
  */
+import type { ServerResponse } from 'node:http';
 import {
   createMcpHandler,
   InMemoryServerEventBus,
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import { type BoardEvents, contentChanged } from '../../server/host/board-events.js';
+import type { BoardEvents } from '../../server/host/board-events.js';
 import type { Boards } from '../../server/host/boards.js';
-import { contextOf, mcpCaller } from './context.js';
+import { BoardListeners } from './board-listeners.js';
+import { contextOf, mcpCaller, type RequestContext } from './context.js';
 import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
+import { ListenStream } from './listen-stream.js';
 import { RequestMemory } from './memory.js';
-import { INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
+import { asBoardError, INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
 import { knownError } from '../../server/store/storage-errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
 import { OpenCounter } from '../kit/socket-limits.js';
-import { nodeHandler, type NodeMcpHandler } from './web.js';
+import { nodeHandler, type NodeMcpHandler, type NodeMcpRequest } from './web.js';
 
 /**
  * A 2026-07-28 request's server needs the handler of the one method it
@@ -50,18 +55,29 @@ function listenRefusal(uri: string, error: unknown): RpcError {
   return new RpcError(rpc.code, `${uri}: ${rpc.message}`, rpc.data);
 }
 
+/** The URIs a listen (checked by checkListen) names. */
+function listenedUris(body: unknown): string[] {
+  const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+    ?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris.map(String) : [];
+}
+
+/** The JSON-RPC error that ends a listen stream whose URIs of a board it may no longer read (`uris`). */
+function listenEnded(uris: string[], error: unknown): RpcError {
+  const rpc = toMcpError(asBoardError(error), 'header');
+  return new RpcError(rpc.code, `No longer listening to ${uris.join(', ')}: ${rpc.message}`, { ...rpc.data, uris });
+}
+
 export class ModernMcp {
   private readonly handler: McpHttpHandler;
-  readonly serve: NodeMcpHandler;
+  private readonly serveRequest: NodeMcpHandler;
 
-  /** Tells the listen streams that the board changed (the SDK's router picks the streams that listen to it). */
-  private readonly changed: (boardId: string) => void;
-  /** Per board some open listen stream names, how many do, and the watch on that board that feeds the bus. */
-  private readonly listened = new Map<string, { streams: number; unwatch: () => void }>();
+  /** Per board some open listen stream names, its streams: its changes feed the bus, its lock changes check them. */
+  private readonly listened: BoardListeners<ListenStream>;
 
   constructor(
     private readonly boards: Boards,
-    private readonly events: BoardEvents,
+    events: BoardEvents,
     calls?: ToolCalls,
   ) {
     const bus = new InMemoryServerEventBus();
@@ -77,11 +93,29 @@ export class ModernMcp {
         ),
       { legacy: 'reject', bus },
     );
-    this.changed = (boardId: string) => {
-      bus.publish({ kind: 'resource_updated', uri: stateUri(boardId) });
-      bus.publish({ kind: 'resource_updated', uri: tasksUri(boardId) });
-    };
-    this.serve = nodeHandler((request, options) => this.handler.fetch(request, options));
+    this.listened = new BoardListeners(
+      { boards, events },
+      {
+        holder: (stream) => stream.holder,
+        // The SDK's router picks the streams that listen to the URI.
+        changed: (boardId) => {
+          bus.publish({ kind: 'resource_updated', uri: stateUri(boardId) });
+          bus.publish({ kind: 'resource_updated', uri: tasksUri(boardId) });
+        },
+        refused: (stream, boardId, error) => stream.end(listenEnded(stream.urisOf(boardId), error)),
+      },
+    );
+    this.serveRequest = nodeHandler((request, options) => this.handler.fetch(request, options));
+  }
+
+  /** Serves a 2026-07-28 request; a listen stream's answer goes through the stream's guard, which a lock change can end. */
+  serve(request: NodeMcpRequest, response: ServerResponse, body: unknown, listen?: ListenStream): Promise<void> {
+    if (!listen) return this.serveRequest(request, response, body);
+    return nodeHandler(async (webRequest, options) => listen.guard(await this.handler.fetch(webRequest, options)))(
+      request,
+      response,
+      body,
+    );
   }
 
   /**
@@ -130,12 +164,13 @@ export class ModernMcp {
 
   /**
    * Counts a listen stream of a client address in, or throws the JSON-RPC
-   * error to answer when it already holds its share. Returns what to call
-   * when the stream ends.
+   * error to answer when it already holds its share. Returns the stream, to
+   * be released when its response ends.
    */
-  admitListen(body: unknown, ip: string): (() => void) | undefined {
-    if ((body as { method?: unknown })?.method !== 'subscriptions/listen') return undefined;
-    const release = this.listens.take(ip);
+  admitListen(body: unknown, context: RequestContext): ListenStream | undefined {
+    const message = body as { method?: unknown; id?: unknown };
+    if (message?.method !== 'subscriptions/listen') return undefined;
+    const release = this.listens.take(context.ip);
     if (!release) {
       throw new RpcError(
         -32000,
@@ -143,34 +178,17 @@ export class ModernMcp {
         { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP },
       );
     }
-    const unwatch = this.watchBoards(body);
-    return () => {
-      release();
-      unwatch();
-    };
-  }
-
-  /** Watches the boards a listen stream names (checked by checkListen) while it is open; returns the unwatch. */
-  private watchBoards(body: unknown): () => void {
-    const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
-      ?.resourceSubscriptions;
-    const boardIds = new Set(Array.isArray(uris) ? uris.map((uri) => parseUri(String(uri)).boardId) : []);
-    for (const boardId of boardIds) {
-      let watch = this.listened.get(boardId);
-      if (!watch) {
-        const unwatch = this.events.watch(boardId, (signal) => contentChanged(signal) && this.changed(boardId));
-        this.listened.set(boardId, (watch = { streams: 0, unwatch }));
-      }
-      watch.streams += 1;
-    }
-    return () => {
-      for (const boardId of boardIds) {
-        const watch = this.listened.get(boardId);
-        if (!watch || --watch.streams > 0) continue;
-        watch.unwatch();
-        this.listened.delete(boardId);
-      }
-    };
+    const stream = new ListenStream(
+      message.id as string | number,
+      { ip: context.ip, key: context.key },
+      listenedUris(body),
+      () => {
+        release();
+        for (const boardId of stream.boards()) this.listened.remove(boardId, stream);
+      },
+    );
+    for (const boardId of stream.boards()) this.listened.add(boardId, stream);
+    return stream;
   }
 
   close(): Promise<void> {

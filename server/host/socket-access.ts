@@ -1,8 +1,10 @@
 /**
  * The live lock re-check for every kind of socket (the JSON channel and Yjs
- * providers alike). A lock set or lifted, here or on another instance, applies
- * to open sockets at once: each is checked again against the board's record
- * as it stands, and its adapter acts on the verdict on its own wire.
+ * providers alike) and every MCP listener of a board (a 2025 session's
+ * subscription, a 2026-07-28 listen stream). A lock set or lifted, here or on
+ * another instance, applies to them at once: each is checked again against
+ * the board's record as it stands, and its adapter acts on the verdict on its
+ * own wire.
  */
 import type { BoardRecord } from '../board/record.js';
 import type { KeyHolder } from './access.js';
