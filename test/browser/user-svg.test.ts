@@ -147,4 +147,27 @@ describe("a user's SVG in the app and the embed", () => {
     expect(await page.title()).not.toBe('ran');
     await context.close();
   });
+
+  it('on an all-locked board, fetched with the key, is no blob: URL that would open as a page of our origin', async () => {
+    const { boardId, imageIds } = await boardWith([svgDataUrl]);
+    const locked = await fetch(`${t.server.url}/api/boards/${boardId}/lock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'all' }),
+    });
+    const { key } = (await locked.json()) as { key: string };
+    const { context, page } = await person(chrome.browser);
+    page.setDefaultTimeout(10_000);
+    await context.addInitScript(([name, value]) => sessionStorage.setItem(name, value), [`boards.key.${boardId}`, key]);
+    await page.goto(`${t.server.url}/#${boardId}`);
+    const img = page.locator(`[data-id="${imageIds[0]}"] img`);
+    await until(() => img.evaluate((element: HTMLImageElement) => element.naturalWidth || false), 10_000);
+    // What "Open image in new tab" does: the picture's URL as a page of its own. Its origin, not a policy,
+    // decides what a script in it could reach.
+    const src = (await img.getAttribute('src'))!;
+    const opened = await context.newPage();
+    await opened.goto(src).catch(() => undefined); // Chromium may refuse a data: URL as a page, which is as good
+    expect(await opened.evaluate(() => origin).catch(() => 'null')).toBe('null');
+    await context.close();
+  });
 });
