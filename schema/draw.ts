@@ -9,6 +9,7 @@ export {
   Anchor,
   Anchors,
   IMAGE_MIME_TYPES,
+  type ImageMimeType,
   isIsoDate,
   LinkUrl,
   normalizePoints,

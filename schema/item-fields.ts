@@ -92,6 +92,7 @@ export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional
 export type Anchors = z.infer<typeof Anchors>;
 
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'] as const;
+export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 
 /** An http(s) URL, as links carry. */
 export const LinkUrl = z

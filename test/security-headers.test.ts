@@ -6,6 +6,7 @@
  */
 import { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The policy's directives by name. */
@@ -18,6 +19,11 @@ function directives(header: string | null): Map<string, string[]> {
       .map(([name, ...values]) => [name, values]),
   );
 }
+
+/** What an attacker uploaded: script in a handler and in an element. */
+const HOSTILE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="document.title=\'ran\'">' +
+  '<script>document.title="ran"</script><rect width="10" height="10" fill="red"/></svg>';
 
 function expectEverywhere(headers: Headers): void {
   expect(headers.get('x-content-type-options')).toBe('nosniff');
@@ -199,7 +205,47 @@ describe('security headers on a plain http server', () => {
     }
   });
 
-  it("an image (a user's file, which a browser may open as a page) keeps the app's headers", async () => {
+  it("a user's image runs nothing when opened on its own: its own sandboxed policy, and an SVG is a download", async () => {
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const svg = `data:image/svg+xml;base64,${Buffer.from(HOSTILE_SVG).toString('base64')}`;
+    const served = async (dataUrl: string) => {
+      const created = await fetch(`${server.url}/api/boards/${boardId}/images`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ x: 0, y: 0, width: 1, height: 1, dataUrl }),
+      });
+      expect(created.ok).toBe(true);
+      const { id } = (await created.json()) as { id: string };
+      const response = await fetch(`${server.url}/api/boards/${boardId}/images/${id}`);
+      expect(response.status).toBe(200);
+      expectEverywhere(response.headers);
+      const csp = directives(response.headers.get('content-security-policy'));
+      expect(Object.fromEntries(csp)).toEqual({
+        'default-src': ["'none'"],
+        'img-src': ['data:'],
+        'style-src': ["'unsafe-inline'"],
+        sandbox: [],
+      });
+      const again = await fetch(`${server.url}/api/boards/${boardId}/images/${id}`, {
+        headers: { 'if-none-match': response.headers.get('etag')! },
+      });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('content-disposition')).toBe(response.headers.get('content-disposition'));
+      return { id, response };
+    };
+
+    const raster = await served(png);
+    expect(raster.response.headers.get('content-type')).toBe('image/png');
+    expect(raster.response.headers.get('content-disposition')).toBe(`inline; filename="image-${raster.id}.png"`);
+
+    const vector = await served(svg);
+    expect(vector.response.headers.get('content-type')).toBe('image/svg+xml');
+    expect(vector.response.headers.get('content-disposition')).toBe(`attachment; filename="image-${vector.id}.svg"`);
+    expect(await vector.response.text()).toBe(HOSTILE_SVG); // byte for byte: the headers, not a rewrite, disarm it
+  });
+
+  it("an image's file name keeps only the safe characters of an id a /collab client chose", async () => {
     const png =
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
     const created = await fetch(`${server.url}/api/boards/${boardId}/images`, {
@@ -207,15 +253,21 @@ describe('security headers on a plain http server', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ x: 0, y: 0, width: 1, height: 1, dataUrl: png }),
     });
-    expect(created.ok).toBe(true);
-    const image = await fetch(
-      `${server.url}/api/boards/${boardId}/images/${((await created.json()) as { id: string }).id}`,
-    );
-    expect(image.status).toBe(200);
-    expect(image.headers.get('content-type')).toBe('image/png');
-    expectEverywhere(image.headers);
-    expect(directives(image.headers.get('content-security-policy')).get('script-src')).toEqual(["'self'"]);
-    expect(image.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const uploaded = ((await created.json()) as { id: string }).id;
+    const id = 'a"b;c\\ d\u00e9';
+    const client = connectYjs(server.url, boardId);
+    try {
+      await client.synced;
+      const images = client.doc.getMap<Record<string, unknown>>('images');
+      images.set(id, { ...images.get(uploaded), id });
+      await eventually(async () =>
+        expect((await fetch(`${server.url}/api/boards/${boardId}/images/${encodeURIComponent(id)}`)).status).toBe(200),
+      );
+    } finally {
+      client.destroy();
+    }
+    const image = await fetch(`${server.url}/api/boards/${boardId}/images/${encodeURIComponent(id)}`);
+    expect(image.headers.get('content-disposition')).toBe('inline; filename="image-a_b_c__d_.png"');
   });
 
   it('/docs has its own policy: Redoc styles inline, starts no worker, scripts still our own', async () => {

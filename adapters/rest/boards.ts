@@ -1,6 +1,6 @@
 /** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CreateBoardInput, Template, UUID_IN_TEXT, WaitQuery } from '../../schema/index.js';
+import { CreateBoardInput, type ImageMimeType, Template, UUID_IN_TEXT, WaitQuery } from '../../schema/index.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
@@ -13,6 +13,24 @@ import { restIdempotency } from '../kit/idempotency.js';
 import { matchesEtag } from './http.js';
 
 type BoardParams = { Params: { boardId: string } };
+
+const IMAGE_EXTENSIONS: Record<ImageMimeType, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+};
+
+/**
+ * An SVG may hold script, and opened on its own it would run on our origin
+ * were the sandbox lost: it is saved, never shown. A raster image runs
+ * nothing, and someone who opens one expects to see it.
+ */
+function imageDisposition(type: ImageMimeType, itemId: string): string {
+  const name = `image-${itemId.replace(/[^A-Za-z0-9_-]/g, '_')}.${IMAGE_EXTENSIONS[type]}`;
+  return `${type === 'image/svg+xml' ? 'attachment' : 'inline'}; filename="${name}"`;
+}
 
 export type BaseUrl = (request: FastifyRequest) => string;
 
@@ -61,17 +79,21 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     boards.meta(boardIdParam(request.params.boardId, 'read'), callerOf(request)),
   );
 
-  // An image is a user's file, which a browser may open as a page: the app's headers.
+  // A user's file, which a browser may open as a page: sandboxed, and a download when it is an SVG.
   app.get<{ Params: { boardId: string; itemId: string } }>(
     '/api/boards/:boardId/images/:itemId',
-    { config: { securityHeaders: 'app' } },
+    { config: { securityHeaders: 'user-image' } },
     async (request, reply) => {
       const boardId = boardIdParam(request.params.boardId, 'read');
-      const { dataUrl, etag } = await boards.imageData(boardId, request.params.itemId, callerOf(request));
-      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      const { itemId } = request.params;
+      const { dataUrl, etag } = await boards.imageData(boardId, itemId, callerOf(request));
+      const type = dataUrl.slice(5, dataUrl.indexOf(';')) as ImageMimeType;
+      reply
+        .header('ETag', etag)
+        .header('Cache-Control', 'no-cache')
+        .header('Content-Disposition', imageDisposition(type, itemId));
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
-      const comma = dataUrl.indexOf(',');
-      return reply.type(dataUrl.slice(5, dataUrl.indexOf(';'))).send(Buffer.from(dataUrl.slice(comma + 1), 'base64'));
+      return reply.type(type).send(Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
     },
   );
 

@@ -336,10 +336,11 @@ const ROUTES: [string, string, Operation][] = [
       tag: 'boards',
       summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)",
       ok: {
-        description: 'the image bytes (304 when If-None-Match matches)',
+        description:
+          'the image bytes as uploaded (304 when If-None-Match matches); an SVG comes as an attachment, other images inline, each under a sandboxed Content-Security-Policy of its own',
         schema: { type: 'string', format: 'binary' },
         contentType: 'image/*',
-        headers: etagHeader,
+        headers: { ...etagHeader, 'Content-Disposition': { type: 'string' } },
       },
       errors: [401, 404, 429],
     },

@@ -14,7 +14,7 @@ declare module 'fastify' {
      * A route's own security headers (registerSecurityHeaders' policies by
      * name); default: `api` under /api/, /json and /mcp, the app's elsewhere.
      */
-    securityHeaders?: 'docs' | 'app';
+    securityHeaders?: 'docs' | 'app' | 'user-image';
   }
 }
 
@@ -129,6 +129,22 @@ function apiOptions(https: boolean): HelmetOptions {
   };
 }
 
+/**
+ * A user's image, which a browser may open as a page: it loads nothing but
+ * its own data: images and inline style and runs nothing, in a sandbox that
+ * gives it an origin of its own (what GitHub sends for user content). The
+ * route also makes an SVG a download, which holds where this header is lost.
+ */
+function userImageOptions(https: boolean): HelmetOptions {
+  return {
+    ...apiOptions(https),
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { 'default-src': ["'none'"], 'img-src': ['data:'], 'style-src': ["'unsafe-inline'"], sandbox: [] },
+    },
+  };
+}
+
 /** Paths whose answers are JSON (or JSON-RPC over MCP, or a plain-text export), never a page. */
 const API_PATH = /^\/(?:api\/|json(?:[/?]|$)|mcp(?:\?|$))/;
 
@@ -194,13 +210,14 @@ export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string 
     app: helmet(helmetOptions(appDirectives(publicUrl, https), https)),
     docs: helmet(helmetOptions(docsDirectives(), https)),
     api: helmet(apiOptions(https)),
+    'user-image': helmet(userImageOptions(https)),
   };
   const remembered = new Map<string, Headers>();
   app.addHook('onRequest', (request, reply, done) => {
     const policy = request.routeOptions.config.securityHeaders ?? (API_PATH.test(request.url) ? 'api' : 'app');
     const embed = policy === 'app' && isEmbedPage(request.url);
     const secure = (request.raw.socket as { encrypted?: boolean }).encrypted === true;
-    const key = `${policy} ${secure} ${embed} ${publicUrl || policy === 'api' ? '' : request.headers.host}`; // only the app's names its Host
+    const key = `${policy} ${secure} ${embed} ${publicUrl || policy !== 'app' ? '' : request.headers.host}`; // only the app's names its Host
     let headers = remembered.get(key);
     if (!headers) {
       headers = headersOf(policies[policy], request.raw, embed);

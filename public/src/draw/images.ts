@@ -10,7 +10,7 @@ import { toast } from '../ui.js';
 const THUMB_SIDE_PX = 64;
 const MAX_SHOWN_SIDE_PX = 480;
 
-function readAsDataUrl(file: Blob): Promise<string> {
+export function readAsDataUrl(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as string);

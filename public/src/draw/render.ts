@@ -3,6 +3,7 @@ import { INK_HEX, type InkColor } from '../../../schema/index.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../server/board/document-model.js';
 import { keys } from '../api.js';
 import { authorName, itemName } from '../names.js';
+import { readAsDataUrl } from './images.js';
 import { MERMAID_ONLY, renderMarkup } from './markup.js';
 import { renderMermaid } from './mermaid.js';
 
@@ -116,8 +117,9 @@ export function renderImage(element: HTMLElement, image: ImageItem, boardId: str
   }
   void fetch(path, { headers: { 'x-board-key': key } })
     .then((response) => (response.ok ? response.blob() : Promise.reject(new Error(String(response.status)))))
-    .then((blob) => {
-      const url = URL.createObjectURL(blob);
+    // An SVG's blob: URL, opened on its own ("Open image in new tab"), is a page of our origin; a data: URL's is opaque.
+    .then((blob) => (blob.type === 'image/svg+xml' ? readAsDataUrl(blob) : URL.createObjectURL(blob)))
+    .then((url) => {
       imageUrls.set(image.blob, url);
       img.src = url;
     })
