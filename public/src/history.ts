@@ -9,6 +9,7 @@
  */
 import type { VersionCounts, VersionSummary } from '../../server/board/versions.js';
 import { api, ApiError, authorTag, keys } from './api.js';
+import { readAsDataUrl } from './draw/images.js';
 import { authorName } from './names.js';
 import { dialog, h, toast } from './ui.js';
 
@@ -75,7 +76,6 @@ export class HistoryPanel {
   private versions: VersionSummary[] = [];
   private next: number | null = null;
   private selected: VersionSummary | undefined;
-  private previewUrl: string | undefined;
   private loading = false;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private retimeTimer: ReturnType<typeof setInterval> | undefined;
@@ -272,10 +272,9 @@ export class HistoryPanel {
         headers: key ? { 'x-board-key': key } : {},
       });
       if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => ({})));
-      const url = URL.createObjectURL(await response.blob());
-      if (this.selected !== version) return URL.revokeObjectURL(url); // another version was chosen meanwhile
-      this.dropPreview();
-      this.previewUrl = url;
+      // A data: URL, not a blob: one: opened in a tab of its own it has no origin, where a blob: page would be ours.
+      const url = await readAsDataUrl(await response.blob());
+      if (this.selected !== version) return; // another version was chosen meanwhile
       // An <img> never runs what the SVG holds, whatever the board's content.
       const picture = h('img', {
         src: url,
@@ -364,14 +363,8 @@ export class HistoryPanel {
     this.selected = undefined;
     this.viewer.hidden = true;
     this.viewer.replaceChildren();
-    this.dropPreview();
     this.renderList();
     if (focus && was) this.list.querySelector<HTMLElement>(`[data-version="${was.version}"]`)?.focus();
-  }
-
-  private dropPreview(): void {
-    if (this.previewUrl) URL.revokeObjectURL(this.previewUrl);
-    this.previewUrl = undefined;
   }
 
   /** Asks, then restores: one forward change on the server, which reaches this board (and everyone's) through sync. */
@@ -410,7 +403,6 @@ export class HistoryPanel {
   destroy(): void {
     clearInterval(this.retimeTimer);
     clearTimeout(this.reloadTimer);
-    this.dropPreview();
     this.panel.remove();
     this.viewer.remove();
     this.button.remove();

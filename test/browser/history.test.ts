@@ -97,6 +97,8 @@ describe('the History panel', () => {
         .locator('.version-view img')
         .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
     ).toBe(true);
+    // A data: URL: opened in a tab of its own, the picture has no origin (a blob: URL would be a page of ours).
+    expect(await alice.page.locator('.version-view img').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(await alice.page.locator('.item.text').count()).toBe(0);
     await alice.page.screenshot({ path: join(ARTIFACTS, 'history-desktop-light.png') });
     await alice.page.emulateMedia({ colorScheme: 'dark' });
