@@ -9,9 +9,9 @@ import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { throwawayServicesAvailable, throwawaySetup, type ThrowawaySetup } from './helpers/throwaway-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const available = throwawayServicesAvailable();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!available)('Yjs clients when PostgreSQL stops and comes back', () => {
   let services: ThrowawaySetup;

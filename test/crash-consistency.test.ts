@@ -22,6 +22,7 @@ import { client, type Client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, type JsonClient, type YjsClient } from './helpers/realtime.js';
 import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROUNDS = 12;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 2 ** 31);
@@ -48,8 +49,6 @@ function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Kind = 'texts' | 'lines' | 'tasks';
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { scrape } from './helpers/metrics.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // Boards unload right after their store unless something holds them.
 const t = useServer({ STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: '0' });
@@ -22,7 +23,6 @@ const addText = async (id: string, content: string) => {
   expect(res.status).toBe(200);
   return res.body.id as string;
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('per-board rooms of the JSON channel', () => {
   it('computes no op for a board nobody watches, and a socket hears only its own board', async () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
 import { connectYjs } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const KEEP_MS = 1_500;
 const STORES = { STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: String(KEEP_MS) };
@@ -22,8 +23,6 @@ async function started(env: Record<string, string>) {
   servers.push(server);
   return { server, api: client(server.url), loaded: (id: string) => server.server.hocuspocus.documents.has(id) };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;

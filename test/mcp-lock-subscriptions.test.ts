@@ -13,8 +13,8 @@ import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
 import { eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { freshClusterEnv } from './helpers/shared-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long past the moment a keyed subscriber heard an edit the others are given to (wrongly) hear it too. */
 const FAIR_WAIT_MS = 1_500;
 /** An edit settles 3 s after it (NOTIFICATION_DEBOUNCE_MS), and across instances the relay brings it first. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 let mcp: McpClient;
@@ -10,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => mcp.close());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const updatesFor = (uri: string) => mcp.updates.filter((update) => update === uri).length;
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<number> {

@@ -4,6 +4,7 @@ import { upsertText } from '../server/board/draw.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectJson, connectYjs, eventually, openJson, type Frame } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 const CLIENT = '3b2f6e1a-9c4d-4e5f-8a7b-1c2d3e4f5a6b';
@@ -13,7 +14,6 @@ async function board(mode: 'draw' | 'todo' = 'draw', lock?: 'write' | 'all') {
 }
 const etagOf = async (id: string, key?: string) =>
   (await t.api.get(`/json/${id}`, key ? { 'x-board-key': key } : {})).headers.get('etag');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('connecting', () => {
   it('sends hello, then a snapshot with full image payloads', async () => {

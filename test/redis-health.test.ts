@@ -19,9 +19,9 @@ import {
   throwawayServicesAvailable,
   type Service,
 } from './helpers/throwaway-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const services = throwawayServicesAvailable();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a test started: stopped after it, whether it passed or not. */
 const started = { servers: [] as Spawned[], redis: [] as Service[] };

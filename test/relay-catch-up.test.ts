@@ -21,9 +21,9 @@ import {
   throwawayServicesAvailable,
   type Service,
 } from './helpers/throwaway-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const services = throwawayServicesAvailable();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Kills the Redis server at once, as a crash would (no goodbye to its clients). */
 function killRedis(redis: Service): void {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { centreOf, expectOnEdge } from './helpers/edges.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { useServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 
@@ -11,7 +12,6 @@ async function newBoard(mode: 'draw' | 'todo' = 'draw'): Promise<string> {
 async function snapshot(id: string) {
   return (await t.api.get(`/json/${id}`)).body;
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('texts', () => {
   it('creates a text with every field and the default REST author', async () => {

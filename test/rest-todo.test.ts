@@ -3,6 +3,7 @@ import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
 import { boardMaps } from '../server/board/document-model.js';
 import { upsertColumn, upsertTask } from '../server/board/todo.js';
 import { useServer, TEST_CALLER } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 
@@ -10,7 +11,6 @@ async function board(mode: 'draw' | 'todo' = 'todo', template?: string): Promise
   return (await t.api.post('/api/boards', { mode, template })).body.id;
 }
 const snapshot = async (id: string) => (await t.api.get(`/json/${id}`)).body;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('POST /mode', () => {
   it('an empty draw board becomes todo with the template columns, and back', async () => {

@@ -19,6 +19,7 @@ import { connectMcp, connectModernMcp, refusalOf } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 import { freePort } from './helpers/throwaway-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';
@@ -26,7 +27,6 @@ if (available && !existsSync(NGINX))
   console.warn(
     `\n!! SKIPPING the nginx test of docs/deploy.md: no ${NGINX} (scripts/start-shared-services.sh installs it)\n`,
   );
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Cluster = { a: ChildServer; b: ChildServer; databaseUrl: string; stop(): Promise<void> };
 

@@ -15,6 +15,7 @@ import { client, type Client } from './helpers/http.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const DAY_MS = 86_400_000;
 let now = Date.parse('2026-01-01T00:00:00Z');
@@ -42,8 +43,6 @@ afterAll(async () => {
   await server.close();
   await original.close(); // a restarted server keeps the DATA_DIR; the first one removes it
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The texts a crash right now would leave: the stored state plus the journal, read from the SQLite file. */
 function storedTexts(dataDir: string, boardId: string): unknown[] {

@@ -15,6 +15,7 @@ import { closeProviders, jsonClients, type Provider, provider } from '../lib/cli
 import { cpuMsOf, rssOf, type Spawned, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CONTENT = 'A sticky note of about a hundred characters, the size of a typical edit on a board, no more.';
 /** Writes in flight at once: a steady stream of edits, not a flood. */
@@ -39,8 +40,6 @@ type Measured = {
 
 /** The stores asked for by what came before (a client's connect or leave asks for one) are done within this. */
 const STORES_DONE_MS = 3_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Compactions the service made so far (a board's journal folded into its stored state), from its /metrics. */
 async function compactions(url: string): Promise<number> {

@@ -28,6 +28,7 @@ import {
 import { Deliveries, type Tally } from '../lib/deliveries.js';
 import { ms, summarize } from '../lib/stats.js';
 import { afterWarmup, type Point, slopePer10Minutes, thirds } from '../lib/trend.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const BOARDS = 200;
 /** Of every 12 writes: 7 REST, 2 MCP, 2 JSON-channel frames, 1 Yjs edit. */
@@ -51,7 +52,6 @@ const ENV = {
   MCP_SESSION_IDLE_MS: '120000',
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 
 /** The machine-readable code of a refusal (REST, a frame, or inside an MCP error's text), else the error itself. */

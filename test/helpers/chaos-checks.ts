@@ -17,6 +17,7 @@ import {
   timedFetch,
 } from './chaos.js';
 import { eventually } from './realtime.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The codes a refusal may carry while a dependency is away; never a bare 500. */
 export const REFUSAL_CODES = ['storage_unavailable', 'outcome_unknown', 'rate_limited'];
@@ -187,8 +188,6 @@ export function checkReadiness(load: Load, heal: number, settleMs = 3_000): void
     )
     .toEqual([]);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const running = (instance: Instance) =>
   instance.process.process.exitCode === null && instance.process.process.signalCode === null;

@@ -11,10 +11,10 @@ import { type Spawned, spawnReady, tempDataDir, testEnv } from './child-server.j
 import { connectYjs, type YjsClient } from './realtime.js';
 import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 import { throwawaySetup, type ThrowawaySetup } from './throwaway-services.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The import token: its tier's per-board budget (600 per 10 s) leaves the load's REST writes under the limits that stay on. */
 export const TOKEN = 'chaos-token';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type Instance = { name: string; url: string; port: number; dataDir: string; process: Spawned };
 
