@@ -21,6 +21,7 @@ import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { BoardHistory } from './board-history.js';
 import type { HistoryRecorder } from './history-recorder.js';
+import type { PreviewPool } from './preview-pool.js';
 import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
@@ -54,6 +55,8 @@ type Deps = {
   access: Access;
   events: BoardEvents;
   recorder: HistoryRecorder;
+  /** The threads that draw previews (SVG, PNG) off the event loop. */
+  previews: PreviewPool;
   now: () => number;
 };
 
@@ -66,7 +69,13 @@ export class Boards {
   readonly idempotent: IdempotentWrites;
 
   constructor(private readonly deps: Deps) {
-    this.history = new BoardHistory({ boards: this, store: deps.store, host: deps.host, recorder: deps.recorder });
+    this.history = new BoardHistory({
+      boards: this,
+      store: deps.store,
+      host: deps.host,
+      recorder: deps.recorder,
+      previews: deps.previews,
+    });
     this.idempotent = new IdempotentWrites(deps.store, deps.now);
   }
 
@@ -237,6 +246,20 @@ export class Boards {
       if (knownEtag(doc) !== undefined) this.deps.recorder.handedOut(boardId, doc);
       return result;
     });
+  }
+
+  /** The board's schematic SVG preview with its ETag (`/svg-preview`, get_preview, `preview.svg`), drawn in the preview pool. */
+  async preview(boardId: string, caller: Caller): Promise<{ etag: string; svg: string }> {
+    const { etag, svg } = await this.read(boardId, caller, (doc, record) => ({
+      etag: etagOf(doc),
+      svg: this.deps.previews.svg(doc, record.mode),
+    }));
+    return { etag, svg: await svg };
+  }
+
+  /** The threads that draw previews: get_preview's PNG is rendered there too. */
+  get previews(): PreviewPool {
+    return this.deps.previews;
   }
 
   /** `GET /api/boards/{id}`: the browser snapshot with full image payloads, or the deleted marker for 30 days. */

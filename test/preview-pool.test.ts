@@ -1,0 +1,155 @@
+/**
+ * Previews are drawn in worker threads (server/host/preview-pool.ts): a board
+ * whose Mermaid diagrams take seconds to lay out must not hold the event loop
+ * that answers every other request, and the picture must come out as the
+ * main thread drew it.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { previewSvg } from '../server/board/preview.js';
+import { client } from './helpers/http.js';
+import { spawnReady, tempDataDir, testEnv } from './helpers/child-server.js';
+import { connectMcp } from './helpers/mcp.js';
+import { connectYjs, eventually } from './helpers/realtime.js';
+import { startServer, TEST_CALLER, type TestServer, useServer } from './helpers/server.js';
+
+const t = useServer();
+
+/** A state diagram that takes about half a second to lay out, different for every `seed` so no cache holds it. */
+function stateDiagram(seed: string): string {
+  const states = 10;
+  const name = (i: number) => `${['Idle', 'Loading', 'Ready', 'Saving', 'Failed'][i % 5]}${Math.floor(i / 5)}_${seed}`;
+  const lines = ['stateDiagram-v2', `  [*] --> ${name(0)}`];
+  for (let i = 0; i < states; i++) {
+    lines.push(`  ${name(i)} --> ${name((i + 1) % states)}: next step ${i}`);
+    lines.push(`  ${name(i)} --> ${name((i + 3) % states)}: on event ${i}`);
+  }
+  return [...lines, `  ${name(states - 1)} --> [*]`].join('\n');
+}
+
+/**
+ * A board of `count` diagrams no cache has seen: written by a Yjs client, as
+ * the browser writes, so that no REST write has laid them out already.
+ */
+async function heavyBoard(url: string, count: number): Promise<string> {
+  const api = client(url);
+  const { id } = (await api.post('/api/boards')).body;
+  const { body: added } = await api.post(`/api/boards/${id}/texts`, { x: 0, y: -200, content: 'Diagrams' });
+  const { bbox: _bbox, created: _created, ...text } = added;
+  const yjs = connectYjs(url, id);
+  await yjs.synced;
+  const seed = randomUUID().slice(0, 8);
+  yjs.doc.transact(() => {
+    for (let i = 0; i < count; i++) {
+      const content = `\`\`\`mermaid\n${stateDiagram(`${seed}${i}`)}\n\`\`\``;
+      yjs.doc.getMap('texts').set(`diagram-${i}`, { ...text, id: `diagram-${i}`, x: i * 700, y: 0, content });
+    }
+  });
+  await eventually(async () => expect((await api.get(`/json/${id}`)).body.texts).toHaveLength(count + 1));
+  yjs.destroy();
+  return id;
+}
+
+/** How long `GET /healthz` takes to answer, in ms. */
+async function healthzMs(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${url}/healthz`);
+  await res.arrayBuffer();
+  expect(res.status).toBe(200);
+  return performance.now() - started;
+}
+
+describe('previews drawn off the event loop', () => {
+  it('/healthz answers within 50 ms while a heavy preview renders, and the preview is what the main thread draws', async () => {
+    // A first preview starts the threads, so what follows measures drawing, not their start.
+    const small = (await t.api.post('/api/boards')).body.id;
+    expect((await t.api.get(`/svg-preview/${small}`)).status).toBe(200);
+
+    const id = await heavyBoard(t.server.url, 3);
+    const started = performance.now();
+    let drawnAt = Number.POSITIVE_INFINITY;
+    const preview = t.api.get(`/svg-preview/${id}`).then((res) => {
+      drawnAt = performance.now();
+      return res;
+    });
+    const samples: number[] = [];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Each /healthz is asked while the preview is still being drawn (on one event loop, it would wait for the end).
+    while (samples.length < 8 && performance.now() < drawnAt) {
+      samples.push(await healthzMs(t.server.url));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const res = await preview;
+    const drawMs = drawnAt - started;
+    console.log(
+      `heavy preview ${drawMs.toFixed(0)} ms; /healthz meanwhile: ${samples.map((ms) => ms.toFixed(1)).join(', ')} ms`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<svg class="mermaid"');
+    expect(Math.max(...samples)).toBeLessThan(50);
+    expect(samples.length).toBeGreaterThanOrEqual(3);
+
+    // The same bytes as the main thread's own drawing of the same state (its diagrams now cached there).
+    const direct = await t.server.server.boards.read(id, TEST_CALLER, (doc, record) => previewSvg(doc, record.mode));
+    expect(res.text).toBe(direct);
+  });
+
+  it('MCP get_preview still answers the PNG, and the preview.svg resource the same SVG as REST', async () => {
+    const id = await heavyBoard(t.server.url, 1);
+    const svg = (await t.api.get(`/svg-preview/${id}`)).text;
+    const mcp = await connectMcp(t.server.url);
+    const preview = await mcp.raw('get_preview', { board_id: id });
+    const image = preview.content.find((block: { type: string }) => block.type === 'image');
+    const png = Buffer.from(image.data, 'base64');
+    expect(image.mimeType).toBe('image/png');
+    expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    const resource = await mcp.client.readResource({ uri: `svc://board/${id}/preview.svg` });
+    expect((resource.contents[0] as { text: string }).text).toBe(svg);
+    await mcp.client.close();
+  });
+
+  describe('a preview that takes longer than PREVIEW_TIMEOUT_MS', () => {
+    let server: TestServer;
+    afterAll(() => server?.close());
+
+    it('is refused with 503 preview_unavailable, and the next preview is drawn by a fresh thread', async () => {
+      server = await startServer({ PREVIEW_TIMEOUT_MS: '1000', PREVIEW_THREADS: '1' });
+      const api = client(server.url);
+      const small = (await api.post('/api/boards')).body.id;
+      expect((await api.get(`/svg-preview/${small}`)).status).toBe(200);
+      // Past the 1.5 s of layout a preview may spend, whatever the machine's speed.
+      const id = await heavyBoard(server.url, 6);
+      const slow = await api.get(`/svg-preview/${id}`);
+      expect(slow.status).toBe(503);
+      expect(slow.body).toMatchObject({ code: 'preview_unavailable', reason: 'timeout' });
+      await api.post(`/api/boards/${small}/texts`, { x: 0, y: 0, content: 'after' });
+      // The stopped thread's replacement loads the drawing code first; until then a preview may be refused too.
+      await eventually(async () => {
+        const after = await api.get(`/svg-preview/${small}`);
+        expect(after.status).toBe(200);
+        expect(after.text).toContain('after');
+      }, 30_000);
+    });
+  });
+
+  it("loads its threads from the build too: `npm run build`'s server starts and draws a preview", async () => {
+    const root = join(import.meta.dirname, '..');
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    const dataDir = await tempDataDir();
+    const server = await spawnReady('dist/server/app/main.js', testEnv(dataDir), {
+      nodeFlags: ['--no-allocation-site-pretenuring', '--initial-old-space-size=128'],
+    });
+    try {
+      const id = await heavyBoard(server.url, 1);
+      const res = await client(server.url).get(`/svg-preview/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<svg class="mermaid"');
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
