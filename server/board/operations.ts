@@ -228,8 +228,8 @@ const upsertAnswer = <S extends z.ZodObject>(stored: S) => stored.extend({ creat
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
 /** An item's answer with the box it is laid out in (`bbox`, as strokes answer theirs): what an agent needs to place arrows and neighbours. */
-function withBox<T extends object>(answer: T, item: TextNode): T & { bbox: Box } {
-  return { ...answer, bbox: { x: item.x, y: item.y, ...itemSize(item) } };
+function withBox<T extends object>(w: BoardWrite, answer: T, item: TextNode): T & { bbox: Box } {
+  return { ...answer, bbox: { x: item.x, y: item.y, ...(w.textSize(item) ?? itemSize(item)) } };
 }
 
 /** The kind of a draw item found by its id (for move and erase without kind). */
@@ -314,7 +314,7 @@ export const OPERATIONS = {
     },
     mutate: (w, args) => {
       const text = upsertText(w, args);
-      return upserted(args, withBox(text, text));
+      return upserted(args, withBox(w, text, text));
     },
   }),
   add_link: mutation({
@@ -335,7 +335,7 @@ export const OPERATIONS = {
     tool: { title: 'Add a link', description: `A link pill. Answers its laid-out bbox. ${UPSERT}` },
     mutate: (w, args) => {
       const link = upsertLink(w, args);
-      return upserted(args, withBox(linkResult(link), link));
+      return upserted(args, withBox(w, linkResult(link), link));
     },
   }),
   add_image: mutation({
