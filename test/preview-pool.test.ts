@@ -4,14 +4,10 @@
  * that answers every other request, and the picture must come out as the
  * main thread drew it.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewSvg } from '../server/board/preview.js';
 import { client } from './helpers/http.js';
-import { spawnReady, tempDataDir, testEnv } from './helpers/child-server.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, type TestServer, useServer } from './helpers/server.js';
@@ -169,22 +165,4 @@ describe('previews drawn off the event loop', () => {
       }, 30_000);
     });
   });
-
-  it("loads its threads from the build too: `npm run build`'s server starts and draws a preview", async () => {
-    const root = join(import.meta.dirname, '..');
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-    const dataDir = await tempDataDir();
-    const server = await spawnReady('dist/server/app/main.js', testEnv(dataDir), {
-      nodeFlags: ['--no-allocation-site-pretenuring', '--initial-old-space-size=128'],
-    });
-    try {
-      const id = await heavyBoard(server.url, 1);
-      const res = await client(server.url).get(`/svg-preview/${id}`);
-      expect(res.status).toBe(200);
-      expect(res.text).toContain('<svg class="mermaid"');
-    } finally {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, 120_000);
 });
