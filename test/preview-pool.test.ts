@@ -5,6 +5,7 @@
  * main thread drew it.
  */
 import { randomUUID } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { previewSvg } from '../server/board/preview.js';
 import { client } from './helpers/http.js';
@@ -140,6 +141,22 @@ describe('previews drawn off the event loop', () => {
     const resource = await mcp.client.readResource({ uri: `svc://board/${id}/preview.svg` });
     expect((resource.contents[0] as { text: string }).text).toBe(svg);
     await mcp.client.close();
+  });
+
+  it('a thread that stops while it draws fails that preview with 503 preview_unavailable, and is replaced', async () => {
+    const id = await heavyBoard(t.server.url, 3);
+    const small = (await t.api.post('/api/boards')).body.id;
+    expect((await t.api.get(`/svg-preview/${small}`)).status).toBe(200); // the threads are up
+    // The pool's own threads: stopped from outside while they draw, as a crash would stop them.
+    const previews = t.server.server.boards.previews as unknown as { started: Promise<{ threads: Worker[] }> };
+    const { threads } = await previews.started;
+    const pending = t.api.get(`/svg-preview/${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all(threads.map((thread) => thread.terminate()));
+    const res = await pending;
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'preview_unavailable', reason: 'crashed' });
+    await eventually(async () => expect((await t.api.get(`/svg-preview/${id}`)).status).toBe(200), 30_000);
   });
 
   describe('a preview that takes longer than PREVIEW_TIMEOUT_MS', () => {

@@ -37,7 +37,7 @@ export type PreviewPoolOptions = {
 type Pool = Piscina<PreviewTask, PreviewAnswer[PreviewTask['type']]>;
 
 export class PreviewPool {
-  /** The threads, once the first of them has loaded the drawing code; none before the first preview. */
+  /** The threads, once each has loaded the drawing code; none before the first preview. */
   private started: Promise<Pool> | undefined;
   private closed = false;
   private readonly pngs = new LRUCache<string, Uint8Array>({
@@ -127,8 +127,12 @@ function refusal(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   if (error.name === 'AbortError') return errors.previewUnavailable('timeout');
   if (error.message === 'Task queue is at limit') return errors.previewUnavailable('busy');
+  // piscina's words for a thread that exited or was stopped under its task, and Node's codes for one out of memory.
   const code = (error as { code?: unknown }).code;
-  if (error.message === 'Terminating worker thread' || (typeof code === 'string' && code.startsWith('ERR_WORKER')))
+  if (
+    /^worker exited with code|^Terminating worker thread/.test(error.message) ||
+    (typeof code === 'string' && code.startsWith('ERR_WORKER'))
+  )
     return errors.previewUnavailable('crashed');
   return error;
 }
