@@ -18,6 +18,7 @@ const SHARED_SETUP_FILES = [
   'realtime-yjs',
   'exports',
   'preview',
+  'preview-pool',
   'quotas',
   'history',
   'mcp-history',
