@@ -19,6 +19,7 @@ const SHARED_SETUP_FILES = [
   'realtime-yjs',
   'exports',
   'preview',
+  'preview-pool',
   'quotas',
   'history',
   'mcp-history',

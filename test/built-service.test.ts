@@ -22,7 +22,7 @@ function fullCollectionsWith(flags: string[]): { major: number; heapMB: number }
 }
 
 describe('the built service', () => {
-  it('is built from the sources, starts without tsx and stores a write', async () => {
+  it('is built from the sources, starts without tsx, stores a write and draws its preview in a thread', async () => {
     const dir = await tempDataDir();
     const service = await spawnService(testEnv(dir));
     try {
@@ -42,6 +42,20 @@ describe('the built service', () => {
       expect(written.status).toBe(200);
       const snapshot = await (await fetch(`${service.url}/json/${board.id}`)).json();
       expect(snapshot.texts.map((text: { content: string }) => text.content)).toEqual(['from the build']);
+      // The preview threads load the built worker (server/host/preview-worker.js), not the TypeScript one.
+      const diagram = await fetch(`${service.url}/api/boards/${board.id}/texts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          x: 0,
+          y: 100,
+          content: '```mermaid\nstateDiagram-v2\n  [*] --> Built\n  Built --> [*]\n```',
+        }),
+      });
+      expect((await diagram.json()).bbox.height).toBeGreaterThan(60);
+      const preview = await fetch(`${service.url}/svg-preview/${board.id}`);
+      expect(preview.status).toBe(200);
+      expect(await preview.text()).toMatch(/<svg class="mermaid"[\s\S]*>Built<\/text>/);
     } finally {
       await service.stop();
       await rm(dir, { recursive: true, force: true });

@@ -48,6 +48,8 @@ export function toBoardError(error: unknown): BoardError {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const boardError = toBoardError(error);
   if (boardError.status === 500) request.log.error({ err: error }, 'request failed');
+  else if (boardError.code === 'preview_unavailable')
+    request.log.warn({ code: boardError.code, reason: boardError.details.reason }, 'preview not drawn');
   else if (boardError.status === 503) request.log.warn({ code: boardError.code }, 'storage refused a write');
   if (boardError.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="board", error="board_locked"');
   if (boardError.status === 429) reply.header('Retry-After', String(boardError.details.retryAfterSeconds));

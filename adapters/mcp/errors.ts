@@ -135,6 +135,8 @@ function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): strin
       return 'Nothing was changed: retry in a few seconds.';
     case 'outcome_unknown':
       return 'The change may or may not be stored: retry with the same _meta.idempotencyKey, or read the board to see.';
+    case 'preview_unavailable':
+      return 'The picture could not be drawn now: retry in a few seconds, or read the board with get_board.';
     case 'idempotency_key_in_use':
       return 'The first call with this idempotency key is still running: retry once it has answered.';
     case 'idempotency_key_reused':
@@ -183,7 +185,12 @@ function isLegacyResult(boardError: BoardError): boolean {
 }
 
 /** The codes that are the server's fault (5xx) rather than the caller's. */
-const SERVER_FAULTS: ReadonlySet<unknown> = new Set(['internal_error', 'storage_unavailable', 'outcome_unknown']);
+const SERVER_FAULTS: ReadonlySet<unknown> = new Set([
+  'internal_error',
+  'storage_unavailable',
+  'outcome_unknown',
+  'preview_unavailable',
+]);
 
 /** The outcome of a failed call, from what it threw or the `code` of its `isError` result. */
 export function failureOutcome(failure: unknown): Exclude<ToolOutcome, 'ok'> {

@@ -6,7 +6,7 @@
  * left to its resource (svc://board/{id}/preview.svg), named in the answer.
  */
 import type { ContentBlock, ResourceLink } from '@modelcontextprotocol/server';
-import { renderPreviewPng } from '../../server/host/preview-png.js';
+import type { PreviewPool } from '../../server/host/preview-pool.js';
 import { boardResourceLinks, RESOURCE_TEMPLATES } from './resources.js';
 
 /**
@@ -20,8 +20,11 @@ const PREVIEW_TEMPLATE = RESOURCE_TEMPLATES.filter((template) => template.uriTem
 
 type Preview = { board_id: string; mimeType: 'image/svg+xml'; svg: string };
 
-export async function previewAnswer(preview: Preview): Promise<Record<string, unknown> & { blocks: ContentBlock[] }> {
-  const png = await renderPreviewPng(preview.svg);
+export async function previewAnswer(
+  preview: Preview,
+  previews: PreviewPool,
+): Promise<Record<string, unknown> & { blocks: ContentBlock[] }> {
+  const png = await previews.png(preview.svg);
   const picture: ContentBlock = { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
   const bytes = Buffer.byteLength(preview.svg);
   if (bytes <= INLINE_SVG_MAX_BYTES) return { ...preview, blocks: [picture] };

@@ -15,7 +15,6 @@ import { isUuid, VersionNumber } from '../../schema/index.js';
 import type { Caller } from '../../server/host/access.js';
 import type { Boards } from '../../server/host/boards.js';
 import { errors } from '../../server/board/errors.js';
-import { previewSvg } from '../../server/board/preview.js';
 import { jsonSnapshot, tasksView } from '../../server/board/snapshot.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
@@ -102,14 +101,16 @@ export async function readResource(boards: Boards, uri: string, caller: Caller):
     const { board } = await boards.history.version(boardId, caller, version);
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(board) }] };
   }
+  if (name === 'preview.svg') {
+    const { svg } = await boards.preview(boardId, caller);
+    return { contents: [{ uri, mimeType: 'image/svg+xml', text: svg }] };
+  }
   return boards.read(boardId, caller, (doc, record) => {
     switch (name) {
       case 'state.json':
         return { contents: [{ uri, mimeType: 'application/json', text: jsonSnapshot(doc, record.id, record.mode) }] };
       case 'tasks.json':
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(tasksView(doc, record.mode)) }] };
-      case 'preview.svg':
-        return { contents: [{ uri, mimeType: 'image/svg+xml', text: previewSvg(doc, record.mode) }] };
       case 'versions/{version}/state.json':
         throw new Error('unreachable: a version is read from the history above');
     }

@@ -78,8 +78,6 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
       const result = await context.boards.read(args.board_id, callerFor(context, args), (doc, record) =>
         operation.view(doc, record, args as never),
       );
-      // A picture for vision models, beside the SVG's text when it is small.
-      if (operation.name === 'get_preview') return remember(await previewAnswer(result as never));
       return remember(result);
     }
     case 'host':
@@ -105,6 +103,13 @@ async function runHostOperation(name: McpToolName, args: BoardArgs, context: Too
       // A long poll remembers no key: it opens nothing the session reads later.
       const { timeout_ms, since_etag } = args as ArgsFor<'wait_for_update'>;
       return boards.wait(args.board_id, caller, timeout_ms, context.signal, since_etag);
+    }
+    case 'get_preview': {
+      // A picture for vision models, beside the SVG's text when it is small.
+      const { svg } = await boards.preview(args.board_id, caller);
+      return remember(
+        await previewAnswer({ board_id: args.board_id, mimeType: 'image/svg+xml', svg }, boards.previews),
+      );
     }
     case 'get_board': {
       const { board_id, access_key: _key, ...read } = args as ArgsFor<'get_board'>;

@@ -1,8 +1,6 @@
 /** GET /svg-preview/{boardId}: the schematic SVG, with an ETag (304 on a match) and the lock rules of every read. */
 import type { FastifyInstance } from 'fastify';
 import type { Boards } from '../../server/host/boards.js';
-import { previewSvg } from '../../server/board/preview.js';
-import { etagOf } from '../../server/board/snapshot.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam } from '../kit/params.js';
 import { matchesEtag } from './http.js';
@@ -10,10 +8,7 @@ import { matchesEtag } from './http.js';
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<{ Params: { boardId: string } }>('/svg-preview/:boardId', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
-    const { etag, svg } = await boards.read(boardId, callerOf(request), (doc, record) => ({
-      etag: etagOf(doc),
-      svg: previewSvg(doc, record.mode),
-    }));
+    const { etag, svg } = await boards.preview(boardId, callerOf(request));
     reply.header('ETag', etag).header('Cache-Control', 'no-cache');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply.type('image/svg+xml; charset=utf-8').send(svg);

@@ -28,6 +28,7 @@ import type { Config } from './config.js';
 import { DocumentHost } from '../host/document-host.js';
 import { FaultLog, type FaultReport } from '../host/fault-log.js';
 import { KeyBudget } from '../host/key-budget.js';
+import { PreviewPool } from '../host/preview-pool.js';
 import { JournalCatchUp } from '../host/journal-catch-up.js';
 import { JournalledDatabase } from '../host/persistence.js';
 import { RateLimiter } from '../host/rate-limiter.js';
@@ -141,7 +142,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     events.settling = undefined; // HISTORY=off (benchmarks): settled bursts record nothing; restores still do
     recorder.notesHandedOut = false;
   }
-  const boards = new Boards({ store, host, access, events, recorder, now });
+  const previews = new PreviewPool(config.previews);
+  const boards = new Boards({ store, host, access, events, recorder, previews, now });
   const socketAccess = new SocketAccess({ boards, events });
   const rooms = new BoardRooms({
     host,
@@ -290,6 +292,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       hocuspocus.stopKeeping();
       await cluster?.close();
       await store.close();
+      await previews.close();
       faultLog?.flush();
     })();
     return closing;

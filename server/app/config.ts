@@ -2,6 +2,7 @@
  * Configuration, parsed once from the environment by one zod schema, frozen and
  * passed down. Nothing else in the service reads process.env.
  */
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from '../host/service-info.js';
@@ -71,6 +72,15 @@ const EnvSchema = z
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     // On SIGTERM, /readyz answers 503 for this long while requests are still served, then the server stops.
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    // Worker threads that draw previews (SVG, PNG, Mermaid layout); default one per spare core, at most two.
+    PREVIEW_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(() => Math.max(1, Math.min(2, availableParallelism() - 1))),
+    // A preview not drawn within this (queue wait included) is refused with 503 preview_unavailable.
+    PREVIEW_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   })
   .refine((env) => (env.REDIS_URL === undefined) === (env.DATABASE_URL === undefined), {
     message:
@@ -111,6 +121,8 @@ export type Config = Readonly<{
   metricsPort: number | undefined;
   /** How long a SIGTERM drains (readiness 503, requests still served) before the server stops. */
   shutdownDrainMs: number;
+  /** The preview pool: its worker threads, and how long a preview may take. */
+  previews: Readonly<{ threads: number; timeoutMs: number }>;
 }>;
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {
@@ -167,5 +179,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    previews: Object.freeze({ threads: e.PREVIEW_THREADS, timeoutMs: e.PREVIEW_TIMEOUT_MS }),
   });
 }

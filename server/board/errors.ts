@@ -125,6 +125,15 @@ export const errors = {
       'idempotency_key_reused',
       'this idempotency key was used for another request; use a fresh key for a new request',
     ),
+  previewUnavailable: (reason: 'timeout' | 'crashed' | 'busy') =>
+    new BoardError(
+      503,
+      'preview_unavailable',
+      reason === 'busy'
+        ? 'too many previews are waiting to be drawn; retry later'
+        : `the preview could not be drawn (${reason === 'timeout' ? 'it took too long' : 'its worker stopped'}); retry later`,
+      { reason },
+    ),
   internal: () => new BoardError(500, 'internal_error', 'internal error'),
 };
 

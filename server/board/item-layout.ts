@@ -10,7 +10,7 @@ import { isLink, type ImageItem, type LinkItem, type TextItem, type TextNode } f
 import { textWidth } from './glyph-widths.js';
 import { mermaidSource } from './markdown.js';
 import { BODY_FONT_PX, type Line, lineHeight, markdownLines, naturalWidth, readMarkdown } from './preview-markdown.js';
-import { type DrawnDiagram, drawMermaid } from './preview-mermaid.js';
+import { diagramKnown, type DrawnDiagram, drawMermaid } from './preview-mermaid.js';
 
 export const TEXT_PAD_X_PX = 10;
 export const TEXT_PAD_Y_PX = 6;
@@ -129,4 +129,11 @@ export function itemSize(item: TextNode | ImageItem): Size {
   if (source === undefined) return rounded(layoutText(item));
   const diagram = drawMermaid(source);
   return rounded(diagram ? layoutDiagram(item, diagram) : layoutText(sourceText(item, source), SOURCE_LINES));
+}
+
+/** The Mermaid source `itemSize` would lay out for the item first: one it has not laid out yet, or none. */
+export function diagramToLayOut(item: TextNode | ImageItem): string | undefined {
+  if ('blob' in item || isLink(item)) return undefined;
+  const source = mermaidSource(item.content);
+  return source !== undefined && !diagramKnown(source) ? source : undefined;
 }

@@ -66,7 +66,6 @@ import { tasksCsv, tasksMarkdown } from './exports.js';
 import { itemSize, type Size } from './item-layout.js';
 
 type Box = Size & { x: number; y: number };
-import { previewSvg } from './preview.js';
 import type { BoardRecord } from './record.js';
 import { recolor } from './recolor.js';
 import { tasksPage } from './board-pages.js';
@@ -156,9 +155,9 @@ export type ViewOp<N extends string, A extends z.ZodType, R> = Common<N, A> & {
 };
 /**
  * An operation the host answers itself (Boards.wait, Boards.queryTasks,
- * Boards.board, Boards.history, Boards.create, Boards.open): it needs what the
- * document does not hold, the board events, the host's clock, the stored
- * versions, or no board yet. `access` is its lock rule: none (a board is created), a read
+ * Boards.board, Boards.preview, Boards.history, Boards.create, Boards.open): it
+ * needs what the document does not hold, the board events, the host's clock,
+ * the stored versions, the preview threads, or no board yet. `access` is its lock rule: none (a board is created), a read
  * (public under a `write` lock) or a write (restore_version: the key under
  * any lock), checked by the host method that answers it.
  */
@@ -229,8 +228,8 @@ const upsertAnswer = <S extends z.ZodObject>(stored: S) => stored.extend({ creat
 const Deleted = z.object({ ok: z.literal(true), id: z.string() });
 
 /** An item's answer with the box it is laid out in (`bbox`, as strokes answer theirs): what an agent needs to place arrows and neighbours. */
-function withBox<T extends object>(answer: T, item: TextNode): T & { bbox: Box } {
-  return { ...answer, bbox: { x: item.x, y: item.y, ...itemSize(item) } };
+function withBox<T extends object>(w: BoardWrite, answer: T, item: TextNode): T & { bbox: Box } {
+  return { ...answer, bbox: { x: item.x, y: item.y, ...(w.textSize(item) ?? itemSize(item)) } };
 }
 
 /** The kind of a draw item found by its id (for move and erase without kind). */
@@ -280,20 +279,18 @@ export const OPERATIONS = {
       description: 'The board: etag, texts, lines, images; columns, tasks, lanes.',
     },
   }),
-  get_preview: view({
+  // A host row: the picture is drawn in the host's preview threads.
+  get_preview: host({
     name: 'get_preview',
     args: McpToolArgs.get_preview,
     result: McpToolOutputs.get_preview,
     group: 'board',
+    effect: 'read',
+    access: 'read',
     tool: {
       title: 'Preview a board',
       description: 'The board as a PNG picture and an SVG sketch (a big one by its URI).',
     },
-    view: (doc, record) => ({
-      board_id: record.id,
-      mimeType: 'image/svg+xml' as const,
-      svg: previewSvg(doc, record.mode),
-    }),
   }),
   add_text: mutation({
     name: 'add_text',
@@ -317,7 +314,7 @@ export const OPERATIONS = {
     },
     mutate: (w, args) => {
       const text = upsertText(w, args);
-      return upserted(args, withBox(text, text));
+      return upserted(args, withBox(w, text, text));
     },
   }),
   add_link: mutation({
@@ -338,7 +335,7 @@ export const OPERATIONS = {
     tool: { title: 'Add a link', description: `A link pill. Answers its laid-out bbox. ${UPSERT}` },
     mutate: (w, args) => {
       const link = upsertLink(w, args);
-      return upserted(args, withBox(linkResult(link), link));
+      return upserted(args, withBox(w, linkResult(link), link));
     },
   }),
   add_image: mutation({

@@ -277,6 +277,16 @@ export function drawMermaid(source: string): DrawnDiagram | undefined {
   return result || undefined;
 }
 
+/** Whether `drawMermaid(source)` answers without a layout: its result is cached, or it is never drawn. */
+export function diagramKnown(source: string): boolean {
+  return source.length > MAX_DIAGRAM_SOURCE_CHARS || drawn.has(source);
+}
+
+/** A diagram laid out elsewhere (a worker thread), remembered as `drawMermaid` remembers its own. */
+export function rememberDiagram(source: string, diagram: DrawnDiagram | undefined): void {
+  if (source.length <= MAX_DIAGRAM_SOURCE_CHARS) drawn.set(source, diagram ?? false);
+}
+
 /** The diagram's markup with its ids made unique within the preview. */
 export function placeDiagram(diagram: DrawnDiagram, idPrefix: string): string {
   return diagram.body.replaceAll(ID_SLOT, idPrefix);

@@ -10,6 +10,8 @@ import { INK_HEX, type BoardMode, type Point } from '../../schema/index.js';
 import {
   boardMaps,
   isLink,
+  type ReadMap,
+  type ReadMaps,
   type ImageItem,
   type LinkItem,
   type StrokeItem,
@@ -279,8 +281,7 @@ function drawStroke(
 
 type Drawing = { body: string; bounds: Bounds; defs?: string };
 
-function drawBoard(doc: Y.Doc): Drawing {
-  const maps = boardMaps(doc);
+function drawBoard(maps: PreviewMaps): Drawing {
   const bounds = new Bounds();
   const parts: string[] = [];
   for (const image of maps.images.values()) parts.push(drawImage(image, bounds));
@@ -320,8 +321,8 @@ const COLUMN_GAP_PX = 16;
 const LANE_GAP_PX = 40;
 const LANE_LABEL_PX = 28;
 
-function drawKanban(doc: Y.Doc): Drawing {
-  const view = todoView(boardMaps(doc));
+function drawKanban(maps: PreviewMaps): Drawing {
+  const view = todoView(maps);
   const bounds = new Bounds();
   const parts: string[] = [];
   const titles = new Map(view.lanes.map((lane) => [lane.lane, lane.title]));
@@ -374,9 +375,32 @@ function drawKanban(doc: Y.Doc): Drawing {
   return { body: parts.join(''), bounds };
 }
 
+/**
+ * What a preview is drawn from: a document's maps, or copies of them as plain
+ * `Map`s in the document's order (what a worker thread is handed), which draw
+ * the same bytes.
+ */
+export type PreviewMaps = { [K in keyof ReadMaps]: ReadMaps[K] & { readonly size: number } };
+
+/** The board's maps copied into plain `Map`s, in the document's order: cheap to hand to another thread. */
+export function previewMaps(doc: Y.Doc): { [K in keyof ReadMaps]: Map<string, ValueOf<ReadMaps[K]>> } {
+  const maps = boardMaps(doc);
+  return {
+    texts: new Map(maps.texts.entries()),
+    lines: new Map(maps.lines.entries()),
+    images: new Map(maps.images.entries()),
+    columns: new Map(maps.columns.entries()),
+    tasks: new Map(maps.tasks.entries()),
+    lanes: new Map(maps.lanes.entries()),
+    meta: new Map(maps.meta.entries()),
+  };
+}
+
+type ValueOf<M> = M extends ReadMap<infer T> ? T : never;
+
 /** The preview of a board as an SVG document, sized to fit its content; cached until the next change. */
 export function previewSvg(doc: Y.Doc, mode: BoardMode): string {
-  return memoized(doc, `svg:${mode}`, () => renderPreview(doc, mode));
+  return memoized(doc, `svg:${mode}`, () => renderPreview(boardMaps(doc), mode));
 }
 
 const TITLE_FONT_PX = 22;
@@ -391,9 +415,9 @@ function drawTitle(title: string, bounds: Bounds): string {
   return `<text class="title" x="${n(left)}" y="${n(top + TITLE_FONT_PX * 1.07)}" font-size="${TITLE_FONT_PX}" font-weight="bold" fill="#212121">${xml(shown)}</text>`;
 }
 
-export function renderPreview(doc: Y.Doc, mode: BoardMode): string {
-  const { body, bounds, defs = '' } = mode === 'todo' ? drawKanban(doc) : drawBoard(doc);
-  const title = boardTitle(doc);
+export function renderPreview(maps: PreviewMaps, mode: BoardMode): string {
+  const { body, bounds, defs = '' } = mode === 'todo' ? drawKanban(maps) : drawBoard(maps);
+  const title = boardTitle(maps);
   const heading = title === undefined ? '' : drawTitle(title, bounds);
   const box = bounds.viewBox();
   // Both sizes: a browser derives a missing height from the viewBox, but resvg (the PNG) does not.

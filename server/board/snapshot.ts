@@ -72,6 +72,12 @@ export function memoized<T>(doc: Y.Doc, key: string, build: () => T): T {
   return entry.views.get(key) as T;
 }
 
+/** Drops a view cached under `key` (one that failed), unless the document has changed since. */
+export function forgetView(doc: Y.Doc, key: string, view: unknown): void {
+  const views = cache.get(doc)?.views;
+  if (views && views.get(key) === view) views.delete(key);
+}
+
 /**
  * The `/json` snapshot (and MCP get_board): `{boardId, mode, title?, etag, texts, lines, images}`
  * plus `colWidth, columns, tasks, lanes` on todo boards; image payloads elided.

@@ -14,7 +14,6 @@ import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../
 import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../board/paging.js';
 import { strokeSummary } from '../board/board-pages.js';
 import type { StrokeItem } from '../board/document-model.js';
-import { previewSvg } from '../board/preview.js';
 import { drawView, todoView } from '../board/snapshot.js';
 import { titleEntry } from '../board/title.js';
 import type { BoardStore } from '../store/board-store.js';
@@ -24,6 +23,7 @@ import type { Caller } from './access.js';
 import type { DocumentHost } from './document-host.js';
 import type { HistoryRecorder } from './history-recorder.js';
 import type { IdempotentRequest } from './idempotency.js';
+import type { PreviewPool } from './preview-pool.js';
 
 /**
  * What history needs of the Boards service that owns it: admission and one
@@ -41,7 +41,13 @@ type BoardAccess = {
   ): Promise<T>;
 };
 
-type Deps = { boards: BoardAccess; store: BoardStore; host: DocumentHost; recorder: HistoryRecorder };
+type Deps = {
+  boards: BoardAccess;
+  store: BoardStore;
+  host: DocumentHost;
+  recorder: HistoryRecorder;
+  previews: PreviewPool;
+};
 
 export type VersionPage = { boardId: string; versions: VersionSummary[]; next: number | null; next_cursor?: string };
 
@@ -144,7 +150,9 @@ export class BoardHistory {
     version: number,
   ): Promise<{ svg: string; etag: string; lockMode: LockMode | null }> {
     const record = await this.deps.boards.admit(boardId, caller, 'read');
-    const { meta, value: svg } = await this.viewAt(record, version, 'svg', (meta, doc) => previewSvg(doc, meta.mode));
+    const { meta, value: svg } = await this.viewAt(record, version, 'svg', (meta, doc) =>
+      this.deps.previews.svg(doc, meta.mode),
+    );
     return { svg, etag: meta.etag, lockMode: record.lockMode };
   }
 
@@ -159,14 +167,14 @@ export class BoardHistory {
     record: BoardRecord,
     version: number,
     kind: 'json' | 'svg',
-    build: (meta: VersionMeta, doc: Y.Doc) => T,
+    build: (meta: VersionMeta, doc: Y.Doc) => T | Promise<T>,
   ): Promise<{ meta: VersionMeta; value: T }> {
     const key = `${record.id} ${record.createdAt} ${version} ${kind}`;
     const cached = this.views.get(key) as { meta: VersionMeta; value: T } | undefined;
     if (cached) return cached;
     const { meta, doc, bytes } = await this.stateAt(record.id, version);
     try {
-      const entry = { meta, value: build(meta, doc) };
+      const entry = { meta, value: await build(meta, doc) };
       this.views.set(key, entry, { size: Math.max(1, bytes * VIEW_BYTES_PER_STATE_BYTE) });
       return entry;
     } finally {

@@ -21,6 +21,8 @@ import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
 import { BoardHistory } from './board-history.js';
 import type { HistoryRecorder } from './history-recorder.js';
+import type { PreviewPool } from './preview-pool.js';
+import { DiagramsToLayOut, layOutDiagrams, sizeNoting } from './diagram-layout.js';
 import { drawView, etagOf, knownEtag, todoView } from '../board/snapshot.js';
 import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
@@ -54,8 +56,13 @@ type Deps = {
   access: Access;
   events: BoardEvents;
   recorder: HistoryRecorder;
+  /** The threads that draw previews (SVG, PNG) off the event loop. */
+  previews: PreviewPool;
   now: () => number;
 };
+
+/** Which diagrams a write may size: only those laid out already (in a preview thread), or any, laying it out here. */
+type Sizes = 'laid-out' | 'any';
 
 export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean; etag: string | null; deleted?: true };
 
@@ -66,7 +73,13 @@ export class Boards {
   readonly idempotent: IdempotentWrites;
 
   constructor(private readonly deps: Deps) {
-    this.history = new BoardHistory({ boards: this, store: deps.store, host: deps.host, recorder: deps.recorder });
+    this.history = new BoardHistory({
+      boards: this,
+      store: deps.store,
+      host: deps.host,
+      recorder: deps.recorder,
+      previews: deps.previews,
+    });
     this.idempotent = new IdempotentWrites(deps.store, deps.now);
   }
 
@@ -206,12 +219,23 @@ export class Boards {
   ): Promise<T> {
     const origin: BoardOrigin = { source: caller.surface, author: caller.author ?? DEFAULT_AUTHORS[caller.surface] };
     await this.admit(boardId, caller, 'write');
-    return this.deps.host.use(boardId, async (doc, waited) => {
-      // Checked again in the step that commits: the board may have been erased or locked since, or while it loaded.
-      const record = waited ? await this.requireLive(boardId) : live(this.deps.store.registry.peek(boardId));
-      this.deps.access.requireAccess(record, 'write', caller);
-      return this.deps.store.atomically(boardId, (tx) => this.transact(tx, doc, record, origin, mutate, remember));
-    });
+    const attempt = (sizes: Sizes) =>
+      this.deps.host.use(boardId, async (doc, waited) => {
+        // Checked again in the step that commits: the board may have been erased or locked since, or while it loaded.
+        const record = waited ? await this.requireLive(boardId) : live(this.deps.store.registry.peek(boardId));
+        this.deps.access.requireAccess(record, 'write', caller);
+        return this.deps.store.atomically(boardId, (tx) =>
+          this.transact(tx, doc, record, origin, mutate, remember, sizes),
+        );
+      });
+    try {
+      return await attempt('laid-out');
+    } catch (error) {
+      if (!(error instanceof DiagramsToLayOut)) throw error;
+      await layOutDiagrams(this.deps.previews, error.sources);
+      // Laid out now; one still missing (a cache evicted meanwhile) is laid out here rather than asked for again.
+      return attempt('any');
+    }
   }
 
   /**
@@ -237,6 +261,20 @@ export class Boards {
       if (knownEtag(doc) !== undefined) this.deps.recorder.handedOut(boardId, doc);
       return result;
     });
+  }
+
+  /** The board's schematic SVG preview with its ETag (`/svg-preview`, get_preview, `preview.svg`), drawn in the preview pool. */
+  async preview(boardId: string, caller: Caller): Promise<{ etag: string; svg: string }> {
+    const { etag, svg } = await this.read(boardId, caller, (doc, record) => ({
+      etag: etagOf(doc),
+      svg: this.deps.previews.svg(doc, record.mode),
+    }));
+    return { etag, svg: await svg };
+  }
+
+  /** The threads that draw previews: get_preview's PNG is rendered there too. */
+  get previews(): PreviewPool {
+    return this.deps.previews;
   }
 
   /** `GET /api/boards/{id}`: the browser snapshot with full image payloads, or the deleted marker for 30 days. */
@@ -514,7 +552,9 @@ export class Boards {
     origin: BoardOrigin,
     mutate: (w: BoardWrite) => T,
     remember?: Remember<T>,
+    sizes: Sizes = 'any',
   ): T {
+    const missing = sizes === 'laid-out' ? new Set<string>() : undefined;
     const write: BoardWrite = {
       boardId: record.id,
       mode: record.mode,
@@ -523,11 +563,12 @@ export class Boards {
       author: origin.author,
       now: new Date(this.deps.now()).toISOString(),
       newId: randomUUID,
-      textSize: itemSize,
+      textSize: missing ? sizeNoting(missing) : itemSize,
       counts: {},
       authors: new Set(),
     };
     const result = mutate(write);
+    if (missing?.size) throw new DiagramsToLayOut([...missing]); // nothing staged is committed
     if (write.mode !== record.mode) {
       // The registry is the authority; the document mirrors it so that Yjs clients see the switch.
       write.maps.meta.set('mode', write.mode);

@@ -3,14 +3,12 @@
  * of `server/board/preview.ts` rasterised by resvg (Rust, through its
  * prebuilt napi package; no browser, no system library). Text is drawn with
  * the DejaVu fonts shipped in the `dejavu-fonts-ttf` package and system fonts
- * are never loaded, so the picture is the same on every machine. Rendering
- * runs off the event loop (`renderAsync`), and a board state is rendered once:
- * the preview SVG is cached per board state, and the PNG per SVG.
+ * are never loaded, so the picture is the same on every machine. It runs in
+ * the preview pool's worker threads (preview-pool.ts), which caches its PNGs.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { LRUCache } from 'lru-cache';
 import { BODY_FONT_PX } from '../board/preview-markdown.js';
 
 /** Widest and tallest picture, in px: what vision models take in without downscaling much. */
@@ -18,7 +16,6 @@ export const PREVIEW_PNG_MAX_WIDTH_PX = 1200;
 export const PREVIEW_PNG_MAX_HEIGHT_PX = 2400;
 /** Small boards are drawn larger than 1:1 up to this zoom, so their text stays crisp. */
 const MAX_ZOOM = 2;
-const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 const fontDir = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONT_FILES = [
@@ -89,18 +86,11 @@ function greeked(svg: string): string {
   });
 }
 
-const cache = new LRUCache<string, Uint8Array>({ maxSize: CACHE_MAX_BYTES, sizeCalculation: (png) => png.byteLength });
-
 /**
  * Renders an SVG (the board preview) to PNG bytes, at most 1200 × 2400 px by
- * default with the aspect kept, on a white background. The same SVG with the
- * same options is rendered once (LRU, 32 MB of PNGs): the preview SVG is
- * itself cached per board state, so this is the per-etag fast path.
+ * default with the aspect kept, on a white background.
  */
 export async function renderPreviewPng(svg: string, options: PreviewPngOptions = {}): Promise<Uint8Array> {
-  const key = `${options.maxWidth ?? ''}|${options.maxHeight ?? ''}|${options.background ?? ''}|${svg}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
   const { fitTo, zoom } = fitting(svg, options);
   const drawn = BODY_FONT_PX * zoom < MIN_READABLE_TEXT_PX ? greeked(svg) : svg;
   const image = await renderAsync(drawn, {
@@ -109,15 +99,5 @@ export async function renderPreviewPng(svg: string, options: PreviewPngOptions =
     font: FONT,
     logLevel: 'off',
   });
-  const png = new Uint8Array(image.asPng());
-  cache.set(key, png);
-  return png;
-}
-
-/** What `get_preview` answers, as a PNG: the bytes and their MIME type for an MCP image block. */
-export async function previewPng(
-  preview: { svg: string },
-  options?: PreviewPngOptions,
-): Promise<{ mimeType: 'image/png'; png: Uint8Array }> {
-  return { mimeType: 'image/png', png: await renderPreviewPng(preview.svg, options) };
+  return new Uint8Array(image.asPng());
 }
