@@ -6,7 +6,7 @@ import { errors } from '../../server/board/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
 import { createBoardFieldError } from '../../server/board/import.js';
 import { etagOf, jsonSnapshot } from '../../server/board/snapshot.js';
-import { DRAW_SEEDS, isDrawSeed } from '../../server/board/templates.js';
+import { isDrawSeed } from '../../server/board/templates.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';
@@ -58,11 +58,8 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
   });
 
   app.get<{ Querystring: { seed?: string } }>('/draw', async (request, reply) => {
-    const seed = request.query.seed;
-    const content = isDrawSeed(seed)
-      ? { texts: [{ x: 0, y: 0, content: DRAW_SEEDS[seed], author: 'system:template' }] }
-      : undefined;
-    const { id } = await boards.create({ mode: 'draw', content }, callerOf(request));
+    const seed = isDrawSeed(request.query.seed) ? request.query.seed : undefined;
+    const { id } = await boards.create({ mode: 'draw', seed }, callerOf(request));
     return redirectToNew(request, reply, id);
   });
 

@@ -2,6 +2,7 @@
 import type { Template } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import type { ColumnItem } from './document-model.js';
+import { upsertText } from './draw.js';
 import { putItem } from './items.js';
 
 export const TEMPLATE_COLUMNS: Record<Template, readonly string[]> = {
@@ -55,6 +56,11 @@ export const DRAW_SEEDS = {
   ].join('\n'),
 } as const;
 export type DrawSeed = keyof typeof DRAW_SEEDS;
+
+/** Writes a `GET /draw?seed=` example at the origin, authored as the write is (`system:template` at creation). */
+export function seedDiagram(w: BoardWrite, seed: DrawSeed): void {
+  upsertText(w, { x: 0, y: 0, content: DRAW_SEEDS[seed] });
+}
 
 export function isDrawSeed(value: unknown): value is DrawSeed {
   return typeof value === 'string' && Object.hasOwn(DRAW_SEEDS, value);

@@ -28,7 +28,7 @@ import { queryTasks, type TaskQuery } from '../board/task-query.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../board/board-pages.js';
 import { boardOutline } from '../board/outline.js';
 import type { BoardStore, Lock, StoreTx } from '../store/board-store.js';
-import { seedTemplate } from '../board/templates.js';
+import { type DrawSeed, seedDiagram, seedTemplate } from '../board/templates.js';
 import { setBoardTitle, titleEntry } from '../board/title.js';
 import { CREATE_SCOPE, type IdempotentRequest, IdempotentWrites, type Remember } from './idempotency.js';
 
@@ -39,6 +39,8 @@ export type CreateBoard = {
   title?: string;
   /** Author of imported items that carry none of their own (default `ai:import`). */
   author?: string;
+  /** A draw board's example diagram (`GET /draw?seed=`), written by the server. */
+  seed?: DrawSeed;
   /** Import content: validated whole before anything is created. */
   content?: unknown;
   autolayout?: boolean;
@@ -167,7 +169,7 @@ export class Boards {
     const lock = input.lock && { mode: input.lock, keyHash: hashKey(key!) };
     const created = { id, mode: input.mode, ...(key && { access_key: key }) };
     const { store } = this.deps;
-    if (!plan && input.mode === 'draw' && !input.title) {
+    if (!plan && input.mode === 'draw' && !input.title && !input.seed) {
       await store.atomically(id, (tx) => {
         tx.createBoard(id, 'draw', lock);
         remember?.(tx, created);
@@ -189,6 +191,7 @@ export class Boards {
             w.maps.meta.set('mode', input.mode); // the document mirrors the registry's mode for its clients
             if (input.title) setBoardTitle(w, input.title);
             if (plan) return applyImport(w, plan);
+            if (input.seed) seedDiagram(w, input.seed);
             if (input.mode === 'todo') seedTemplate(w, input.template ?? 'kanban');
             return undefined;
           },
