@@ -32,11 +32,11 @@ describe('/docs in Chromium', () => {
     await page.keyboard.press('Control+k');
     await page.getByPlaceholder('Search docs...').fill('healthz');
     await page
-      .getByText(/Liveness and load figures/)
+      .getByText(/Liveness: 200/)
       .first()
       .click();
     await page
-      .getByRole('heading', { name: /Liveness and load figures/ })
+      .getByRole('heading', { name: /Liveness: 200/ })
       .first()
       .waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png') });
