@@ -608,6 +608,9 @@ describe('the lock table', () => {
   });
 });
 
+/** Each matrix makes hundreds of real calls: alone the MCP one takes about 20 s, beside a browser test on 2 cores past 30. */
+const MATRIX_MS = 120_000;
+
 describe('the lock matrix', () => {
   it('REST: every route under every lock mode and key (HEAD answers as GET)', async () => {
     const matrix = new Matrix();
@@ -638,7 +641,7 @@ describe('the lock matrix', () => {
       if (head) matrix.set(`REST: HEAD ${route.slice(4)}`, spec.class, index, restOutcome(spec.class, head, cell.mode));
     });
     expect(matrix.observed).toEqual(matrix.expected);
-  });
+  }, MATRIX_MS);
 
   it('MCP: every tool (key as access_key or X-Board-Key), every resource read and subscription', async () => {
     const matrix = new Matrix();
@@ -688,7 +691,7 @@ describe('the lock matrix', () => {
       await mcp?.close();
     });
     expect(matrix.observed).toEqual(matrix.expected);
-  });
+  }, MATRIX_MS);
 
   it('MCP transport: initialize, the notification stream and DELETE are open whatever key is sent', async () => {
     const matrix = new Matrix();
@@ -797,7 +800,7 @@ describe('the lock matrix', () => {
       }
     });
     expect(matrix.observed).toEqual(matrix.expected);
-  });
+  }, MATRIX_MS);
 
   it('/collab: authentication and whether an update is kept (key as the Hocuspocus token)', async () => {
     const matrix = new Matrix();
@@ -843,7 +846,7 @@ describe('the lock matrix', () => {
       },
     );
     expect(matrix.observed).toEqual(matrix.expected);
-  });
+  }, MATRIX_MS);
 });
 
 /** Whether a text with this id shows up in the board's /json within `ms`. */
