@@ -125,6 +125,35 @@ describe('previews drawn off the event loop', () => {
     expect(res.body.bbox.height).toBeGreaterThan(100);
   });
 
+  it('a board imported with strokes anchored to new diagrams has them laid out in a thread: /healthz answers within 50 ms meanwhile', async () => {
+    const small = (await t.api.post('/api/boards')).body.id;
+    expect((await t.api.get(`/svg-preview/${small}`)).status).toBe(200); // the threads are up
+    const seed = randomUUID().slice(0, 8);
+    const diagram = (i: number) => ({
+      sourceId: `d${i}`,
+      x: i * 700,
+      y: 0,
+      content: `\`\`\`mermaid\n${stateDiagram(`${seed}${i}`)}\n\`\`\``,
+    });
+    const content = {
+      texts: [diagram(0), diagram(1)],
+      lines: [
+        {
+          points: [100, 100, 800, 100],
+          anchors: { start: { kind: 'text', id: 'd0', dx: 0, dy: 0 }, end: { kind: 'text', id: 'd1', dx: 0, dy: 0 } },
+        },
+      ],
+    };
+    const { answer: res, samples } = await healthzWhile(t.server.url, () => t.api.post('/api/boards', { content }), 10);
+    expect(res.status).toBe(200);
+    expect(Math.max(...samples)).toBeLessThan(50);
+    expect(samples.length, '/healthz answers while the board was created').toBeGreaterThanOrEqual(3);
+    // Both diagrams and the arrow between them are stored.
+    const { lines, texts } = (await t.api.get(`/json/${res.body.id}`)).body;
+    expect(lines[0].points.length).toBeGreaterThanOrEqual(2);
+    expect(texts).toHaveLength(2);
+  });
+
   it('draws the bytes the main thread draws; MCP get_preview still answers the PNG, preview.svg the same SVG', async () => {
     // One diagram: a preview's first diagram is drawn whatever its layout time, on either thread.
     const id = await heavyBoard(t.server.url, 1);

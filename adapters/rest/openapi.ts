@@ -766,7 +766,7 @@ const TAGS: Record<string, string> = {
 
 /** What a failure not listed for an operation looks like: the server's own errors. */
 const FAILURE =
-  'Any other failure, with the same body: 500 `internal_error`, 503 `storage_unavailable` (the change was not stored; retry later), or 503 `outcome_unknown` (the storage stopped answering after the change was sent: it may be stored; retry with the same Idempotency-Key, or read); a preview may answer 503 `preview_unavailable` {reason: timeout|crashed|busy} (not drawn in time, its thread stopped, too many waiting; retry later)';
+  'Any other failure, with the same body: 500 `internal_error`, 503 `storage_unavailable` (the change was not stored; retry later), or 503 `outcome_unknown` (the storage stopped answering after the change was sent: it may be stored; retry with the same Idempotency-Key, or read); a preview, or a write or import of a Mermaid diagram not laid out before, may answer 503 `preview_unavailable` {reason: timeout|crashed|busy} (not done in time, its thread stopped, too many waiting; nothing was stored; retry later)';
 
 const SECURITY_SCHEMES: Schema = {
   boardKey: {

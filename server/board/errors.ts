@@ -130,8 +130,8 @@ export const errors = {
       503,
       'preview_unavailable',
       reason === 'busy'
-        ? 'too many previews are waiting to be drawn; retry later'
-        : `the preview could not be drawn (${reason === 'timeout' ? 'it took too long' : 'its worker stopped'}); retry later`,
+        ? 'too many previews and diagram layouts are waiting; retry later'
+        : `the preview or diagram layout could not be made (${reason === 'timeout' ? 'it took too long' : 'its worker stopped'}); retry later`,
       { reason },
     ),
   internal: () => new BoardError(500, 'internal_error', 'internal error'),

@@ -30,6 +30,8 @@ import { estimateTextBox, masonry } from './autolayout.js';
 import type { BoardWrite } from './board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
 import { errors, issueField } from './errors.js';
+import { mermaidSource } from './markdown.js';
+import { diagramKnown } from './preview-mermaid.js';
 import { seedTemplate } from './templates.js';
 import { setColumnWidth, setLane, upsertColumn, upsertTask } from './todo.js';
 
@@ -119,6 +121,21 @@ type ImportTextItem = Items['texts'][number];
 /** An import text is a link when it says so, or when it gives a url and no kind: add_link's arguments as they are. */
 const isImportLink = (text: ImportTextItem) =>
   text.kind === 'link' || (text.kind === undefined && text.url !== undefined);
+
+/**
+ * The Mermaid sources of imported texts that strokes are anchored to and that no cache holds: the import sizes
+ * those texts to route the strokes, so the host lays them out first, off the event loop.
+ */
+export function anchoredDiagrams(plan: ImportPlan): string[] {
+  const anchored = new Set(plan.items.lines.flatMap((line) => [line.anchors?.start?.id, line.anchors?.end?.id]));
+  const sources = new Set<string>();
+  for (const text of plan.items.texts) {
+    if (text.sourceId === undefined || !anchored.has(text.sourceId) || isImportLink(text)) continue;
+    const source = mermaidSource(text.content ?? '');
+    if (source !== undefined && !diagramKnown(source)) sources.add(source);
+  }
+  return [...sources];
+}
 
 /** What only a text takes; a link given one is refused rather than stored without it. */
 const TEXT_ONLY_FIELDS = ['content', 'color', 'width', 'postit', 'diagram'] as const;

@@ -15,7 +15,7 @@ import type { DocumentHost } from './document-host.js';
 import { boardMaps, CONTENT_MAPS, commitMaps, stagedMaps } from '../board/document-model.js';
 import { errors, keyStateOf } from '../board/errors.js';
 import { itemSize } from '../board/item-layout.js';
-import { applyImport, type ImportResult, planImport } from '../board/import.js';
+import { anchoredDiagrams, applyImport, type ImportResult, planImport } from '../board/import.js';
 import { generateKey, hashKey, hashKeyAsync } from './keys.js';
 import { type BoardRecord, tombstoneIsFresh } from '../board/record.js';
 import type { BoardEvents } from './board-events.js';
@@ -164,6 +164,8 @@ export class Boards {
 
   private async createBoard(input: CreateBoard, remember?: Remember<CreatedBoard>): Promise<CreatedBoard> {
     const plan = input.content === undefined ? undefined : planImport({ ...input, content: input.content });
+    const diagrams = plan ? anchoredDiagrams(plan) : [];
+    if (diagrams.length > 0) await layOutDiagrams(this.deps.previews, diagrams);
     const id = randomUUID();
     const key = input.lock ? generateKey() : undefined;
     const lock = input.lock && { mode: input.lock, keyHash: hashKey(key!) };
