@@ -612,86 +612,95 @@ describe('the lock table', () => {
 const MATRIX_MS = 120_000;
 
 describe('the lock matrix', () => {
-  it('REST: every route under every lock mode and key (HEAD answers as GET)', async () => {
-    const matrix = new Matrix();
-    const work = Object.entries(REST)
-      .filter(([, spec]) => spec.request)
-      .flatMap(([route, spec]) => CASES.map((cell, index) => ({ route, spec, cell, index })));
-    await pool(work, 12, async ({ route, spec, cell, index }) => {
-      const method = route.split(' ')[0];
-      const board = spec.board ? await makeBoard(spec.board, cell) : undefined;
-      const presented = board ? board.presented : keyWithoutBoard(cell);
-      const { path, body } = spec.request!(board ?? ({} as Board));
-      const headers: Record<string, string> = {};
-      if (presented !== undefined && spec.class !== 'rest-verify') headers['x-board-key'] = presented;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const send = (verb: string) =>
-        t.api.request(verb, path, {
-          body: body === undefined || verb === 'HEAD' ? undefined : JSON.stringify(body),
-          headers,
-        });
-      const before = board && (await stateOf(board));
-      const [res, head] = await Promise.all([send(method), spec.class === 'rest-read' ? send('HEAD') : undefined]);
-      matrix.set(
-        `REST: ${route}`,
-        spec.class,
-        index,
-        await unchangedIfRefused(restOutcome(spec.class, res, cell.mode), board, before),
-      );
-      if (head) matrix.set(`REST: HEAD ${route.slice(4)}`, spec.class, index, restOutcome(spec.class, head, cell.mode));
-    });
-    expect(matrix.observed).toEqual(matrix.expected);
-  }, MATRIX_MS);
-
-  it('MCP: every tool (key as access_key or X-Board-Key), every resource read and subscription', async () => {
-    const matrix = new Matrix();
-    const sessions = CASES.flatMap((cell, index) =>
-      (['argument', 'header'] as const).map((channel) => ({ cell, index, channel })),
-    );
-    await pool(sessions, 6, async ({ cell, index, channel }) => {
-      const sessionKey = keyWithoutBoard(cell);
-      let mcp: RawMcp | undefined;
-      const open = async (board?: Board) => {
-        if (channel === 'argument') return (mcp ??= await connectRawMcp(t.server.url));
-        // The header channel: one session per board, its X-Board-Key the key this cell presents.
-        const key = board ? board.presented : sessionKey;
-        return connectRawMcp(t.server.url, key === undefined ? {} : { 'x-board-key': key });
-      };
-      for (const [tool, spec] of Object.entries(TOOLS)) {
+  it(
+    'REST: every route under every lock mode and key (HEAD answers as GET)',
+    async () => {
+      const matrix = new Matrix();
+      const work = Object.entries(REST)
+        .filter(([, spec]) => spec.request)
+        .flatMap(([route, spec]) => CASES.map((cell, index) => ({ route, spec, cell, index })));
+      await pool(work, 12, async ({ route, spec, cell, index }) => {
+        const method = route.split(' ')[0];
         const board = spec.board ? await makeBoard(spec.board, cell) : undefined;
-        const session = await open(board);
-        // open_board names its board by `board` and takes no board_id (an unknown argument is refused).
-        const own = spec.args?.(board!) ?? {};
-        const args = {
-          ...(board && !('board' in own) && { board_id: board.id }),
-          ...own,
-          ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }),
-        };
+        const presented = board ? board.presented : keyWithoutBoard(cell);
+        const { path, body } = spec.request!(board ?? ({} as Board));
+        const headers: Record<string, string> = {};
+        if (presented !== undefined && spec.class !== 'rest-verify') headers['x-board-key'] = presented;
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const send = (verb: string) =>
+          t.api.request(verb, path, {
+            body: body === undefined || verb === 'HEAD' ? undefined : JSON.stringify(body),
+            headers,
+          });
         const before = board && (await stateOf(board));
-        const outcome = mcpOutcome(await session.call(tool, args), cell.mode);
+        const [res, head] = await Promise.all([send(method), spec.class === 'rest-read' ? send('HEAD') : undefined]);
         matrix.set(
-          `MCP tool: ${tool} (${channel})`,
+          `REST: ${route}`,
           spec.class,
           index,
-          await unchangedIfRefused(outcome, board, before),
+          await unchangedIfRefused(restOutcome(spec.class, res, cell.mode), board, before),
         );
-        if (channel === 'header') await session.close();
-      }
-      for (const [name, spec] of Object.entries(RESOURCES)) {
-        const board = await makeBoard(spec.board, cell);
-        const session = await open(board);
-        // Without a header, a session uses the key that opened the board in an earlier call.
-        if (channel === 'argument' && board.presented !== undefined)
-          await session.call('get_board', { board_id: board.id, access_key: board.presented });
-        const uri = spec.template.replace('{id}', board.id).replace('{version}', '1'); // a versioned board's content is version 1
-        const answer = await session.send({ jsonrpc: '2.0', id: `r-${name}`, method: spec.method, params: { uri } });
-        matrix.set(`MCP resource: ${name} (${channel})`, spec.class, index, mcpOutcome(answer, cell.mode));
-        if (channel === 'header') await session.close();
-      }
-      await mcp?.close();
-    });
-    expect(matrix.observed).toEqual(matrix.expected);
-  }, MATRIX_MS);
+        if (head)
+          matrix.set(`REST: HEAD ${route.slice(4)}`, spec.class, index, restOutcome(spec.class, head, cell.mode));
+      });
+      expect(matrix.observed).toEqual(matrix.expected);
+    },
+    MATRIX_MS,
+  );
+
+  it(
+    'MCP: every tool (key as access_key or X-Board-Key), every resource read and subscription',
+    async () => {
+      const matrix = new Matrix();
+      const sessions = CASES.flatMap((cell, index) =>
+        (['argument', 'header'] as const).map((channel) => ({ cell, index, channel })),
+      );
+      await pool(sessions, 6, async ({ cell, index, channel }) => {
+        const sessionKey = keyWithoutBoard(cell);
+        let mcp: RawMcp | undefined;
+        const open = async (board?: Board) => {
+          if (channel === 'argument') return (mcp ??= await connectRawMcp(t.server.url));
+          // The header channel: one session per board, its X-Board-Key the key this cell presents.
+          const key = board ? board.presented : sessionKey;
+          return connectRawMcp(t.server.url, key === undefined ? {} : { 'x-board-key': key });
+        };
+        for (const [tool, spec] of Object.entries(TOOLS)) {
+          const board = spec.board ? await makeBoard(spec.board, cell) : undefined;
+          const session = await open(board);
+          // open_board names its board by `board` and takes no board_id (an unknown argument is refused).
+          const own = spec.args?.(board!) ?? {};
+          const args = {
+            ...(board && !('board' in own) && { board_id: board.id }),
+            ...own,
+            ...(channel === 'argument' && board?.presented !== undefined && { access_key: board.presented }),
+          };
+          const before = board && (await stateOf(board));
+          const outcome = mcpOutcome(await session.call(tool, args), cell.mode);
+          matrix.set(
+            `MCP tool: ${tool} (${channel})`,
+            spec.class,
+            index,
+            await unchangedIfRefused(outcome, board, before),
+          );
+          if (channel === 'header') await session.close();
+        }
+        for (const [name, spec] of Object.entries(RESOURCES)) {
+          const board = await makeBoard(spec.board, cell);
+          const session = await open(board);
+          // Without a header, a session uses the key that opened the board in an earlier call.
+          if (channel === 'argument' && board.presented !== undefined)
+            await session.call('get_board', { board_id: board.id, access_key: board.presented });
+          const uri = spec.template.replace('{id}', board.id).replace('{version}', '1'); // a versioned board's content is version 1
+          const answer = await session.send({ jsonrpc: '2.0', id: `r-${name}`, method: spec.method, params: { uri } });
+          matrix.set(`MCP resource: ${name} (${channel})`, spec.class, index, mcpOutcome(answer, cell.mode));
+          if (channel === 'header') await session.close();
+        }
+        await mcp?.close();
+      });
+      expect(matrix.observed).toEqual(matrix.expected);
+    },
+    MATRIX_MS,
+  );
 
   it('MCP transport: initialize, the notification stream and DELETE are open whatever key is sent', async () => {
     const matrix = new Matrix();
@@ -737,116 +746,129 @@ describe('the lock matrix', () => {
     expect(matrix.observed).toEqual(matrix.expected);
   });
 
-  it('/ws/{boardId}: the upgrade and every frame type (key as svc-key.<key> subprotocol or deprecated ?key=)', async () => {
-    const matrix = new Matrix();
-    const work = CASES.flatMap((cell, index) =>
-      (['subprotocol', 'query'] as const).flatMap((channel) =>
-        (['draw', 'todo'] as const).map((kind) => ({ cell, index, channel, kind })),
-      ),
-    );
-    await pool(work, 8, async ({ cell, index, channel, kind }) => {
-      const board = await makeBoard(kind, cell);
-      const key = board.presented;
-      const frames = FRAMES[kind];
-      const row = `REST: GET /ws/:boardId (${channel}, ${kind} board)`;
-      let socket: JsonClient;
-      try {
-        socket = await connectJson(
-          t.server.url,
-          board.id,
-          channel === 'subprotocol' ? { key } : { query: key === undefined ? '' : `?key=${key}` },
-        );
-      } catch (error) {
-        const status = (error as { status?: number }).status;
-        matrix.set(row, 'ws-upgrade', index, status === 401 ? '401' : `refused ${status ?? (error as Error).message}`);
-        for (const [type] of frames)
-          matrix.set(
-            `JSON frame: ${type} (${channel})`,
-            'ws-frame',
-            index,
-            status === 401 ? '401' : `refused ${status}`,
-          );
-        return;
-      }
-      try {
-        const before = await stateOf(board);
-        const hello = await socket.next((f) => f.type === 'hello');
-        const echoed =
-          channel === 'subprotocol' && key !== undefined ? socket.socket.protocol === `svc-key.${key}` : true;
-        matrix.set(
-          row,
-          'ws-upgrade',
-          index,
-          !echoed ? `subprotocol not echoed: ${socket.socket.protocol}` : hello.readOnly ? 'read-only' : 'ok',
-        );
-        for (const [type, args] of frames) {
-          socket.send({ ...args(board), type, ref: type });
-          const reply: Frame = await socket.next((f) => f.ref === type);
-          const outcome =
-            reply.type === 'ack'
-              ? 'ok'
-              : reply.code === 'board_locked'
-                ? 'board_locked'
-                : `error ${reply.code}: ${reply.message}`;
-          matrix.set(
-            `JSON frame: ${type} (${channel})`,
-            'ws-frame',
-            index,
-            await unchangedIfRefused(outcome, board, before),
-          );
-        }
-      } finally {
-        socket.close();
-      }
-    });
-    expect(matrix.observed).toEqual(matrix.expected);
-  }, MATRIX_MS);
-
-  it('/collab: authentication and whether an update is kept (key as the Hocuspocus token)', async () => {
-    const matrix = new Matrix();
-    await pool(
-      CASES.map((cell, index) => ({ cell, index })),
-      12,
-      async ({ cell, index }) => {
-        const board = await makeBoard('draw', cell);
-        const yjs = connectYjs(t.server.url, board.id, { token: board.presented });
+  it(
+    '/ws/{boardId}: the upgrade and every frame type (key as svc-key.<key> subprotocol or deprecated ?key=)',
+    async () => {
+      const matrix = new Matrix();
+      const work = CASES.flatMap((cell, index) =>
+        (['subprotocol', 'query'] as const).flatMap((channel) =>
+          (['draw', 'todo'] as const).map((kind) => ({ cell, index, channel, kind })),
+        ),
+      );
+      await pool(work, 8, async ({ cell, index, channel, kind }) => {
+        const board = await makeBoard(kind, cell);
+        const key = board.presented;
+        const frames = FRAMES[kind];
+        const row = `REST: GET /ws/:boardId (${channel}, ${kind} board)`;
+        let socket: JsonClient;
         try {
-          try {
-            await yjs.synced;
-          } catch (error) {
+          socket = await connectJson(
+            t.server.url,
+            board.id,
+            channel === 'subprotocol' ? { key } : { query: key === undefined ? '' : `?key=${key}` },
+          );
+        } catch (error) {
+          const status = (error as { status?: number }).status;
+          matrix.set(
+            row,
+            'ws-upgrade',
+            index,
+            status === 401 ? '401' : `refused ${status ?? (error as Error).message}`,
+          );
+          for (const [type] of frames)
             matrix.set(
-              'REST: GET /collab',
-              'yjs',
+              `JSON frame: ${type} (${channel})`,
+              'ws-frame',
               index,
-              /board_locked/.test((error as Error).message) ? 'refused' : (error as Error).message,
+              status === 401 ? '401' : `refused ${status}`,
             );
-            return;
-          }
-          const id = `yjs-${cell.mode}-${cell.key}`;
-          yjs.doc.getMap('texts').set(id, {
-            id,
-            x: 0,
-            y: 0,
-            content: 'from yjs',
-            author: 'user:matrix',
-            last_updated: new Date().toISOString(),
-          });
-          const kept = await keptWithin(board, id, 2_000);
-          const scope = yjs.provider.authorizedScope;
-          const outcome =
-            kept && scope === 'read-write'
-              ? 'ok'
-              : !kept && scope === 'readonly'
-                ? 'read-only'
-                : `kept=${kept} scope=${scope}`;
-          matrix.set('REST: GET /collab', 'yjs', index, outcome);
-        } finally {
-          yjs.destroy();
+          return;
         }
-      },
-    );
-    expect(matrix.observed).toEqual(matrix.expected);
-  }, MATRIX_MS);
+        try {
+          const before = await stateOf(board);
+          const hello = await socket.next((f) => f.type === 'hello');
+          const echoed =
+            channel === 'subprotocol' && key !== undefined ? socket.socket.protocol === `svc-key.${key}` : true;
+          matrix.set(
+            row,
+            'ws-upgrade',
+            index,
+            !echoed ? `subprotocol not echoed: ${socket.socket.protocol}` : hello.readOnly ? 'read-only' : 'ok',
+          );
+          for (const [type, args] of frames) {
+            socket.send({ ...args(board), type, ref: type });
+            const reply: Frame = await socket.next((f) => f.ref === type);
+            const outcome =
+              reply.type === 'ack'
+                ? 'ok'
+                : reply.code === 'board_locked'
+                  ? 'board_locked'
+                  : `error ${reply.code}: ${reply.message}`;
+            matrix.set(
+              `JSON frame: ${type} (${channel})`,
+              'ws-frame',
+              index,
+              await unchangedIfRefused(outcome, board, before),
+            );
+          }
+        } finally {
+          socket.close();
+        }
+      });
+      expect(matrix.observed).toEqual(matrix.expected);
+    },
+    MATRIX_MS,
+  );
+
+  it(
+    '/collab: authentication and whether an update is kept (key as the Hocuspocus token)',
+    async () => {
+      const matrix = new Matrix();
+      await pool(
+        CASES.map((cell, index) => ({ cell, index })),
+        12,
+        async ({ cell, index }) => {
+          const board = await makeBoard('draw', cell);
+          const yjs = connectYjs(t.server.url, board.id, { token: board.presented });
+          try {
+            try {
+              await yjs.synced;
+            } catch (error) {
+              matrix.set(
+                'REST: GET /collab',
+                'yjs',
+                index,
+                /board_locked/.test((error as Error).message) ? 'refused' : (error as Error).message,
+              );
+              return;
+            }
+            const id = `yjs-${cell.mode}-${cell.key}`;
+            yjs.doc.getMap('texts').set(id, {
+              id,
+              x: 0,
+              y: 0,
+              content: 'from yjs',
+              author: 'user:matrix',
+              last_updated: new Date().toISOString(),
+            });
+            const kept = await keptWithin(board, id, 2_000);
+            const scope = yjs.provider.authorizedScope;
+            const outcome =
+              kept && scope === 'read-write'
+                ? 'ok'
+                : !kept && scope === 'readonly'
+                  ? 'read-only'
+                  : `kept=${kept} scope=${scope}`;
+            matrix.set('REST: GET /collab', 'yjs', index, outcome);
+          } finally {
+            yjs.destroy();
+          }
+        },
+      );
+      expect(matrix.observed).toEqual(matrix.expected);
+    },
+    MATRIX_MS,
+  );
 });
 
 /** Whether a text with this id shows up in the board's /json within `ms`. */
