@@ -16,6 +16,7 @@ import { importScenario } from './scenarios/import.js';
 import { manyBoardsScenario } from './scenarios/many-boards.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
+import { previewsScenario } from './scenarios/previews.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
 import { soakScenario, soakSharedScenario } from './scenarios/soak.js';
 import { toolListScenario } from './scenarios/tool-list.js';
@@ -28,6 +29,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['fanout', fanoutScenario],
   ['many-boards', manyBoardsScenario],
   ['snapshots', snapshotsScenario],
+  ['previews', previewsScenario],
   ['import', importScenario],
   ['memory', memoryScenario],
   ['mcp', mcpScenario],
