@@ -173,7 +173,8 @@ describe('previews drawn off the event loop', () => {
   });
 
   it('a thread that stops while it draws fails that preview with 503 preview_unavailable, and is replaced', async () => {
-    const id = await heavyBoard(t.server.url, 3);
+    // Twelve diagrams: a warm thread lays one out in under 100 ms, and the drawing must outlast the 300 ms below.
+    const id = await heavyBoard(t.server.url, 12);
     const small = (await t.api.post('/api/boards')).body.id;
     expect((await t.api.get(`/svg-preview/${small}`)).status).toBe(200); // the threads are up
     // The pool's own threads: stopped from outside while they draw, as a crash would stop them.
@@ -193,12 +194,12 @@ describe('previews drawn off the event loop', () => {
     afterAll(() => server?.close());
 
     it('is refused with 503 preview_unavailable, and the next preview is drawn by a fresh thread', async () => {
-      server = await startServer({ PREVIEW_TIMEOUT_MS: '1000', PREVIEW_THREADS: '1' });
+      server = await startServer({ PREVIEW_TIMEOUT_MS: '500', PREVIEW_THREADS: '1' });
       const api = client(server.url);
       const small = (await api.post('/api/boards')).body.id;
       expect((await api.get(`/svg-preview/${small}`)).status).toBe(200);
-      // Past the 1.5 s of layout a preview may spend, whatever the machine's speed.
-      const id = await heavyBoard(server.url, 6);
+      // As many diagrams as a preview draws: 24 layouts, or its 1.5 s of layout, outlast 500 ms on any machine here.
+      const id = await heavyBoard(server.url, 24);
       const slow = await api.get(`/svg-preview/${id}`);
       expect(slow.status).toBe(503);
       expect(slow.body).toMatchObject({ code: 'preview_unavailable', reason: 'timeout' });
