@@ -336,5 +336,5 @@ describe('draw export and print', () => {
       expect(list.x + list.width).toBeLessThanOrEqual(viewport.width);
       await context.close();
     }
-  });
+  }, 60_000); // four boards opened in turn: about 10 s alone, past 30 s beside another file's servers
 });
