@@ -49,14 +49,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
     // prom-client's Metric type names its own classes; its Registry reads only what a Scraped metric has.
     for (const metric of this.http.metrics()) this.registry.registerMetric(metric as unknown as Metric);
-    new Gauge({
-      name: 'board_loaded_boards',
-      help: 'Boards loaded in memory (Hocuspocus documents)',
-      registers,
-      collect() {
-        this.set(loadedBoards());
-      },
-    });
+    this.readAtScrape('board_loaded_boards', 'Boards loaded in memory (Hocuspocus documents)', loadedBoards);
     this.connections = new Gauge({
       name: 'board_open_connections',
       help: 'Open long-lived connections, by channel',
@@ -128,49 +121,31 @@ export class Metrics {
 
   /** The JSON channel's rooms open now (boards with an open `/ws` socket here), read at each scrape. */
   countRooms(rooms: () => number): void {
-    new Gauge({
-      name: 'board_json_rooms',
-      help: 'Boards with at least one open /ws socket on this instance (their rooms)',
-      registers: [this.registry],
-      collect() {
-        this.set(rooms());
-      },
-    });
+    this.readAtScrape(
+      'board_json_rooms',
+      'Boards with at least one open /ws socket on this instance (their rooms)',
+      rooms,
+    );
   }
 
   /** The 2025 MCP sessions held now (a 2026-07-28 request holds none), read at each scrape. */
   countMcpSessions(sessions: () => number): void {
-    new Gauge({
-      name: 'board_mcp_sessions',
-      help: 'MCP 2025 sessions held in memory on this instance',
-      registers: [this.registry],
-      collect() {
-        this.set(sessions());
-      },
-    });
+    this.readAtScrape('board_mcp_sessions', 'MCP 2025 sessions held in memory on this instance', sessions);
   }
 
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
   watchShared(figures: SharedFigures): void {
     const registers = [this.registry];
-    new Gauge({
-      name: 'board_redis_up',
-      help: '1 while Redis answers its pings (within 1 s; down after 3 misses) and every connection is ready, else 0',
-      registers,
-      collect() {
-        this.set(figures.redisUp() ? 1 : 0);
-      },
-    });
+    this.readAtScrape(
+      'board_redis_up',
+      '1 while Redis answers its pings (within 1 s; down after 3 misses) and every connection is ready, else 0',
+      () => (figures.redisUp() ? 1 : 0),
+    );
     for (const reason of ['redis_down', 'no_answer']) this.localDecisions.inc({ reason }, 0);
     for (const kind of ['documents', 'events']) this.publishFailures.inc({ kind }, 0);
-    new Gauge({
-      name: 'board_redis_connected',
-      help: '1 when every Redis connection of this instance is ready, else 0',
-      registers,
-      collect() {
-        this.set(figures.redisConnected() ? 1 : 0);
-      },
-    });
+    this.readAtScrape('board_redis_connected', '1 when every Redis connection of this instance is ready, else 0', () =>
+      figures.redisConnected() ? 1 : 0,
+    );
     const pool = new Gauge({
       name: 'board_pg_pool_connections',
       help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
@@ -181,6 +156,18 @@ export class Metrics {
         pool.set({ state: 'total' }, total);
         pool.set({ state: 'idle' }, idle);
         pool.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+
+  /** A gauge without labels whose value `read` gives at each scrape. */
+  private readAtScrape(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
       },
     });
   }
