@@ -159,6 +159,8 @@ describe('GET /metrics', () => {
         expect(now.value('board_open_connections', { channel: 'mcp_listen' })).toBe(
           before.value('board_open_connections', { channel: 'mcp_listen' }) + 1,
         );
+        // The 2025 client holds a session; the 2026-07-28 one none.
+        expect(now.value('board_mcp_sessions')).toBe(before.value('board_mcp_sessions') + 1);
         // The 2025 client holds its session's GET stream open.
         await eventually(async () =>
           expect((await metrics()).value('board_open_connections', { channel: 'mcp_session_stream' })).toBe(1),
