@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { previewSvg } from '../server/board/preview.js';
+import { boardMaps } from '../server/board/document-model.js';
+import { renderPreview } from '../server/board/preview.js';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
@@ -158,7 +159,9 @@ describe('previews drawn off the event loop', () => {
     // One diagram: a preview's first diagram is drawn whatever its layout time, on either thread.
     const id = await heavyBoard(t.server.url, 1);
     const svg = (await t.api.get(`/svg-preview/${id}`)).text;
-    const direct = await t.server.server.boards.read(id, TEST_CALLER, (doc, record) => previewSvg(doc, record.mode));
+    const direct = await t.server.server.boards.read(id, TEST_CALLER, (doc, record) =>
+      renderPreview(boardMaps(doc), record.mode),
+    );
     expect(svg).toContain('<svg class="mermaid"');
     expect(svg).toBe(direct);
     const mcp = await connectMcp(t.server.url);

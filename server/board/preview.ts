@@ -34,7 +34,7 @@ import { mermaidSource } from './markdown.js';
 import { BODY_FONT_PX, baseline, lineHeight, type Run } from './preview-markdown.js';
 import { drawMermaid, placeDiagram } from './preview-mermaid.js';
 import { textWidth } from './glyph-widths.js';
-import { memoized, todoView } from './snapshot.js';
+import { todoView } from './snapshot.js';
 import { boardTitle } from './title.js';
 import { xml } from './xml.js';
 
@@ -398,11 +398,6 @@ export function previewMaps(doc: Y.Doc): { [K in keyof ReadMaps]: Map<string, Va
 
 type ValueOf<M> = M extends ReadMap<infer T> ? T : never;
 
-/** The preview of a board as an SVG document, sized to fit its content; cached until the next change. */
-export function previewSvg(doc: Y.Doc, mode: BoardMode): string {
-  return memoized(doc, `svg:${mode}`, () => renderPreview(boardMaps(doc), mode));
-}
-
 const TITLE_FONT_PX = 22;
 const TITLE_GAP_PX = 16;
 
@@ -415,6 +410,7 @@ function drawTitle(title: string, bounds: Bounds): string {
   return `<text class="title" x="${n(left)}" y="${n(top + TITLE_FONT_PX * 1.07)}" font-size="${TITLE_FONT_PX}" font-weight="bold" fill="#212121">${xml(shown)}</text>`;
 }
 
+/** The preview of a board as an SVG document, sized to fit its content (the preview pool caches it per board state). */
 export function renderPreview(maps: PreviewMaps, mode: BoardMode): string {
   const { body, bounds, defs = '' } = mode === 'todo' ? drawKanban(maps) : drawBoard(maps);
   const title = boardTitle(maps);

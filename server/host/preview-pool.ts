@@ -49,7 +49,7 @@ export class PreviewPool {
 
   /** The board's preview SVG (server/board/preview.ts), drawn in a thread; cached per document state. */
   svg(doc: Y.Doc, mode: BoardMode): Promise<string> {
-    const key = `svg-drawn:${mode}`;
+    const key = `svg:${mode}`;
     const drawing = memoized(doc, key, () => this.run({ type: 'svg', maps: previewMaps(doc), mode }));
     // A refusal is not kept: the next read of the same state asks again.
     drawing.catch(() => forgetView(doc, key, drawing));
