@@ -30,8 +30,7 @@ import { estimateTextBox, masonry } from './autolayout.js';
 import type { BoardWrite } from './board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from './draw.js';
 import { errors, issueField } from './errors.js';
-import { mermaidSource } from './markdown.js';
-import { diagramKnown } from './preview-mermaid.js';
+import { newDiagram } from './item-layout.js';
 import { seedTemplate } from './templates.js';
 import { setColumnWidth, setLane, upsertColumn, upsertTask } from './todo.js';
 
@@ -131,8 +130,8 @@ export function anchoredDiagrams(plan: ImportPlan): string[] {
   const sources = new Set<string>();
   for (const text of plan.items.texts) {
     if (text.sourceId === undefined || !anchored.has(text.sourceId) || isImportLink(text)) continue;
-    const source = mermaidSource(text.content ?? '');
-    if (source !== undefined && !diagramKnown(source)) sources.add(source);
+    const source = newDiagram(text.content ?? '');
+    if (source !== undefined) sources.add(source);
   }
   return [...sources];
 }

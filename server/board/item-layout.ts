@@ -133,7 +133,11 @@ export function itemSize(item: TextNode | ImageItem): Size {
 
 /** The Mermaid source `itemSize` would lay out for the item first: one it has not laid out yet, or none. */
 export function diagramToLayOut(item: TextNode | ImageItem): string | undefined {
-  if ('blob' in item || isLink(item)) return undefined;
-  const source = mermaidSource(item.content);
+  return 'blob' in item || isLink(item) ? undefined : newDiagram(item.content);
+}
+
+/** The Mermaid source of a text's content when it is one no cache has laid out yet. */
+export function newDiagram(content: string): string | undefined {
+  const source = mermaidSource(content);
   return source !== undefined && !diagramKnown(source) ? source : undefined;
 }
