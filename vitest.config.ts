@@ -27,8 +27,8 @@ const SHARED_SETUP_FILES = [
   'idempotency',
 ].map((name) => `test/${name}.test.ts`);
 
-/** Files that judge the event loop's delay under their own load: they run last, alone, since another file beside them moves it. */
-const ALONE_FILES = ['test/soak.test.ts'];
+/** Files that judge the event loop's delay or answer times in ms: they run last, alone, since another file beside them moves it. */
+const ALONE_FILES = ['test/soak.test.ts', 'test/preview-latency.test.ts'];
 
 export default defineConfig(async (): Promise<ViteUserConfig> => {
   const shared = await sharedServicesAvailable();
