@@ -87,6 +87,9 @@ describe('people and cursors when someone leaves', () => {
     await a.page.evaluate(() => addEventListener('pageshow', (event) => ((window as any).restored = event.persisted)));
     await hover(a.page);
     await until(async () => (await seenBy(b.page)).cursors === 1);
+    // A service worker that claims its first page while that page sits in the cache evicts it (Chromium's reason
+    // `serviceworker-claimed`, seen on a loaded machine): leave once it controls the page, as on a second visit.
+    await until(() => a.page.evaluate(() => navigator.serviceWorker.controller !== null), 10_000);
     await a.page.goto(`${t.server.url}/llms.txt`);
     expect(await after3s(b.page)).toEqual({ people: 0, cursors: 0 });
     await a.page.goBack({ waitUntil: 'commit' }); // a page restored from the cache fires no load event
