@@ -211,6 +211,8 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
 
     const { key } = (await client(a.url).post(`/api/boards/${id}/lock`, { mode: 'all' })).body;
     const lockedAt = Date.now();
+    // A read on B reads the locked record before B catches up: that must not hide the lock from its listeners.
+    expect((await client(b.url).get(`/json/${id}`)).status).toBe(401);
     expect(await Promise.race([staleListen.closed, sleep(5_000).then(() => 'still open')])).toBe('remote');
     console.log(`without A's relay, a lock set on A ended B's listen stream after ${Date.now() - lockedAt} ms`);
     const keyed = await connectModernMcp(b.url, { headers: { 'x-board-key': key } });

@@ -35,6 +35,19 @@ function changeOf(before: BoardRecord, after: BoardRecord): RecordChange {
   return same ? 'none' : 'recordChanged';
 }
 
+/**
+ * What a board's first read in an outage may announce. The registry's copy is
+ * no witness: a read here since the change (a client's, the history's) has
+ * refreshed it and told no one. So a board erased is erased once more, and a
+ * board ever locked has its sockets and listeners checked once, which changes
+ * nothing where the lock has not changed; one never locked can have missed none.
+ */
+function firstReadChange(held: BoardRecord | null, record: BoardRecord): RecordChange {
+  if (record.deletedAt) return 'erased';
+  if (record.lockVersion > 0) return 'lockChanged';
+  return held ? changeOf(held, record) : 'none';
+}
+
 export class JournalCatchUp {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -118,9 +131,9 @@ export class JournalCatchUp {
 
   /** Fires what the relay would have for a record another instance changed. */
   private recordRead(boardId: string, record: BoardRecord): void {
-    const before = this.records.get(boardId) ?? this.deps.registry.peek(boardId);
+    const before = this.records.get(boardId);
     this.records.set(boardId, record);
-    const change = before ? changeOf(before, record) : 'none';
+    const change = before ? changeOf(before, record) : firstReadChange(this.deps.registry.peek(boardId), record);
     if (change !== 'none') heardRecordEvent(change, boardId, this.deps);
   }
 
