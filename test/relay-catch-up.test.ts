@@ -113,6 +113,11 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     await postgres?.remove();
   });
 
+  /** The previous case's hand-over is over: B reads nothing from PostgreSQL until it misses A again. */
+  async function handedOver() {
+    await sleep(HAND_OVER_MS + 1_000);
+  }
+
   type Clients = Awaited<ReturnType<typeof watchers>>;
 
   /** Clients of a board on both instances, synced. */
@@ -200,6 +205,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
   }, 60_000);
 
   it('A cut off from Redis locks a board all: the MCP subscriptions on B made while it was open hear nothing more, a keyed one does', async () => {
+    await handedOver();
     const { id } = (await client(a.url).post('/api/boards')).body;
     const uri = `svc://board/${id}/state.json`;
     const session = await connectMcp(b.url);
@@ -227,6 +233,21 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     await proxy.heal();
     await keyedListen.close();
     await Promise.all([session.close(), stale.close(), keyed.close()]);
+  }, 60_000);
+
+  it('A cut off from Redis erases a board: B closes its JSON channel, though a read on B saw the erasure first', async () => {
+    await handedOver();
+    const { id } = (await client(a.url).post('/api/boards')).body;
+    const json = await openJson(b.url, id);
+    proxy.cut();
+    await sleep(300);
+    expect((await client(a.url).request('DELETE', `/api/boards/${id}`)).status).toBe(200);
+    const erasedAt = Date.now();
+    expect((await client(b.url).get(`/json/${id}`)).status).toBe(404);
+    expect(await json.next((f) => f.type === 'board_erased', 5_000)).toMatchObject({ boardId: id });
+    console.log(`without A's relay, an erasure on A reached B's JSON channel after ${Date.now() - erasedAt} ms`);
+    expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
+    await proxy.heal();
   }, 60_000);
 
   it('B catches up with A from PostgreSQL, a lock on A stops B writers, and the relay takes over with no gap or duplicate', async () => {
