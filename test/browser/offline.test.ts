@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PNG_1PX } from '../helpers/http.js';
-import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, person, serviceWorkerControls, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -33,7 +33,7 @@ describe('opening boards offline', () => {
     await page.waitForSelector('.task:has-text("Seen online")');
     await page.waitForSelector('[data-testid=status]:text-is("Live")');
     // The service worker holds the app shell once it controls the page.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerControls(page);
     await page.click('a.home');
     await page.waitForSelector('.recent a');
 
@@ -82,7 +82,7 @@ describe('opening boards offline', () => {
     const { page, context, errors } = await person(chrome.browser);
     page.setDefaultTimeout(5_000);
     await page.goto(`${t.server.url}/#${id}`);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerControls(page);
     await page.reload(); // the board as a person sees it again: its requests go through the worker
     await page.waitForSelector('[data-testid=status]:text-is("Live")');
     /** What each image element shows once it has settled: its picture's width, and whether it is marked broken. */
@@ -119,7 +119,7 @@ describe('opening boards offline', () => {
     const { page, context, errors } = await person(chrome.browser);
     page.setDefaultTimeout(5_000);
     await page.goto(`${t.server.url}/`);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerControls(page);
     await context.setOffline(true);
     await page.goto(`${t.server.url}/#${id}`);
     await page.waitForSelector('main.message h1:text-is("You are offline")');

@@ -6,7 +6,7 @@
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
-import { openBoard, person, until, useChromium } from '../helpers/pages.js';
+import { openBoard, person, serviceWorkerControls, until, useChromium } from '../helpers/pages.js';
 import { createBoard } from '../helpers/http.js';
 import { useServer } from '../helpers/server.js';
 
@@ -89,7 +89,7 @@ describe('people and cursors when someone leaves', () => {
     await until(async () => (await seenBy(b.page)).cursors === 1);
     // A service worker that claims its first page while that page sits in the cache evicts it (Chromium's reason
     // `serviceworker-claimed`, seen on a loaded machine): leave once it controls the page, as on a second visit.
-    await until(() => a.page.evaluate(() => navigator.serviceWorker.controller !== null), 10_000);
+    await serviceWorkerControls(a.page, 10_000);
     await a.page.goto(`${t.server.url}/llms.txt`);
     expect(await after3s(b.page)).toEqual({ people: 0, cursors: 0 });
     await a.page.goBack({ waitUntil: 'commit' }); // a page restored from the cache fires no load event

@@ -109,6 +109,11 @@ export async function openBoard(
   return { page, errors };
 }
 
+/** Waits until the app's service worker controls `page` (it then holds the app shell); the page's own timeout by default. */
+export async function serviceWorkerControls(page: Page, timeoutMs?: number): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: timeoutMs });
+}
+
 /** Polls until `check` passes (a browser, a server and a network are involved). */
 export async function until<T>(
   check: () => Promise<T> | T,
