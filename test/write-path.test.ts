@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import * as Y from 'yjs';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { DATABASE_FILE } from '../server/store/sqlite/database.js';
+import { DATABASE_FILE, openDatabase } from '../server/store/sqlite/database.js';
 import type { Document } from '@hocuspocus/server';
 import { boardMaps } from '../server/board/document-model.js';
 import { upsertText } from '../server/board/draw.js';
@@ -171,6 +171,36 @@ describe('group commit (embedded SQLite)', () => {
     // With it, each long turn's write commits at the end of its turn.
     expect(await openAfterLongTurns(new GroupCommit(db))).toEqual([false, false, false, false]);
     expect(db.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 2 * MAX_TURNS_PER_GROUP });
+  });
+
+  it('a group takes the write lock as it opens: another connection committing between its first read and its first write cannot fail that write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'group-lock-'));
+    const db = openDatabase(dir);
+    // An operator's sqlite3 shell beside the server: it retries on SQLITE_BUSY rather than wait.
+    const beside = new Database(join(dir, DATABASE_FILE));
+    beside.pragma('busy_timeout = 0');
+    onTestFinished(() => {
+      beside.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    db.exec('CREATE TABLE notes (content TEXT)');
+    const commits = new GroupCommit(db, Infinity);
+    // The group's first statement reads: a deferred BEGIN would take its snapshot here and its write lock only later.
+    const read = commits.run(() => db.prepare('SELECT count(*) AS n FROM notes').get());
+    let besideRefused = false;
+    try {
+      beside.prepare("INSERT INTO notes VALUES ('beside')").run();
+    } catch (error) {
+      expect((error as { code?: string }).code).toBe('SQLITE_BUSY');
+      besideRefused = true;
+    }
+    const written = commits.run(() => db.prepare("INSERT INTO notes VALUES ('group')").run());
+    await expect(Promise.all([read, written])).resolves.toEqual([{ n: 0 }, expect.objectContaining({ changes: 1 })]);
+    // The shell's write waited for the group's commit; it goes through once that is over.
+    expect(besideRefused).toBe(true);
+    beside.prepare("INSERT INTO notes VALUES ('beside')").run();
+    expect(db.prepare('SELECT content FROM notes ORDER BY rowid').pluck().all()).toEqual(['group', 'beside']);
   });
 
   it('a lock swap is seen by the next write at once (the registry cache follows its own writes)', async () => {

@@ -67,7 +67,9 @@ export class GroupCommit {
     private readonly db: Db,
     private readonly maxWaitMs = MAX_GROUP_WAIT_MS,
   ) {
-    this.begin = db.prepare('BEGIN');
+    // IMMEDIATE: a deferred group whose first statement reads keeps that snapshot, and another connection's
+    // commit before the group's first write fails that write with SQLITE_BUSY_SNAPSHOT, which no wait can cure.
+    this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
     this.savepoint = db.prepare('SAVEPOINT change');
