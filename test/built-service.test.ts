@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_COMMAND, spawnService } from '../bench/lib/processes.js';
 import { ROOT, tempDataDir, testEnv } from './helpers/child-server.js';
 
-/** Full collections a process started with `flags` ran while its heap grew past 80 MB (test/helpers/old-space-floor.ts). */
+/** Full collections a process started with `flags` ran while its heap grew past 100 MB (test/helpers/old-space-floor.ts). */
 function fullCollectionsWith(flags: string[]): { major: number; heapMB: number } {
   const output = execFileSync(
     process.execPath,
-    [...flags, '--expose-gc', '--import', 'tsx', join(ROOT, 'test/helpers/old-space-floor.ts'), '120'],
+    [...flags, '--expose-gc', '--import', 'tsx', join(ROOT, 'test/helpers/old-space-floor.ts'), '150'],
     { cwd: ROOT, encoding: 'utf8' },
   );
   return JSON.parse(output.trim().split('\n').pop()!) as { major: number; heapMB: number };
@@ -66,7 +66,8 @@ describe('the built service', () => {
     // docs/runtime.md: under write load a low limit meant a marking cycle every few seconds, and slower young collections.
     expect(SERVICE_COMMAND.nodeFlags).toContain('--initial-old-space-size=128');
     const started = fullCollectionsWith(SERVICE_COMMAND.nodeFlags);
-    expect(started.heapMB).toBeGreaterThan(80);
+    // Past 100 MB: plain Node's first full collection comes anywhere from 40 to 90 MB, and 128 MB is the floor.
+    expect(started.heapMB).toBeGreaterThan(100);
     expect(started.major).toBe(0);
     expect(fullCollectionsWith([]).major).toBeGreaterThan(0);
   }, 30_000);

@@ -18,6 +18,6 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ['gc'] });
 fill(Number(process.argv[2]));
-await new Promise((resolve) => setTimeout(resolve, 50)); // the observer is told after the collection
+await new Promise((resolve) => setTimeout(resolve, 200)); // a marking begun during the fill ends, and the observer is told
 observer.disconnect();
 console.log(JSON.stringify({ major, heapMB: Math.round(process.memoryUsage().heapUsed / 1048576) }));
