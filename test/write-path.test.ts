@@ -6,8 +6,7 @@
  * document nobody is connected to. The kill -9 tests
  * (durability, crash-consistency) hold the durability side.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as Y from 'yjs';
@@ -21,7 +20,7 @@ import { SqliteStore } from '../server/store/sqlite/store.js';
 import { GroupCommit, MAX_GROUP_WAIT_MS, MAX_TURNS_PER_GROUP } from '../server/store/sqlite/group-commit.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
-import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
+import { startServer, TEST_CALLER, tempDataDir, type TestServer } from './helpers/server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -174,7 +173,7 @@ describe('group commit (embedded SQLite)', () => {
   });
 
   it('a group takes the write lock as it opens: another connection committing between its first read and its first write cannot fail that write', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'group-lock-'));
+    const dir = await tempDataDir();
     const db = openDatabase(dir);
     // An operator's sqlite3 shell beside the server: it retries on SQLITE_BUSY rather than wait.
     const beside = new Database(join(dir, DATABASE_FILE));
@@ -197,7 +196,7 @@ describe('group commit (embedded SQLite)', () => {
     }
     const written = commits.run(() => db.prepare("INSERT INTO notes VALUES ('group')").run());
     await expect(Promise.all([read, written])).resolves.toEqual([{ n: 0 }, expect.objectContaining({ changes: 1 })]);
-    // The shell's write waited for the group's commit; it goes through once that is over.
+    // The shell's write was refused while the group held the lock; it goes through once the group has committed.
     expect(besideRefused).toBe(true);
     beside.prepare("INSERT INTO notes VALUES ('beside')").run();
     expect(db.prepare('SELECT content FROM notes ORDER BY rowid').pluck().all()).toEqual(['group', 'beside']);
@@ -292,7 +291,7 @@ describe('group commit (embedded SQLite)', () => {
 
 describe('the journal without an index by board (embedded SQLite)', () => {
   it('a file made with the index loses it on opening, and its journal still loads, board by board', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'journal-index-'));
+    const dataDir = await tempDataDir();
     try {
       const updates = new Map<string, Uint8Array[]>();
       const before = new SqliteStore(dataDir, Date.now);

@@ -135,7 +135,6 @@ export class Metrics {
 
   /** The figures of the shared setup: Redis connection status and the PostgreSQL pool. */
   watchShared(figures: SharedFigures): void {
-    const registers = [this.registry];
     this.readAtScrape(
       'board_redis_up',
       '1 while Redis answers its pings (within 1 s; down after 3 misses) and every connection is ready, else 0',
@@ -150,7 +149,7 @@ export class Metrics {
       name: 'board_pg_pool_connections',
       help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
       labelNames: ['state'],
-      registers,
+      registers: [this.registry],
       collect() {
         const { total, idle, waiting } = figures.pool();
         pool.set({ state: 'total' }, total);
