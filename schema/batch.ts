@@ -3,7 +3,7 @@
  * `POST /api/boards/{id}/batch`, the `/ws` `batch` frame): ops of the form
  * `{type, ref?, ...args}`. Only the envelope is checked here; each op's
  * arguments are parsed with the schema its type names (BATCH_OP_ARGS,
- * schema/ws.ts) by the domain (server/board/batch.ts), so that a refused op
+ * schema/ws.ts) by the domain (board/mutations/batch.ts), so that a refused op
  * names its index alike on every surface.
  */
 import { z } from 'zod';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-/** What the server did about one item a Yjs client wrote (server/host/compensation.ts). */
+/** What the server did about one item a Yjs client wrote (host/documents/compensation.ts). */
 export const CollabRepair = z.object({
   /** The document map the item lives in (texts, lines, images, columns, tasks, lanes, meta). */
   kind: z.string(),
@@ -22,11 +22,11 @@ export const CollabStateless = z.discriminatedUnion('type', [
 export type CollabStateless = z.infer<typeof CollabStateless>;
 
 /**
- * A board event one instance tells the others (server/cluster/redis.ts), with
+ * A board event one instance tells the others (cluster/redis.ts), with
  * the sender's instance id in `from`: a change was stored, the board was
  * erased, its lock or its registry row changed, or people left it (`awareness`:
  * a base64 awareness update that removes them); and the sender's heartbeat, or
- * that it stopped (server/cluster/relay-peers.ts).
+ * that it stopped (cluster/relay-peers.ts).
  */
 export const ClusterEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('changed'), from: z.string(), boardId: z.string() }),

@@ -189,7 +189,7 @@ const isDrawKind = (kind: string): kind is DrawKind => (DRAW_KINDS as readonly s
 /**
  * A draw kind, in a REST path or an MCP/frame argument. An unknown one is the
  * spec's `unknown_kind` error on every surface: the issue names that code
- * (`params.code`), which fromZodIssues (server/board/errors.ts) maps.
+ * (`params.code`), which fromZodIssues (board/model/errors.ts) maps.
  */
 export const DrawKind = z
   .string({ error: `must be one of ${DRAW_KINDS.join(', ')}` })

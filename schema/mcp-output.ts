@@ -232,7 +232,7 @@ export const McpToolOutputs = {
   set_lane: z.looseObject({ ok: z.literal(true), lane: z.number().int(), title: z.string() }),
   set_column_width: z.looseObject({ ok: z.literal(true), width: z.number() }),
   create_tasks: z.looseObject({ ok: z.literal(true), ids: z.array(z.string()), count: z.number().int() }),
-  // One result per op, in order: what its tool answers, without the echoes of what was sent (server/board/batch.ts).
+  // One result per op, in order: what its tool answers, without the echoes of what was sent (board/mutations/batch.ts).
   batch: z.looseObject({ ok: z.literal(true), results: z.array(z.looseObject({ id: z.string().optional() })) }),
   query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor }),
   export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string(), ...NextCursor }),

@@ -1,7 +1,7 @@
 /**
  * Items as the document stores them (docs/document-model.md). Server writes
  * produce these shapes; updates from Yjs clients are checked against them,
- * and what fails is repaired by the server (see server/host/compensation.ts).
+ * and what fails is repaired by the server (see host/documents/compensation.ts).
  */
 import { z } from 'zod';
 import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
@@ -140,7 +140,7 @@ export const StoredTitle = z
   .refine((title) => title === title.trim(), { error: 'must be trimmed' });
 
 /**
- * The keys a snapshot (`GET /json/:id`, get_board, server/board/snapshot.ts)
+ * The keys a snapshot (`GET /json/:id`, get_board, board/reads/snapshot.ts)
  * shows of each kind of item: its stored keys, except that an image's `blob`
  * is shown as `dataUrl` (snapshot.ts, publicImage). The write schemas take
  * these and drop what they do not read, so a snapshot item sent back works.

@@ -1,6 +1,6 @@
 /**
  * The board-id pattern, the one place it is written. Its own module without
- * zod, so that the browser app's entry (public/src/main.ts) can check a URL's
+ * zod, so that the browser app's entry (web/src/main.ts) can check a URL's
  * board id before the app and its schemas have loaded.
  */
 

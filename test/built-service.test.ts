@@ -31,7 +31,7 @@ describe('the built service', () => {
       expect(SERVICE_COMMAND.nodeFlags).toContain('--no-allocation-site-pretenuring');
       expect(service.process.spawnargs.slice(1)).toEqual([
         ...SERVICE_COMMAND.nodeFlags,
-        expect.stringMatching(/\/dist\/server\/app\/main\.js$/),
+        expect.stringMatching(/\/dist\/app\/main\.js$/),
       ]);
       const board = await (await fetch(`${service.url}/api/boards`, { method: 'POST' })).json();
       const written = await fetch(`${service.url}/api/boards/${board.id}/texts`, {
@@ -42,7 +42,7 @@ describe('the built service', () => {
       expect(written.status).toBe(200);
       const snapshot = await (await fetch(`${service.url}/json/${board.id}`)).json();
       expect(snapshot.texts.map((text: { content: string }) => text.content)).toEqual(['from the build']);
-      // The preview threads load the built worker (server/host/preview-worker.js), not the TypeScript one.
+      // The preview threads load the built worker (host/previews/preview-worker.js), not the TypeScript one.
       const diagram = await fetch(`${service.url}/api/boards/${board.id}/texts`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { attachCompensator, type CompensationContext, type Repair } from '../server/host/compensation.js';
+import { attachCompensator, type CompensationContext, type Repair } from '../host/documents/compensation.js';
 
 const stamp = { author: 'user:c', last_updated: '2026-01-01T00:00:00.000Z' };
 const column = { id: 'c1', title: 'To do', sort: 0, lane: 0, ...stamp };

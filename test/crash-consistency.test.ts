@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { DATABASE_FILE } from '../server/store/sqlite/database.js';
+import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, type Client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, type JsonClient, type YjsClient } from './helpers/realtime.js';

@@ -1,7 +1,7 @@
 /** The retention policy of history.md on plain data: which versions thinning drops. */
 import { describe, expect, it } from 'vitest';
-import { type RetentionPolicy, type ThinnedVersion, versionsToDrop } from '../server/board/versions.js';
-import { RETENTION } from '../server/host/history-recorder.js';
+import { type RetentionPolicy, type ThinnedVersion, versionsToDrop } from '../board/model/versions.js';
+import { RETENTION } from '../host/history/history-recorder.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -129,7 +129,7 @@ describe('changes', () => {
   });
 
   it('change counts and changes since the newest version replay no stored history, with 70 boards recording', async () => {
-    // The newest version's items are kept per board (server/host/history-recorder.ts): more boards than the 64 a cache by
+    // The newest version's items are kept per board (host/history/history-recorder.ts): more boards than the 64 a cache by
     // board count held, each with a version, then a second one, must all find their first version's items in memory.
     const ids = await Promise.all(Array.from({ length: 70 }, () => newBoard(t.api)));
     await Promise.all(ids.map((id) => settle(t.api, id, () => addText(t.api, id, 'first'))));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../server/store/sqlite/database.js';
+import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';

@@ -1,5 +1,5 @@
 /**
- * The JSON channel's per-board rooms (server/host/board-room.ts): ops are
+ * The JSON channel's per-board rooms (host/events/board-room.ts): ops are
  * computed only for boards with an open `/ws` socket, a socket hears only its
  * own board, the room keeps its board loaded and is disposed when its last
  * socket leaves. Observed through the figures the rooms give /metrics.

@@ -15,15 +15,15 @@ const rules = createRequire(import.meta.url)('../.dependency-cruiser.cjs');
 
 const TREE: Record<string, string> = {
   'schema/index.ts': 'export const x = 1;\n',
-  'server/board/pure.ts':
-    "import '../../adapters/rest/route.js';\nimport { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n",
-  'server/host/boards.ts': "import '../store/sqlite/store.js';\n",
-  'server/store/sqlite/store.ts': "import '../pg/store.js';\n",
-  'server/store/pg/store.ts': 'export {};\n',
+  'board/pure.ts':
+    "import '../adapters/rest/route.js';\nimport { readFileSync } from 'node:fs';\nexport const y = readFileSync;\n",
+  'host/boards/boards.ts': "import '../../store/sqlite/store.js';\n",
+  'store/sqlite/store.ts': "import '../pg/store.js';\n",
+  'store/pg/store.ts': 'export {};\n',
   'adapters/rest/route.ts': "import '../mcp/tools.js';\n",
   'adapters/mcp/tools.ts': "import '../kit/caller.js';\n",
   'adapters/kit/caller.ts': 'export {};\n',
-  'public/src/main.ts': "import '../../server/host/boards.js';\n",
+  'web/src/main.ts': "import '../../host/boards/boards.js';\n",
   'circle/a.ts': "import './b.js';\n",
   'circle/b.ts': "import './a.js';\n",
 };
@@ -54,13 +54,13 @@ describe('layer rules', () => {
     const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
     expect(found).toEqual(
       expect.arrayContaining([
-        'board-is-pure: server/board/pure.ts -> adapters/rest/route.ts',
-        'board-is-browser-safe: server/board/pure.ts -> fs',
-        'only-the-app-knows-adapters: server/board/pure.ts -> adapters/rest/route.ts',
-        'host-below-store-and-surfaces: server/host/boards.ts -> server/store/sqlite/store.ts',
-        'store-engines-apart: server/store/sqlite/store.ts -> server/store/pg/store.ts',
+        'board-is-pure: board/pure.ts -> adapters/rest/route.ts',
+        'board-is-browser-safe: board/pure.ts -> fs',
+        'only-the-app-knows-adapters: board/pure.ts -> adapters/rest/route.ts',
+        'host-below-store-and-surfaces: host/boards/boards.ts -> store/sqlite/store.ts',
+        'store-engines-apart: store/sqlite/store.ts -> store/pg/store.ts',
         'adapters-apart: adapters/rest/route.ts -> adapters/mcp/tools.ts',
-        'browser-imports-board-and-schema: public/src/main.ts -> server/host/boards.ts',
+        'browser-imports-board-and-schema: web/src/main.ts -> host/boards/boards.ts',
         expect.stringMatching(/^no-circular: circle\/[ab]\.ts -> circle\/[ab]\.ts$/),
       ]),
     );

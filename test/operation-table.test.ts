@@ -1,5 +1,5 @@
 /**
- * The operation table (server/board/operations.ts) is the one definition of
+ * The operation table (board/operations/operations.ts) is the one definition of
  * every board operation: each row is on every surface it declares (its REST
  * routes served and described in OpenAPI with its words, its MCP tool listed
  * with its words, effect and icon, its /ws frame accepted), and no surface
@@ -14,7 +14,7 @@ import {
   MUTATION_FRAMES,
   MutationArgs,
 } from '../schema/index.js';
-import { OPERATION_LIST } from '../server/board/operations.js';
+import { OPERATION_LIST } from '../board/operations/operations.js';
 import { connectRawMcp } from './helpers/mcp-raw.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';

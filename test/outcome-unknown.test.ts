@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createConnection, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_QUERY_TIMEOUT_MS } from '../server/store/pg/database.js';
+import { PG_QUERY_TIMEOUT_MS } from '../store/pg/database.js';
 import { client } from './helpers/http.js';
 import { openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';

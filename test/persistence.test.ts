@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { upsertImage } from '../server/board/draw.js';
-import { DATABASE_FILE } from '../server/store/sqlite/database.js';
+import { upsertImage } from '../board/mutations/draw.js';
+import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { startServer, type TestServer, TEST_CALLER } from './helpers/server.js';
 

@@ -8,9 +8,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { PgCommittedFeed } from '../server/store/pg/committed-feed.js';
-import { openPool, type Pool } from '../server/store/pg/database.js';
-import { PgJournal } from '../server/store/pg/journal.js';
+import { PgCommittedFeed } from '../store/pg/committed-feed.js';
+import { openPool, type Pool } from '../store/pg/database.js';
+import { PgJournal } from '../store/pg/journal.js';
 import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();

@@ -6,8 +6,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { openPool, type Pool } from '../server/store/pg/database.js';
-import { PgJournal } from '../server/store/pg/journal.js';
+import { openPool, type Pool } from '../store/pg/database.js';
+import { PgJournal } from '../store/pg/journal.js';
 import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 const available = await sharedServicesAvailable();

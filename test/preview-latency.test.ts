@@ -1,6 +1,6 @@
 /**
  * A board whose Mermaid diagrams take seconds to lay out must not hold the
- * event loop that answers every other request (server/host/preview-pool.ts).
+ * event loop that answers every other request (host/previews/preview-pool.ts).
  * These judge answer times in ms, so they run alone, after the other files
  * (vitest.config.ts): on two cores a file beside them takes the core the
  * event loop needs.

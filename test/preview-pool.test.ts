@@ -1,13 +1,13 @@
 /**
- * Previews are drawn in worker threads (server/host/preview-pool.ts): the
+ * Previews are drawn in worker threads (host/previews/preview-pool.ts): the
  * picture must come out as the main thread drew it, and a thread that stops
  * or overruns its time fails only its own preview. How long other requests
  * wait meanwhile is test/preview-latency.test.ts.
  */
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boardMaps } from '../server/board/document-model.js';
-import { renderPreview } from '../server/board/preview.js';
+import { boardMaps } from '../board/model/document-model.js';
+import { renderPreview } from '../board/render/preview.js';
 import { heavyBoard } from './helpers/heavy-diagrams.js';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';

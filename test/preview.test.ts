@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { INK_COLORS, MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
-import { upsertImage, upsertStroke, upsertText } from '../server/board/draw.js';
+import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectJson } from './helpers/realtime.js';
 import { connectMcp } from './helpers/mcp.js';

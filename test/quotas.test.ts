@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
-import type { BoardWrite } from '../server/board/board-write.js';
-import { upsertImage, upsertStroke, upsertText } from '../server/board/draw.js';
+import type { BoardWrite } from '../board/mutations/board-write.js';
+import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { useServer, TEST_CALLER } from './helpers/server.js';
 

@@ -42,7 +42,7 @@ function redisPid(redis: Service): number {
 /** One instance of the shared setup in a child process, rate limits on (the default), its output kept. */
 async function instance(redis: Service, databaseUrl: string, env: Record<string, string> = {}): Promise<Spawned> {
   const server = await spawnReady(
-    'server/app/main.ts',
+    'app/main.ts',
     testEnv(await tempDataDir(), {
       REDIS_URL: redis.url,
       DATABASE_URL: databaseUrl,

@@ -87,11 +87,11 @@ describe('references to files', () => {
   });
 
   it('finds a name that is not there', () => {
-    expect(exists('server/host/boards.ts', 'server/host/history.ts')).toBe(false);
+    expect(exists('host/boards/boards.ts', 'host/history.ts')).toBe(false);
     expect(exists('docs/choices.md', '../shared/spec/interface.md')).toBe(false);
-    expect(exists('server/host/boards.ts', 'decisions.md')).toBe(false);
-    expect(exists('server/host/boards.ts', 'board/versions.ts')).toBe(true);
-    expect(exists('docs/history.md', 'server/store/*/version-store.ts')).toBe(true);
+    expect(exists('host/boards/boards.ts', 'decisions.md')).toBe(false);
+    expect(exists('host/boards/boards.ts', 'board/model/versions.ts')).toBe(true);
+    expect(exists('docs/history.md', 'store/*/version-store.ts')).toBe(true);
     expect(missingIn('docs/history.md')).toEqual([]);
   });
 });

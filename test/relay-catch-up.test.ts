@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
-import { HAND_OVER_MS } from '../server/host/journal-catch-up.js';
+import { HAND_OVER_MS } from '../cluster/journal-catch-up.js';
 import { client } from './helpers/http.js';
 import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
-import { boardMaps } from '../server/board/document-model.js';
-import { upsertColumn, upsertTask } from '../server/board/todo.js';
+import { boardMaps } from '../board/model/document-model.js';
+import { upsertColumn, upsertTask } from '../board/mutations/todo.js';
 import { useServer, TEST_CALLER } from './helpers/server.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_NODE, unsupportedNodeMessage } from '../server/app/node-version.js';
+import { SUPPORTED_NODE, unsupportedNodeMessage } from '../app/node-version.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
@@ -51,7 +51,7 @@ const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
 
 describe.runIf(oldNode)(`a start on an unsupported Node (${oldNode})`, () => {
   it('stops with one clear line and exit code 1, before any native module loads', () => {
-    const started = spawnSync(oldNode!, ['--import', 'tsx', join(ROOT, 'server/app/main.ts')], {
+    const started = spawnSync(oldNode!, ['--import', 'tsx', join(ROOT, 'app/main.ts')], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, PORT: '0', DATA_DIR: join(ROOT, '.scratch/never-created') },

@@ -1,5 +1,5 @@
 /**
- * The shared setup: two real instances (server/app/main.ts in child processes) on
+ * The shared setup: two real instances (app/main.ts in child processes) on
  * one PostgreSQL database and one Redis, each reached directly, as a load
  * balancer without sticky routing would. Skipped, loudly, when Redis or
  * PostgreSQL is not running here (scripts/start-shared-services.sh; CI always

@@ -15,12 +15,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
-import { knownError } from '../server/store/storage-errors.js';
-import { tombstoneIsFresh } from '../server/board/record.js';
-import { blobHash } from '../server/store/blob-hash.js';
-import type { BoardStore } from '../server/store/board-store.js';
-import { PgStore } from '../server/store/pg/store.js';
-import { SqliteStore } from '../server/store/sqlite/store.js';
+import { knownError } from '../store/storage-errors.js';
+import { tombstoneIsFresh } from '../board/model/record.js';
+import { blobHash } from '../store/blob-hash.js';
+import type { BoardStore } from '../store/board-store.js';
+import { PgStore } from '../store/pg/store.js';
+import { SqliteStore } from '../store/sqlite/store.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 /** One engine's storage for a whole suite: every store it opens sees the same data. */
@@ -57,7 +57,7 @@ type Engine = {
    * A change that appended journal entries and then threw: PostgreSQL
    * journals them as usual (pg/journal.ts `hold`), because the live document
    * already holds them; SQLite rolls them back with the rest of its
-   * transaction. The domain never throws after its Y transaction (host/boards.ts
+   * transaction. The domain never throws after its Y transaction (host/boards/boards.ts
    * applies it last), so neither case arises there.
    */
   journalsAppendsOfThrowingChange: boolean;
@@ -293,7 +293,7 @@ function storeContract(engine: Engine): void {
         expect(stored.createdAt > tombstone.createdAt).toBe(true);
         expect(stored.lockVersion).toBeGreaterThan(tombstone.lockVersion);
         // Not lockVersion: PostgreSQL stages the revive and returns lockVersion 0 where the row holds a higher
-        // one (SQLite returns the row). Undocumented; harmless today because host/boards.ts `open` reads the
+        // one (SQLite returns the row). Undocumented; harmless today because host/boards/boards.ts `open` reads the
         // record again after a revive, and a stale version only makes a lock swap fail (409), never pass.
         expect(revived).toMatchObject({
           id,

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { RATE_BOARD_STANDARD, RATE_CREATE_STANDARD } from '../schema/index.js';
-import { DATABASE_FILE } from '../server/store/sqlite/database.js';
+import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, type Client } from './helpers/http.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { isUuid } from '../../schema/index.js';
-import type { Caller } from '../../server/host/access.js';
+import type { Caller } from '../../host/access/access.js';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

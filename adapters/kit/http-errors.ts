@@ -5,8 +5,8 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BODY_BYTES } from '../../schema/index.js';
-import { BoardError, errors } from '../../server/board/errors.js';
-import { knownError } from '../../server/store/storage-errors.js';
+import { BoardError, errors } from '../../board/model/errors.js';
+import { knownError } from '../../store/storage-errors.js';
 
 /**
  * The longest path segment the router takes (Fastify's default is 100). Longer

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyKey } from '../../schema/index.js';
-import { errors } from '../../server/board/errors.js';
-import type { IdempotentRequest } from '../../server/host/idempotency.js';
+import { errors } from '../../board/model/errors.js';
+import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 
 /** A key as sent, checked; undefined when none was sent. */
 export function idempotencyKey(value: unknown): string | undefined {

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { isUuid, ItemId } from '../../schema/index.js';
-import { errors, type FieldError, fromZodIssues } from '../../server/board/errors.js';
+import { errors, type FieldError, fromZodIssues } from '../../board/model/errors.js';
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {

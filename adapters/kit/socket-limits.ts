@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP } from '../../schema/index.js';
-import { BoardError } from '../../server/board/errors.js';
+import { BoardError } from '../../board/model/errors.js';
 
 /** Counts open things per key and refuses one over the limit. */
 export class OpenCounter {

@@ -3,13 +3,13 @@
  * 2026-07-28 listen stream), with one watch per board. A board's changes reach
  * its listeners; a lock change on it, set here or on another instance, checks
  * each listener again with the key it presented, as open sockets are checked
- * (server/host/socket-access.ts), and one that may no longer read is refused
+ * (host/access/socket-access.ts), and one that may no longer read is refused
  * before it is told of any change made after the lock.
  */
-import type { KeyHolder } from '../../server/host/access.js';
-import type { BoardEvents, BoardSignal } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
-import { SocketAccess } from '../../server/host/socket-access.js';
+import type { KeyHolder } from '../../host/access/access.js';
+import type { BoardEvents, BoardSignal } from '../../host/events/board-events.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { SocketAccess } from '../../host/access/socket-access.js';
 
 export type ListenerHooks<L> = {
   /** Whose key a listener presented for a board, and from which address. */

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_BODY_BYTES } from '../../schema/index.js';
-import { errors } from '../../server/board/errors.js';
+import { errors } from '../../board/model/errors.js';
 
 /** How much of an oversized body is searched for its id. */
 const ID_PREFIX_BYTES = 16 * 1024;

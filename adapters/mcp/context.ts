@@ -5,7 +5,7 @@
  * it back as `extra.authInfo`.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Caller } from '../../server/host/access.js';
+import type { Caller } from '../../host/access/access.js';
 
 export type RequestContext = { ip: string; key?: string; importToken?: string; baseUrl: string };
 

@@ -20,8 +20,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
 import { MAX_STROKE_POINTS } from '../../schema/index.js';
-import { type BoardError, errors, quotaAdvice } from '../../server/board/errors.js';
-import { knownError } from '../../server/store/storage-errors.js';
+import { type BoardError, errors, quotaAdvice } from '../../board/model/errors.js';
+import { knownError } from '../../store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';
 

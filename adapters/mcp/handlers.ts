@@ -14,10 +14,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { McpToolName } from '../../schema/index.js';
-import { TOOL_OPERATIONS } from '../../server/board/operations.js';
-import type { Boards } from '../../server/host/boards.js';
-import { errors, fromZodIssues } from '../../server/board/errors.js';
-import { SERVICE_INFO } from '../../server/host/service-info.js';
+import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { errors, fromZodIssues } from '../../board/model/errors.js';
+import { SERVICE_INFO } from '../../host/operator/service-info.js';
 import { contextOf, mcpCaller } from './context.js';
 import {
   asBoardError,

@@ -5,7 +5,7 @@
  */
 import type { Icon } from '@modelcontextprotocol/server';
 import type { McpToolName } from '../../schema/index.js';
-import { OPERATIONS, type OperationGroup } from '../../server/board/operations.js';
+import { OPERATIONS, type OperationGroup } from '../../board/operations/operations.js';
 
 const svg = (body: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24"><rect x="1" y="1" width="22" height="22" rx="5" fill="#2962ff"/>${body}</svg>`;

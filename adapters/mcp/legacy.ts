@@ -10,9 +10,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
-import type { KeyHolder } from '../../server/host/access.js';
-import type { BoardEvents } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
+import type { KeyHolder } from '../../host/access/access.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { BoardListeners } from './board-listeners.js';
 import { contextOf } from './context.js';
 import { asBoardError, toMcpError, type ToolCalls } from './errors.js';

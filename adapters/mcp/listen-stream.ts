@@ -6,7 +6,7 @@
  * with a JSON-RPC error for the listen request (the revision lets a server
  * end a subscription by closing its stream; the error says why first).
  */
-import type { KeyHolder } from '../../server/host/access.js';
+import type { KeyHolder } from '../../host/access/access.js';
 import type { RpcError } from './errors.js';
 import { parseUri } from './resources.js';
 

@@ -20,8 +20,8 @@ import {
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import type { BoardEvents } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { BoardListeners } from './board-listeners.js';
 import { contextOf, mcpCaller, type RequestContext } from './context.js';
 import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
@@ -29,7 +29,7 @@ import { ListenStream } from './listen-stream.js';
 import { RequestMemory } from './memory.js';
 import { asBoardError, INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
-import { knownError } from '../../server/store/storage-errors.js';
+import { knownError } from '../../store/storage-errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
 import { OpenCounter } from '../kit/socket-limits.js';
 import { nodeHandler, type NodeMcpHandler, type NodeMcpRequest } from './web.js';

@@ -6,7 +6,7 @@
  * left to its resource (svc://board/{id}/preview.svg), named in the answer.
  */
 import type { ContentBlock, ResourceLink } from '@modelcontextprotocol/server';
-import type { PreviewPool } from '../../server/host/preview-pool.js';
+import type { PreviewPool } from '../../host/previews/preview-pool.js';
 import { boardResourceLinks, RESOURCE_TEMPLATES } from './resources.js';
 
 /**

@@ -12,10 +12,10 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { isUuid, VersionNumber } from '../../schema/index.js';
-import type { Caller } from '../../server/host/access.js';
-import type { Boards } from '../../server/host/boards.js';
-import { errors } from '../../server/board/errors.js';
-import { jsonSnapshot, tasksView } from '../../server/board/snapshot.js';
+import type { Caller } from '../../host/access/access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { errors } from '../../board/model/errors.js';
+import { jsonSnapshot, tasksView } from '../../board/reads/snapshot.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);

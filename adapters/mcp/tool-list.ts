@@ -8,7 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { type McpToolName, toJsonSchema } from '../../schema/index.js';
-import { TOOL_OPERATIONS } from '../../server/board/operations.js';
+import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { withIcons } from './tool-icons-list.js';

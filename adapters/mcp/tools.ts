@@ -1,5 +1,5 @@
 /**
- * Every MCP tool: a row of the operation table (server/board/operations.ts)
+ * Every MCP tool: a row of the operation table (board/operations/operations.ts)
  * with its words, its annotations (from the row's effect) and a handler that
  * runs the row: a mutation or a view through Boards as REST and the frames
  * do, a host row through the Boards method that answers it. Handlers
@@ -8,10 +8,10 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { type McpToolArgs, type McpToolName, READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
-import type { Boards } from '../../server/host/boards.js';
-import type { IdempotentRequest } from '../../server/host/idempotency.js';
-import { errors } from '../../server/board/errors.js';
-import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../server/board/operations.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { IdempotentRequest } from '../../host/boards/idempotency.js';
+import { errors } from '../../board/model/errors.js';
+import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../board/operations/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
 import { previewAnswer } from './preview-answer.js';

@@ -1,12 +1,12 @@
 /** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CreateBoardInput, type ImageMimeType, Template, UUID_IN_TEXT, WaitQuery } from '../../schema/index.js';
-import type { Boards } from '../../server/host/boards.js';
-import { errors } from '../../server/board/errors.js';
-import { tasksCsv, tasksMarkdown } from '../../server/board/exports.js';
-import { createBoardFieldError } from '../../server/board/import.js';
-import { etagOf, jsonSnapshot } from '../../server/board/snapshot.js';
-import { isDrawSeed } from '../../server/board/templates.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { errors } from '../../board/model/errors.js';
+import { tasksCsv, tasksMarkdown } from '../../board/reads/exports.js';
+import { createBoardFieldError } from '../../board/import/import.js';
+import { etagOf, jsonSnapshot } from '../../board/reads/snapshot.js';
+import { isDrawSeed } from '../../board/mutations/templates.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';

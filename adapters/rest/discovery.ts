@@ -7,10 +7,10 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
 import { toJsonSchema } from '../../schema/json-schema.js';
-import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../server/board/operations.js';
-import { quotasDocument } from '../../server/board/quotas.js';
+import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../board/operations/operations.js';
+import { quotasDocument } from '../../board/model/quotas.js';
 import { z } from 'zod';
-import { SERVICE_INFO } from '../../server/host/service-info.js';
+import { SERVICE_INFO } from '../../host/operator/service-info.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { openApiDocument } from './openapi.js';
 

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ChangesQuery, PageLimitQuery, RestoreBody, VersionParams, VersionsQuery } from '../../schema/index.js';
-import { errors } from '../../server/board/errors.js';
-import type { Boards } from '../../server/host/boards.js';
+import { errors } from '../../board/model/errors.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';

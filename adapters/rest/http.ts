@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUuid } from '../../schema/index.js';
-import type { Boards } from '../../server/host/boards.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 
 /** Routes whose board the per-board rate limit counts at the edge. */

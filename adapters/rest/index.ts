@@ -1,8 +1,8 @@
 /** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Boards } from '../../server/host/boards.js';
-import { errors } from '../../server/board/errors.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { errors } from '../../board/model/errors.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes } from './discovery.js';
 import { baseUrlOf, baseUrlVary, sendError, toBoardError } from '../kit/http-errors.js';

@@ -1,7 +1,7 @@
 /** REST routes of board locks: lock, unlock and verify-key. */
 import type { FastifyInstance } from 'fastify';
 import { LockInput, VerifyKeyInput } from '../../schema/index.js';
-import type { Boards } from '../../server/host/boards.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';

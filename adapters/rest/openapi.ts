@@ -30,8 +30,8 @@ import {
   RestoreBody,
   TEMPLATES,
 } from '../../schema/index.js';
-import { OPERATION_LIST, type OperationGroup } from '../../server/board/operations.js';
-import { SERVICE_INFO } from '../../server/host/service-info.js';
+import { OPERATION_LIST, type OperationGroup } from '../../board/operations/operations.js';
+import { SERVICE_INFO } from '../../host/operator/service-info.js';
 
 type Schema = Record<string, unknown>;
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => toJsonSchema(schema, io);

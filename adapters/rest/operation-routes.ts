@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DrawKind } from '../../schema/index.js';
-import type { Boards } from '../../server/host/boards.js';
-import { type AnyMutation, type AnyView, OPERATION_LIST, type RestRoute } from '../../server/board/operations.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { type AnyMutation, type AnyView, OPERATION_LIST, type RestRoute } from '../../board/operations/operations.js';
 import { callerOf } from '../kit/caller.js';
-import { fromZodIssues } from '../../server/board/errors.js';
+import { fromZodIssues } from '../../board/model/errors.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';
 

@@ -6,8 +6,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BoardError } from '../../server/board/errors.js';
-import { secretsEqual } from '../../server/host/keys.js';
+import { BoardError } from '../../board/model/errors.js';
+import { secretsEqual } from '../../host/access/keys.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

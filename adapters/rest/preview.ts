@@ -1,6 +1,6 @@
 /** GET /svg-preview/{boardId}: the schematic SVG, with an ETag (304 on a match) and the lock rules of every read. */
 import type { FastifyInstance } from 'fastify';
-import type { Boards } from '../../server/host/boards.js';
+import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam } from '../kit/params.js';
 import { matchesEtag } from './http.js';

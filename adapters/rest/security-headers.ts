@@ -30,7 +30,7 @@ type Directives = Record<string, Iterable<string | ((req: IncomingMessage) => st
 /** A Host header we are willing to write into a policy: a name or address and a port, nothing else. */
 const SANE_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
-/** The read-only embed is the app's page with `?embed=1`, read as the app reads it (public/src/main.ts). */
+/** The read-only embed is the app's page with `?embed=1`, read as the app reads it (web/src/main.ts). */
 export function isEmbedPage(url: string | undefined): boolean {
   const [path, query = ''] = (url ?? '').split('?', 2);
   return (path === '/' || path === '/index.html') && new URLSearchParams(query).get('embed') === '1';

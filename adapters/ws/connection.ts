@@ -23,17 +23,17 @@ import {
   WS_CONTINUATION_IDLE_MS,
   WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
-import type { Access, Caller } from '../../server/host/access.js';
-import type { BoardWrite } from '../../server/board/board-write.js';
-import type { BoardRooms, Membership, RoomMember } from '../../server/host/board-room.js';
-import type { Boards } from '../../server/host/boards.js';
-import type { BoardOp } from '../../server/host/op-feed.js';
-import type { SocketVerdict } from '../../server/host/socket-access.js';
-import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../server/board/errors.js';
-import { knownError } from '../../server/store/storage-errors.js';
-import { type BatchOpCall, parseBatchOps } from '../../server/board/batch.js';
-import { FRAME_OPERATIONS, runBatch } from '../../server/board/operations.js';
-import type { IdempotentRequest } from '../../server/host/idempotency.js';
+import type { Access, Caller } from '../../host/access/access.js';
+import type { BoardWrite } from '../../board/mutations/board-write.js';
+import type { BoardRooms, Membership, RoomMember } from '../../host/events/board-room.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { BoardOp } from '../../host/events/op-feed.js';
+import type { SocketVerdict } from '../../host/access/socket-access.js';
+import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
+import { knownError } from '../../store/storage-errors.js';
+import { type BatchOpCall, parseBatchOps } from '../../board/mutations/batch.js';
+import { FRAME_OPERATIONS, runBatch } from '../../board/operations/operations.js';
+import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import { idempotencyKey } from '../kit/idempotency.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 

@@ -6,10 +6,10 @@
  */
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Access } from '../../server/host/access.js';
-import type { BoardRooms } from '../../server/host/board-room.js';
-import type { Boards } from '../../server/host/boards.js';
-import type { SocketAccess } from '../../server/host/socket-access.js';
+import type { Access } from '../../host/access/access.js';
+import type { BoardRooms } from '../../host/events/board-room.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { SocketAccess } from '../../host/access/socket-access.js';
 import { boardIdParam } from '../kit/params.js';
 import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
@@ -43,7 +43,7 @@ type WsRoute = { Params: { boardId: string }; Querystring: { key?: string | stri
 type WsRequest = FastifyRequest<WsRoute> & { admission?: Admission };
 
 /**
- * Each socket joins its board's room (server/host/board-room.ts). `opened`
+ * Each socket joins its board's room (host/events/board-room.ts). `opened`
  * counts an open socket in and returns what to call when it closes (the
  * operator's metrics).
  */

@@ -3,7 +3,7 @@
  * WebSocket route. A document name is a board id; the provider's token is the
  * board's access key. Lock and tombstone state come from the registry, never
  * from the document. Updates pass the same rules as every other surface
- * (accept-then-compensate, server/host/compensation.ts) and a per-board rate limit.
+ * (accept-then-compensate, host/documents/compensation.ts) and a per-board rate limit.
  */
 import type {
   Connection,
@@ -27,15 +27,15 @@ import {
   MAX_COLLAB_REPAIRS_PER_MINUTE,
   MAX_WS_BUFFERED_BYTES,
 } from '../../schema/index.js';
-import type { Access } from '../../server/host/access.js';
-import type { BoardEvents } from '../../server/host/board-events.js';
-import type { Boards } from '../../server/host/boards.js';
-import type { DocumentHost } from '../../server/host/document-host.js';
-import { attachCompensator, type Repair } from '../../server/host/compensation.js';
-import { attachPresence } from '../../server/host/presence.js';
-import { SocketAccess } from '../../server/host/socket-access.js';
-import { BoardError, CLOSE } from '../../server/board/errors.js';
-import type { BlobStore, Registry } from '../../server/store/board-store.js';
+import type { Access } from '../../host/access/access.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { DocumentHost } from '../../host/documents/document-host.js';
+import { attachCompensator, type Repair } from '../../host/documents/compensation.js';
+import { attachPresence } from '../../host/documents/presence.js';
+import { SocketAccess } from '../../host/access/socket-access.js';
+import { BoardError, CLOSE } from '../../board/model/errors.js';
+import type { BlobStore, Registry } from '../../store/board-store.js';
 import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { clientAuthor } from '../kit/caller.js';
 

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { DATABASE_FILE } from '../../server/store/sqlite/database.js';
+import { DATABASE_FILE } from '../../store/sqlite/database.js';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { closeProviders, provider } from '../lib/clients.js';
 import { rssOf, spawnReady, spawnService, type Spawned } from '../lib/processes.js';

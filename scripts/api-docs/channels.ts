@@ -10,8 +10,8 @@ import {
   type McpToolName,
 } from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
-import { CLOSE } from '../../server/board/errors.js';
-import { FRAME_OPERATIONS, TOOL_OPERATIONS } from '../../server/board/operations.js';
+import { CLOSE } from '../../board/model/errors.js';
+import { FRAME_OPERATIONS, TOOL_OPERATIONS } from '../../board/operations/operations.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
 const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>
@@ -108,7 +108,7 @@ export function framesMarkdown(): string {
     '',
     '## WebSocket close codes',
     '',
-    'One list for both WebSocket endpoints (`CLOSE` in `server/board/errors.ts`).',
+    'One list for both WebSocket endpoints (`CLOSE` in `board/model/errors.ts`).',
     '',
     close,
   ].join('\n');

@@ -184,7 +184,7 @@ a board's access key). A restore stores its answer just after its change
 rather than with it (it records versions around the change): should that fail,
 its retry restores again, to the same state.
 
-Every code, from the list in \`server/board/errors.ts\` (values in angle
+Every code, from the list in \`board/model/errors.ts\` (values in angle
 brackets stand for the request's own):`;
 
 export const LIMITS_INTRO = `## Limits

@@ -1,9 +1,9 @@
-/** The error codes and the limits of docs/api.md, from server/board/errors.ts, the sources that throw, schema/limits.ts and /quotas.json. */
+/** The error codes and the limits of docs/api.md, from board/model/errors.ts, the sources that throw, schema/limits.ts and /quotas.json. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as L from '../../schema/limits.js';
-import { type BoardError, errors } from '../../server/board/errors.js';
-import { quotasDocument } from '../../server/board/quotas.js';
+import { type BoardError, errors } from '../../board/model/errors.js';
+import { quotasDocument } from '../../board/model/quotas.js';
 import { table } from './markdown.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -37,7 +37,9 @@ function sourceFiles(dir: string): string[] {
 export function otherErrors(): [number, string, string, string][] {
   const listed = new Set(listedErrors().map(([, error]) => error.code));
   const found = new Map<string, [number, string, string, string]>();
-  for (const file of [...sourceFiles(join(ROOT, 'adapters')), ...sourceFiles(join(ROOT, 'server'))]) {
+  for (const file of ['adapters', 'board', 'host', 'store', 'cluster', 'app'].flatMap((dir) =>
+    sourceFiles(join(ROOT, dir)),
+  )) {
     for (const [, status, code, message] of readFileSync(file, 'utf8').matchAll(
       /new BoardError\(\s*(\d{3}),\s*'([a-z_]+)',\s*['`](.*?)['`][,)]/g,
     )) {

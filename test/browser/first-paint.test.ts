@@ -1,10 +1,10 @@
 /**
- * First paint from the JSON snapshot (public/src/first-paint.ts): a draw board opened for the first time in a browser
+ * First paint from the JSON snapshot (web/src/first-paint.ts): a draw board opened for the first time in a browser
  * is drawn from `GET /json/{id}` before its Yjs sync has happened; the sync
  * then takes over, dropping what the board no longer holds and adding what it
  * gained meanwhile. A board this browser opened before is not fetched twice.
  * Both requests the first paint waits for leave before the app's own script
- * has arrived (public/src/main.ts).
+ * has arrived (web/src/main.ts).
  */
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ export type Instance = { name: string; url: string; port: number; dataDir: strin
 
 async function startInstance(name: string, env: Record<string, string>, port = 0): Promise<Instance> {
   const dataDir = await tempDataDir();
-  const spawned = await spawnReady('server/app/main.ts', testEnv(dataDir, { ...env, PORT: String(port) }), {
+  const spawned = await spawnReady('app/main.ts', testEnv(dataDir, { ...env, PORT: String(port) }), {
     captureOutput: true,
     readyWithinMs: 45_000, // several instances start at once on a loaded machine
   });

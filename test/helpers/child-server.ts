@@ -1,5 +1,5 @@
 /**
- * The real entry point (server/app/main.ts) in a child process, for tests that kill
+ * The real entry point (app/main.ts) in a child process, for tests that kill
  * it and for benchmarks that load it from another process. Free of vitest, so
  * bench/ can use it too.
  */
@@ -101,7 +101,7 @@ export async function spawnReady(
 
 export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
 
-/** The real entry point (server/app/main.ts) in a child process; resolves once it prints its URL. */
+/** The real entry point (app/main.ts) in a child process; resolves once it prints its URL. */
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return spawnReady('server/app/main.ts', testEnv(dataDir, env));
+  return spawnReady('app/main.ts', testEnv(dataDir, env));
 }

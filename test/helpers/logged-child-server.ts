@@ -8,5 +8,5 @@ import { spawnReady, testEnv, type Spawned } from './child-server.js';
 export type LoggedChildServer = Pick<Spawned, 'url' | 'output' | 'stop'>;
 
 export function startLoggedChildServer(dataDir: string, env: Record<string, string> = {}): Promise<LoggedChildServer> {
-  return spawnReady('server/app/main.ts', testEnv(dataDir, env), { captureOutput: true });
+  return spawnReady('app/main.ts', testEnv(dataDir, env), { captureOutput: true });
 }

@@ -1,8 +1,8 @@
 /** Starts the real server on port 0 against a temp DATA_DIR, in process or as a child process. */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
-import { buildServer, type BoardServer, type BuildOptions } from '../../server/app/build-server.js';
-import { loadConfig } from '../../server/app/config.js';
+import { buildServer, type BoardServer, type BuildOptions } from '../../app/build-server.js';
+import { loadConfig } from '../../app/config.js';
 import { tempDataDir, testEnv } from './child-server.js';
 import { freshClusterEnv } from './shared-services.js';
 import { client, type Client } from './http.js';

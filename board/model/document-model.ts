@@ -1,0 +1,140 @@
+/**
+ * The layout of a board's Y.Doc (documented in docs/document-model.md): one
+ * top-level Y.Map per kind, holding id -> plain JSON item. A whole item is
+ * replaced on every change, which merges per item and costs far less memory
+ * than a nested Y.Map per item.
+ */
+import type * as Y from 'yjs';
+import type { Anchors, BoardMode, InkColor, Point } from '../../schema/index.js';
+import { StagedMap } from '../mutations/staged-map.js';
+
+type Stamp = { author: string; last_updated: string };
+
+export type TextItem = Stamp & {
+  id: string;
+  x: number;
+  y: number;
+  content: string;
+  color?: InkColor;
+  width?: number;
+  postit?: boolean;
+  diagram?: boolean;
+};
+
+/** Links live in the texts map (they count as text nodes and appear in `texts` of every snapshot). */
+export type LinkItem = Stamp & { id: string; kind: 'link'; x: number; y: number; url: string };
+
+export type StrokeItem = Stamp & {
+  id: string;
+  points: Point[];
+  color: InkColor;
+  width: number;
+  anchors?: Anchors;
+};
+
+/** The image payload is in the blob store under `blob`; the document keeps what a layout needs. */
+export type ImageItem = Stamp & {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  blob: string;
+  mime: string;
+  bytes: number;
+  thumbDataUrl?: string;
+};
+
+export type ColumnItem = Stamp & { id: string; title: string; sort: number; lane: number; color?: string };
+
+export type TaskItem = Stamp & {
+  id: string;
+  column_id: string;
+  name: string;
+  description?: string;
+  due_date?: string;
+  priority?: 'H' | 'M' | 'L';
+  assignee?: string;
+  sort: number;
+  done: boolean;
+  color?: string;
+  content?: string;
+};
+
+export type LaneItem = Stamp & { lane: number; title: string };
+
+/** Board settings: the mode the registry holds (mirrored), the column width, the title (docs/titles.md). */
+export type Meta = { mode?: BoardMode; colWidth?: number; title?: string };
+
+export type TextNode = TextItem | LinkItem;
+
+export function isLink(node: TextNode): node is LinkItem {
+  return (node as LinkItem).kind === 'link';
+}
+
+type MapTypes = {
+  texts: TextNode;
+  lines: StrokeItem;
+  images: ImageItem;
+  columns: ColumnItem;
+  tasks: TaskItem;
+  lanes: LaneItem;
+  meta: Meta[keyof Meta];
+};
+export type MapName = keyof MapTypes;
+/** The maps of draw items and of todo items (a board of the other mode holds none of them). */
+export const DRAW_MAPS = ['texts', 'lines', 'images'] as const;
+export const TODO_MAPS = ['columns', 'tasks', 'lanes'] as const;
+/** Names of the maps that hold content, in the order snapshots list them. */
+export const CONTENT_MAPS = [...DRAW_MAPS, ...TODO_MAPS] as const;
+/** Every top-level map of a board document: the one list of their names. */
+export const MAP_NAMES: readonly MapName[] = [...CONTENT_MAPS, 'meta'];
+
+/** The typed top-level maps of a board document. */
+export type BoardMaps = { [K in MapName]: Y.Map<MapTypes[K]> };
+
+/** A document's maps never change identity: found once per document, not on every write. */
+const mapsOf = new WeakMap<Y.Doc, BoardMaps>();
+
+export function boardMaps(doc: Y.Doc): BoardMaps {
+  let maps = mapsOf.get(doc);
+  if (!maps)
+    mapsOf.set(
+      doc,
+      (maps = Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps),
+    );
+  return maps;
+}
+
+/** What a write sees of the maps: its own changes staged until commit (see StagedMap). */
+export type WriteMaps = { [K in MapName]: StagedMap<MapTypes[K]> };
+
+export function stagedMaps(doc: Y.Doc): WriteMaps {
+  const maps = boardMaps(doc);
+  // Spelled out rather than built from MAP_NAMES (the type checks that none is missing): no arrays made per write.
+  return {
+    texts: new StagedMap(maps.texts),
+    lines: new StagedMap(maps.lines),
+    images: new StagedMap(maps.images),
+    columns: new StagedMap(maps.columns),
+    tasks: new StagedMap(maps.tasks),
+    lanes: new StagedMap(maps.lanes),
+    meta: new StagedMap(maps.meta),
+  };
+}
+
+/** Applies every staged change of a write; call inside its Y transaction. */
+export function commitMaps(maps: WriteMaps): boolean {
+  let changed = false;
+  for (const name of MAP_NAMES) {
+    if (maps[name].dirty) {
+      maps[name].commit();
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** Read access that both a document's maps and a write's staged maps give. */
+export type ReadMap<T> = { get(key: string): T | undefined; values(): IterableIterator<T> };
+export type ReadMaps = { [K in MapName]: ReadMap<MapTypes[K]> };

@@ -1,0 +1,39 @@
+/**
+ * Recolours the named items: the `recolor` row of the operation table
+ * (operations.ts), which the browser also runs on its own copy of the board.
+ */
+import type { BoardWrite } from './board-write.js';
+import { CARD_COLORS, toInkColor } from '../../schema/index.js';
+import { isLink } from '../model/document-model.js';
+import { errors } from '../model/errors.js';
+
+/**
+ * Recolours a selection: texts and strokes take an ink colour name (anything
+ * unknown becomes auto, as on every surface), columns and tasks a card colour
+ * (red, blue, green, or "" to clear). All named items must exist.
+ */
+export function recolor(w: BoardWrite, ids: string[], color: string): { ok: true; ids: string[]; color: string } {
+  const card =
+    color === ''
+      ? null
+      : (CARD_COLORS as readonly string[]).includes(color.toLowerCase())
+        ? color.toLowerCase()
+        : undefined;
+  for (const id of ids) {
+    const text = w.maps.texts.get(id);
+    const stroke = w.maps.lines.get(id);
+    const column = w.maps.columns.get(id);
+    const task = w.maps.tasks.get(id);
+    if (text && !isLink(text)) w.maps.texts.set(id, { ...text, color: toInkColor(color), last_updated: w.now });
+    else if (stroke) w.maps.lines.set(id, { ...stroke, color: toInkColor(color), last_updated: w.now });
+    else if (column || task) {
+      if (card === undefined) throw errors.invalidPayload('color', 'columns and tasks take red, blue, green or ""');
+      const item = { ...(column ?? task)!, last_updated: w.now };
+      if (card === null) delete item.color;
+      else item.color = card;
+      if (column) w.maps.columns.set(id, item as typeof column);
+      else w.maps.tasks.set(id, item as typeof task & object);
+    } else throw errors.itemNotFound('recolourable item (text, stroke, column or task)', id);
+  }
+  return { ok: true, ids, color };
+}

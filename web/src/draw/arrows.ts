@@ -1,0 +1,102 @@
+/**
+ * The arrow and eraser tools' geometry: where an arrow between two items
+ * starts and ends and what it is anchored to, and which strokes an eraser's
+ * path crosses.
+ */
+import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
+import { exitPoint } from '../../../board/mutations/anchored-strokes.js';
+import { strokeBBox } from '../../../board/mutations/draw.js';
+import type { ItemLayer } from './items.js';
+import { round, type Box, type World } from './view.js';
+
+/** How near a stroke the eraser must pass, in screen pixels. */
+export const ERASER_RADIUS_PX = 8;
+
+/** An item an arrow end can be anchored to: a text or an image (anchors name no other kind). */
+export type Node = { id: string; kind: Anchor['kind']; box: Box };
+
+/** The text or image an arrow end lies on, from the item id under the pointer. */
+export function nodeAt(layer: ItemLayer, id: string | null): Node | null {
+  if (!id) return null;
+  const kind = layer.kindOf(id);
+  const element = layer.elements.get(id);
+  if ((kind !== 'texts' && kind !== 'images') || !element) return null;
+  const box = layer.boxOf(element);
+  return box && { id, kind: kind === 'texts' ? 'text' : 'image', box };
+}
+
+const centre = (box: Box): World => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+/**
+ * The stroke an arrow gesture makes, from its press at `a` to its release at
+ * `b`: a straight line between the items under its ends, edge to edge on the
+ * line between their centres, each end anchored to its item by its offset
+ * from the item's top-left. The domain routes it the same way again whenever
+ * either item moves or resizes (anchored-strokes.ts).
+ */
+export function arrowStroke(
+  from: Node | null,
+  a: World,
+  to: Node | null,
+  b: World,
+): Pick<StrokeInput, 'points' | 'anchors'> {
+  const p = from ? exitPoint(from.box, to ? centre(to.box) : b) : a;
+  const q = to ? exitPoint(to.box, from ? centre(from.box) : a) : b;
+  const points: Point[] = [
+    [round(p.x), round(p.y)],
+    [round(q.x), round(q.y)],
+  ];
+  const anchor = (node: Node, [x, y]: Point): Anchor => ({
+    kind: node.kind,
+    id: node.id,
+    dx: round(x - node.box.x),
+    dy: round(y - node.box.y),
+  });
+  const anchors: Anchors = {};
+  if (from) anchors.start = anchor(from, points[0]);
+  if (to && to.id !== from?.id) anchors.end = anchor(to, points[1]);
+  return { points, ...(anchors.start || anchors.end ? { anchors } : {}) };
+}
+
+/** The squared distance from p to the segment a–b. */
+function segmentDistance2(p: World, a: Point, b: Point): number {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a[0]) * dx + (p.y - a[1]) * dy) / length2));
+  const [x, y] = [a[0] + t * dx - p.x, a[1] + t * dy - p.y];
+  return x * x + y * y;
+}
+
+/**
+ * The strokes the eraser touches moving from `from` to `to` (world
+ * coordinates, `radius` in world pixels): the path is sampled every half
+ * radius, so a fast swipe misses no stroke between two pointer events.
+ */
+export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius: number): string[] {
+  const steps = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / (radius / 2)));
+  const samples = Array.from({ length: steps + 1 }, (_, i) => ({
+    x: from.x + ((to.x - from.x) * i) / steps,
+    y: from.y + ((to.y - from.y) * i) / steps,
+  }));
+  const [minX, minY, maxX, maxY] = [
+    Math.min(from.x, to.x) - radius,
+    Math.min(from.y, to.y) - radius,
+    Math.max(from.x, to.x) + radius,
+    Math.max(from.y, to.y) + radius,
+  ];
+  const hit: string[] = [];
+  for (const [id, stroke] of layer.maps().lines.entries()) {
+    const { points } = stroke;
+    // Cheap rejection by bounding box before the per-segment test.
+    const box = layer.strokeBox(id) ?? strokeBBox(points);
+    if (box.x > maxX || box.y > maxY || box.x + box.width < minX || box.y + box.height < minY) continue;
+    const near = samples.some((p) => {
+      if (points.length === 1) return segmentDistance2(p, points[0], points[0]) <= radius * radius;
+      for (let i = 1; i < points.length; i++)
+        if (segmentDistance2(p, points[i - 1], points[i]) <= radius * radius) return true;
+      return false;
+    });
+    if (near) hit.push(id);
+  }
+  return hit;
+}

@@ -1,0 +1,422 @@
+/**
+ * The canvas's items as DOM, kept in step with the shared document: texts,
+ * links and images in an HTML layer, strokes in an SVG layer beneath them.
+ */
+import type * as Y from 'yjs';
+import type { ImageItem, StrokeItem, TextNode } from '../../../board/model/document-model.js';
+import { strokeBBox } from '../../../board/mutations/draw.js';
+import type { BoardSession } from '../session.js';
+import type { DrawSnapshot } from '../first-paint.js';
+import { h } from '../ui.js';
+import { renderImage, renderLink, renderStroke, renderText, svgElement } from './render.js';
+import { Selection } from './selection.js';
+import type { Box } from './view.js';
+
+/** The kinds of draw item, as the domain mutations name them. */
+export type Kind = 'texts' | 'links' | 'strokes' | 'images';
+
+/**
+ * Draws every item of the document and redraws one whenever it changes, and
+ * answers what the input code asks of items: which one is under a target, what
+ * kind it is, where its box is. Owns the selection, since selecting marks the
+ * elements drawn here.
+ */
+export class ItemLayer {
+  /** The HTML layer: texts, links and images, plus the text editor while one is open. */
+  readonly items: HTMLElement = h('div.items');
+  /** The SVG layer of strokes. */
+  readonly strokes: SVGSVGElement = svgElement('svg');
+  /**
+   * The elements of the items a person is dragging, lifted out of the item
+   * layer into one layer of their own that the drag moves as a whole (see
+   * `lift`), and where each came from.
+   */
+  readonly lifted: HTMLElement = h('div.lifted');
+  private readonly liftedFrom = new Map<string, { parent: Node; next: Node | null; x: string; y: string }>();
+  /** Keeps the world one composited layer (see Paper). */
+  private readonly backing = new Paper();
+  readonly paper: HTMLElement = this.backing.element;
+  /**
+   * The strokes in two groups, people's and AI-authored ones: the AI halo is one
+   * filter on the whole group, since a filter per stroke is rendered per stroke;
+   * strokes have no order between them to keep (docs/browser-app.md).
+   */
+  private readonly strokeGroups = { people: svgElement('g'), ai: svgElement('g') };
+  /** Every drawn item's element by id. */
+  readonly elements = new Map<string, HTMLElement | SVGElement>();
+  readonly selection = new Selection(this.elements);
+  /** Each drawn stroke's box, from its points when drawn: fitting and selecting read them all. */
+  private readonly strokeBoxes = new Map<string, Box>();
+  /** What each element was last drawn from, so a change of position alone only moves it (a live drag writes every frame). */
+  private readonly drawn = new Map<string, string>();
+  private readonly listeners = new Set<(id: string) => void>();
+  /** While a batch draws (see batch), where its new elements wait: above and below the HTML items, and strokes. */
+  private pending: {
+    top: DocumentFragment;
+    bottom: DocumentFragment;
+    strokes: DocumentFragment;
+    aiStrokes: DocumentFragment;
+  } | null = null;
+
+  /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
+  constructor(
+    private readonly session: BoardSession,
+    private readonly editable: () => boolean,
+    private readonly onToggle: (id: string, line: number) => void,
+  ) {
+    this.strokes.setAttribute('class', 'strokes');
+    this.strokeGroups.ai.setAttribute('class', 'ai-strokes');
+    this.strokes.append(this.strokeGroups.people, this.strokeGroups.ai);
+  }
+
+  /** The document's maps of draw items. */
+  maps() {
+    const doc = this.session.doc;
+    return {
+      texts: doc.getMap<TextNode>('texts'),
+      lines: doc.getMap<StrokeItem>('lines'),
+      images: doc.getMap<ImageItem>('images'),
+    };
+  }
+
+  /** Draws every item and follows the document's changes; returns what stops following them. */
+  follow(): () => void {
+    const { texts, lines, images } = this.maps();
+    const onTexts = (event: Y.YMapEvent<TextNode>) =>
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderNode(id);
+      });
+    const onLines = (event: Y.YMapEvent<StrokeItem>) =>
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderLine(id);
+      });
+    const onImages = (event: Y.YMapEvent<ImageItem>) =>
+      this.batch(() => {
+        for (const id of event.keysChanged) this.renderPicture(id);
+      });
+    texts.observe(onTexts);
+    lines.observe(onLines);
+    images.observe(onImages);
+    this.drawAll({ images: images.values(), texts: texts.values(), lines: lines.values() });
+    return () => {
+      texts.unobserve(onTexts);
+      lines.unobserve(onLines);
+      images.unobserve(onImages);
+    };
+  }
+
+  /**
+   * Runs `draw` with new elements gathered in fragments and put into the
+   * layers at its end, in one insertion per layer: a board's first sync
+   * brings thousands of items in one transaction.
+   * Nothing in `draw` may read the new elements' layout.
+   */
+  private batch(draw: () => void): void {
+    if (this.pending) return draw();
+    const fragment = () => document.createDocumentFragment();
+    const pending = { top: fragment(), bottom: fragment(), strokes: fragment(), aiStrokes: fragment() };
+    this.pending = pending;
+    try {
+      draw();
+    } finally {
+      this.pending = null;
+      this.items.prepend(pending.bottom);
+      this.items.append(pending.top);
+      this.strokeGroups.people.append(pending.strokes);
+      this.strokeGroups.ai.append(pending.aiStrokes);
+    }
+  }
+
+  /** Draws a whole board in one batch, images lowest (they lie under texts), strokes in their own layer. */
+  private drawAll(content: {
+    images: Iterable<ImageItem>;
+    texts: Iterable<TextNode>;
+    lines: Iterable<StrokeItem>;
+  }): void {
+    this.batch(() => {
+      for (const image of content.images) this.drawPicture(image);
+      for (const node of content.texts) this.drawNode(node);
+      for (const stroke of content.lines) this.drawLine(stroke);
+    });
+  }
+
+  /**
+   * Draws a board from its JSON snapshot while the document is still empty
+   * (first-paint.ts). The document's first sync then redraws every item whose
+   * content differs (an unchanged one is only placed again) and drops what the
+   * snapshot had and the document no longer holds. Returns what stops waiting.
+   */
+  seed(snapshot: DrawSnapshot): () => void {
+    const { texts, lines, images } = this.maps();
+    if (this.session.state.synced || texts.size + lines.size + images.size > 0) return () => {};
+    this.drawAll({ images: snapshot.images as ImageItem[], texts: snapshot.texts, lines: snapshot.lines });
+    const stop = this.session.onChange(() => {
+      if (!this.session.state.synced) return;
+      stop();
+      for (const id of [...this.elements.keys()]) if (!this.kindOf(id)) this.drop(id);
+    });
+    return stop;
+  }
+
+  /** Hears of every item drawn, redrawn or dropped, by id (the hint of an empty board and the resize handle follow them). */
+  onChange(listener: (id: string) => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(id: string): void {
+    for (const listener of this.listeners) listener(id);
+  }
+
+  /** The kind of an item as the mutations name it, or null when the document no longer has it. */
+  kindOf(id: string): Kind | null {
+    const { texts, lines, images } = this.maps();
+    const node = texts.get(id) as { kind?: string } | undefined;
+    if (node) return node.kind === 'link' ? 'links' : 'texts';
+    if (lines.has(id)) return 'strokes';
+    if (images.has(id)) return 'images';
+    return null;
+  }
+
+  /** The id of the item an event's target lies in, or null for empty canvas. */
+  itemAt(target: EventTarget | null): string | null {
+    const element = (target as Element | null)?.closest?.('[data-id]') as HTMLElement | SVGElement | null;
+    return element && this.elements.has(element.dataset.id!) ? element.dataset.id! : null;
+  }
+
+  /** An element's box in world coordinates: a stroke's from its points, an HTML item's from its position and laid-out size. */
+  boxOf(element: HTMLElement | SVGElement): Box | null {
+    if (element instanceof SVGPolylineElement) return this.strokeBox(element.dataset.id!) ?? null;
+    const html = element as HTMLElement;
+    return {
+      x: parseFloat(html.style.left),
+      y: parseFloat(html.style.top),
+      width: html.offsetWidth,
+      height: html.offsetHeight,
+    };
+  }
+
+  /** A drawn stroke's box, kept from when it was drawn. */
+  strokeBox(id: string): Box | undefined {
+    return this.strokeBoxes.get(id);
+  }
+
+  /** The boxes of every drawn item. */
+  *boxes(): Iterable<Box> {
+    for (const element of this.elements.values()) {
+      const box = this.boxOf(element);
+      if (box) yield box;
+    }
+  }
+
+  /**
+   * Lifts the texts, links and images among `ids` into the `lifted` layer for
+   * a drag: moving them there is one transform the compositor applies, where
+   * moving each element would lay out and paint the whole board again every
+   * frame. Their document positions still change as the drag writes them
+   * (the people watching see them travel); the elements stay put until `land`.
+   */
+  lift(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const element = this.elements.get(id);
+      if (!(element instanceof HTMLElement) || this.liftedFrom.has(id)) continue;
+      const { left: x, top: y } = element.style;
+      this.liftedFrom.set(id, { parent: element.parentNode!, next: element.nextSibling, x, y });
+      this.lifted.append(element);
+    }
+    this.lifted.parentElement?.classList.toggle('lifting', this.liftedFrom.size > 0);
+  }
+
+  /** Moves the lifted elements by (dx, dy) world pixels from where they were lifted. */
+  shiftLifted(dx: number, dy: number): void {
+    this.lifted.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  /** Puts the lifted elements back in their place in the item layer, where the document now has them. */
+  land(): void {
+    const lifted = [...this.liftedFrom].reverse(); // the last lifted goes back first, so each `next` is in place
+    this.liftedFrom.clear();
+    const { texts, images } = this.maps();
+    for (const [id, { parent, next }] of lifted) {
+      const element = this.elements.get(id);
+      if (!element) continue;
+      parent.insertBefore(element, next?.parentNode === parent ? next : null);
+      const item = texts.get(id) ?? images.get(id);
+      if (item) Object.assign(element.style, { left: `${item.x}px`, top: `${item.y}px` });
+      this.changed(id);
+    }
+    this.lifted.style.transform = '';
+    this.lifted.parentElement?.classList.remove('lifting');
+  }
+
+  /**
+   * The size a text or link is drawn at, for routing the strokes anchored to
+   * it; undefined when its element is not drawn or shows other content than
+   * `node` (a write about to change it). A width being set is taken as set.
+   */
+  sizeOf(node: TextNode): { width: number; height: number } | undefined {
+    const element = this.elements.get(node.id) as HTMLElement | undefined;
+    const { width, ...rest } = node as TextNode & { width?: number };
+    const drawn = this.drawn.get(node.id);
+    if (!element?.offsetWidth || !drawn || drawnKey(rest) !== drawnKey({ ...JSON.parse(drawn), width: undefined }))
+      return undefined;
+    return { width: width ?? element.offsetWidth, height: element.offsetHeight };
+  }
+
+  private drop(id: string): void {
+    this.liftedFrom.delete(id);
+    this.elements.get(id)?.remove();
+    this.elements.delete(id);
+    this.strokeBoxes.delete(id);
+    this.drawn.delete(id);
+    this.selection.forget(id);
+    this.changed(id);
+  }
+
+  /**
+   * Whether `item` differs from what its element shows in more than its place
+   * and time; if not, the element is only moved. Redrawing a text rebuilds its
+   * rendered Markdown, too much for every frame of a drag of many items.
+   */
+  private needsDrawing(
+    element: HTMLElement | undefined,
+    item: { id: string; x: number; y: number; last_updated: string },
+  ): boolean {
+    const { x, y } = item;
+    this.backing.cover(x, y);
+    const key = drawnKey(item);
+    if (element && this.drawn.get(item.id) === key) {
+      if (!this.liftedFrom.has(item.id)) {
+        element.style.left = `${x}px`;
+        element.style.top = `${y}px`;
+      }
+      this.changed(item.id);
+      return false;
+    }
+    this.drawn.set(item.id, key);
+    return true;
+  }
+
+  /** The element of an HTML item, created at the top (`append`) or bottom (`prepend`) of the stack when new. */
+  private itemElement(id: string, place: 'append' | 'prepend'): HTMLElement {
+    let element = this.elements.get(id) as HTMLElement | undefined;
+    if (!element) {
+      element = document.createElement('div');
+      if (this.pending) this.pending[place === 'append' ? 'top' : 'bottom'][place](element);
+      else this.items[place](element);
+      this.elements.set(id, element);
+    }
+    return element;
+  }
+
+  private renderNode(id: string): void {
+    const node = this.maps().texts.get(id);
+    if (!node) return this.drop(id);
+    this.drawNode(node);
+  }
+
+  private drawNode(node: TextNode): void {
+    const id = node.id;
+    if (!this.needsDrawing(this.elements.get(id) as HTMLElement | undefined, node)) return;
+    const element = this.itemElement(id, 'append');
+    if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
+    else renderText(element, node as never, this.editable() ? (line) => this.onToggle(id, line) : undefined);
+    this.keepLifted(id, element);
+    element.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
+  }
+
+  /** A lifted element redrawn keeps the place it was lifted from: its layer's transform moves it. */
+  private keepLifted(id: string, element: HTMLElement): void {
+    const from = this.liftedFrom.get(id);
+    if (from) Object.assign(element.style, { left: from.x, top: from.y });
+  }
+
+  private renderPicture(id: string): void {
+    const image = this.maps().images.get(id);
+    if (!image) return this.drop(id);
+    this.drawPicture(image);
+  }
+
+  private drawPicture(image: ImageItem): void {
+    const id = image.id;
+    this.backing.cover(image.x, image.y);
+    const element = this.itemElement(id, 'prepend'); // images lie under texts
+    renderImage(element, image, this.session.boardId);
+    this.keepLifted(id, element);
+    element.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
+  }
+
+  private renderLine(id: string): void {
+    const stroke = this.maps().lines.get(id);
+    if (!stroke) return this.drop(id);
+    this.drawLine(stroke);
+  }
+
+  private drawLine(stroke: StrokeItem): void {
+    const id = stroke.id;
+    const existing = this.elements.get(id) as SVGPolylineElement | undefined;
+    const line = renderStroke(existing ?? null, stroke, this.strokes);
+    const box = strokeBBox(stroke.points);
+    this.strokeBoxes.set(id, box);
+    this.backing.cover(box.x, box.y);
+    const ai = line.classList.contains('ai');
+    if (!existing || existing.parentNode !== this.strokeGroups[ai ? 'ai' : 'people']) {
+      (this.pending?.[ai ? 'aiStrokes' : 'strokes'] ?? this.strokeGroups[ai ? 'ai' : 'people']).append(line);
+      this.elements.set(id, line);
+    }
+    if (this.selection.has(id) || existing) line.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
+  }
+}
+
+/**
+ * An invisible sheet under the items, covering every item's position with a
+ * wide margin. Chromium splits a sparse composited layer (items far apart over
+ * a large area) into one layer per cluster of items, hundreds on a full board,
+ * which makes every frame's commit and hit test slow; a layer painted over
+ * its whole area stays one, which the compositor pans and zooms without
+ * painting. Its colour is one 255th opaque: painted, yet no pixel changes.
+ * It grows in steps, so a drag does not repaint it.
+ */
+class Paper {
+  readonly element: HTMLElement = h('div.paper', { 'aria-hidden': 'true' });
+  private area: { left: number; top: number; right: number; bottom: number } | null = null;
+
+  /** Grows the sheet, if needed, to cover an item at (x, y). */
+  cover(x: number, y: number): void {
+    const area = this.area;
+    if (
+      area &&
+      x >= area.left + PAPER_MARGIN &&
+      x <= area.right - PAPER_MARGIN &&
+      y >= area.top + PAPER_MARGIN &&
+      y <= area.bottom - PAPER_MARGIN
+    )
+      return;
+    const step = (value: number, round: (v: number) => number) => round(value / PAPER_STEP) * PAPER_STEP;
+    const next = {
+      left: step(Math.min(area?.left ?? Infinity, x - PAPER_MARGIN), Math.floor),
+      top: step(Math.min(area?.top ?? Infinity, y - PAPER_MARGIN), Math.floor),
+      right: step(Math.max(area?.right ?? -Infinity, x + PAPER_MARGIN), Math.ceil),
+      bottom: step(Math.max(area?.bottom ?? -Infinity, y + PAPER_MARGIN), Math.ceil),
+    };
+    this.area = next;
+    Object.assign(this.element.style, {
+      left: `${next.left}px`,
+      top: `${next.top}px`,
+      width: `${next.right - next.left}px`,
+      height: `${next.bottom - next.top}px`,
+    });
+  }
+}
+
+/** How far the sheet reaches past an item's position (wider than the widest text), and the step it grows by. */
+const PAPER_MARGIN = 4096;
+const PAPER_STEP = 4096;
+
+/** What an item's element shows, less its place and time. */
+function drawnKey(item: { x: number; y: number; last_updated?: string }): string {
+  const { x, y, last_updated, ...rest } = item;
+  return JSON.stringify(rest);
+}
