@@ -3,20 +3,13 @@
  * texts it touches (its answer's `bbox`, an anchored stroke's ends) inside
  * its store unit, which runs in one turn of the event loop: a diagram not yet
  * laid out there would hold the loop for as long as its layout takes. So a
- * write notes such diagrams, stops before it commits, has them laid out in a
- * thread, and runs again with them cached.
+ * write's staging notes such diagrams; the write then commits nothing, awaits
+ * their layout in a thread as a step of its own, and stages with them cached.
  */
 import type { TextNode } from '../../board/model/document-model.js';
 import { diagramToLayOut, itemSize, type Size } from '../../board/render/item-layout.js';
 import { rememberDiagram } from '../../board/render/preview-mermaid.js';
 import type { PreviewPool } from '../previews/preview-pool.js';
-
-/** Thrown by a write that met diagrams not laid out yet, before it commits anything. */
-export class DiagramsToLayOut extends Error {
-  constructor(readonly sources: string[]) {
-    super(`${sources.length} Mermaid diagrams to lay out before this write`);
-  }
-}
 
 /** What the write's sizes stand on until its diagrams are laid out: the write does not commit with it. */
 const STAND_IN: Size = { width: 0, height: 0 };

@@ -23,8 +23,16 @@ export type IdempotentRequest = {
   replayed?: () => void;
 };
 
-/** Stages the write's answer in its change: called in the synchronous step, before the Y transaction. */
-export type Remember<T> = (tx: StoreTx, result: T) => void;
+/**
+ * A change's view of its store unit: `answer` stages the write's answer in the
+ * unit when it was sent with a key (else does nothing). Called in the
+ * synchronous step before the Y transaction: should the answer be refused,
+ * the document is untouched.
+ */
+export type AnswerTx<T> = StoreTx & { answer(result: T): void };
+
+/** A store unit (BoardStore.atomically) for a write whose answer is `T`: it stores that answer with the change. */
+export type Unit<T> = <R>(boardId: string, change: (tx: AnswerTx<T>) => R) => Promise<R>;
 
 /** Answers are kept at least this long (the draft leaves it to the server; a day covers any client's retries). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -69,6 +77,8 @@ function open(sealed: Uint8Array, key: string, id: string): unknown {
   );
 }
 
+const NOTHING = () => {};
+
 export class IdempotentWrites {
   /** Keys whose first request runs on this instance now. */
   private readonly running = new Set<string>();
@@ -79,11 +89,11 @@ export class IdempotentWrites {
   ) {}
 
   /**
-   * Runs a write once per key in `scope`: `run` gets how to store its answer
-   * with its change; a request without a key just runs.
+   * Runs a write once per key in `scope`: `run` gets the store unit to commit
+   * in, which stores its answer with its change; a request without a key just runs.
    */
-  async once<T>(scope: string, request: IdempotentRequest | undefined, run: (remember?: Remember<T>) => Promise<T>) {
-    if (!request) return run();
+  async once<T>(scope: string, request: IdempotentRequest | undefined, run: (unit: Unit<T>) => Promise<T>): Promise<T> {
+    if (!request) return run(this.plain as Unit<T>);
     const id = sha256(`${scope}\n${request.key}`);
     const fingerprint = sha256(canonicalJson(request.request));
     if (this.running.has(id)) throw errors.idempotencyKeyInUse();
@@ -95,11 +105,20 @@ export class IdempotentWrites {
         request.replayed?.();
         return open(stored.answer, request.key, id) as T;
       }
-      return await run((tx, result) => tx.rememberAnswer({ id, fingerprint, answer: seal(result, request.key, id) }));
+      const answer = (result: T) => ({ id, fingerprint, answer: seal(result, request.key, id) });
+      return await run((boardId, change) =>
+        this.store.atomically(boardId, (tx) =>
+          change({ ...tx, answer: (result) => tx.rememberAnswer(answer(result)) }),
+        ),
+      );
     } finally {
       this.running.delete(id);
     }
   }
+
+  /** The unit of a write sent without a key: the store's own, with nothing to answer. */
+  readonly plain: Unit<unknown> = (boardId, change) =>
+    this.store.atomically(boardId, (tx) => change({ ...tx, answer: NOTHING }));
 
   /** Forgets the answers past their retention. */
   sweep(): Promise<number> {
