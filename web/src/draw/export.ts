@@ -218,17 +218,11 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
 }
 
 /**
- * A `<details>` menu closes as a menu does: on Escape (focus back on its
- * button), on a press anywhere outside it, and when focus leaves it (a dialog
- * opening over it takes the focus). Returns what unbinds it.
+ * A `<details>` menu closes as a menu does: on Escape (the close-menu action,
+ * actions/draw.ts), on a press anywhere outside it, and when focus leaves it (a
+ * dialog opening over it takes the focus). Returns what unbinds it.
  */
 function closesAsAMenu(menu: HTMLDetailsElement): () => void {
-  const summary = menu.querySelector('summary');
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !menu.open) return;
-    menu.open = false;
-    summary?.focus();
-  };
   const onPress = (event: PointerEvent) => {
     if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
   };
@@ -236,11 +230,9 @@ function closesAsAMenu(menu: HTMLDetailsElement): () => void {
     const next = event.relatedTarget as Node | null;
     if (menu.open && next && !menu.contains(next)) menu.open = false;
   };
-  document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', onPress, true);
   menu.addEventListener('focusout', onFocusOut);
   return () => {
-    document.removeEventListener('keydown', onKey);
     document.removeEventListener('pointerdown', onPress, true);
     menu.removeEventListener('focusout', onFocusOut);
   };
