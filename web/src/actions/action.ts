@@ -2,7 +2,7 @@
  * An action, as Excalidraw registers them: a name, the words and keys the help
  * dialog shows, the test that says a key press is this action's, and what it
  * does. One list of them per board kind feeds the keyboard (keys.ts), the
- * toolbar's buttons and the help dialog (help.ts).
+ * toolbar's buttons, the help dialog (help.ts) and the Export menu.
  */
 export type Action<C> = {
   readonly name: string;
@@ -15,6 +15,8 @@ export type Action<C> = {
   /** Whether a key press is this action's; none: the action is a gesture or a field's own key, listed for the help only. */
   readonly keyTest?: (event: KeyboardEvent, ctx: C) => boolean;
   readonly perform?: (ctx: C, event: KeyboardEvent | null) => void;
+  /** Whether a menu offers it now; none: always. */
+  readonly enabled?: (ctx: C) => boolean;
   /** The press goes on to the actions after this one (a menu's Escape also drops the selection). */
   readonly passThrough?: boolean;
   /** Not a row of the help dialog: listed with another (Zoom out under Zoom), or a menu's own key. */

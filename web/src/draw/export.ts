@@ -5,6 +5,7 @@
  * they do on screen), and printing (or saving as PDF) through the browser's
  * print dialogue, on one page the size of the board.
  */
+import type { Action } from '../actions/action.js';
 import { h, toast } from '../ui.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
@@ -18,9 +19,9 @@ const MAX_PRINT_SIDE_PX = 5000;
 
 export type ExportFormat = 'png' | 'svg';
 
-/** Adds the Export menu to the toolbar and follows the print dialogue; returns what undoes both. */
-export function bindExport(ctx: DrawContext): () => void {
-  const menu = exportMenu(ctx);
+/** Adds the Export menu of `actions` (actions/export.ts) to the toolbar and follows the print dialogue; returns what undoes both. */
+export function bindExport(ctx: DrawContext, actions: readonly Action<DrawContext>[]): () => void {
+  const menu = exportMenu(ctx, actions);
   ctx.toolbar.element.append(menu);
   const style = h('style', { 'data-print': '' });
   const beforePrint = () => {
@@ -239,36 +240,30 @@ function closesAsAMenu(menu: HTMLDetailsElement): () => void {
 }
 
 /** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
-function exportMenu(ctx: DrawContext): HTMLDetailsElement {
-  const item = (label: string, run: () => void, selection = false) =>
+function exportMenu(ctx: DrawContext, actions: readonly Action<DrawContext>[]): HTMLDetailsElement {
+  const items = actions.map((action) =>
     h(
       'button',
       {
         type: 'button',
-        'data-export': label,
-        'data-needs-selection': selection ? '' : undefined,
+        'data-export': action.label,
+        'data-needs-selection': action.enabled ? '' : undefined,
         onclick: () => {
           menu.open = false;
-          run();
+          action.perform?.(ctx, null);
         },
       },
-      label,
-    );
-  const list = h(
-    'div.export-list',
-    {},
-    item('PNG of the board', () => void download(ctx, 'png', false)),
-    item('SVG of the board', () => void download(ctx, 'svg', false)),
-    item('PNG of the selection', () => void download(ctx, 'png', true), true),
-    item('SVG of the selection', () => void download(ctx, 'svg', true), true),
-    item('Print or save as PDF…', () => print()),
+      action.label,
+    ),
   );
+  const list = h('div.export-list', {}, ...items);
   const menu = h(
     'details.export-menu',
     {
       ontoggle: () => {
-        for (const button of list.querySelectorAll<HTMLButtonElement>('[data-needs-selection]'))
-          button.disabled = ctx.layer.selection.size === 0;
+        actions.forEach((action, index) => {
+          if (action.enabled) items[index].disabled = !action.enabled(ctx);
+        });
         // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
         list.style.left = '0';
         const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);

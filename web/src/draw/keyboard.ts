@@ -6,13 +6,14 @@
  */
 import { bindActions } from '../actions/keys.js';
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
+import { EXPORT_ACTIONS } from '../actions/export.js';
 import { bindClipboard } from './clipboard.js';
 import { bindExport } from './export.js';
 
 /** Binds the canvas's actions and Space's release, the clipboard and export; returns what unbinds them. */
 export function bindKeyboard(ctx: CanvasKeys): () => void {
   const unbindClipboard = bindClipboard(ctx);
-  const unbindExport = bindExport(ctx);
+  const unbindExport = bindExport(ctx, EXPORT_ACTIONS);
   const unbindActions = bindActions(drawActions, ctx);
   const onKeyUp = (event: KeyboardEvent) => {
     if (event.key === ' ') ctx.input.spaceDown = false;
