@@ -89,7 +89,7 @@ export class Toolbar {
    * The ink palette, tldraw's and Excalidraw's habit: one button showing the
    * current ink opens a grid of every ink, as a popover (the platform's light
    * dismiss and Escape). Arrow keys move in the grid, Enter or a click picks.
-   * Its keys stay in it: the canvas's keys (keyboard.ts, on the document) would
+   * Its keys stay in it: the canvas's keys (actions/draw.ts, on the document) would
    * nudge the selection, start editing it or clear it. On a phone the grid is
    * shown inside the More menu instead (styles.css, draw colour palette).
    */

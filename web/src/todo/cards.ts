@@ -11,12 +11,14 @@ export const isAi = (author: string) => author.startsWith('ai:');
 export type CardHandlers = {
   editable: boolean;
   setDone: (id: string, done: boolean) => void;
-  edit: (task: TaskItem) => void;
+  /** Opens the card editor on the task as it is now. */
+  edit: (id: string) => void;
 };
 
-/** Everything a card shows, as one string: a card whose key is unchanged is left as it is. */
+/** Everything a card shows, as one string: a card whose key is unchanged is left as it is, or only moved (its column and sort are not shown). */
 export function cardKey(task: TaskItem, editable: boolean): string {
-  return JSON.stringify([task, editable, isOverdue(task, todayUtc())]);
+  const { column_id: _column, sort: _sort, ...shown } = task;
+  return JSON.stringify([shown, editable, isOverdue(task, todayUtc())]);
 }
 
 export function renderCard(task: TaskItem, { editable, setDone, edit }: CardHandlers): HTMLElement {
@@ -75,7 +77,7 @@ export function renderCard(task: TaskItem, { editable, setDone, edit }: CardHand
       'aria-roledescription': 'card',
       'aria-keyshortcuts': editable ? 'Enter Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown' : undefined,
       title: `by ${task.author}${editable ? ' · Enter edits, Alt+arrows move' : ''}`,
-      onclick: () => editable && edit(task),
+      onclick: () => editable && edit(task.id),
     },
     doneBox,
     h('span.name', {}, task.name || 'Untitled'),

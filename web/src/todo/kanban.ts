@@ -93,10 +93,7 @@ export class KanbanBoard {
         session,
         editable: () => this.editable,
         moveByKey: (id, columnStep, rowStep) => this.moveByKey(id, columnStep, rowStep),
-        editTask: (id) => {
-          const task = this.view().tasks.find((t) => t.id === id);
-          if (task) void this.editTask(task);
-        },
+        editTask: (id) => this.editTaskNamed(id),
       }),
     );
     this.render();
@@ -124,7 +121,7 @@ export class KanbanBoard {
   private readonly cardHandlers = (editable: boolean): CardHandlers => ({
     editable,
     setDone: (id, done) => this.session.write((w) => patchTask(w, id, { done })),
-    edit: (task) => void this.editTask(task),
+    edit: (id) => this.editTaskNamed(id),
   });
 
   private render(): void {
@@ -237,6 +234,12 @@ export class KanbanBoard {
   /** The dialog opens on a draft: the task is created on Save, so Cancel leaves nothing behind. */
   private addTask(columnId: string): void {
     void this.editTask({ column_id: columnId, name: 'New task', done: false });
+  }
+
+  /** Opens the card editor on the task `id` as the document holds it now. */
+  private editTaskNamed(id: string): void {
+    const task = this.view().tasks.find((t) => t.id === id);
+    if (task) void this.editTask(task);
   }
 
   private async editTask(task: CardDraft): Promise<void> {

@@ -7,6 +7,15 @@
 import type { DrawContext } from '../context.js';
 import type { World } from '../view.js';
 import type { ToolName } from './names.js';
+import type { Panning } from './shared/panning.js';
+import type { Pinching } from './shared/pinching.js';
+import type { Resizing } from './shared/resizing.js';
+import type { Translating } from './select/translating.js';
+import type { Brushing } from './select/brushing.js';
+import type { Drawing } from './pen/drawing.js';
+import type { ArrowDrawing } from './arrow/drawing.js';
+import type { Erasing } from './eraser/erasing.js';
+import type { Pointing } from './text/pointing.js';
 
 export type Screen = { x: number; y: number };
 
@@ -41,16 +50,6 @@ export interface Tool {
   readonly name: ToolName;
   onPointerDown(ctx: DrawContext, press: Press): Gesture | null;
 }
-
-import type { Panning } from './shared/panning.js';
-import type { Pinching } from './shared/pinching.js';
-import type { Resizing } from './shared/resizing.js';
-import type { Translating } from './select/translating.js';
-import type { Brushing } from './select/brushing.js';
-import type { Drawing } from './pen/drawing.js';
-import type { ArrowDrawing } from './arrow/drawing.js';
-import type { Erasing } from './eraser/erasing.js';
-import type { Pointing } from './text/pointing.js';
 
 /** Every gesture there is, told apart by `kind`. */
 export type Gesture =
