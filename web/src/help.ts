@@ -1,62 +1,32 @@
 /**
- * The `?` overlay: every shortcut of the board kind on screen. The draw tools'
- * keys come from the toolbar's own list, so a tool added there is listed here;
- * the other keys are written out, as draw/keyboard.ts, draw/pointer.ts and the
- * kanban handle them.
+ * The `?` overlay: every shortcut of the board kind on screen, generated from
+ * the actions each board kind registers (actions/), so an action added there,
+ * a tool among them, is listed here.
  */
-import { TOOLS } from './draw/toolbar.js';
-import { dialog, h, isTyping } from './ui.js';
+import type { Action } from './actions/action.js';
+import { ALWAYS } from './actions/app.js';
+import { bindActions } from './actions/keys.js';
+import { DRAW_ACTIONS } from './actions/draw.js';
+import { TODO_ACTIONS } from './actions/todo.js';
+import { dialog, h } from './ui.js';
 
 type Shortcut = [keys: string, what: string];
 
-const DRAW: Shortcut[] = [
-  ['Space + drag, middle button, H', 'Pan'],
-  ['Arrow keys', 'Pan (nothing selected) or nudge the selection by 1 px'],
-  ['Shift + arrow keys', 'Nudge the selection by 10 px'],
-  ['Ctrl + wheel, pinch, + / −', 'Zoom'],
-  ['0', 'Fit the board'],
-  ['Click, Shift + click', 'Select, add to the selection'],
-  ['Drag on empty canvas (Select tool), Shift + drag', 'Selection box'],
-  ['Ctrl + A', 'Select every item'],
-  ['Tab, Shift + Tab (on the canvas)', 'Select and focus the next or previous item; Escape goes back to the canvas'],
-  ['Ctrl + C / Ctrl + X / Ctrl + V', 'Copy, cut, paste (also between boards)'],
-  ['Ctrl + D', 'Duplicate the selection'],
-  ['Delete, Backspace', 'Delete the selection'],
-  ['Double-click, Enter', 'Edit a text (double-click on empty canvas makes one)'],
-  ['Escape, Ctrl + Enter', 'Finish editing; Escape also drops the selection and picks Select'],
-  ['Y (over a text)', 'Post-it on and off'],
-  ['Ctrl + Z', 'Undo your own edits'],
-  ['Ctrl + Shift + Z, Ctrl + Y', 'Redo'],
-];
-
-const TODO: Shortcut[] = [
-  ['Enter (in “Add a card…”)', 'Add the card and stay ready for the next'],
-  ['Tab', 'Move between cards and controls'],
-  ['Enter (on a card)', 'Open its editor; Enter there saves'],
-  ['Alt + ← / →', 'Move the focused card to the previous or next column'],
-  ['Alt + ↑ / ↓', 'Move the focused card up or down'],
-  ['Escape', 'Leave a field, close a dialog'],
-  ['Ctrl + Z', 'Undo your own edits'],
-  ['Ctrl + Shift + Z, Ctrl + Y', 'Redo'],
-];
-
-const ALWAYS: Shortcut[] = [
-  ['?', 'This list'],
-  ['Escape', 'Close it'],
-];
+/** The help's rows of a list of actions, in its order. */
+const rows = (actions: readonly Action<never>[]): Shortcut[] =>
+  actions.filter((action) => !action.hidden).map((action) => [action.keys, action.label]);
 
 /** The shortcuts of a board kind, in the overlay's order. */
 export function shortcuts(mode: 'draw' | 'todo'): { title: string; rows: Shortcut[] }[] {
   if (mode === 'todo')
     return [
-      { title: 'Todo board', rows: TODO },
-      { title: 'Everywhere', rows: ALWAYS },
+      { title: 'Todo board', rows: rows(TODO_ACTIONS) },
+      { title: 'Everywhere', rows: rows(ALWAYS) },
     ];
-  const tools: Shortcut[] = TOOLS.map(({ label, key }) => [key.toUpperCase(), `${label} tool`]);
   return [
-    { title: 'Tools', rows: tools },
-    { title: 'Canvas', rows: DRAW },
-    { title: 'Everywhere', rows: ALWAYS },
+    { title: 'Tools', rows: rows(DRAW_ACTIONS.tools) },
+    { title: 'Canvas', rows: rows(DRAW_ACTIONS.canvas) },
+    { title: 'Everywhere', rows: rows(ALWAYS) },
   ];
 }
 
@@ -109,21 +79,7 @@ export function helpButton(mode: () => 'draw' | 'todo'): HTMLButtonElement {
   );
 }
 
-/** Listens for `?` on the document while a board of `mode()` is open (not while typing or in a dialog); returns what stops it. */
+/** Makes `?` show the overlay while a board of `mode()` is open (not while typing or in a dialog); returns what stops it. */
 export function bindHelpKey(mode: () => 'draw' | 'todo'): () => void {
-  const onKey = (event: KeyboardEvent) => {
-    if (
-      event.key !== '?' ||
-      event.ctrlKey ||
-      event.metaKey ||
-      event.altKey ||
-      isTyping(event.target) ||
-      document.querySelector('dialog[open]')
-    )
-      return;
-    event.preventDefault();
-    void showHelp(mode());
-  };
-  document.addEventListener('keydown', onKey);
-  return () => document.removeEventListener('keydown', onKey);
+  return bindActions(ALWAYS, { showHelp: () => void showHelp(mode()) });
 }

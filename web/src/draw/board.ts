@@ -9,7 +9,10 @@
  */
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
+import { actionNamed } from '../actions/action.js';
+import { type CanvasKeys, drawActions } from '../actions/draw.js';
 import type { DrawContext } from './context.js';
+import { ItemFocus } from './item-focus.js';
 import { unionBox } from './clipboard.js';
 import { Cursors } from './cursors.js';
 import { Editing } from './editing.js';
@@ -69,12 +72,10 @@ export class DrawBoard {
     const toolbar: Toolbar = new Toolbar(viewport, {
       colorPicked: (color) => editing.recolorSelection(color),
       upload: (files) => uploadImages(session.boardId, files, view.centre()),
-      deleteSelection: () => editing.deleteSelection(),
-      undo: () => session.undo.undo(),
-      redo: () => session.undo.redo(),
-      zoomIn: () => view.zoomStep(1),
-      zoomOut: () => view.zoomStep(-1),
-      fit: () => view.fit(),
+      action: (name) => {
+        const action = actionNamed(drawActions, name);
+        return { shortcut: action.shortcut, perform: () => action.perform?.(keys, null) };
+      },
     });
     const editing = new Editing(session, layer, toolbar, viewport);
     this.view = view;
@@ -94,8 +95,9 @@ export class DrawBoard {
       editable,
       input: { spaceDown: false, hovered: null },
     };
+    const keys: CanvasKeys = { ...context, focus: new ItemFocus(context) };
     bindPointer(context);
-    this.cleanup.push(bindKeyboard(context), layer.follow(), cursors.follow());
+    this.cleanup.push(bindKeyboard(keys), layer.follow(), cursors.follow());
     // A board opens on its content (view.ts fitOnOpen) as soon as some of it is drawn: from the snapshot, this browser's copy or the sync.
     const fitOnOpen = () => !options.embed && requestAnimationFrame(() => !this.destroyed && view.fitOnOpen()); // the app fits an embed itself
     void takeSnapshot(session.boardId).then((snapshot) => {

@@ -16,11 +16,14 @@ import { openEditor, type EditorOptions } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
 import { asUrl } from './markup.js';
-import type { Tool, Toolbar } from './toolbar.js';
+import type { Toolbar } from './toolbar.js';
 import { round, type World } from './view.js';
 
 /** While a text is typed its content is written at most this often, so others see it typed: each write carries the whole text. */
 const TYPING_WRITE_MS = 100;
+
+/** The kinds of text a tool places. */
+export type TextVariant = 'text' | 'postit' | 'diagram';
 
 /** What a new text is made with, from the tool and the ink picked. */
 type TextStyle = { postit?: boolean; diagram?: boolean; color?: InkColor };
@@ -47,19 +50,22 @@ export class Editing {
     return this.area;
   }
 
-  /** Places an item made with `tool`: a link asks for its address, a text opens the editor and is stored from its first character. */
-  createAt(world: World, tool: Tool): void {
+  /** Places a link where the Link tool was pressed: it asks for its address. */
+  createLink(world: World): void {
+    const at = { x: round(world.x), y: round(world.y) };
+    this.toolbar.setTool('select');
+    const url = prompt('Link address (http or https)');
+    if (url) this.session.write((w) => upsertLink(w, { ...at, url: url.trim() }));
+  }
+
+  /** Places a new text, post-it or frame in the ink picked: the editor opens, and it is stored from its first character. */
+  createText(world: World, variant: TextVariant): void {
     const at = { x: round(world.x), y: round(world.y) };
     const color = this.toolbar.color;
     this.toolbar.setTool('select');
-    if (tool === 'link') {
-      const url = prompt('Link address (http or https)');
-      if (url) this.session.write((w) => upsertLink(w, { ...at, url: url.trim() }));
-      return;
-    }
     const style = {
-      postit: tool === 'postit' || undefined,
-      diagram: tool === 'diagram' || undefined,
+      postit: variant === 'postit' || undefined,
+      diagram: variant === 'diagram' || undefined,
       color: color === 'auto' ? undefined : color,
     };
     this.type(

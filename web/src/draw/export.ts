@@ -5,6 +5,7 @@
  * they do on screen), and printing (or saving as PDF) through the browser's
  * print dialogue, on one page the size of the board.
  */
+import type { Action } from '../actions/action.js';
 import { h, toast } from '../ui.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
@@ -18,9 +19,9 @@ const MAX_PRINT_SIDE_PX = 5000;
 
 export type ExportFormat = 'png' | 'svg';
 
-/** Adds the Export menu to the toolbar and follows the print dialogue; returns what undoes both. */
-export function bindExport(ctx: DrawContext): () => void {
-  const menu = exportMenu(ctx);
+/** Adds the Export menu of `actions` (actions/export.ts) to the toolbar and follows the print dialogue; returns what undoes both. */
+export function bindExport(ctx: DrawContext, actions: readonly Action<DrawContext>[]): () => void {
+  const menu = exportMenu(ctx, actions);
   ctx.toolbar.element.append(menu);
   const style = h('style', { 'data-print': '' });
   const beforePrint = () => {
@@ -218,17 +219,11 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
 }
 
 /**
- * A `<details>` menu closes as a menu does: on Escape (focus back on its
- * button), on a press anywhere outside it, and when focus leaves it (a dialog
- * opening over it takes the focus). Returns what unbinds it.
+ * A `<details>` menu closes as a menu does: on Escape (the close-menu action,
+ * actions/draw.ts), on a press anywhere outside it, and when focus leaves it (a
+ * dialog opening over it takes the focus). Returns what unbinds it.
  */
 function closesAsAMenu(menu: HTMLDetailsElement): () => void {
-  const summary = menu.querySelector('summary');
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !menu.open) return;
-    menu.open = false;
-    summary?.focus();
-  };
   const onPress = (event: PointerEvent) => {
     if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
   };
@@ -236,47 +231,39 @@ function closesAsAMenu(menu: HTMLDetailsElement): () => void {
     const next = event.relatedTarget as Node | null;
     if (menu.open && next && !menu.contains(next)) menu.open = false;
   };
-  document.addEventListener('keydown', onKey);
   document.addEventListener('pointerdown', onPress, true);
   menu.addEventListener('focusout', onFocusOut);
   return () => {
-    document.removeEventListener('keydown', onKey);
     document.removeEventListener('pointerdown', onPress, true);
     menu.removeEventListener('focusout', onFocusOut);
   };
 }
 
 /** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
-function exportMenu(ctx: DrawContext): HTMLDetailsElement {
-  const item = (label: string, run: () => void, selection = false) =>
+function exportMenu(ctx: DrawContext, actions: readonly Action<DrawContext>[]): HTMLDetailsElement {
+  const items = actions.map((action) =>
     h(
       'button',
       {
         type: 'button',
-        'data-export': label,
-        'data-needs-selection': selection ? '' : undefined,
+        'data-export': action.label,
+        'data-needs-selection': action.enabled ? '' : undefined,
         onclick: () => {
           menu.open = false;
-          run();
+          action.perform?.(ctx, null);
         },
       },
-      label,
-    );
-  const list = h(
-    'div.export-list',
-    {},
-    item('PNG of the board', () => void download(ctx, 'png', false)),
-    item('SVG of the board', () => void download(ctx, 'svg', false)),
-    item('PNG of the selection', () => void download(ctx, 'png', true), true),
-    item('SVG of the selection', () => void download(ctx, 'svg', true), true),
-    item('Print or save as PDF…', () => print()),
+      action.label,
+    ),
   );
+  const list = h('div.export-list', {}, ...items);
   const menu = h(
     'details.export-menu',
     {
       ontoggle: () => {
-        for (const button of list.querySelectorAll<HTMLButtonElement>('[data-needs-selection]'))
-          button.disabled = ctx.layer.selection.size === 0;
+        actions.forEach((action, index) => {
+          if (action.enabled) items[index].disabled = !action.enabled(ctx);
+        });
         // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
         list.style.left = '0';
         const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);

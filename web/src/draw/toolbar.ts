@@ -1,22 +1,11 @@
 /** The draw toolbar: the current tool and ink colour, and buttons for images, delete, undo and zoom. */
 import { INK_COLORS, INK_HEX, type InkColor } from '../../../schema/index.js';
 import { h } from '../ui.js';
+import { TOOLS, type ToolName } from './tools/names.js';
 
-/** What a press on the canvas does. */
-export type Tool = 'select' | 'hand' | 'text' | 'postit' | 'diagram' | 'pen' | 'arrow' | 'eraser' | 'link';
-
-/** The tools in toolbar order, with the key that picks each. */
-export const TOOLS: { tool: Tool; label: string; key: string }[] = [
-  { tool: 'select', label: 'Select', key: 'v' },
-  { tool: 'hand', label: 'Hand', key: 'h' },
-  { tool: 'text', label: 'Text', key: 't' },
-  { tool: 'postit', label: 'Post-it', key: 'n' },
-  { tool: 'diagram', label: 'Frame', key: 'f' },
-  { tool: 'pen', label: 'Pen', key: 'p' },
-  { tool: 'arrow', label: 'Arrow', key: 'a' },
-  { tool: 'eraser', label: 'Eraser', key: 'e' },
-  { tool: 'link', label: 'Link', key: 'l' },
-];
+/** What a press on the canvas does: the tools, in toolbar order, with the key that picks each (tools/names.ts). */
+export type Tool = ToolName;
+export { TOOLS };
 
 /**
  * The tools a phone's one-row toolbar keeps in view (600 px wide or less), with
@@ -32,17 +21,16 @@ const PALETTE_COLUMNS = 8;
 /** How a swatch paints an ink: `auto` is the theme's ink. */
 const swatchCss = (color: InkColor) => (color === 'auto' ? 'var(--ink)' : INK_HEX[color]);
 
+/** The canvas actions (actions/draw.ts) the toolbar has a button for. */
+export type ToolbarAction = 'undo' | 'redo' | 'delete' | 'zoom-in' | 'zoom-out' | 'fit';
+
 /** What the toolbar's buttons do beyond picking a tool or colour; the toolbar itself writes nothing. */
 export type ToolbarActions = {
   /** A colour was picked (it may recolour the selection). */
   colorPicked: (color: InkColor) => void;
   upload: (files: File[]) => void;
-  deleteSelection: () => void;
-  undo: () => void;
-  redo: () => void;
-  zoomIn: () => void;
-  zoomOut: () => void;
-  fit: () => void;
+  /** The action behind a button: what it does, and the key its tooltip names. */
+  action: (name: ToolbarAction) => { shortcut?: string; perform: () => void };
 };
 
 /** Holds the current tool and colour and shows them as the pressed buttons. */
@@ -101,7 +89,7 @@ export class Toolbar {
    * The ink palette, tldraw's and Excalidraw's habit: one button showing the
    * current ink opens a grid of every ink, as a popover (the platform's light
    * dismiss and Escape). Arrow keys move in the grid, Enter or a click picks.
-   * Its keys stay in it: the canvas's keys (keyboard.ts, on the document) would
+   * Its keys stay in it: the canvas's keys (actions/draw.ts, on the document) would
    * nudge the selection, start editing it or clear it. On a phone the grid is
    * shown inside the More menu instead (styles.css, draw colour palette).
    */
@@ -145,6 +133,20 @@ export class Toolbar {
 
   private build(): HTMLElement {
     const { actions } = this;
+    /** A button for a canvas action: its tooltip names the action's key. */
+    const button = (tag: `button${string}`, name: ToolbarAction, title: string, text: string, label?: string) => {
+      const { shortcut, perform } = actions.action(name);
+      return h(
+        tag as 'button',
+        {
+          type: 'button',
+          title: shortcut ? `${title} (${shortcut})` : title,
+          'aria-label': label,
+          onclick: () => perform(),
+        },
+        text,
+      );
+    };
     // `order` keeps TOOLS order on a wide screen, where the More group is `display: contents` (styles.css, phone toolbar).
     const tools = TOOLS.map(({ tool, label, key }, index) =>
       h(
@@ -189,36 +191,16 @@ export class Toolbar {
       h('span.sep'),
       h('button', { type: 'button', title: 'Add an image', onclick: () => file.click() }, 'Image'),
       file,
-      h(
-        'button',
-        { type: 'button', title: 'Delete the selection (Del)', onclick: () => actions.deleteSelection() },
-        'Delete',
-      ),
+      button('button', 'delete', 'Delete the selection', 'Delete'),
       h('span.sep'),
       h('span.sep.zoom'),
-      h(
-        'button.zoom',
-        { type: 'button', title: 'Zoom out (-)', 'aria-label': 'Zoom out', onclick: () => actions.zoomOut() },
-        '−',
-      ),
-      h('button.zoom', { type: 'button', title: 'Fit the board (0)', onclick: () => actions.fit() }, 'Fit'),
-      h(
-        'button.zoom',
-        { type: 'button', title: 'Zoom in (+)', 'aria-label': 'Zoom in', onclick: () => actions.zoomIn() },
-        '+',
-      ),
+      button('button.zoom', 'zoom-out', 'Zoom out', '−', 'Zoom out'),
+      button('button.zoom', 'fit', 'Fit the board', 'Fit'),
+      button('button.zoom', 'zoom-in', 'Zoom in', '+', 'Zoom in'),
     );
     // In the row on a phone too (an arrow each there); on a wide screen `order` puts them between Delete and the zoom (styles.css).
-    const undo = h(
-      'button.undo',
-      { type: 'button', title: 'Undo (Ctrl+Z)', 'aria-label': 'Undo', onclick: () => actions.undo() },
-      'Undo',
-    );
-    const redo = h(
-      'button.redo',
-      { type: 'button', title: 'Redo (Ctrl+Shift+Z)', 'aria-label': 'Redo', onclick: () => actions.redo() },
-      'Redo',
-    );
+    const undo = button('button.undo', 'undo', 'Undo', 'Undo', 'Undo');
+    const redo = button('button.redo', 'redo', 'Redo', 'Redo', 'Redo');
     this.moreButton = h(
       'button.more-toggle',
       {

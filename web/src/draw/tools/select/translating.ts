@@ -1,0 +1,101 @@
+/**
+ * Translating: a drag of the selection, written as it goes (once a frame, one
+ * undo step) so the people watching see it live; and the arrow keys' nudge.
+ */
+import type { BoardWrite } from '../../../../../board/mutations/board-write.js';
+import { moveItem } from '../../../../../board/mutations/draw.js';
+import type { DrawContext } from '../../context.js';
+import { LiveWrite } from '../../live.js';
+import { round, type World } from '../../view.js';
+import { itemUnder } from '../press.js';
+import type { Gesture, GestureState, Screen } from '../state.js';
+
+/** How far a press must move, in screen pixels, before it is a drag and not a click. */
+const DRAG_SLOP_PX = 3;
+
+export class Translating implements GestureState {
+  readonly kind = 'move';
+  /** Null until the press has moved far enough to be a drag. */
+  private live: LiveWrite | null = null;
+  private readonly origins: Map<string, World>;
+
+  constructor(
+    private readonly ctx: DrawContext,
+    private readonly start: World,
+  ) {
+    this.origins = originsOf(ctx);
+  }
+
+  onPointerMove(_event: PointerEvent, world: World): void {
+    const { ctx } = this;
+    const [dx, dy] = [world.x - this.start.x, world.y - this.start.y];
+    if (!this.live && Math.hypot(dx, dy) * ctx.view.scale > DRAG_SLOP_PX) {
+      this.live = new LiveWrite(ctx.session);
+      ctx.layer.lift(this.origins.keys());
+    }
+    if (!this.live) return;
+    ctx.layer.shiftLifted(dx, dy);
+    this.live.set(moveWrite(ctx, this.origins, dx, dy));
+  }
+
+  onPointerUp(event: PointerEvent): void {
+    if (!this.live) return;
+    const world = this.ctx.view.toWorld(event.clientX, event.clientY);
+    this.live.end(
+      event.type === 'pointerup'
+        ? moveWrite(this.ctx, this.origins, world.x - this.start.x, world.y - this.start.y)
+        : undefined,
+    );
+    this.ctx.layer.land();
+  }
+
+  onCancel(): void {
+    this.live?.end();
+    this.ctx.layer.land();
+  }
+
+  /** A finger held still on an item selects it alone (its handles show), and no longer moves it. */
+  onLongPress(at: Screen): Gesture | null {
+    const { ctx } = this;
+    if (!ctx.editable() || ctx.toolbar.tool !== 'select' || this.live) return this;
+    const id = itemUnder(ctx, document.elementFromPoint(at.x, at.y), ctx.view.toWorld(at.x, at.y));
+    if (id) ctx.layer.selection.select([id]);
+    return null;
+  }
+}
+
+/**
+ * The write that puts every moved item at its origin plus (dx, dy). Strokes
+ * come last: a selected stroke anchored to a selected text is first pulled
+ * along by the text, then set where the drag puts it.
+ */
+function moveWrite(ctx: DrawContext, origins: Map<string, World>, dx: number, dy: number): (w: BoardWrite) => void {
+  const { layer } = ctx;
+  const order = [...origins].sort(
+    ([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'),
+  );
+  return (w) => {
+    for (const [id, origin] of order) {
+      const kind = layer.kindOf(id);
+      if (kind) moveItem(w, kind, id, { x: round(origin.x + dx), y: round(origin.y + dy) });
+    }
+  };
+}
+
+/** Moves the selection by (dx, dy) world pixels in one write: the arrow keys' nudge. */
+export function nudgeSelection(ctx: DrawContext, dx: number, dy: number): void {
+  const origins = originsOf(ctx);
+  if (origins.size) ctx.session.write(moveWrite(ctx, origins, dx, dy));
+}
+
+/** Where each selected item's box starts now. */
+function originsOf(ctx: DrawContext): Map<string, World> {
+  const { layer } = ctx;
+  const origins = new Map<string, World>();
+  for (const id of layer.selection) {
+    const element = layer.elements.get(id);
+    const box = element && layer.boxOf(element);
+    if (box) origins.set(id, { x: box.x, y: box.y });
+  }
+  return origins;
+}

@@ -1,0 +1,59 @@
+/** Dragging cards: a card carries its id, and a column's list takes the drop between the cards above and below the pointer. */
+import type { TaskItem } from '../../../board/model/document-model.js';
+
+/** The sort value that puts an item between two neighbours. */
+export function between(before: number | undefined, after: number | undefined): number {
+  if (before === undefined && after === undefined) return 0;
+  if (before === undefined) return (after ?? 0) - 1;
+  if (after === undefined) return before + 1;
+  return (before + after) / 2;
+}
+
+/** Makes a card draggable as its task's id (the card is `draggable` only where the person may edit). */
+export function cardDrag(card: HTMLElement, id: string): void {
+  card.addEventListener('dragstart', (event) => {
+    event.dataTransfer?.setData('text/task-id', id);
+    if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
+    card.classList.add('dragging');
+  });
+  card.addEventListener('dragend', () => card.classList.remove('dragging'));
+}
+
+/**
+ * Dropping a card on a column's list puts it between the cards above and below
+ * the pointer; `tasks` are the column's tasks now, `move` writes the move. Only
+ * while `editable()`: elsewhere the list takes no drop.
+ */
+export function dropZone(
+  list: HTMLElement,
+  editable: () => boolean,
+  tasks: () => TaskItem[],
+  move: (id: string, sort: number) => void,
+): void {
+  const nextAt = (clientY: number) => {
+    const cards = [...list.querySelectorAll<HTMLElement>('.task:not(.dragging)')];
+    const index = cards.findIndex((card) => {
+      const rect = card.getBoundingClientRect();
+      return clientY < rect.top + rect.height / 2;
+    });
+    return cards[index]?.dataset.id;
+  };
+  list.addEventListener('dragover', (event) => {
+    if (!editable()) return;
+    event.preventDefault();
+    list.classList.add('over');
+  });
+  list.addEventListener('dragleave', () => list.classList.remove('over'));
+  list.addEventListener('drop', (event) => {
+    if (!editable()) return;
+    event.preventDefault();
+    list.classList.remove('over');
+    const id = event.dataTransfer?.getData('text/task-id');
+    if (!id) return;
+    // With a filter on, the cards shown are some of the column's: the drop goes just before the card under the pointer.
+    const others = tasks().filter((task) => task.id !== id);
+    const next = nextAt(event.clientY);
+    const at = next === undefined ? others.length : others.findIndex((task) => task.id === next);
+    move(id, between(others[at - 1]?.sort, others[at]?.sort));
+  });
+}
