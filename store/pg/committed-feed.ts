@@ -86,8 +86,8 @@ export class PgCommittedFeed implements CommittedFeed {
     for (const seq of cursor.returned) if (seq > high) high = seq;
     cursor.reads.push({ at, high });
     while (cursor.reads.length > 0 && cursor.reads[0].at <= at - OVERLAP_MS) {
-      const [read] = cursor.reads.splice(0, 1);
-      cursor.low = read.high;
+      cursor.low = cursor.reads[0].high;
+      cursor.reads.shift();
     }
     for (const seq of cursor.returned) if (seq <= cursor.low) cursor.returned.delete(seq);
   }
