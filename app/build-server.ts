@@ -215,7 +215,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     return503OnClosing: true,
     // A client that dribbles its headers or body (slowloris) is cut off; Node checks every second.
     requestTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1_000 } as never,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
     // A hop count becomes a function: Fastify's types take booleans, address lists and functions.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   });

@@ -4,7 +4,7 @@
  * and what fails is repaired by the server (see host/documents/compensation.ts).
  */
 import { z } from 'zod';
-import { AUTHOR_PATTERN, BOARD_MODES, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
+import { AUTHOR_PATTERN, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
 import { Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
 import {
   MAX_AUTHOR_CHARS,
@@ -131,7 +131,6 @@ export const StoredLane = z.strictObject({
 });
 
 export const StoredColWidth = z.number().min(MIN_COLUMN_WIDTH_PX).max(MAX_COLUMN_WIDTH_PX);
-export const StoredMode = z.enum(BOARD_MODES);
 /** A board's title as `meta.title` holds it: trimmed, not empty (no title is no key), at most MAX_BOARD_TITLE_CHARS. */
 export const StoredTitle = z
   .string({ error: 'must be a string' })

@@ -175,7 +175,9 @@ export interface BoardStore {
  * rather than Y.mergeUpdates, which is far slower on long journals and keeps
  * deleted content.
  */
-export function replayUpdates(updates: Uint8Array[]): Uint8Array | null {
+export function replayUpdates(updates: readonly [...Uint8Array[], Uint8Array]): Uint8Array;
+export function replayUpdates(updates: readonly Uint8Array[]): Uint8Array | null;
+export function replayUpdates(updates: readonly Uint8Array[]): Uint8Array | null {
   if (updates.length === 0) return null;
   if (updates.length === 1) return updates[0];
   const doc = new Y.Doc();

@@ -118,6 +118,13 @@ export function updatesNeeded(plan: DropPlan): number[] {
 /** What a fold reads of a stored version. */
 export type FoldRow = { update: Uint8Array; state_vector: Uint8Array; summary: string };
 
+/** A row the plan names: the caller read every version the plan folds. */
+function rowOf(rows: ReadonlyMap<number, FoldRow>, version: number): FoldRow {
+  const row = rows.get(version);
+  if (!row) throw new Error(`version ${version} is folded but was not read`);
+  return row;
+}
+
 /**
  * The kept versions' new updates and sizes: the dropped updates before each
  * merged into its own, so its state stays whole. A new oldest version is
@@ -128,9 +135,12 @@ export function foldedUpdates(
   rows: ReadonlyMap<number, FoldRow>,
 ): { version: number; update: Uint8Array; bytes: number }[] {
   return plan.folds.map((fold) => {
-    const kept = rows.get(fold.into)!;
-    const updates = [...fold.from.map((version) => rows.get(version)!.update), kept.update];
-    const update = fold.base ? replayUpdates(updates)! : Y.mergeUpdates(updates);
+    const kept = rowOf(rows, fold.into);
+    const updates: [...Uint8Array[], Uint8Array] = [
+      ...fold.from.map((version) => rowOf(rows, version).update),
+      kept.update,
+    ];
+    const update = fold.base ? replayUpdates(updates) : Y.mergeUpdates(updates);
     return { version: fold.into, update, bytes: versionBytes(update, kept.state_vector, kept.summary) };
   });
 }

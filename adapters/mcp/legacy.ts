@@ -42,7 +42,7 @@ export class McpSession {
       subscribed(s: McpSession, boardId: string): void;
       unsubscribed(s: McpSession, boardId: string): void;
       closed(s: McpSession): void;
-      initialized(s: McpSession): void;
+      initialized(s: McpSession, id: string): void;
     },
     calls?: ToolCalls,
   ) {
@@ -53,7 +53,7 @@ export class McpSession {
     this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableJsonResponse: true, // answers are plain JSON; notifications use the GET stream
-      onsessioninitialized: () => hooks.initialized(this),
+      onsessioninitialized: (id) => hooks.initialized(this, id),
     });
     this.transport.onclose = () => hooks.closed(this);
     this.serve = nodeHandler((request, options) => this.transport.handleRequest(request, options));
@@ -155,7 +155,7 @@ export class McpSessions {
           if (s.id) this.sessions.delete(s.id);
           for (const boardId of s.subscribedBoards()) this.subscribers.remove(boardId, s);
         },
-        initialized: (s) => this.sessions.set(s.id!, s),
+        initialized: (s, id) => this.sessions.set(id, s),
       },
       this.calls,
     );

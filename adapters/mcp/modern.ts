@@ -129,8 +129,9 @@ export class ModernMcp {
    */
   async checkListen(body: unknown, auth: AuthInfo): Promise<unknown> {
     const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
-    const uris = message?.params?.notifications?.resourceSubscriptions;
-    if (message?.method !== 'subscriptions/listen' || !Array.isArray(uris)) return body;
+    const params = message?.params;
+    const uris = params?.notifications?.resourceSubscriptions;
+    if (message?.method !== 'subscriptions/listen' || !params || !Array.isArray(uris)) return body;
     const context = contextOf(auth);
     const canonical: string[] = [];
     let refused: RpcError | undefined;
@@ -143,7 +144,6 @@ export class ModernMcp {
       }
     }
     if (refused && canonical.length === 0) throw refused;
-    const params = message.params!;
     return {
       ...message,
       params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: canonical } },

@@ -44,12 +44,13 @@ type Timed = ServerResponse & { [STARTED]?: number; [REQUEST]?: FastifyRequest }
  */
 export function observeRequests(app: FastifyInstance, served: RequestServed): void {
   function closed(this: Timed): void {
-    const request = this[REQUEST]!;
+    const { [REQUEST]: request, [STARTED]: started } = this;
+    if (request === undefined || started === undefined) throw new Error('a response closed that onRequest never timed');
     served(
       request.method,
       request.routeOptions.url ?? UNMATCHED_ROUTE,
       this.statusCode,
-      (performance.now() - this[STARTED]!) / 1000,
+      (performance.now() - started) / 1000,
     );
   }
   // Callback-style hooks here and in the other per-request hooks: an async one costs promises on every request.

@@ -82,7 +82,8 @@ export function registerJsonChannel(
     (socket, request: WsRequest) => {
       const closed = deps.opened?.();
       if (closed) socket.once('close', closed);
-      void new JsonChannelConnection(socket, request.admission!, deps).start();
+      if (!request.admission) throw new Error('a JSON channel opened without passing its admission');
+      void new JsonChannelConnection(socket, request.admission, deps).start();
     },
   );
 }

@@ -35,19 +35,22 @@ export function estimateTextBox(text: { content?: string; width?: number; kind?:
   return { width, height: text.postit ? Math.max(height, POSTIT_SIZE_PX) : height };
 }
 
+const isPlaced = <T extends LayoutBox>(box: T): box is T & { x: number; y: number } =>
+  box.x !== undefined && box.y !== undefined;
+
 /**
  * Fills in x and y of the boxes that have none; boxes with both keep theirs.
  * A box wider than one grid column spans as many as it needs. Mutates and
  * returns the boxes.
  */
 export function masonry<T extends LayoutBox>(boxes: T[]): T[] {
-  const placed = boxes.filter((box) => box.x !== undefined && box.y !== undefined);
-  const originX = placed.length ? Math.min(...placed.map((box) => box.x!)) : 0;
-  const originY = placed.length ? Math.max(...placed.map((box) => box.y! + box.height)) + AUTOLAYOUT_GAP_PX * 2 : 0;
+  const placed = boxes.filter(isPlaced);
+  const originX = placed.length ? Math.min(...placed.map((box) => box.x)) : 0;
+  const originY = placed.length ? Math.max(...placed.map((box) => box.y + box.height)) + AUTOLAYOUT_GAP_PX * 2 : 0;
   const stride = AUTOLAYOUT_COLUMN_WIDTH_PX + AUTOLAYOUT_GAP_PX;
   const heights = new Array<number>(AUTOLAYOUT_COLUMNS).fill(0);
   for (const box of boxes) {
-    if (box.x !== undefined && box.y !== undefined) continue;
+    if (isPlaced(box)) continue;
     const span = Math.min(AUTOLAYOUT_COLUMNS, Math.max(1, Math.ceil((box.width + AUTOLAYOUT_GAP_PX) / stride)));
     let best = 0;
     let bestTop = Infinity;

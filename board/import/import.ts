@@ -71,6 +71,16 @@ export function createBoardFieldError(field: string, reason: string) {
     : errors.invalidPayload(field, reason);
 }
 
+function parseItems<T extends { author?: string }>(kind: ImportKind, schema: z.ZodType<T>, raws?: unknown[]): T[] {
+  return (raws ?? []).map((raw, index) => {
+    const parsed = schema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) throw errors.invalidItem(kind, index, issueReason(parsed.error.issues[0]));
+    // A snapshot's server-written items (a template's columns) come back as the import's own.
+    if (isServerAuthor(parsed.data.author)) delete parsed.data.author;
+    return parsed.data;
+  });
+}
+
 /** Validates import content completely; throws the spec's import errors, creates nothing. */
 export function planImport(request: ImportRequest): ImportPlan {
   const top = ImportContent.safeParse(request.content, { reportInput: true });
@@ -94,17 +104,14 @@ export function planImport(request: ImportRequest): ImportPlan {
   const total = KINDS.reduce((sum, kind) => sum + (content[kind]?.length ?? 0), 0);
   quota('items', total, MAX_IMPORT_ITEMS, 'items in total');
 
-  const items = {} as Items;
-  for (const kind of KINDS) {
-    const schema = IMPORT_ITEM_SCHEMAS[kind];
-    items[kind] = (content[kind] ?? []).map((raw, index) => {
-      const parsed = schema.safeParse(raw, { reportInput: true });
-      if (!parsed.success) throw errors.invalidItem(kind, index, issueReason(parsed.error.issues[0]));
-      // A snapshot's server-written items (a template's columns) come back as the import's own.
-      if (isServerAuthor(parsed.data.author)) delete parsed.data.author;
-      return parsed.data;
-    }) as never;
-  }
+  const items: Items = {
+    texts: parseItems('texts', IMPORT_ITEM_SCHEMAS.texts, content.texts),
+    lines: parseItems('lines', IMPORT_ITEM_SCHEMAS.lines, content.lines),
+    images: parseItems('images', IMPORT_ITEM_SCHEMAS.images, content.images),
+    columns: parseItems('columns', IMPORT_ITEM_SCHEMAS.columns, content.columns),
+    tasks: parseItems('tasks', IMPORT_ITEM_SCHEMAS.tasks, content.tasks),
+    lanes: parseItems('lanes', IMPORT_ITEM_SCHEMAS.lanes, content.lanes),
+  };
   checkDrawItems(items, request.autolayout === true);
   checkTodoItems(items);
   return {
@@ -187,7 +194,7 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
   quota('images', items.images.length, MAX_IMAGES, 'images');
   let bytes = 0;
   items.images.forEach((image, index) => {
-    const size = base64DecodedBytes(parseImageDataUrl(image.dataUrl)!.base64);
+    const size = base64DecodedBytes(checked(parseImageDataUrl(image.dataUrl), `images[${index}] data URL`).base64);
     if (size > MAX_IMAGE_BYTES)
       throw errors.importQuotaExceeded(
         'image_bytes_per_item',
@@ -231,6 +238,18 @@ function checkTodoItems(items: Items): void {
   });
 }
 
+/** A value planImport's checks guarantee: missing, it is a bug here, never the caller's error. */
+function checked<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`import: ${what} passed the checks but is missing`);
+  return value;
+}
+
+/** Where the item stands: its own x and y, or those the masonry gave it. */
+const placed = (item: { x?: number; y?: number }) => ({ x: checked(item.x, 'x'), y: checked(item.y, 'y') });
+
+const mintedId = (minted: Map<string, string>, sourceId: string) =>
+  checked(minted.get(sourceId), `the id minted for sourceId "${sourceId}"`);
+
 /** Writes a validated import into a fresh board, inside the caller's transaction. */
 export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   const { items } = plan;
@@ -249,23 +268,24 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
   const minted = new Map<string, string>();
   const ids: ImportResult['ids'] = { texts: [], lines: [], images: [], columns: [], tasks: [] };
   for (const text of items.texts) {
-    const { sourceId, kind: _kind, x, y, url, content, ...rest } = text;
+    const { sourceId, kind: _kind, x: _x, y: _y, url, content, ...rest } = text;
+    const at = placed(text);
     const item = isImportLink(text)
-      ? upsertLink(w, { x: x!, y: y!, url: url!, author: rest.author })
-      : upsertText(w, { ...rest, x: x!, y: y!, content: content! });
+      ? upsertLink(w, { ...at, url: checked(url, 'a link url'), author: rest.author })
+      : upsertText(w, { ...rest, ...at, content: checked(content, 'a text content') });
     if (sourceId !== undefined) minted.set(sourceId, item.id);
     ids.texts.push(item.id);
   }
   for (const image of items.images) {
-    const { sourceId, x, y, ...rest } = image;
-    const item = upsertImage(w, { ...rest, x: x!, y: y! });
+    const { sourceId, x: _x, y: _y, ...rest } = image;
+    const item = upsertImage(w, { ...rest, ...placed(image) });
     if (sourceId !== undefined) minted.set(sourceId, item.id);
     ids.images.push(item.id);
   }
   for (const line of items.lines) {
     const anchors = line.anchors && {
-      ...(line.anchors.start && { start: { ...line.anchors.start, id: minted.get(line.anchors.start.id)! } }),
-      ...(line.anchors.end && { end: { ...line.anchors.end, id: minted.get(line.anchors.end.id)! } }),
+      ...(line.anchors.start && { start: { ...line.anchors.start, id: mintedId(minted, line.anchors.start.id) } }),
+      ...(line.anchors.end && { end: { ...line.anchors.end, id: mintedId(minted, line.anchors.end.id) } }),
     };
     ids.lines.push(upsertStroke(w, { ...line, anchors }).id);
   }

@@ -187,7 +187,6 @@ export const CLOSE = {
   slowConsumer: { code: 4008, reason: 'slow_consumer' },
   frameTooLarge: { code: 1009, reason: 'frame_too_large' },
 } as const;
-export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];
 
 export type FieldError = (field: string, reason: string) => BoardError;
 

@@ -47,12 +47,14 @@ export function putItem<K extends CountedMap>(
   item: BoardWrite['maps'][K] extends { set(key: string, value: infer T): void } ? T & { id: string } : never,
 ): void {
   const map = w.maps[name] as unknown as { has(key: string): boolean; set(key: string, value: unknown): void };
-  if (w.counts[name] !== undefined && !map.has(item.id)) w.counts[name]! += 1;
+  const count = w.counts[name];
+  if (count !== undefined && !map.has(item.id)) w.counts[name] = count + 1;
   map.set(item.id, item);
 }
 
 /** Deletes an item from its map, keeping the count. */
 export function dropItem(w: BoardWrite, name: CountedMap, id: string): void {
-  if (w.counts[name] !== undefined && w.maps[name].has(id)) w.counts[name]! -= 1;
+  const count = w.counts[name];
+  if (count !== undefined && w.maps[name].has(id)) w.counts[name] = count - 1;
   w.maps[name].delete(id);
 }

@@ -24,11 +24,12 @@ export function recolor(w: BoardWrite, ids: string[], color: string): { ok: true
     const stroke = w.maps.lines.get(id);
     const column = w.maps.columns.get(id);
     const task = w.maps.tasks.get(id);
+    const cardItem = column ?? task;
     if (text && !isLink(text)) w.maps.texts.set(id, { ...text, color: toInkColor(color), last_updated: w.now });
     else if (stroke) w.maps.lines.set(id, { ...stroke, color: toInkColor(color), last_updated: w.now });
-    else if (column || task) {
+    else if (cardItem) {
       if (card === undefined) throw errors.invalidPayload('color', 'columns and tasks take red, blue, green or ""');
-      const item = { ...(column ?? task)!, last_updated: w.now };
+      const item = { ...cardItem, last_updated: w.now };
       if (card === null) delete item.color;
       else item.color = card;
       if (column) w.maps.columns.set(id, item as typeof column);

@@ -91,9 +91,14 @@ export function findItems(
   );
   const taskKey = taskKeyOf(view?.columns ?? []);
   const tasksById = new Map(view?.tasks.map((task) => [task.id, task]));
+  const taskOf = (id: string) => {
+    const task = tasksById.get(id);
+    if (!task) throw new Error(`find_items: the hit ${id} is no task of the board`);
+    return task;
+  };
   const lists = [
     listOf({ name: 'items', items: drawHits, key: (hit) => [hit.id] }),
-    listOf({ name: 'items', items: taskHits, key: (hit) => taskKey(tasksById.get(hit.id)!) }),
+    listOf({ name: 'items', items: taskHits, key: (hit) => taskKey(taskOf(hit.id)) }),
   ];
   return pageAnswer({ items: [] as object[], count: drawHits.length + taskHits.length }, lists, {
     ...page,

@@ -84,9 +84,10 @@ export function boardOutline(doc: Y.Doc, boardId: string, mode: BoardMode, versi
   );
   const lanes = laneIndexes.map((lane) => {
     const columns = view.columns.filter((column) => column.lane === lane);
+    const title = laneTitles.get(lane);
     return {
       lane,
-      ...(laneTitles.has(lane) && { title: oneLine(laneTitles.get(lane)!, TITLE_CHARS) }),
+      ...(title !== undefined && { title: oneLine(title, TITLE_CHARS) }),
       columns: columns.length,
       tasks: columns.reduce((sum, column) => sum + (tasksIn.get(column.id) ?? 0), 0),
     };

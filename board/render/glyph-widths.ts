@@ -30,7 +30,7 @@ export type GlyphStyle = { bold?: boolean; code?: boolean };
 export function textWidth(text: string, sizePx: number, style: GlyphStyle = {}): number {
   let units = 0;
   for (const char of text) {
-    const code = char.codePointAt(0)!;
+    const code = char.codePointAt(0) ?? 0;
     if (style.code) units += code >= WIDE_FROM ? 1000 : MONO;
     else if (code >= 32 && code <= 126) units += (style.bold ? BOLD : REGULAR)[code - 32];
     else if (code === 9) units += 4 * (style.bold ? BOLD[0] : REGULAR[0]);

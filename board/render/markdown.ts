@@ -142,7 +142,8 @@ function taskRow(at: Omit<Row, 'kind'>): Row | undefined {
 
 /** The inline tokens of a paragraph or heading as styled spans, one list of them per line. */
 function splitLines(children: Token[]): Span[][] {
-  const lines: Span[][] = [[]];
+  let line: Span[] = [];
+  const lines: Span[][] = [line];
   let bold = false;
   let italic = false;
   let strike = false;
@@ -156,7 +157,7 @@ function splitLines(children: Token[]): Span[][] {
     if (strike) span.strike = true;
     if (code) span.code = true;
     if (href) span.href = href;
-    lines.at(-1)!.push(span);
+    line.push(span);
   };
   for (const child of children) {
     switch (child.type) {
@@ -168,7 +169,8 @@ function splitLines(children: Token[]): Span[][] {
         break;
       case 'softbreak':
       case 'hardbreak':
-        lines.push([]);
+        line = [];
+        lines.push(line);
         break;
       case 'strong_open':
       case 'strong_close':

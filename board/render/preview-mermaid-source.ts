@@ -9,12 +9,9 @@
  */
 
 /** What a diagram must show: `links` counts edges, messages or relationships; `nodes` maps flowchart ids to labels. */
-export type Expected = {
-  kind: 'flowchart' | 'state' | 'sequence' | 'class' | 'er' | 'other';
-  links: number;
-  nodes?: Map<string, string>;
-  linkLabels?: string[];
-};
+export type Expected =
+  | { kind: 'flowchart'; links: number; nodes: Map<string, string>; linkLabels: string[] }
+  | { kind: 'state' | 'sequence' | 'class' | 'er' | 'other'; links: number; nodes?: undefined; linkLabels?: undefined };
 
 export type PreparedSource = { source: string; expected: Expected };
 

@@ -215,9 +215,10 @@ function sanitize(svg: string): DrawnDiagram & { parts: Map<string, number> } {
       if (!attributes.has(key)) attributes.set(key, value);
     if (name === 'svg') {
       if (size) throw new Unexpected('nested svg');
-      const [, , width, height] = (attributes.get('viewBox') ?? '').split(/[\s,]+/).map(Number);
+      const viewBox = attributes.get('viewBox') ?? '';
+      const [, , width, height] = viewBox.split(/[\s,]+/).map(Number);
       if (!(width > 0 && height > 0)) throw new Unexpected('no viewBox');
-      size = { width, height, viewBox: attributes.get('viewBox')! };
+      size = { width, height, viewBox };
       continue;
     }
     const part = classes.find((name) => PART_CLASSES.has(name));
@@ -237,10 +238,10 @@ function faithful(source: string, expected: Expected, parts: Map<string, number>
   if (linkClass && (parts.get(linkClass) ?? 0) !== expected.links) return false;
   if (expected.kind !== 'flowchart') return true;
   const graph = parseMermaid(source);
-  if (graph.edges.length !== expected.links || graph.nodes.size !== expected.nodes!.size) return false;
-  for (const [id, label] of expected.nodes!) if (graph.nodes.get(id)?.label !== label) return false;
+  if (graph.edges.length !== expected.links || graph.nodes.size !== expected.nodes.size) return false;
+  for (const [id, label] of expected.nodes) if (graph.nodes.get(id)?.label !== label) return false;
   const labels = graph.edges.map((edge) => edge.label ?? '').sort();
-  return labels.join('\u0000') === [...expected.linkLabels!].sort().join('\u0000');
+  return labels.join('\u0000') === [...expected.linkLabels].sort().join('\u0000');
 }
 
 const drawn = new LRUCache<string, DrawnDiagram | false>({

@@ -71,8 +71,8 @@ export function simplify(points: Point[], tolerance: number, maxPoints = MAX_POI
   const keep = new Uint8Array(points.length);
   keep[0] = keep[points.length - 1] = 1;
   const stack: [number, number][] = [[0, points.length - 1]];
-  while (stack.length) {
-    const [first, last] = stack.pop()!;
+  for (let range = stack.pop(); range; range = stack.pop()) {
+    const [first, last] = range;
     const [x1, y1] = points[first];
     const [x2, y2] = points[last];
     const length = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -167,8 +167,8 @@ function runMarkup(run: Run): string {
 /** A text's laid-out lines inside its box (item-layout.ts), the last marked when some did not fit. */
 function drawLines(text: TextItem, layout: TextLayout): string {
   const { lines, cut, width, border } = layout;
-  if (cut && lines.length) {
-    const last = lines.at(-1)!;
+  const last = lines.at(-1);
+  if (cut && last) {
     if (last.gap || last.rule) lines[lines.length - 1] = { runs: [{ text: '…' }], size: BODY_FONT_PX, indent: 0 };
     else last.runs.push({ text: ' …' });
   }

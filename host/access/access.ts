@@ -139,9 +139,10 @@ export class Access {
    */
   admitCreate(caller: Caller): () => void {
     const tier = this.tier(caller);
+    const token = caller.importToken;
     const key =
-      tier === 'token'
-        ? `create-token:${createHash('sha256').update(caller.importToken!).digest('hex').slice(0, 16)}`
+      tier === 'token' && token !== undefined
+        ? `create-token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`
         : `create-ip:${caller.ip}`;
     this.limit(
       ['create', tier],

@@ -142,7 +142,8 @@ export class KeyBudget {
 function remember<T>(map: Map<string, T>, id: string, value: T): void {
   map.delete(id);
   map.set(id, value);
-  if (map.size > KEY_BUDGET_MAX_RECORDS) map.delete(map.keys().next().value!);
+  const oldest = map.keys().next();
+  if (map.size > KEY_BUDGET_MAX_RECORDS && !oldest.done) map.delete(oldest.value);
 }
 
 /**

@@ -27,22 +27,6 @@ export type BoardEventMap = {
 export type BoardSignal = 'settled' | 'erased' | 'lockChanged' | 'closing';
 export type BoardWatcher = (signal: BoardSignal) => void;
 
-/** Whether a signal tells a subscriber to the board's content that it changed: a settled burst or the erasure. */
-export function contentChanged(signal: BoardSignal): boolean {
-  switch (signal) {
-    case 'settled':
-    case 'erased':
-      return true;
-    case 'lockChanged':
-    case 'closing':
-      return false;
-    default: {
-      const unknown: never = signal;
-      return unknown;
-    }
-  }
-}
-
 type Burst = { timer: NodeJS.Timeout; startedAt: number; lastAt: number };
 
 /** The origin of changes another instance made (applied here by @hocuspocus/extension-redis, or only announced). */

@@ -8,7 +8,13 @@ import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
 import type { LockMode } from '../../schema/index.js';
 import { diffItems, type ItemMaps, itemMapsOf } from '../../board/reads/changes.js';
-import { boardMaps, MAP_NAMES } from '../../board/model/document-model.js';
+import {
+  boardMaps,
+  MAP_NAMES,
+  type MapName,
+  type BoardMaps,
+  type WriteMaps,
+} from '../../board/model/document-model.js';
 import { errors } from '../../board/model/errors.js';
 import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../../board/model/versions.js';
 import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../../board/reads/paging.js';
@@ -62,6 +68,21 @@ function versionBefore(cursor: string, boardId: string): number {
   const before = -Number(decodeCursor(cursor, 'list_versions', boardId).key[0]);
   if (!Number.isSafeInteger(before) || before < 1) throw errors.invalidCursor('it is not a cursor this service gave');
   return before;
+}
+
+/** The starting point of a first page: the query's schema lets exactly one of the two through. */
+function startOf(asked: { since?: number; since_etag?: string }): { since: number } | { since_etag: string } {
+  if (asked.since !== undefined) return { since: asked.since };
+  if (asked.since_etag !== undefined) return { since_etag: asked.since_etag };
+  throw new Error('changes: neither since nor since_etag, which the query schema requires');
+}
+
+/** Stages the changes that make a write's map hold what `wanted` holds, leaving equal items untouched. */
+function mirror<K extends MapName>(staged: WriteMaps[K], wanted: BoardMaps[K]): void {
+  for (const [key] of staged.entries()) if (!wanted.has(key)) staged.delete(key);
+  for (const [key, value] of wanted.entries()) {
+    if (JSON.stringify(staged.get(key)) !== JSON.stringify(value)) staged.set(key, value);
+  }
 }
 
 function changesFrom(cursor: string, boardId: string): { since: number } | { since_etag: string } {
@@ -195,23 +216,23 @@ export class BoardHistory {
     page: ChangesPage = { budget: Infinity, points: true },
   ): Promise<BoardChanges & { next_cursor?: string }> {
     // A later page starts where the first did: its cursor carries that version (or ETag).
-    const since: { since?: number; since_etag?: string } =
-      asked.cursor === undefined ? asked : changesFrom(asked.cursor, boardId);
+    const since = asked.cursor === undefined ? startOf(asked) : changesFrom(asked.cursor, boardId);
     await this.deps.boards.admit(boardId, caller, 'read');
     const { history } = this.deps.store;
     const { recorder } = this.deps;
     const from =
-      since.since !== undefined
-        ? await history.get(boardId, since.since)
-        : await history.findEtag(boardId, since.since_etag!);
+      'since' in since ? await history.get(boardId, since.since) : await history.findEtag(boardId, since.since_etag);
     let before: ItemMaps | null | undefined;
+    let start: number | string;
     if (from) {
       before = await recorder.itemsAt(boardId, from.version);
       if (!before) throw errors.historyGone(`version ${from.version} was thinned`);
-    } else if (since.since === undefined) {
+      start = from.version;
+    } else if ('since_etag' in since) {
       // An ETag a read handed out before its burst settled: no version holds it, the memory of its state does.
-      before = recorder.itemsHandedOut(boardId, since.since_etag!);
+      before = recorder.itemsHandedOut(boardId, since.since_etag);
       if (!before) throw errors.historyGone('no stored version holds that ETag, and this server does not remember it');
+      start = since.since_etag;
     } else {
       const newest = await history.newest(boardId);
       if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
@@ -243,7 +264,7 @@ export class BoardHistory {
         listOf({ name: 'removed', items: changes.removed, key: byKind }),
       ],
       { tool: 'get_changes', boardId, cursor: asked.cursor, budget: page.budget, limit: page.limit },
-      { from: from?.version ?? since.since_etag! },
+      { from: start },
     );
   }
 
@@ -272,14 +293,7 @@ export class BoardHistory {
       );
       await recorder.recordNow(boardId);
       await boards.write(boardId, { ...caller, admitted: true }, (w) => {
-        for (const name of MAP_NAMES) {
-          const staged = w.maps[name];
-          const wanted = target[name] as Y.Map<unknown>;
-          for (const [key] of staged.entries()) if (!wanted.has(key)) staged.delete(key);
-          for (const [key, value] of wanted.entries()) {
-            if (JSON.stringify(staged.get(key)) !== JSON.stringify(value)) staged.set(key, value as never);
-          }
-        }
+        for (const name of MAP_NAMES) mirror(w.maps[name], target[name]);
         w.mode = meta.mode;
         w.counts = {}; // every map changed under the write's feet: counts are taken afresh
       });

@@ -70,7 +70,8 @@ export class FaultLog {
 
   /** A window ends: its count is written, and the line opens the next window; a quiet window ends the kind's run. */
   private close(kind: FaultKind): void {
-    const window = this.windows.get(kind)!;
+    const window = this.windows.get(kind);
+    if (!window) throw new Error(`fault log: the ${kind} window closed twice`);
     this.windows.delete(kind);
     if (window.count === 0) return;
     this.write(kind, window.count, window.error, window.context);

@@ -68,7 +68,7 @@ export class PgBlobs implements BlobStore {
       [boardId, [...referenced]],
     );
     const cached = this.cache.get(boardId);
-    for (const hash of cached?.keys() ?? []) if (!referenced.has(hash)) cached!.delete(hash);
+    if (cached) for (const hash of cached.keys()) if (!referenced.has(hash)) cached.delete(hash);
     return rowCount ?? 0;
   }
 
@@ -83,7 +83,8 @@ export class PgBlobs implements BlobStore {
       this.cache.delete(boardId); // re-inserted as the most recently used
     else board = new Map();
     this.cache.set(boardId, board);
-    if (this.cache.size > CACHED_BOARDS) this.cache.delete(this.cache.keys().next().value!);
+    const oldest = this.cache.keys().next();
+    if (this.cache.size > CACHED_BOARDS && !oldest.done) this.cache.delete(oldest.value);
     return board;
   }
 }

@@ -34,7 +34,8 @@ const SELECT_COMMITTED = `
     WHERE j.seq > a.low AND NOT (j.seq = ANY($4::bigint[]))
   ORDER BY seq NULLS FIRST`;
 
-type Row = { name: string; seq: string | null; version: string | null; data: Buffer };
+/** A `documents` row carries its version and no seq, a journal row the other way round. */
+type Row = { name: string; data: Buffer } & ({ seq: null; version: string } | { seq: string; version: null });
 
 export class PgCommittedFeed implements CommittedFeed {
   private cursors = new Map<string, Cursor>();
@@ -64,9 +65,11 @@ export class PgCommittedFeed implements CommittedFeed {
     for (const id of asked)
       if (!kept.has(id)) this.cursors.set(id, { version: '', low: -1n, returned: new Set(), reads: [] });
     for (const row of rows) {
-      const cursor = this.cursors.get(row.name)!;
-      updates.get(row.name)!.push(row.data);
-      if (row.seq === null) cursor.version = row.version!;
+      const cursor = this.cursors.get(row.name);
+      const into = updates.get(row.name);
+      if (!cursor || !into) throw new Error(`committed feed: a row of ${row.name}, which was not asked for`);
+      into.push(row.data);
+      if (row.seq === null) cursor.version = row.version;
       else cursor.returned.add(BigInt(row.seq));
     }
     for (const cursor of this.cursors.values()) this.advance(cursor, at);
@@ -82,7 +85,10 @@ export class PgCommittedFeed implements CommittedFeed {
     let high = cursor.low;
     for (const seq of cursor.returned) if (seq > high) high = seq;
     cursor.reads.push({ at, high });
-    while (cursor.reads.length > 0 && cursor.reads[0].at <= at - OVERLAP_MS) cursor.low = cursor.reads.shift()!.high;
+    while (cursor.reads.length > 0 && cursor.reads[0].at <= at - OVERLAP_MS) {
+      cursor.low = cursor.reads[0].high;
+      cursor.reads.shift();
+    }
     for (const seq of cursor.returned) if (seq <= cursor.low) cursor.returned.delete(seq);
   }
 

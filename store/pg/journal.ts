@@ -128,7 +128,8 @@ export class PgJournal implements DocumentJournal {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const rows = this.queue;
-      const commit = this.next!;
+      const commit = this.next;
+      if (!commit) throw new Error('journal: rows queued without a group commit to settle them');
       this.queue = [];
       this.next = null;
       try {
@@ -151,7 +152,7 @@ export class PgJournal implements DocumentJournal {
       const { rows } = await client.query<{ data: Buffer; seq: string | null }>(SELECT_DOCUMENT, [name]);
       const journalled = rows.filter((row) => row.seq !== null);
       if (journalled.length === 0) return false;
-      const merged = replayUpdates([...rows.map((row) => row.data), Y.encodeStateAsUpdate(doc)])!;
+      const merged = replayUpdates([...rows.map((row) => row.data), Y.encodeStateAsUpdate(doc)]);
       await client.query(
         'INSERT INTO documents (name, data) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET data = excluded.data',
         [name, merged],

@@ -51,6 +51,7 @@ export class PgRegistry implements Registry {
     this.seen.delete(id);
     if (!record) return;
     this.seen.set(id, record);
-    if (this.seen.size > PEEK_CACHE_SIZE) this.seen.delete(this.seen.keys().next().value!);
+    const oldest = this.seen.keys().next();
+    if (this.seen.size > PEEK_CACHE_SIZE && !oldest.done) this.seen.delete(oldest.value);
   }
 }

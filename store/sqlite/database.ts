@@ -14,6 +14,12 @@ import { answersTable } from '../answer-rows.js';
 
 export type Db = Database.Database;
 
+/** The row a statement always answers (a PRAGMA, a row this transaction reads or wrote): none is a bug here. */
+export function onlyRow<T>(row: T | undefined | null, what: string): T {
+  if (row === undefined || row === null) throw new Error(`SQLite: ${what} answered no row`);
+  return row;
+}
+
 const SCHEMA = `
 ${documentsSchema};
 

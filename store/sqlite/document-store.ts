@@ -6,7 +6,7 @@
  */
 import * as Y from 'yjs';
 import { type DocumentJournal, replayUpdates } from '../board-store.js';
-import type { Db } from './database.js';
+import { type Db, onlyRow } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 
 /**
@@ -82,7 +82,7 @@ export class SqliteDocuments implements DocumentJournal {
     );
     this.deleteState = db.prepare<[string]>('DELETE FROM documents WHERE name = ?');
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.seenVersion = this.dataVersion.get()!;
+    this.seenVersion = onlyRow(this.dataVersion.get(), 'PRAGMA data_version');
     this.scan();
     this.compactTx = db.transaction((due: [string, DueCompaction][]) => {
       const compacted = due.map(([name, { doc }]) => {
@@ -109,7 +109,7 @@ export class SqliteDocuments implements DocumentJournal {
 
   /** Scans again when another connection has committed to the file since (an operator's shell, a second store in tests). */
   private followOtherWriters(): void {
-    const version = this.dataVersion.get()!;
+    const version = onlyRow(this.dataVersion.get(), 'PRAGMA data_version');
     if (version !== this.seenVersion) this.scan();
     this.seenVersion = version;
   }
@@ -127,7 +127,8 @@ export class SqliteDocuments implements DocumentJournal {
     let first = Infinity;
     let last = -Infinity;
     for (const name of names) {
-      const seqs = this.rows.get(name)!;
+      const seqs = this.rows.get(name);
+      if (!seqs) throw new Error(`journal: ${name} is due for compaction but has no rows`);
       count += seqs.length;
       first = Math.min(first, seqs[0]);
       last = Math.max(last, seqs[seqs.length - 1]);
@@ -188,9 +189,9 @@ export class SqliteDocuments implements DocumentJournal {
   private forgetRow(name: string, seq: number): void {
     const seqs = this.rows.get(name);
     const at = seqs?.lastIndexOf(seq) ?? -1;
-    if (at < 0) return;
-    seqs!.splice(at, 1);
-    if (seqs!.length === 0) this.rows.delete(name);
+    if (!seqs || at < 0) return;
+    seqs.splice(at, 1);
+    if (seqs.length === 0) this.rows.delete(name);
   }
 
   pending(name: string): Promise<void> | undefined {

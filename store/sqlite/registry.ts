@@ -7,7 +7,7 @@ import type { BoardMode, LockMode } from '../../schema/index.js';
 import { type BoardRecord, sqlTimestamp } from '../../board/model/record.js';
 import type { Lock, Registry } from '../board-store.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
-import type { Db } from './database.js';
+import { type Db, onlyRow } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 import { errors } from '../../board/model/errors.js';
 
@@ -72,7 +72,8 @@ export class SqliteRegistry implements Registry {
     const row = this.selectBoard.get(id);
     const record = row ? recordOf(row) : null;
     if (!this.uncommitted.has(id)) {
-      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      const oldest = this.cache.keys().next();
+      if (this.cache.size >= CACHE_SIZE && !oldest.done) this.cache.delete(oldest.value);
       this.cache.set(id, record);
     }
     return record;
@@ -82,7 +83,7 @@ export class SqliteRegistry implements Registry {
     const now = performance.now();
     if (now - this.checkedAt < OTHER_WRITERS_CHECK_MS) return;
     this.checkedAt = now;
-    const version = this.dataVersion.get()!;
+    const version = onlyRow(this.dataVersion.get(), 'PRAGMA data_version');
     if (version !== this.seenVersion) this.cache.clear();
     this.seenVersion = version;
   }
@@ -103,14 +104,14 @@ export class SqliteRegistry implements Registry {
   create(id: string, mode: BoardMode, lock?: Lock): BoardRecord {
     this.writing(id);
     this.insertBoard.run(id, mode, sqlTimestamp(this.now()), lock?.mode ?? null, lock?.keyHash ?? null);
-    return this.peek(id)!;
+    return onlyRow(this.peek(id), `the board ${id} just inserted`);
   }
 
   /** Gives an erased board's id to a new, empty board (only once its tombstone has expired). */
   revive(id: string, mode: BoardMode): BoardRecord {
     this.writing(id);
     this.reviveBoard.run(mode, sqlTimestamp(this.now()), id);
-    return this.peek(id)!;
+    return onlyRow(this.peek(id), `the board ${id} just revived`);
   }
 
   /**

@@ -16,7 +16,7 @@ import {
   versionBytes,
   type VersionRow,
 } from '../version-rows.js';
-import type { Db } from './database.js';
+import { type Db, onlyRow } from './database.js';
 import type { GroupCommit } from './group-commit.js';
 
 type Meta = Omit<VersionMeta, 'version' | 'bytes'>;
@@ -79,7 +79,7 @@ export class SqliteVersions implements VersionStore {
         blobs: string[],
       ): VersionMeta | null => {
         if (s.newest.get(boardId)?.etag === meta.etag) return null;
-        const version = s.nextNumber.get(boardId, boardId)!.version_seq;
+        const version = onlyRow(s.nextNumber.get(boardId, boardId), 'the next version number').version_seq;
         const summary = summaryJson(meta);
         const bytes = versionBytes(update, stateVector, summary);
         s.insert.run(
@@ -102,7 +102,9 @@ export class SqliteVersions implements VersionStore {
         s.numbers.all(boardId).map((row) => row.version),
         versions,
       );
-      const rows = new Map(updatesNeeded(plan).map((version) => [version, s.update.get(boardId, version)!]));
+      const rows = new Map(
+        updatesNeeded(plan).map((version) => [version, onlyRow(s.update.get(boardId, version), `version ${version}`)]),
+      );
       for (const { version, update, bytes } of foldedUpdates(plan, rows))
         s.rewrite.run(update, bytes, boardId, version);
       for (const version of plan.dropped) s.deleteOne.run(boardId, version);
