@@ -13,6 +13,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import {
   KEY_BACKOFF_FIRST_MS,
   KEY_BACKOFF_MAX_MS,
@@ -35,9 +36,10 @@ type Window = { endsAt: number; count: number };
 type Watch = { window: Window; alertUntil: number };
 
 export class KeyBudget {
-  private readonly guesses = new Map<string, Guesses>();
-  private readonly boards = new Map<string, Watch>();
-  private readonly clients = new Map<string, Window>();
+  // Bounded, so that a flood of addresses cannot grow memory without end; the longest untouched record goes first.
+  private readonly guesses = new LRUCache<string, Guesses>({ max: KEY_BUDGET_MAX_RECORDS });
+  private readonly boards = new LRUCache<string, Watch>({ max: KEY_BUDGET_MAX_RECORDS });
+  private readonly clients = new LRUCache<string, Window>({ max: KEY_BUDGET_MAX_RECORDS });
   /** Wrong keys are remembered as keyed digests, never as presented: one may be a near miss of the real key. */
   private readonly salt = randomBytes(16);
 
@@ -55,7 +57,7 @@ export class KeyBudget {
     const guesses = this.liveGuesses(client, boardId, now);
     if (guesses?.wrongKeys.includes(this.digest(key))) return 0;
     let until = guesses?.blockedUntil ?? 0;
-    const window = this.clients.get(client);
+    const window = this.clients.peek(client);
     if (window && now < window.endsAt && window.count >= KEY_CLIENT_FAILURES) until = Math.max(until, window.endsAt);
     return until > now ? Math.ceil((until - now) / 1000) : 0;
   }
@@ -86,17 +88,17 @@ export class KeyBudget {
     const cap = onAlert ? KEY_BACKOFF_MAX_ON_ALERT_MS : KEY_BACKOFF_MAX_MS;
     const beyond = guesses.failures - free;
     guesses.blockedUntil = beyond > 0 ? now + Math.min(KEY_BACKOFF_FIRST_MS * 2 ** (beyond - 1), cap) : 0;
-    remember(this.guesses, id, guesses);
+    this.guesses.set(id, guesses);
   }
 
   /** Drops what has been forgotten: quiet clients, ended windows and alerts. */
   sweep(): void {
     const now = this.now();
-    for (const [id, guesses] of this.guesses)
+    for (const [id, guesses] of [...this.guesses.entries()])
       if (now - guesses.lastFailureAt >= KEY_FAILURE_MEMORY_MS) this.guesses.delete(id);
-    for (const [id, watch] of this.boards)
+    for (const [id, watch] of [...this.boards.entries()])
       if (now >= watch.window.endsAt && now >= watch.alertUntil) this.boards.delete(id);
-    for (const [id, window] of this.clients) if (now >= window.endsAt) this.clients.delete(id);
+    for (const [id, window] of [...this.clients.entries()]) if (now >= window.endsAt) this.clients.delete(id);
   }
 
   /** Records held (for tests of expiry). */
@@ -106,7 +108,7 @@ export class KeyBudget {
 
   private liveGuesses(client: string, boardId: string, now: number): Guesses | undefined {
     const id = `${client} ${boardId}`;
-    const guesses = this.guesses.get(id);
+    const guesses = this.guesses.peek(id);
     if (!guesses || now - guesses.lastFailureAt < KEY_FAILURE_MEMORY_MS) return guesses;
     this.guesses.delete(id);
     return undefined;
@@ -114,36 +116,24 @@ export class KeyBudget {
 
   /** Counts a wrong key on the board; true when the board is on alert (this key included). */
   private countOnBoard(boardId: string, now: number): boolean {
-    const watch = this.boards.get(boardId) ?? { window: { endsAt: 0, count: 0 }, alertUntil: 0 };
+    const watch = this.boards.peek(boardId) ?? { window: { endsAt: 0, count: 0 }, alertUntil: 0 };
     if (now >= watch.window.endsAt) watch.window = { endsAt: now + KEY_BOARD_ALERT_WINDOW_MS, count: 0 };
     watch.window.count += 1;
     if (watch.window.count >= KEY_BOARD_ALERT_FAILURES) watch.alertUntil = now + KEY_BOARD_ALERT_WINDOW_MS;
-    remember(this.boards, boardId, watch);
+    this.boards.set(boardId, watch);
     return now < watch.alertUntil;
   }
 
   private countForClient(client: string, now: number): void {
-    let window = this.clients.get(client);
+    let window = this.clients.peek(client);
     if (!window || now >= window.endsAt) window = { endsAt: now + KEY_CLIENT_WINDOW_MS, count: 0 };
     window.count += 1;
-    remember(this.clients, client, window);
+    this.clients.set(client, window);
   }
 
   private digest(key: string): string {
     return createHmac('sha256', this.salt).update(key.toLowerCase(), 'utf8').digest('base64url').slice(0, 16);
   }
-}
-
-/**
- * Stores a record as the most recently touched (a Map keeps insertion order);
- * past the bound the longest untouched one goes, so a flood of addresses
- * cannot grow memory without end.
- */
-function remember<T>(map: Map<string, T>, id: string, value: T): void {
-  map.delete(id);
-  map.set(id, value);
-  const oldest = map.keys().next();
-  if (map.size > KEY_BUDGET_MAX_RECORDS && !oldest.done) map.delete(oldest.value);
 }
 
 /**

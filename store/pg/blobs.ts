@@ -4,6 +4,7 @@
  * bounded cache: `load` fetches the missing ones before a view, `put` writes
  * through and `durable` waits for the write.
  */
+import { LRUCache } from 'lru-cache';
 import type { BlobStore } from '../board-store.js';
 import { blobHash } from '../blob-hash.js';
 import { autocommit, type Pool, query } from './database.js';
@@ -17,7 +18,7 @@ const CACHED_BOARDS = 200;
 const PRUNE_GRACE = '10 minutes';
 
 export class PgBlobs implements BlobStore {
-  private readonly cache = new Map<string, Map<string, string>>();
+  private readonly cache = new LRUCache<string, Map<string, string>>({ max: CACHED_BOARDS });
   private readonly writes = new Map<string, Promise<void>>();
 
   constructor(private readonly pool: Pool) {}
@@ -40,11 +41,11 @@ export class PgBlobs implements BlobStore {
   }
 
   get(boardId: string, hash: string): string | null {
-    return this.cache.get(boardId)?.get(hash) ?? null;
+    return this.cache.peek(boardId)?.get(hash) ?? null;
   }
 
   async load(boardId: string, hashes: Iterable<string>): Promise<void> {
-    const cached = this.cache.get(boardId);
+    const cached = this.cache.peek(boardId);
     const missing = [...new Set(hashes)].filter((hash) => !cached?.has(hash));
     if (missing.length === 0) return;
     const { rows } = await query<{ hash: string; data_url: string }>(
@@ -67,7 +68,7 @@ export class PgBlobs implements BlobStore {
       `DELETE FROM image_blobs WHERE board_id = $1 AND NOT (hash = ANY($2)) AND created_at < now() - interval '${PRUNE_GRACE}'`,
       [boardId, [...referenced]],
     );
-    const cached = this.cache.get(boardId);
+    const cached = this.cache.peek(boardId);
     if (cached) for (const hash of cached.keys()) if (!referenced.has(hash)) cached.delete(hash);
     return rowCount ?? 0;
   }
@@ -77,14 +78,10 @@ export class PgBlobs implements BlobStore {
     this.cache.delete(boardId);
   }
 
+  /** The board's cached payloads, touched as the most recently used. */
   private board(boardId: string): Map<string, string> {
-    let board = this.cache.get(boardId);
-    if (board)
-      this.cache.delete(boardId); // re-inserted as the most recently used
-    else board = new Map();
+    const board = this.cache.get(boardId) ?? new Map<string, string>();
     this.cache.set(boardId, board);
-    const oldest = this.cache.keys().next();
-    if (this.cache.size > CACHED_BOARDS && !oldest.done) this.cache.delete(oldest.value);
     return board;
   }
 }

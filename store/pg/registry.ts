@@ -3,6 +3,7 @@
  * lock set on one instance holds on every other at once; `peek` answers from
  * the last record this instance read, for checks made in the synchronous step of a change.
  */
+import { LRUCache } from 'lru-cache';
 import type { BoardRecord } from '../../board/model/record.js';
 import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Lock, Registry } from '../board-store.js';
@@ -16,7 +17,7 @@ export const SWAP_LOCK =
   'UPDATE boards SET lock_mode = $1, key_hash = $2, lock_version = lock_version + 1 WHERE id = $3 AND lock_version = $4 AND deleted_at IS NULL';
 
 export class PgRegistry implements Registry {
-  private readonly seen = new Map<string, BoardRecord>();
+  private readonly seen = new LRUCache<string, BoardRecord>({ max: PEEK_CACHE_SIZE });
 
   constructor(private readonly pool: Pool) {}
 
@@ -51,7 +52,5 @@ export class PgRegistry implements Registry {
     this.seen.delete(id);
     if (!record) return;
     this.seen.set(id, record);
-    const oldest = this.seen.keys().next();
-    if (this.seen.size > PEEK_CACHE_SIZE && !oldest.done) this.seen.delete(oldest.value);
   }
 }

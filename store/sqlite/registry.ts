@@ -3,6 +3,7 @@
  * lock and tombstone (the record is in board/record.ts; PostgreSQL's registry
  * is in store/pg).
  */
+import { LRUCache } from 'lru-cache';
 import type { BoardMode, LockMode } from '../../schema/index.js';
 import { type BoardRecord, sqlTimestamp } from '../../board/model/record.js';
 import type { Lock, Registry } from '../board-store.js';
@@ -27,7 +28,8 @@ const OTHER_WRITERS_CHECK_MS = 100;
  * SQLite's data_version tells, checked at most every OTHER_WRITERS_CHECK_MS.
  */
 export class SqliteRegistry implements Registry {
-  private readonly cache = new Map<string, BoardRecord | null>();
+  /** A row read, or its absence (`record: null`), until a write or another connection's commit drops it. */
+  private readonly cache = new LRUCache<string, { record: BoardRecord | null }>({ max: CACHE_SIZE });
   private readonly uncommitted = new Set<string>();
   private readonly dataVersion;
   private seenVersion = -1;
@@ -68,14 +70,10 @@ export class SqliteRegistry implements Registry {
   peek(id: string): BoardRecord | null {
     this.checkOtherWriters();
     const cached = this.cache.get(id);
-    if (cached !== undefined) return cached;
+    if (cached) return cached.record;
     const row = this.selectBoard.get(id);
     const record = row ? recordOf(row) : null;
-    if (!this.uncommitted.has(id)) {
-      const oldest = this.cache.keys().next();
-      if (this.cache.size >= CACHE_SIZE && !oldest.done) this.cache.delete(oldest.value);
-      this.cache.set(id, record);
-    }
+    if (!this.uncommitted.has(id)) this.cache.set(id, { record });
     return record;
   }
 
