@@ -13,7 +13,7 @@ import type {
   onAwarenessUpdatePayload,
   onChangePayload,
 } from '@hocuspocus/server';
-import { Redis as IORedis } from 'ioredis';
+import type { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access/access.js';
 import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/events/board-events.js';
@@ -21,6 +21,7 @@ import type { FaultReport } from '../host/operator/fault-log.js';
 import type { RateLimiter } from '../host/access/rate-limiter.js';
 import { heardRecordEvent, type RecordEventTargets } from './record-events.js';
 import { within } from '../host/operator/within.js';
+import { GuardedRedis } from './guarded-redis.js';
 import { RedisHealth } from './redis-health.js';
 import { HEARTBEAT_MS, RelayPeers } from './relay-peers.js';
 import { ClusterEvent } from '../schema/index.js';
@@ -200,39 +201,25 @@ export class RedisCluster implements EventRelay {
    * instances catch up from the journal.
    */
   private client(): IORedis {
-    const client = new IORedis(this.url, {
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: true,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    });
+    const kind = (channel: string): RelayKind => (channel === this.channel ? 'events' : 'documents');
+    const client = new GuardedRedis(
+      this.url,
+      { maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: REDIS_COMMAND_TIMEOUT_MS },
+      {
+        closed: () => this.closed,
+        up: () => this.health.up(),
+        published: (channel) => this.hooks.relayed('published', kind(channel)),
+        failed: (channel, error) => {
+          this.hooks.publishFailed(kind(channel));
+          if (error !== undefined) this.hooks.fault('redis_publish', error);
+        },
+      },
+    );
     client.on('error', (error: unknown) => this.hooks.fault('redis_connection', error)); // it reconnects by itself
     this.clients.add(client);
     client.once('end', () => this.clients.delete(client));
     for (const event of ['ready', 'close', 'end']) client.on(event, () => this.health.check());
-    const kind = (channel: unknown): RelayKind => (String(channel) === this.channel ? 'events' : 'documents');
-    client.on('messageBuffer', (channel: Buffer) => this.hooks.relayed('received', kind(channel)));
-    // ioredis has no hook on commands: every one passes through sendCommand, publishes of the extension too.
-    const send = client.sendCommand.bind(client);
-    client.sendCommand = (command, stream) => {
-      if (command.name !== 'publish') return send(command, stream);
-      const relayKind = kind(command.args[0]);
-      if (this.closed) {
-        command.resolve(0); // what is still flushed at shutdown has no connection left, and is no fault
-        return command.promise;
-      }
-      if (!this.health.up()) {
-        this.hooks.publishFailed(relayKind);
-        command.resolve(0);
-        return command.promise;
-      }
-      this.hooks.relayed('published', relayKind);
-      send(command, stream);
-      return command.promise.catch((error: unknown) => {
-        this.hooks.publishFailed(relayKind);
-        this.hooks.fault('redis_publish', error);
-        return 0;
-      });
-    };
+    client.on('messageBuffer', (channel: Buffer) => this.hooks.relayed('received', kind(String(channel))));
     return client;
   }
 
