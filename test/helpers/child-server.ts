@@ -51,6 +51,13 @@ export const TEST_CLOCKS: Readonly<Record<string, string>> = {
   RELAY_HAND_OVER_MS: '500',
 };
 
+/** The relay's clocks at their defaults: for the chaos tests, whose figures docs/reliability.md gives. */
+export const REAL_RELAY_CLOCKS: Readonly<Record<string, undefined>> = {
+  RELAY_HEARTBEAT_MS: undefined,
+  CATCH_UP_INTERVAL_MS: undefined,
+  RELAY_HAND_OVER_MS: undefined,
+};
+
 /**
  * testEnv with the short clocks: what every test server runs with unless a
  * test says otherwise. A variable set to undefined is left out, so that the
