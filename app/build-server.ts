@@ -106,8 +106,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
         fault: faults,
       },
       now,
+      config.clocks.heartbeatMs,
     );
-  const events = new BoardEvents();
+  const events = new BoardEvents(config.clocks.settleMs, config.clocks.settleMaxWaitMs);
   const limiter = new RateLimiter(now);
   const keyBudget = new KeyBudget(now);
   const access = new Access(
@@ -183,6 +184,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       host,
       events,
       registry: store.registry,
+      clocks: { intervalMs: config.clocks.catchUpIntervalMs, handOverMs: config.clocks.handOverMs },
     });
     catchUp.start();
   }

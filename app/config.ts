@@ -6,10 +6,14 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { projectRoot } from '../host/operator/service-info.js';
+import { CATCH_UP_INTERVAL_MS, HAND_OVER_MS } from '../cluster/journal-catch-up.js';
+import { HEARTBEAT_MS } from '../cluster/relay-peers.js';
 import {
   HEADERS_TIMEOUT_MS,
   MAX_CONNECTIONS_PER_IP,
   MAX_SOCKETS_PER_IP,
+  NOTIFICATION_DEBOUNCE_MS,
+  NOTIFICATION_MAX_WAIT_MS,
   REQUEST_TIMEOUT_MS,
 } from '../schema/limits.js';
 
@@ -33,6 +37,15 @@ const EnvSchema = z
     // How long a board's writes must pause before it is stored (its journal compacted), and how long its store may wait at most.
     STORE_DEBOUNCE_MS: z.coerce.number().int().min(0).default(2_000),
     STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(0).default(10_000),
+    // How long a board's edits must pause before the burst settles (long polls, MCP notifications, history versions),
+    // and how long a burst that never pauses waits at most. The contract says about 3 s; only tests shorten it.
+    NOTIFICATION_SETTLE_MS: z.coerce.number().int().min(1).default(NOTIFICATION_DEBOUNCE_MS),
+    NOTIFICATION_MAX_WAIT_MS: z.coerce.number().int().min(1).default(NOTIFICATION_MAX_WAIT_MS),
+    // The shared setup's clocks: how often an instance says it is there on the relay (three missed and it is taken to
+    // be cut off), how often the storage is read while the relay is down, and how long that goes on once it is back.
+    RELAY_HEARTBEAT_MS: z.coerce.number().int().min(1).default(HEARTBEAT_MS),
+    CATCH_UP_INTERVAL_MS: z.coerce.number().int().min(1).default(CATCH_UP_INTERVAL_MS),
+    RELAY_HAND_OVER_MS: z.coerce.number().int().min(0).default(HAND_OVER_MS),
     // How long a board nobody is connected to stays loaded after its last use (a write, a read, its last client
     // leaving). It is stored before, on the debounce above; 0 unloads it right after its store.
     KEEP_LOADED_MS: z.coerce.number().int().min(0).default(60_000),
@@ -101,6 +114,14 @@ export type Config = Readonly<{
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   storeDebounceMs: number;
   storeMaxDebounceMs: number;
+  /** The clocks of settling bursts and of the relay between instances (defaults: the contract's and docs/reliability.md's). */
+  clocks: Readonly<{
+    settleMs: number;
+    settleMaxWaitMs: number;
+    heartbeatMs: number;
+    catchUpIntervalMs: number;
+    handOverMs: number;
+  }>;
   /** How long an unused board stays loaded after its last use, and how many boards may be kept so. */
   keepLoaded: { ms: number; maxBoards: number };
   mcpSessionIdleMs: number;
@@ -158,6 +179,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     storeDebounceMs: e.STORE_DEBOUNCE_MS,
     storeMaxDebounceMs: e.STORE_MAX_DEBOUNCE_MS,
+    clocks: Object.freeze({
+      settleMs: e.NOTIFICATION_SETTLE_MS,
+      settleMaxWaitMs: e.NOTIFICATION_MAX_WAIT_MS,
+      heartbeatMs: e.RELAY_HEARTBEAT_MS,
+      catchUpIntervalMs: e.CATCH_UP_INTERVAL_MS,
+      handOverMs: e.RELAY_HAND_OVER_MS,
+    }),
     keepLoaded: Object.freeze({ ms: e.KEEP_LOADED_MS, maxBoards: e.KEEP_LOADED_MAX_BOARDS }),
     mcpSessionIdleMs: e.MCP_SESSION_IDLE_MS,
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),

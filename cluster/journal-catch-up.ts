@@ -15,15 +15,20 @@ import type { CommittedFeed } from '../store/board-store.js';
 import { RELAYED_ORIGIN } from '../host/events/board-events.js';
 import { heardRecordEvent, type RecordEvent, type RecordEventTargets } from './record-events.js';
 
-/** How often the storage is read while the relay is down. */
+/** How often the storage is read while the relay is down (CATCH_UP_INTERVAL_MS). */
 export const CATCH_UP_INTERVAL_MS = 500;
-/** How long catching up goes on after the relay is back: other instances' connections may come back later than ours. */
+/** How long catching up goes on after the relay is back: other instances' connections may come back later than ours (RELAY_HAND_OVER_MS). */
 export const HAND_OVER_MS = 5_000;
 
 /** Whether the relay carries changes between instances now (its health check decides). */
 export type RelayState = { up(): boolean };
 
-type CatchUpDeps = RecordEventTargets & { feed: CommittedFeed; relay: RelayState; now?: () => number };
+type CatchUpDeps = RecordEventTargets & {
+  feed: CommittedFeed;
+  relay: RelayState;
+  now?: () => number;
+  clocks?: { intervalMs: number; handOverMs: number };
+};
 
 /** What changed in a board's record, as the relay's events would have said it. */
 type RecordChange = RecordEvent | 'none';
@@ -59,19 +64,21 @@ export class JournalCatchUp {
   /** Each board's record as last read here, to tell what changed since. */
   private readonly records = new Map<string, BoardRecord>();
   private readonly now: () => number;
+  private readonly clocks: { intervalMs: number; handOverMs: number };
 
   constructor(private readonly deps: CatchUpDeps) {
     this.now = deps.now ?? Date.now;
+    this.clocks = deps.clocks ?? { intervalMs: CATCH_UP_INTERVAL_MS, handOverMs: HAND_OVER_MS };
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.tick(), CATCH_UP_INTERVAL_MS);
+    this.timer ??= setInterval(() => void this.tick(), this.clocks.intervalMs);
     this.timer.unref();
   }
 
   /** Catches up for the hand-over period from now: the relay came back (here, or a silent peer was heard again). */
   private handOver(): void {
-    this.until = this.now() + HAND_OVER_MS;
+    this.until = this.now() + this.clocks.handOverMs;
   }
 
   /** Whether this instance is catching up from the storage now. */

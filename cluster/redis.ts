@@ -163,7 +163,7 @@ export class RedisCluster implements EventRelay {
   /** Redis answering pings and every connection ready: counters and publishes skip Redis at once while it is down. */
   readonly health: RedisHealth;
   /** The other instances as heard on the event channel: one that falls silent relays nothing. */
-  readonly peers = new RelayPeers();
+  readonly peers: RelayPeers;
   private heartbeat: NodeJS.Timeout | undefined;
 
   private readonly channel: string;
@@ -176,7 +176,9 @@ export class RedisCluster implements EventRelay {
     pending: (boardId: string) => Promise<void> | undefined,
     private readonly hooks: ClusterHooks,
     now: () => number,
+    heartbeatMs = HEARTBEAT_MS,
   ) {
+    this.peers = new RelayPeers(Date.now, heartbeatMs);
     this.channel = `${prefix}:events`;
     this.pub = this.client();
     this.sub = this.client();
@@ -235,7 +237,7 @@ export class RedisCluster implements EventRelay {
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
     await this.sub.subscribe(this.channel);
     await this.health.start();
-    this.heartbeat = setInterval(() => this.publish({ type: 'heartbeat' }), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => this.publish({ type: 'heartbeat' }), this.peers.heartbeatMs);
     this.heartbeat.unref();
   }
 

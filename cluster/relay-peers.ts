@@ -6,10 +6,10 @@
  * down (cluster/journal-catch-up.ts), and the peer's return is a hand-over.
  */
 
-/** How often an instance says it is there. */
+/** How often an instance says it is there (RELAY_HEARTBEAT_MS). */
 export const HEARTBEAT_MS = 500;
-/** A peer silent this long is taken to be cut off from the relay. */
-const SILENT_MS = 1_500;
+/** A peer silent for this many heartbeats is taken to be cut off from the relay. */
+const SILENT_HEARTBEATS = 3;
 /** A peer silent this long is taken to be gone (killed, or cut off for long), and no longer waited for. */
 const GONE_MS = 60_000;
 
@@ -17,7 +17,14 @@ export class RelayPeers {
   /** When each peer was last heard. */
   private readonly heard = new Map<string, number>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private readonly silentMs: number;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    readonly heartbeatMs = HEARTBEAT_MS,
+  ) {
+    this.silentMs = SILENT_HEARTBEATS * heartbeatMs;
+  }
 
   heardFrom(instanceId: string): void {
     this.heard.set(instanceId, this.now());
@@ -34,7 +41,7 @@ export class RelayPeers {
     let all = true;
     for (const [instanceId, at] of this.heard) {
       if (now - at > GONE_MS) this.heard.delete(instanceId);
-      else if (now - at > SILENT_MS) all = false;
+      else if (now - at > this.silentMs) all = false;
     }
     return all;
   }

@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long past the moment a keyed subscriber heard an edit the others are given to (wrongly) hear it too. */
 const FAIR_WAIT_MS = 1_500;
-/** An edit settles 3 s after it (NOTIFICATION_DEBOUNCE_MS), and across instances the relay brings it first. */
+/** An edit settles after the settle (NOTIFICATION_SETTLE_MS), and across instances the relay brings it first. */
 const HEARD_WITHIN_MS = 10_000;
 
 /** A fetch that keeps the text of every event stream it receives (a listen stream's frames, its end included). */

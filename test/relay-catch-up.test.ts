@@ -9,8 +9,13 @@
 import { execFileSync } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
-import { HAND_OVER_MS } from '../cluster/journal-catch-up.js';
+import {
+  type ChildServer,
+  startChildServer,
+  TEST_CLOCKS,
+  TEST_SETTLE_MS,
+  tempDataDir,
+} from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';
@@ -24,6 +29,11 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const services = throwawayServicesAvailable();
+
+/** The instances' clocks (test/helpers/child-server.ts): a catch-up tick, a heartbeat, the hand-over. */
+const TICK_MS = Number(TEST_CLOCKS.CATCH_UP_INTERVAL_MS);
+const HEARTBEAT_MS = Number(TEST_CLOCKS.RELAY_HEARTBEAT_MS);
+const HAND_OVER_MS = Number(TEST_CLOCKS.RELAY_HAND_OVER_MS);
 
 /** Kills the Redis server at once, as a crash would (no goodbye to its clients). */
 function killRedis(redis: Service): void {
@@ -113,9 +123,17 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     await postgres?.remove();
   });
 
-  /** The previous case's hand-over is over: B reads nothing from PostgreSQL until it misses A again. */
+  /**
+   * The previous case's hand-over is over: B reads nothing from PostgreSQL until it misses A again. Once both
+   * reach Redis again, B hears A within a heartbeat, catches up for the hand-over, and stops at its next tick.
+   */
   async function handedOver() {
-    await sleep(HAND_OVER_MS + 1_000);
+    for (const server of [a, b])
+      await eventually(
+        async () => expect((await client(server.url).get('/readyz')).body).toEqual({ status: 'ready' }),
+        10_000,
+      );
+    await sleep(HEARTBEAT_MS + HAND_OVER_MS + 2 * TICK_MS + 500);
   }
 
   type Clients = Awaited<ReturnType<typeof watchers>>;
@@ -202,7 +220,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     written.push(...(await writeThrough(id, () => proxy.heal())));
     await converged(id, written, clients);
     clients.close();
-  }, 60_000);
+  });
 
   it('A cut off from Redis locks a board all: the MCP subscriptions on B made while it was open hear nothing more, a keyed one does', async () => {
     await handedOver();
@@ -226,14 +244,14 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     const edit = { x: 0, y: 0, content: 'after the lock' };
     expect((await client(a.url).post(`/api/boards/${id}/texts`, edit, { 'x-board-key': key })).status).toBe(200);
     await eventually(() => expect(keyed.updates).toContain(uri), 10_000);
-    await sleep(1_500);
+    await sleep(TEST_SETTLE_MS + 1_000); // the others' settle of the same edit has long passed
     expect(session.updates).toEqual([]);
     expect(stale.updates).toEqual([]);
 
     await proxy.heal();
     await keyedListen.close();
     await Promise.all([session.close(), stale.close(), keyed.close()]);
-  }, 60_000);
+  });
 
   it('A cut off from Redis erases a board: B closes its JSON channel, though a read on B saw the erasure first', async () => {
     await handedOver();
@@ -248,7 +266,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     console.log(`without A's relay, an erasure on A reached B's JSON channel after ${Date.now() - erasedAt} ms`);
     expect((await json.closed).code).toBeGreaterThanOrEqual(4000);
     await proxy.heal();
-  }, 60_000);
+  });
 
   it('B catches up with A from PostgreSQL, a lock on A stops B writers, and the relay takes over with no gap or duplicate', async () => {
     const { id } = (await client(a.url).post('/api/boards')).body;
@@ -270,7 +288,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     // A long poll on B wakes for an edit on A to a board B has not loaded.
     const quiet = (await client(a.url).post('/api/boards')).body.id as string;
     const waiting = client(b.url).get(`/api/boards/${quiet}/wait?timeout_ms=10000`);
-    await sleep(1_500); // B has read the board as it stands
+    await sleep(10 * TICK_MS); // B has read the board as it stands
     await addText(a.url, quiet, 'for the long poll');
     const edited = Date.now();
     expect((await waiting).body).toMatchObject({ updated: true, timedOut: false });
@@ -296,7 +314,7 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     written.push(...(await writeThrough(id, () => redis.start())));
     await converged(id, written, clients);
     // Once handed over, the relay alone carries changes, to boards loaded before the fault and during it.
-    await sleep(HAND_OVER_MS + 1_000);
+    await handedOver();
     for (const [board, json] of [
       [id, clients.jsonOnB],
       [quiet, loadedWithoutRedis],
@@ -309,5 +327,5 @@ describe.skipIf(!services)('two instances while Redis is down', () => {
     clients.close();
     writerOnB.close();
     yjsWriterOnB.destroy();
-  }, 60_000);
+  });
 });

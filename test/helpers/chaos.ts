@@ -7,7 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import WebSocket from 'ws';
-import { type Spawned, spawnReady, tempDataDir, testEnv } from './child-server.js';
+import { REAL_RELAY_CLOCKS, type Spawned, spawnReady, tempDataDir, testServerEnv } from './child-server.js';
 import { connectYjs, type YjsClient } from './realtime.js';
 import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 import { throwawaySetup, type ThrowawaySetup } from './throwaway-services.js';
@@ -20,10 +20,14 @@ export type Instance = { name: string; url: string; port: number; dataDir: strin
 
 async function startInstance(name: string, env: Record<string, string>, port = 0): Promise<Instance> {
   const dataDir = await tempDataDir();
-  const spawned = await spawnReady('app/main.ts', testEnv(dataDir, { ...env, PORT: String(port) }), {
-    captureOutput: true,
-    readyWithinMs: 45_000, // several instances start at once on a loaded machine
-  });
+  const spawned = await spawnReady(
+    'app/main.ts',
+    testServerEnv(dataDir, { ...REAL_RELAY_CLOCKS, ...env, PORT: String(port) }),
+    {
+      captureOutput: true,
+      readyWithinMs: 45_000, // several instances start at once on a loaded machine
+    },
+  );
   return { name, url: spawned.url, port: Number(new URL(spawned.url).port), dataDir, process: spawned };
 }
 

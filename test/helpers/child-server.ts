@@ -35,6 +35,40 @@ export function testEnv(dataDir: string, env: Record<string, string> = {}): Reco
   };
 }
 
+/** The settle the test servers use: a tenth of the contract's 3 s (the tests of the real value set NOTIFICATION_SETTLE_MS). */
+export const TEST_SETTLE_MS = 300;
+
+/**
+ * Short clocks for the servers under test, so that no test waits out the
+ * contract's seconds: the settle, its max wait, and the relay's heartbeat,
+ * catch-up tick and hand-over. One test per clock sets the real value.
+ */
+export const TEST_CLOCKS: Readonly<Record<string, string>> = {
+  NOTIFICATION_SETTLE_MS: String(TEST_SETTLE_MS),
+  NOTIFICATION_MAX_WAIT_MS: String(5 * TEST_SETTLE_MS),
+  RELAY_HEARTBEAT_MS: '200',
+  CATCH_UP_INTERVAL_MS: '100',
+  RELAY_HAND_OVER_MS: '500',
+};
+
+/** The relay's clocks at their defaults: for the chaos tests, whose figures docs/reliability.md gives. */
+export const REAL_RELAY_CLOCKS: Readonly<Record<string, undefined>> = {
+  RELAY_HEARTBEAT_MS: undefined,
+  CATCH_UP_INTERVAL_MS: undefined,
+  RELAY_HAND_OVER_MS: undefined,
+};
+
+/**
+ * testEnv with the short clocks: what every test server runs with unless a
+ * test says otherwise. A variable set to undefined is left out, so that the
+ * server takes its default (a test of a clock's real value).
+ */
+export function testServerEnv(dataDir: string, env: Record<string, string | undefined> = {}): Record<string, string> {
+  const merged = testEnv(dataDir, { ...TEST_CLOCKS, ...env } as Record<string, string>);
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  return merged;
+}
+
 /** The caller of in-process domain calls in tests (filling a board fast, reading its document). */
 export const TEST_CALLER = { surface: 'rest', ip: '127.0.0.1' } as const;
 
@@ -102,6 +136,9 @@ export async function spawnReady(
 export type ChildServer = { url: string; process: ChildProcess; exited: Promise<number | null> };
 
 /** The real entry point (app/main.ts) in a child process; resolves once it prints its URL. */
-export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  return spawnReady('app/main.ts', testEnv(dataDir, env));
+export async function startChildServer(
+  dataDir: string,
+  env: Record<string, string | undefined> = {},
+): Promise<ChildServer> {
+  return spawnReady('app/main.ts', testServerEnv(dataDir, env));
 }

@@ -3,10 +3,10 @@
  * stdout and stderr captured whole, so a test can search everything the
  * server logged (keys must never be in it).
  */
-import { spawnReady, testEnv, type Spawned } from './child-server.js';
+import { spawnReady, testServerEnv, type Spawned } from './child-server.js';
 
 export type LoggedChildServer = Pick<Spawned, 'url' | 'output' | 'stop'>;
 
 export function startLoggedChildServer(dataDir: string, env: Record<string, string> = {}): Promise<LoggedChildServer> {
-  return spawnReady('app/main.ts', testEnv(dataDir, env), { captureOutput: true });
+  return spawnReady('app/main.ts', testServerEnv(dataDir, env), { captureOutput: true });
 }

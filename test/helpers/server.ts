@@ -3,11 +3,11 @@ import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { buildServer, type BoardServer, type BuildOptions } from '../../app/build-server.js';
 import { loadConfig } from '../../app/config.js';
-import { tempDataDir, testEnv } from './child-server.js';
+import { tempDataDir, testServerEnv } from './child-server.js';
 import { freshClusterEnv } from './shared-services.js';
 import { client, type Client } from './http.js';
 
-export { startChildServer, tempDataDir, TEST_CALLER, type ChildServer } from './child-server.js';
+export { startChildServer, tempDataDir, TEST_CALLER, TEST_SETTLE_MS, type ChildServer } from './child-server.js';
 
 export type TestServer = {
   url: string;
@@ -20,13 +20,13 @@ export type TestServer = {
 
 /** A server in this process; pass a dataDir to reuse one (it is then not removed on close). */
 export async function startServer(
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   options: BuildOptions & { dataDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDataDir());
   // TEST_SHARED_SETUP=1 runs the in-process servers on PostgreSQL and Redis instead of SQLite.
   if (process.env.TEST_SHARED_SETUP === '1' && !env.DATABASE_URL) env = { ...env, ...(await freshClusterEnv()) };
-  const server = await buildServer(loadConfig(testEnv(dataDir, env)), options);
+  const server = await buildServer(loadConfig(testServerEnv(dataDir, env)), options);
   const url = await server.listen();
   let closed = false;
   const shutdown = async () => {
@@ -50,7 +50,7 @@ export async function startServer(
 }
 
 /** One server for a whole test file: started before its tests, closed after them. */
-export function useServer(env: Record<string, string> = {}): { server: TestServer; api: Client } {
+export function useServer(env: Record<string, string | undefined> = {}): { server: TestServer; api: Client } {
   const context = {} as { server: TestServer; api: Client };
   beforeAll(async () => {
     context.server = await startServer(env);
