@@ -162,102 +162,116 @@ const ChangedItem = z.looseObject({
   kind: z.enum(['texts', 'link', 'lines', 'images', 'columns', 'tasks', 'lanes']),
 });
 
-export const McpToolOutputs = {
-  create_board: BoardLink.extend({
-    access_key: z.string().optional(),
-    imported: Counts(['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']).optional(),
-    ids: IdLists(['texts', 'lines', 'images', 'columns', 'tasks']).optional(),
+/** Each MCP tool's result (its outputSchema), named after the tool; a row of the operation table names its own. */
+export const CreateBoardResult = BoardLink.extend({
+  access_key: z.string().optional(),
+  imported: Counts(['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']).optional(),
+  ids: IdLists(['texts', 'lines', 'images', 'columns', 'tasks']).optional(),
+});
+export const OpenBoardResult = BoardLink.extend({
+  created: z.boolean(),
+  locked: z.boolean(),
+  lock_mode: z.enum(LOCK_MODES).nullable(),
+});
+// An object either way (a 2025 client wraps any other output schema in {result}): the snapshot's page or the outline.
+export const GetBoardResult = advertise(z.union([Snapshot, Outline]), {
+  type: 'object',
+  anyOf: [toJsonSchema(Snapshot, 'output'), toJsonSchema(Outline, 'output')],
+});
+// A large board's SVG is not inline: svg_uri names its resource, svg_bytes its size.
+export const GetPreviewResult = z.looseObject({
+  board_id: z.string(),
+  mimeType: z.literal('image/svg+xml'),
+  svg: z.string().optional(),
+  svg_uri: z.string().optional(),
+  svg_bytes: z.number().int().optional(),
+});
+export const AddTextResult = Text.extend({ created: Created, ...LaidOut });
+export const AddLinkResult = Link.omit({ last_updated: true }).extend({ created: Created, ...LaidOut });
+export const AddImageResult = z.looseObject({
+  id: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  hasThumbDataUrl: z.boolean(),
+  author: z.string(),
+});
+export const DrawStrokeResult = z.looseObject({
+  id: z.string(),
+  pointCount: z.number().int(),
+  color: z.enum(INK_COLORS),
+  bbox: z.looseObject({
+    x: z.number().int(),
+    y: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
   }),
-  open_board: BoardLink.extend({
-    created: z.boolean(),
-    locked: z.boolean(),
-    lock_mode: z.enum(LOCK_MODES).nullable(),
-  }),
-  // An object either way (a 2025 client wraps any other output schema in {result}): the snapshot's page or the outline.
-  get_board: advertise(z.union([Snapshot, Outline]), {
-    type: 'object',
-    anyOf: [toJsonSchema(Snapshot, 'output'), toJsonSchema(Outline, 'output')],
-  }),
-  // A large board's SVG is not inline: svg_uri names its resource, svg_bytes its size.
-  get_preview: z.looseObject({
-    board_id: z.string(),
-    mimeType: z.literal('image/svg+xml'),
-    svg: z.string().optional(),
-    svg_uri: z.string().optional(),
-    svg_bytes: z.number().int().optional(),
-  }),
-  add_text: Text.extend({ created: Created, ...LaidOut }),
-  add_link: Link.omit({ last_updated: true }).extend({ created: Created, ...LaidOut }),
-  add_image: z.looseObject({
-    id: z.string(),
-    x: z.number(),
-    y: z.number(),
-    width: z.number(),
-    height: z.number(),
-    hasThumbDataUrl: z.boolean(),
-    author: z.string(),
-  }),
-  draw_stroke: z.looseObject({
-    id: z.string(),
-    pointCount: z.number().int(),
-    color: z.enum(INK_COLORS),
-    bbox: z.looseObject({
-      x: z.number().int(),
-      y: z.number().int(),
-      width: z.number().int(),
-      height: z.number().int(),
-    }),
-    author: z.string(),
-    created: Created,
-  }),
-  move: z.looseObject({ id: z.string(), x: z.number(), y: z.number() }),
-  erase: Deleted.extend({ kind: z.enum(DRAW_KINDS) }),
-  wait_for_update: z.looseObject({
-    boardId: z.string(),
-    updated: z.boolean(),
-    timedOut: z.boolean(),
-    /** null once the board is erased (`deleted: true`). */
-    etag: z.string().nullable(),
-    deleted: z.literal(true).optional(),
-  }),
-  set_board_mode: z.looseObject({ ok: z.literal(true), mode: Mode, columns: z.array(Column).optional() }),
-  set_board_title: z.looseObject({ ok: z.literal(true), title: z.string() }),
-  create_column: Column.extend({ created: Created }),
-  update_column: Column,
-  delete_column: Deleted,
-  create_task: Task.extend({ created: Created }),
-  update_task: Task,
-  move_task: z.looseObject({ id: z.string(), column_id: z.string(), sort: z.number() }),
-  delete_task: Deleted,
-  set_lane: z.looseObject({ ok: z.literal(true), lane: z.number().int(), title: z.string() }),
-  set_column_width: z.looseObject({ ok: z.literal(true), width: z.number() }),
-  create_tasks: z.looseObject({ ok: z.literal(true), ids: z.array(z.string()), count: z.number().int() }),
-  // One result per op, in order: what its tool answers, without the echoes of what was sent (board/mutations/batch.ts).
-  batch: z.looseObject({ ok: z.literal(true), results: z.array(z.looseObject({ id: z.string().optional() })) }),
-  query_tasks: z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor }),
-  export_tasks: z.looseObject({ format: z.enum(['csv', 'markdown']), content: z.string(), ...NextCursor }),
-  list_tasks: z.looseObject({ mode: Mode, ...TodoView, ...NextCursor }),
-  find_items: z.looseObject({ items: z.array(FoundItem), count: z.number().int(), ...NextCursor }),
-  list_versions: z.looseObject({
-    boardId: z.string(),
-    versions: z.array(VersionSummary),
-    next: z.number().int().nullable(),
-    ...NextCursor,
-  }),
-  get_changes: z.looseObject({
-    boardId: z.string(),
-    from: z.number().int().nullable(),
-    to: z.number().int().nullable(),
-    etag: z.string(),
-    added: z.array(ChangedItem),
-    updated: z.array(ChangedItem),
-    removed: z.array(z.looseObject({ kind: ChangedItem.shape.kind, id: z.string() })),
-    ...NextCursor,
-  }),
-  restore_version: z.looseObject({
-    ok: z.literal(true),
-    version: z.number().int(),
-    restoredFrom: z.number().int(),
-    etag: z.string(),
-  }),
-} as const;
+  author: z.string(),
+  created: Created,
+});
+export const MoveResult = z.looseObject({ id: z.string(), x: z.number(), y: z.number() });
+export const EraseResult = Deleted.extend({ kind: z.enum(DRAW_KINDS) });
+export const WaitForUpdateResult = z.looseObject({
+  boardId: z.string(),
+  updated: z.boolean(),
+  timedOut: z.boolean(),
+  /** null once the board is erased (`deleted: true`). */
+  etag: z.string().nullable(),
+  deleted: z.literal(true).optional(),
+});
+export const SetBoardModeResult = z.looseObject({
+  ok: z.literal(true),
+  mode: Mode,
+  columns: z.array(Column).optional(),
+});
+export const SetBoardTitleResult = z.looseObject({ ok: z.literal(true), title: z.string() });
+export const CreateColumnResult = Column.extend({ created: Created });
+export const UpdateColumnResult = Column;
+export const DeleteColumnResult = Deleted;
+export const CreateTaskResult = Task.extend({ created: Created });
+export const UpdateTaskResult = Task;
+export const MoveTaskResult = z.looseObject({ id: z.string(), column_id: z.string(), sort: z.number() });
+export const DeleteTaskResult = Deleted;
+export const SetLaneResult = z.looseObject({ ok: z.literal(true), lane: z.number().int(), title: z.string() });
+export const SetColumnWidthResult = z.looseObject({ ok: z.literal(true), width: z.number() });
+export const CreateTasksResult = z.looseObject({
+  ok: z.literal(true),
+  ids: z.array(z.string()),
+  count: z.number().int(),
+});
+// One result per op, in order: what its tool answers, without the echoes of what was sent (board/mutations/batch.ts).
+export const BatchResult = z.looseObject({
+  ok: z.literal(true),
+  results: z.array(z.looseObject({ id: z.string().optional() })),
+});
+export const QueryTasksResult = z.looseObject({ tasks: z.array(Task), count: z.number().int(), ...NextCursor });
+export const ExportTasksResult = z.looseObject({
+  format: z.enum(['csv', 'markdown']),
+  content: z.string(),
+  ...NextCursor,
+});
+export const ListTasksResult = z.looseObject({ mode: Mode, ...TodoView, ...NextCursor });
+export const FindItemsResult = z.looseObject({ items: z.array(FoundItem), count: z.number().int(), ...NextCursor });
+export const ListVersionsResult = z.looseObject({
+  boardId: z.string(),
+  versions: z.array(VersionSummary),
+  next: z.number().int().nullable(),
+  ...NextCursor,
+});
+export const GetChangesResult = z.looseObject({
+  boardId: z.string(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+  etag: z.string(),
+  added: z.array(ChangedItem),
+  updated: z.array(ChangedItem),
+  removed: z.array(z.looseObject({ kind: ChangedItem.shape.kind, id: z.string() })),
+  ...NextCursor,
+});
+export const RestoreVersionResult = z.looseObject({
+  ok: z.literal(true),
+  version: z.number().int(),
+  restoredFrom: z.number().int(),
+  etag: z.string(),
+});

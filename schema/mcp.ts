@@ -5,27 +5,16 @@
  */
 import { z } from 'zod';
 import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
-import { BatchInput } from './batch.js';
-import { CreateBoardInput, TitleInput, WaitTimeout } from './board.js';
-import { DrawKind, ImageInput, LinkInput, MoveInput, StrokeInput, TextInput } from './draw.js';
+import { CreateBoardInput, WaitTimeout } from './board.js';
+import { DrawKind, MoveInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
-import {
-  ColumnId,
-  ColumnInput,
-  ColumnWidthInput,
-  DueDate,
-  LaneInput,
-  ModeInput,
-  Priority,
-  TaskInput,
-  TaskMoveInput,
-} from './todo.js';
+import { ColumnId, ColumnInput, DueDate, Priority, TaskInput, TaskMoveInput } from './todo.js';
 import { advertise } from './json-schema.js';
 import { HISTORY_PAGE_DEFAULT, MAX_TASKS, MAX_TEXT_NODES } from './limits.js';
-import { Cursor, FindItemsQuery } from './pages.js';
+import { Cursor } from './pages.js';
 
 /** Every board tool's first arguments; what a key is and when it is needed, the server's instructions say once. */
-const BoardRef = {
+export const BoardRef = {
   board_id: BoardId,
   access_key: AccessKey.optional(),
 };
@@ -41,24 +30,15 @@ const TaskPatch = TaskInput.omit({ id: true }).partial();
  * (schema/common.ts itemObject): the keys of the item and of its snapshot,
  * nothing else. A create takes a snapshot item's `id` and drops it.
  */
-export const MutationArgs = {
-  add_text: TextInput,
-  add_link: LinkInput,
-  add_image: ImageInput,
-  draw_stroke: StrokeInput,
-  move: MoveInput.safeExtend({ id: ItemId, kind: DrawKind.optional() }),
-  erase: strictObject({ id: ItemId, kind: DrawKind.optional() }),
-  create_column: dropping(ColumnInput.omit({ id: true }), 'id'),
-  update_column: ColumnPatch.safeExtend({ id: ItemId }),
-  delete_column: strictObject({ id: ItemId }),
-  create_task: dropping(TaskInput.omit({ id: true }).safeExtend({ column_id: ColumnId }), 'id'),
-  update_task: TaskPatch.safeExtend({ id: ItemId }),
-  move_task: TaskMoveInput.safeExtend({ id: ItemId }),
-  delete_task: strictObject({ id: ItemId }),
-  set_lane: LaneInput,
-  set_column_width: ColumnWidthInput,
-  set_board_title: TitleInput,
-} as const;
+export const MoveArgs = MoveInput.safeExtend({ id: ItemId, kind: DrawKind.optional() });
+export const EraseArgs = strictObject({ id: ItemId, kind: DrawKind.optional() });
+export const CreateColumnArgs = dropping(ColumnInput.omit({ id: true }), 'id');
+export const UpdateColumnArgs = ColumnPatch.safeExtend({ id: ItemId });
+export const DeleteColumnArgs = strictObject({ id: ItemId });
+export const CreateTaskArgs = dropping(TaskInput.omit({ id: true }).safeExtend({ column_id: ColumnId }), 'id');
+export const UpdateTaskArgs = TaskPatch.safeExtend({ id: ItemId });
+export const MoveTaskArgs = TaskMoveInput.safeExtend({ id: ItemId });
+export const DeleteTaskArgs = strictObject({ id: ItemId });
 
 /**
  * A history number as a tool argument: a JSON number, then the REST
@@ -94,100 +74,72 @@ const HistoryArgs = {
  * the frame of the same write do (`colour` is refused naming `color`), the
  * known keys now with board_id and access_key among them.
  */
-const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
+export const onBoard = <Shape extends z.ZodRawShape, Config extends z.core.$ZodObjectConfig>(
   schema: z.ZodObject<Shape, Config>,
 ) => refuseUnknownKeys(schema.extend(BoardRef));
 
-export const McpToolArgs = {
-  create_board: CreateBoardInput,
-  open_board: refuseUnknownKeys(
-    z.object({
-      board: z.string({ error: 'must be a string' }).min(1).describe('Board URL or id'),
-      access_key: BoardRef.access_key,
-    }),
-  ),
-  get_board: onBoard(
-    z.object({
-      detail: advertise(z.enum(['full', 'outline'], { error: 'must be "full" or "outline"' }), { enum: ['outline'] })
-        .optional()
-        .describe('Summary'),
-      cursor: Cursor.optional(),
-      include_points: z.boolean({ error: 'must be a boolean' }).optional().describe('Stroke points'),
-      ids: advertise(
-        z
-          .array(ItemId)
-          .min(1, { error: 'must name at least one item' })
-          .max(MAX_TEXT_NODES, { error: `must name at most ${MAX_TEXT_NODES} items` }),
-        { type: 'array', items: { type: 'string' } },
-      )
-        .optional()
-        .describe('Only these, whole'),
-    }),
-  ),
-  get_preview: onBoard(z.object({})),
-  add_text: onBoard(MutationArgs.add_text),
-  add_link: onBoard(MutationArgs.add_link),
-  add_image: onBoard(MutationArgs.add_image),
-  draw_stroke: onBoard(MutationArgs.draw_stroke),
-  move: onBoard(MutationArgs.move),
-  erase: onBoard(MutationArgs.erase),
-  wait_for_update: onBoard(
-    z.object({
-      timeout_ms: WaitTimeout,
-      since_etag: EtagText.optional(),
-    }),
-  ),
-  set_board_mode: onBoard(ModeInput),
-  set_board_title: onBoard(MutationArgs.set_board_title),
-  create_column: onBoard(MutationArgs.create_column),
-  update_column: onBoard(MutationArgs.update_column),
-  delete_column: onBoard(MutationArgs.delete_column),
-  create_task: onBoard(MutationArgs.create_task),
-  update_task: onBoard(MutationArgs.update_task),
-  move_task: onBoard(MutationArgs.move_task),
-  delete_task: onBoard(MutationArgs.delete_task),
-  set_lane: onBoard(MutationArgs.set_lane),
-  set_column_width: onBoard(MutationArgs.set_column_width),
-  create_tasks: onBoard(
-    z.object({
-      tasks: z
-        // Advertised by reference to create_task, listed just before it: its fields again cost 850 bytes of tools/list.
-        .array(
-          advertise(refuseUnknownKeys(MutationArgs.create_task), {
-            type: 'object',
-            required: ['column_id', 'name'],
-          }).describe('create_task args'),
-        )
-        .min(1, { error: 'must hold at least one task' })
-        .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` })
-        .describe('Tasks to create'),
-      author: Author.optional(),
-    }),
-  ),
-  batch: onBoard(BatchInput),
-  query_tasks: onBoard(
-    z.object({
-      assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),
-      priority: Priority.optional(),
-      done: z.boolean().optional().describe('Done'),
-      overdue: z.boolean().optional().describe('Late, not done'),
-      due_before: DueDate.optional().describe('Due before this day'),
-      due_after: DueDate.optional().describe('Due after this day'),
-      color: CardColor.optional(),
-      cursor: Cursor.optional(),
-    }),
-  ),
-  export_tasks: onBoard(
-    z.object({
-      format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format'),
-      cursor: Cursor.optional(),
-    }),
-  ),
-  list_tasks: onBoard(z.object({ cursor: Cursor.optional() })),
-  find_items: onBoard(FindItemsQuery),
-  list_versions: onBoard(HistoryArgs.list_versions),
-  get_changes: refuseUnknownKeys(HistoryArgs.get_changes.safeExtend(BoardRef)),
-  restore_version: onBoard(HistoryArgs.restore_version),
-} as const;
-
-export type McpToolName = keyof typeof McpToolArgs;
+/**
+ * The other tools' arguments, each named after its tool: a row of the
+ * operation table takes them as its `args` and adds board_id and access_key
+ * (onBoard), except create_board, open_board and get_changes, whole here.
+ */
+export const CreateBoardArgs = CreateBoardInput;
+export const OpenBoardArgs = refuseUnknownKeys(
+  z.object({
+    board: z.string({ error: 'must be a string' }).min(1).describe('Board URL or id'),
+    access_key: BoardRef.access_key,
+  }),
+);
+export const GetBoardArgs = z.object({
+  detail: advertise(z.enum(['full', 'outline'], { error: 'must be "full" or "outline"' }), { enum: ['outline'] })
+    .optional()
+    .describe('Summary'),
+  cursor: Cursor.optional(),
+  include_points: z.boolean({ error: 'must be a boolean' }).optional().describe('Stroke points'),
+  ids: advertise(
+    z
+      .array(ItemId)
+      .min(1, { error: 'must name at least one item' })
+      .max(MAX_TEXT_NODES, { error: `must name at most ${MAX_TEXT_NODES} items` }),
+    { type: 'array', items: { type: 'string' } },
+  )
+    .optional()
+    .describe('Only these, whole'),
+});
+export const GetPreviewArgs = z.object({});
+export const WaitForUpdateArgs = z.object({
+  timeout_ms: WaitTimeout,
+  since_etag: EtagText.optional(),
+});
+export const CreateTasksArgs = z.object({
+  tasks: z
+    // Advertised by reference to create_task, listed just before it: its fields again cost 850 bytes of tools/list.
+    .array(
+      advertise(refuseUnknownKeys(CreateTaskArgs), {
+        type: 'object',
+        required: ['column_id', 'name'],
+      }).describe('create_task args'),
+    )
+    .min(1, { error: 'must hold at least one task' })
+    .max(MAX_TASKS, { error: `must hold at most ${MAX_TASKS} tasks` })
+    .describe('Tasks to create'),
+  author: Author.optional(),
+});
+export const QueryTasksArgs = z.object({
+  assignee: z.string({ error: 'must be a string' }).trim().optional().describe('Exact, any case'),
+  priority: Priority.optional(),
+  done: z.boolean().optional().describe('Done'),
+  overdue: z.boolean().optional().describe('Late, not done'),
+  due_before: DueDate.optional().describe('Due before this day'),
+  due_after: DueDate.optional().describe('Due after this day'),
+  color: CardColor.optional(),
+  cursor: Cursor.optional(),
+});
+export const ExportTasksArgs = z.object({
+  format: z.enum(['csv', 'markdown'], { error: 'must be "csv" or "markdown"' }).describe('Output format'),
+  cursor: Cursor.optional(),
+});
+export const ListTasksArgs = z.object({ cursor: Cursor.optional() });
+export const ListVersionsArgs = HistoryArgs.list_versions;
+export const RestoreVersionArgs = HistoryArgs.restore_version;
+export const GetChangesArgs = refuseUnknownKeys(HistoryArgs.get_changes.safeExtend(BoardRef));

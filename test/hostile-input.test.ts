@@ -10,6 +10,7 @@
  * Object.prototype. Raw Yjs messages never crash the server nor leave a
  * document that /json or other clients see differently.
  */
+import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
 import http from 'node:http';
 import fc from 'fast-check';
 import * as encoding from 'lib0/encoding';
@@ -17,14 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
 import * as Y from 'yjs';
-import {
-  MAX_COLLAB_MESSAGE_BYTES,
-  MAX_WS_FRAME_BYTES,
-  MUTATION_FRAME_TYPES,
-  StoredLink,
-  StoredStroke,
-  StoredText,
-} from '../schema/index.js';
+import { MAX_COLLAB_MESSAGE_BYTES, MAX_WS_FRAME_BYTES, StoredLink, StoredStroke, StoredText } from '../schema/index.js';
 import {
   hostileContentType,
   hostileHeaderValue,

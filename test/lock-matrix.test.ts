@@ -7,6 +7,7 @@
  * server serves is missing from it, then measures every cell. Then: keys never
  * appear in logs, error bodies, snapshots or documents.
  */
+import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import Database from 'better-sqlite3';
 import { writeBeside } from './helpers/sqlite-beside.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBABLE } from '../adapters/mcp/resources.js';
-import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES, MUTATION_FRAME_TYPES } from '../schema/index.js';
+import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES } from '../schema/index.js';
 import { hashKey } from '../host/access/keys.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, PNG_1PX, type Response } from './helpers/http.js';

@@ -6,6 +6,7 @@
  * points are asked for; the outline stays within OUTLINE_MAX_BYTES;
  * find_items finds; REST pages where it lists.
  */
+import { McpToolOutputs } from '../board/operations/operations.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_STROKE_POINTS,
@@ -13,7 +14,6 @@ import {
   MAX_TASKS,
   MAX_TEXT_CHARS,
   MAX_TEXT_NODES,
-  McpToolOutputs,
   OUTLINE_MAX_BYTES,
   READ_PAGE_MAX_BYTES,
 } from '../schema/index.js';

@@ -12,9 +12,9 @@ import {
   McpToolOutputs,
   MUTATION_FRAME_TYPES,
   MUTATION_FRAMES,
-  MutationArgs,
-} from '../schema/index.js';
-import { OPERATION_LIST } from '../board/operations/operations.js';
+  OPERATION_LIST,
+  OPERATIONS,
+} from '../board/operations/operations.js';
 import { connectRawMcp } from './helpers/mcp-raw.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
@@ -36,14 +36,24 @@ const BOARD_WRITES = [
 
 describe('the operation table', () => {
   it("gives each row its tool's schemas and its frame's", () => {
+    for (const [name, row] of Object.entries(OPERATIONS)) expect(row.name).toBe(name);
     for (const row of toolRows) {
       expect(row.args, row.name).toBe(McpToolArgs[row.name as keyof typeof McpToolArgs]);
       expect(row.result, row.name).toBe(McpToolOutputs[row.name as keyof typeof McpToolOutputs]);
     }
     expect(toolRows.map((row) => row.name).sort()).toEqual(Object.keys(McpToolArgs).sort());
+    // A mutation's frame is its name unless the row names another, and takes its arguments without board_id.
+    expect(OPERATIONS.add_text.frame).toBe('add_text');
+    expect(OPERATIONS.set_lane.frame).toBe('lane_upsert');
+    expect(OPERATIONS.batch.frame).toBeUndefined();
     for (const row of OPERATION_LIST.filter((row) => row.frame)) {
-      const frameArgs = row.tool ? MutationArgs[row.name as keyof typeof MutationArgs] : row.args;
-      expect(MUTATION_FRAMES[row.frame!], row.name).toBe(frameArgs);
+      expect(MUTATION_FRAMES[row.frame!], row.name).toBe(row.input);
+      if (row.tool)
+        expect(Object.keys((row.args as any).shape)).toEqual([
+          ...Object.keys((row.input as any).shape),
+          'board_id',
+          'access_key',
+        ]);
     }
     const frames = OPERATION_LIST.flatMap((row) => (row.frame ? [row.frame] : []));
     expect(frames.sort()).toEqual([...MUTATION_FRAME_TYPES].sort());

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clampColumnWidth,
-  isIsoDate,
-  McpToolArgs,
-  normalizePoints,
-  Priority,
-  TaskInput,
-  toInkColor,
-} from '../schema/index.js';
+import { McpToolArgs } from '../board/operations/operations.js';
+import { clampColumnWidth, isIsoDate, normalizePoints, Priority, TaskInput, toInkColor } from '../schema/index.js';
 
 describe('schema/ shared validators', () => {
   it('normalizePoints accepts the three forms and reports why it rejects', () => {

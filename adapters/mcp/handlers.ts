@@ -13,7 +13,7 @@ import {
   type ContentBlock,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { McpToolName } from '../../schema/index.js';
+import type { McpToolName } from '../../board/operations/operations.js';
 import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
 import type { Boards } from '../../host/boards/boards.js';
 import { errors, fromZodIssues } from '../../board/model/errors.js';

@@ -4,7 +4,7 @@
  * 2026-07-28 result carries) hold a short URL rather than copies of a picture.
  */
 import type { Icon } from '@modelcontextprotocol/server';
-import type { McpToolName } from '../../schema/index.js';
+import type { McpToolName } from '../../board/operations/operations.js';
 import { OPERATIONS, type OperationGroup } from '../../board/operations/operations.js';
 
 const svg = (body: string) =>

@@ -7,7 +7,8 @@
  * tool's description, the rest checked by the server when a call comes.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { type McpToolName, toJsonSchema } from '../../schema/index.js';
+import { toJsonSchema } from '../../schema/index.js';
+import type { McpToolName } from '../../board/operations/operations.js';
 import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';

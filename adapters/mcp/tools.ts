@@ -7,11 +7,18 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { type McpToolArgs, type McpToolName, READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
+import { READ_PAGE_MAX_BYTES, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../host/boards/boards.js';
 import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import { errors } from '../../board/model/errors.js';
-import { type AnyOperation, type Effect, TOOL_OPERATIONS, type ToolWords } from '../../board/operations/operations.js';
+import {
+  type AnyOperation,
+  type Effect,
+  type McpToolArgs,
+  type McpToolName,
+  TOOL_OPERATIONS,
+  type ToolWords,
+} from '../../board/operations/operations.js';
 import { boardUrl, embedUrl, mcpCaller, type RequestContext } from './context.js';
 import type { AgentMemory } from './memory.js';
 import { previewAnswer } from './preview-answer.js';

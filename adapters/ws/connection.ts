@@ -6,19 +6,13 @@
  */
 import secureJson from 'secure-json-parse';
 import type { WebSocket } from 'ws';
-import type { z } from 'zod';
 import {
   type BatchFrame,
-  ClientFrame,
-  type MutationFrame,
   ClientFrameEnvelope,
   FrameRef,
-  isClientFrameType,
   MAX_BATCH_OPS,
   MAX_WS_BUFFERED_BYTES,
   MAX_WS_FRAME_BYTES,
-  type MUTATION_FRAMES,
-  type MutationFrameType,
   type ServerFrame,
   WS_CONTINUATION_IDLE_MS,
   WS_CONTINUATION_MAX_FRAMES,
@@ -31,8 +25,14 @@ import type { BoardOp } from '../../host/events/op-feed.js';
 import type { SocketVerdict } from '../../host/access/socket-access.js';
 import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
-import { type BatchOpCall, parseBatchOps } from '../../board/mutations/batch.js';
-import { FRAME_OPERATIONS, runBatch } from '../../board/operations/operations.js';
+import type { BatchOpCall } from '../../board/mutations/batch.js';
+import {
+  type ClientFrame,
+  ClientFrame as ClientFrameSchema,
+  isClientFrameType,
+  type MutationFrame,
+} from '../../board/operations/frames.js';
+import { FRAME_OPERATIONS, parseBatch, runBatch } from '../../board/operations/operations.js';
 import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import { idempotencyKey } from '../kit/idempotency.js';
 import type { BoardMode, LockMode } from '../../schema/index.js';
@@ -52,7 +52,6 @@ type PendingBatch = { ref: Ref; key?: string; ops: BatchOpCall[]; frames: number
 
 type Deps = { boards: Boards; access: Access; rooms: BoardRooms };
 
-type MutationArgs = { [T in MutationFrameType]: z.output<(typeof MUTATION_FRAMES)[T]> };
 /** A write-locked board's refusal on this channel, whose key travels only when the socket connects. */
 const LOCKED_MESSAGES: Record<string, string> = {
   missing: 'this board is locked; reconnect with its access key as the svc-key.<key> subprotocol',
@@ -60,11 +59,11 @@ const LOCKED_MESSAGES: Record<string, string> = {
 };
 
 /** A single mutation frame's type with its parsed arguments (without type and ref). */
-type MutationOp = { [T in MutationFrameType]: { type: T; args: MutationArgs[T] } }[MutationFrameType];
+type MutationOp = { type: string; args: unknown };
 
 /** Runs one mutation frame inside a write: the `mutate` of the operation table's row that declares the frame. */
 function applyOp(w: BoardWrite, op: MutationOp): unknown {
-  return FRAME_OPERATIONS[op.type].mutate(w, op.args);
+  return FRAME_OPERATIONS[op.type].mutate(w, op.args as never);
 }
 
 /**
@@ -88,9 +87,9 @@ function refOf(data: Buffer): Ref {
 
 /** Parses a frame whose type is known with the client frame union (only the member its type names is checked). */
 function parseFrame(body: Record<string, unknown>): ClientFrame {
-  const result = ClientFrame.safeParse(body, { reportInput: true });
+  const result = ClientFrameSchema.safeParse(body, { reportInput: true });
   if (!result.success) throw fromZodIssues(result.error.issues);
-  return result.data;
+  return result.data as ClientFrame;
 }
 
 /** A single mutation frame as its op: the arguments without type, ref and key. */
@@ -251,10 +250,10 @@ export class JsonChannelConnection implements RoomMember {
       const frame = parseFrame(body);
       switch (frame.type) {
         case 'batch':
-          return await this.batch(frame, key);
+          return await this.batch(frame as BatchFrame, key);
         default: {
-          // Every other member is a mutation frame: applyOp's switch covers each of them.
-          const op = opOf(frame);
+          // Every other member is a mutation frame, run by the row that declares it.
+          const op = opOf(frame as MutationFrame);
           const result = await this.deps.boards.write(
             this.admission.boardId,
             this.admission.caller,
@@ -283,7 +282,7 @@ export class JsonChannelConnection implements RoomMember {
     if (!pending) await this.admit();
     let ops: BatchOpCall[];
     try {
-      ops = parseBatchOps(frame.ops, pending?.ops.length ?? 0);
+      ops = parseBatch(frame.ops, pending?.ops.length ?? 0);
     } catch (error) {
       this.dropPending();
       throw error;

@@ -6,20 +6,17 @@
  * `index`; an op's `ref` lets a later op name the item it made (`"$ref"`).
  */
 import type { z } from 'zod';
-import { BATCH_OP_ARGS, type BatchOp, type BatchOpType } from '../../schema/index.js';
+import type { BatchOp } from '../../schema/index.js';
 import type { BoardWrite } from './board-write.js';
 import { BoardError, errors, fromZodIssues } from '../model/errors.js';
 
-type OpArgs = { [T in BatchOpType]: z.output<(typeof BATCH_OP_ARGS)[T]> };
+/** The schema of each op's arguments, by op type (the operation table's BATCH_OP_ARGS). */
+export type BatchOpArgs = Readonly<Record<string, z.ZodType>>;
 /** An op parsed: its type, its name within the batch, and its arguments as its row's mutation takes them. */
-export type BatchOpCall = {
-  [T in BatchOpType]: { type: T; ref?: string | number; args: OpArgs[T] };
-}[BatchOpType];
+export type BatchOpCall = { type: string; ref?: string | number; args: unknown };
 
 /** Runs one op's row inside the batch's write. */
 export type RunOp = (w: BoardWrite, op: BatchOpCall) => unknown;
-
-const OP_TYPES = Object.keys(BATCH_OP_ARGS) as BatchOpType[];
 
 /** Runs `step`, naming `index` in the BoardError it throws (a batch's op, a bulk call's task). */
 export function atIndex<T>(index: number, step: () => T): T {
@@ -33,25 +30,30 @@ export function atIndex<T>(index: number, step: () => T): T {
 }
 
 /** Schemas that take an `author` get the batch's, when an op gives none of its own. */
-const takesAuthor = (type: BatchOpType) => 'author' in (BATCH_OP_ARGS[type] as z.ZodObject).shape;
+const takesAuthor = (schema: z.ZodType) => 'author' in (schema as z.ZodObject).shape;
 
 /**
  * Parses the ops of a batch, `firstIndex` being the index of the first (a
  * /ws batch continued over several frames counts on from the frames before).
  * `author` is the batch's: it tags the items of ops that name no author.
  */
-export function parseBatchOps(ops: readonly BatchOp[], firstIndex = 0, author?: string): BatchOpCall[] {
+export function parseBatchOps(
+  opArgs: BatchOpArgs,
+  ops: readonly BatchOp[],
+  firstIndex = 0,
+  author?: string,
+): BatchOpCall[] {
   return ops.map((op, offset) =>
     atIndex(firstIndex + offset, () => {
       const { type, ref, ...args } = op;
-      if (!Object.hasOwn(BATCH_OP_ARGS, type))
-        throw errors.invalidPayload('type', `must be a write tool: ${OP_TYPES.join(', ')}`);
-      const opType = type as BatchOpType;
-      const parsed = BATCH_OP_ARGS[opType].safeParse(args, { reportInput: true });
+      if (!Object.hasOwn(opArgs, type))
+        throw errors.invalidPayload('type', `must be a write tool: ${Object.keys(opArgs).join(', ')}`);
+      const opType = type;
+      const parsed = opArgs[opType].safeParse(args, { reportInput: true });
       if (!parsed.success) throw fromZodIssues(parsed.error.issues);
       const withAuthor =
-        author !== undefined && takesAuthor(opType) && (parsed.data as { author?: string }).author === undefined
-          ? { ...parsed.data, author }
+        author !== undefined && takesAuthor(opArgs[opType]) && (parsed.data as { author?: string }).author === undefined
+          ? { ...(parsed.data as object), author }
           : parsed.data;
       return { type: opType, ...(ref !== undefined && { ref }), args: withAuthor } as BatchOpCall;
     }),

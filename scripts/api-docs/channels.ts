@@ -1,17 +1,16 @@
 /** The MCP tools and resources, the JSON frame channel and the Yjs messages of docs/api.md, from the schemas the server uses. */
 import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
 import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../../adapters/mcp/tool-list.js';
-import {
-  CollabStateless,
-  MUTATION_FRAMES,
-  MUTATION_FRAME_TYPES,
-  ServerFrame,
-  toJsonSchema,
-  type McpToolName,
-} from '../../schema/index.js';
+import { CollabStateless, ServerFrame, toJsonSchema } from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../board/model/errors.js';
-import { FRAME_OPERATIONS, TOOL_OPERATIONS } from '../../board/operations/operations.js';
+import {
+  FRAME_OPERATIONS,
+  type McpToolName,
+  MUTATION_FRAME_TYPES,
+  MUTATION_FRAMES,
+  TOOL_OPERATIONS,
+} from '../../board/operations/operations.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
 const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>

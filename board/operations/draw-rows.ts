@@ -1,0 +1,120 @@
+/** The rows of a draw board: texts, links, images, strokes, moved and erased. */
+import { z } from 'zod';
+import {
+  AddImageResult,
+  AddLinkResult,
+  AddTextResult,
+  DrawStrokeResult,
+  EraseArgs,
+  EraseResult,
+  ImageInput,
+  LaidOutText,
+  LinkInput,
+  MoveArgs,
+  MoveInput,
+  MoveResult,
+  StrokeInput,
+  TextInput,
+} from '../../schema/index.js';
+import {
+  eraseItem,
+  imageResult,
+  linkResult,
+  moveItem,
+  strokeResult,
+  upsertImage,
+  upsertLink,
+  upsertStroke,
+  upsertText,
+} from '../mutations/draw.js';
+import { mutation, post, del, UPSERT, upserted, upsertAnswer, Deleted, withBox, kindOf } from './row.js';
+
+export const DRAW_ROWS = {
+  add_text: mutation({
+    args: TextInput,
+    result: AddTextResult,
+    group: 'draw',
+    effect: 'add',
+    rest: [
+      post(
+        '/texts',
+        TextInput,
+        'Create a text, or update the one `id` names',
+        'the text, with the box it is laid out in (`bbox`)',
+        upsertAnswer(LaidOutText),
+      ),
+    ],
+    tool: {
+      title: 'Add a text',
+      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. Answers its laid-out bbox. ${UPSERT}`,
+    },
+    mutate: (w, args) => {
+      const text = upsertText(w, args);
+      return upserted(args, withBox(w, text, text));
+    },
+  }),
+  add_link: mutation({
+    args: LinkInput,
+    result: AddLinkResult,
+    group: 'draw',
+    effect: 'add',
+    rest: [
+      post(
+        '/links',
+        LinkInput,
+        'Create a link pill, or update the one `id` names',
+        'the link, with the box it is laid out in (`bbox`)',
+      ),
+    ],
+    tool: { title: 'Add a link', description: `A link pill. Answers its laid-out bbox. ${UPSERT}` },
+    mutate: (w, args) => {
+      const link = upsertLink(w, args);
+      return upserted(args, withBox(w, linkResult(link), link));
+    },
+  }),
+  add_image: mutation({
+    args: ImageInput,
+    result: AddImageResult,
+    group: 'draw',
+    effect: 'add',
+    rest: [post('/images', ImageInput, 'Create an image, or update the one `id` names', 'the image')],
+    tool: {
+      title: 'Add an image',
+      description: `An image from a data URL (no http), max 900 kB; 50 per board. ${UPSERT}`,
+    },
+    mutate: (w, args) => upserted(args, imageResult(upsertImage(w, args))),
+  }),
+  draw_stroke: mutation({
+    args: StrokeInput,
+    result: DrawStrokeResult,
+    group: 'draw',
+    effect: 'add',
+    // `lines` is the older name of `strokes` on REST.
+    rest: [
+      post('/strokes', StrokeInput, 'Create a stroke, or update the one `id` names', 'the stroke'),
+      post('/lines', StrokeInput, 'Alias of /strokes', 'the stroke'),
+    ],
+    tool: { title: 'Draw a stroke', description: `A stroke, up to 10000 points; 2000 per board. ${UPSERT}` },
+    mutate: (w, args) => upserted(args, strokeResult(upsertStroke(w, args))),
+  }),
+  move: mutation({
+    args: MoveArgs,
+    result: MoveResult,
+    group: 'draw',
+    effect: 'set',
+    rest: [
+      post('/:kind/:itemId/move', MoveInput, 'Move an item (strokes: their bounding box top-left)', 'where it is'),
+    ],
+    tool: { title: 'Move an item', description: 'Moves an item (its top-left) to x, y.' },
+    mutate: (w, args) => moveItem(w, args.kind ?? kindOf(w, args.id), args.id, args),
+  }),
+  erase: mutation({
+    args: EraseArgs,
+    result: EraseResult,
+    group: 'draw',
+    effect: 'remove',
+    rest: [del('/:kind/:itemId', 'Erase an item', 'erased', Deleted.extend({ kind: z.string() }))],
+    tool: { title: 'Erase an item', description: 'Deletes a text, link, stroke or image.' },
+    mutate: (w, args) => eraseItem(w, args.kind ?? kindOf(w, args.id), args.id),
+  }),
+};
