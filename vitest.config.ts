@@ -47,6 +47,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
             name: 'sqlite',
             include: ['test/**/*.test.ts'],
             exclude: [...configDefaults.exclude, ...ALONE_FILES],
+            globalSetup: ['test/helpers/chromium-servers.ts'],
           },
         },
         { test: { name: 'sqlite-alone', include: ALONE_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },

@@ -1,6 +1,6 @@
 /** Real headless Chromium (Debian's), driven by playwright-core. */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, type BrowserServer, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -22,4 +22,16 @@ export function chromiumAvailable(): boolean {
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
+
+/** A Chromium that files connect to (test/helpers/chromium-servers.ts). */
+export async function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+}
+
+/** This worker's Chromium from the global setup, or one launched for the file when there is none (a config without it). */
+export async function connectChromium(endpoints: string[] | undefined): Promise<Browser> {
+  if (!endpoints?.length) return launchChromium();
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
+  return chromium.connect(endpoints[worker % endpoints.length]);
 }

@@ -1,15 +1,16 @@
-/** Browser test fixtures: one Chromium per file, a fresh context per person, the board's JSON for checks. */
+/** Browser test fixtures: the worker's Chromium, a fresh context per person, the board's JSON for checks. */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { chromiumAvailable, launchChromium } from './browser.js';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { chromiumAvailable, connectChromium } from './browser.js';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
 /**
- * One Chromium for the file. Every context it opens reports Content-Security-Policy
+ * The worker's Chromium, connected for the file (closing the connection closes the
+ * contexts the file opened). Every context it opens reports Content-Security-Policy
  * violations (the page's `securitypolicyviolation` events, and Chromium's console
  * messages for those it reports there), and a test that caused one fails after it.
  */
@@ -23,7 +24,7 @@ export function useChromium(): { browser: Browser; takeViolations(): string[] } 
       throw new Error(
         'Chromium is missing: install it with `apt-get install -y chromium` (the README test command does)',
       );
-    context.browser = watchPolicy(await launchChromium(), violations);
+    context.browser = watchPolicy(await connectChromium(inject('chromiumEndpoints')), violations);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterEach(() => {
