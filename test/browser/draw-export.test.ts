@@ -3,7 +3,7 @@
  * and an SVG framing the items (not the viewport), of the whole board or the
  * selection, named after the board; the print stylesheet shows the board alone.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -89,7 +89,10 @@ async function exportFile(page: Page, label: string): Promise<{ name: string; by
     page.waitForEvent('download', { timeout: 20_000 }),
     page.click(`[data-export="${label}"]`),
   ]);
-  return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+  // A browser reached over its endpoint keeps the file on its side: read it as a stream.
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */
