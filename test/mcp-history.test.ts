@@ -5,7 +5,7 @@
  * and hostile history arguments, against a real server with the SDK's client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../board/operations/operations.js';
+import { OPERATIONS } from '../host/operations/operations.js';
 import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';

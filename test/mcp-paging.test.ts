@@ -6,7 +6,7 @@
  * points are asked for; the outline stays within OUTLINE_MAX_BYTES;
  * find_items finds; REST pages where it lists.
  */
-import { McpToolOutputs } from '../board/operations/operations.js';
+import { McpToolOutputs } from '../host/operations/operations.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_STROKE_POINTS,

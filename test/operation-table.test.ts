@@ -1,20 +1,14 @@
 /**
- * The operation table (board/operations/operations.ts) is the one definition of
+ * The operation table (host/operations/operations.ts) is the one definition of
  * every board operation: each row is on every surface it declares (its REST
  * routes served and described in OpenAPI with its words, its MCP tool listed
  * with its words, effect and icon, its /ws frame accepted), and no surface
  * carries an operation that has no row.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BATCH_OP_ARGS,
-  McpToolArgs,
-  McpToolOutputs,
-  MUTATION_FRAME_TYPES,
-  MUTATION_FRAMES,
-  OPERATION_LIST,
-  OPERATIONS,
-} from '../board/operations/operations.js';
+import { BATCH_OP_ARGS, MUTATION_FRAME_TYPES, MUTATION_FRAMES } from '../board/operations/operations.js';
+import { McpToolArgs, McpToolOutputs, OPERATION_LIST, OPERATIONS } from '../host/operations/operations.js';
+import { routeUrl } from '../adapters/rest/operation-routes.js';
 import { connectRawMcp } from './helpers/mcp-raw.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
@@ -25,14 +19,8 @@ const BOARD = '/api/boards/:boardId';
 const toolRows = OPERATION_LIST.filter((row) => row.tool);
 const restRoutes = OPERATION_LIST.flatMap((row) => row.rest.map((route) => ({ row, route })));
 
-/** The writes under a board that are the board's own, not an operation's: erase, locks, restore (its own route). */
-const BOARD_WRITES = [
-  `DELETE ${BOARD}`,
-  `POST ${BOARD}/lock`,
-  `POST ${BOARD}/unlock`,
-  `POST ${BOARD}/verify-key`,
-  `POST ${BOARD}/versions/:version/restore`,
-];
+/** The writes under a board that are the board's own, not an operation's: erase and locks. */
+const BOARD_WRITES = [`DELETE ${BOARD}`, `POST ${BOARD}/lock`, `POST ${BOARD}/unlock`, `POST ${BOARD}/verify-key`];
 
 describe('the operation table', () => {
   it("gives each row its tool's schemas and its frame's", () => {
@@ -91,7 +79,7 @@ describe('the operation table', () => {
 
   it('serves every REST route a row declares, and no other write under a board but the board’s own', () => {
     const served = new Set(t.server.server.routes.map(({ method, url }) => `${method} ${url}`));
-    const declared = restRoutes.map(({ route }) => `${route.method} ${BOARD}${route.path}`);
+    const declared = restRoutes.map(({ route }) => `${route.method} ${routeUrl(route)}`);
     for (const route of declared) expect(served, route).toContain(route);
     const boardWrites = [...served].filter((route) => /^(POST|DELETE) \/api\/boards\/:boardId/.test(route));
     expect(boardWrites.filter((route) => !declared.includes(route)).sort()).toEqual([...BOARD_WRITES].sort());
@@ -100,7 +88,7 @@ describe('the operation table', () => {
   it("describes every row's REST route in OpenAPI with the row's words and body", async () => {
     const { body } = await t.api.get('/openapi.json');
     for (const { row, route } of restRoutes) {
-      const path = `/api/boards/{boardId}${route.path.replace(/:(\w+)/g, '{$1}')}`;
+      const path = routeUrl(route).replace(/:(\w+)/g, '{$1}');
       const described = body.paths[path]?.[route.method.toLowerCase()];
       expect(described, `${route.method} ${path}`).toBeDefined();
       expect(described.summary).toBe(route.summary);
@@ -110,10 +98,10 @@ describe('the operation table', () => {
     }
   });
 
-  it("lists every row's REST route in llms.txt, with its body's fields", async () => {
+  it("lists every edit row's REST route in llms.txt, with its body's fields", async () => {
     const { text } = await t.api.get('/llms.txt');
     const edit = text.slice(text.indexOf('## Edit'), text.indexOf('## Live'));
-    for (const { route } of restRoutes) {
+    for (const { route } of restRoutes.filter(({ row }) => row.kind !== 'host')) {
       const line = `${route.method} /api/boards/<id>${route.path.replace(/:(\w+)/g, '<$1>')}`;
       expect(edit, line).toContain(`\`${line}\``);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpToolArgs } from '../board/operations/operations.js';
+import { McpToolArgs } from '../host/operations/operations.js';
 import { clampColumnWidth, isIsoDate, normalizePoints, Priority, TaskInput, toInkColor } from '../schema/index.js';
 
 describe('schema/ shared validators', () => {

@@ -13,8 +13,7 @@ import {
   type ContentBlock,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { McpToolName } from '../../board/operations/operations.js';
-import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
+import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
 import type { Boards } from '../../host/boards/boards.js';
 import { errors, fromZodIssues } from '../../board/model/errors.js';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
@@ -217,7 +216,7 @@ function registerTools(
       // A board id that is not a UUID names no board.
       if (parsed.error.issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'board_id'))
         return refused(errors.invalidBoardId());
-      return refused(fromZodIssues(parsed.error.issues));
+      return refused(fromZodIssues(parsed.error.issues, TOOL_OPERATIONS[name].fieldError));
     }
     const context = contextOf(ctx.http?.authInfo);
     try {

@@ -4,8 +4,8 @@
  * 2026-07-28 result carries) hold a short URL rather than copies of a picture.
  */
 import type { Icon } from '@modelcontextprotocol/server';
-import type { McpToolName } from '../../board/operations/operations.js';
-import { OPERATIONS, type OperationGroup } from '../../board/operations/operations.js';
+import type { OperationGroup } from '../../board/operations/operations.js';
+import { type McpToolName, OPERATIONS } from '../../host/operations/operations.js';
 
 const svg = (body: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24"><rect x="1" y="1" width="22" height="22" rx="5" fill="#2962ff"/>${body}</svg>`;

@@ -6,7 +6,7 @@
  * them.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import type { McpToolName } from '../../board/operations/operations.js';
+import type { McpToolName } from '../../host/operations/operations.js';
 import { toolIcons } from './icons.js';
 
 /** Base URLs kept: a handful of public names at most; the cache never grows with clients. */

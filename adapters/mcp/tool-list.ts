@@ -8,8 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { toJsonSchema } from '../../schema/index.js';
-import type { McpToolName } from '../../board/operations/operations.js';
-import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
+import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { withIcons } from './tool-icons-list.js';

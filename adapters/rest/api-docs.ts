@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { RouteWords } from './route-words.js';
 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
 
@@ -59,3 +60,37 @@ export function apiDocsRoutes(app: FastifyInstance): void {
       .send(await bundle);
   });
 }
+
+/** What OpenAPI says of these routes, and of the browser app at `/`. */
+export const API_DOCS_ROUTE_WORDS: RouteWords[] = [
+  [
+    '/docs',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'This document as a readable page (Redoc, served from here)',
+      ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' },
+      errors: [],
+    },
+  ],
+  [
+    '/docs/redoc.standalone.js',
+    'get',
+    {
+      tag: 'discovery',
+      summary: 'The Redoc script the /docs page loads',
+      ok: { description: 'JavaScript', schema: { type: 'string' }, contentType: 'text/javascript' },
+      errors: [],
+    },
+  ],
+  [
+    '/',
+    'get',
+    {
+      tag: 'app',
+      summary: 'The browser app; a board is at /#<boardId>, read-only embeds at /?embed=1#<boardId>',
+      ok: { description: 'HTML', schema: { type: 'string' }, contentType: 'text/html' },
+      errors: [],
+    },
+  ],
+];

@@ -1,16 +1,26 @@
-/** REST routes of whole boards: create (and import), entry points, browser snapshot, erase, /json and task exports. */
+/** REST routes of whole boards besides the operation table's: entry points, meta, images, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CreateBoardInput, type ImageMimeType, Template, UUID_IN_TEXT, WaitQuery } from '../../schema/index.js';
+import { type ImageMimeType, Template, UUID_IN_TEXT } from '../../schema/index.js';
 import type { Boards } from '../../host/boards/boards.js';
 import { errors } from '../../board/model/errors.js';
 import { tasksCsv, tasksMarkdown } from '../../board/reads/exports.js';
-import { createBoardFieldError } from '../../board/import/import.js';
 import { etagOf, jsonSnapshot } from '../../board/reads/snapshot.js';
 import { isDrawSeed } from '../../board/mutations/templates.js';
 import { callerOf } from '../kit/caller.js';
-import { boardIdParam, parse } from '../kit/params.js';
+import { boardIdParam } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';
 import { matchesEtag } from './http.js';
+import {
+  type RouteWords,
+  boardPath,
+  json,
+  BrowserSnapshot,
+  JsonSnapshot,
+  BOARD_ERRORS,
+  etagHeader,
+} from './route-words.js';
+import { z } from 'zod';
+import { TEMPLATES, StoredTitle } from '../../schema/index.js';
 
 type BoardParams = { Params: { boardId: string } };
 
@@ -35,11 +45,6 @@ function imageDisposition(type: ImageMimeType, itemId: string): string {
 export type BaseUrl = (request: FastifyRequest) => string;
 
 export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseUrl): void {
-  app.post('/api/boards', async (request, reply) => {
-    const input = parse(CreateBoardInput, request.body, createBoardFieldError);
-    return boards.create({ ...input, mode: input.mode ?? 'draw' }, callerOf(request), restIdempotency(request, reply));
-  });
-
   // Entry points a person opens in a browser: create a board and go to it.
   const redirectToNew = (request: FastifyRequest, reply: FastifyReply, id: string) =>
     reply
@@ -61,15 +66,6 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
     const seed = isDrawSeed(request.query.seed) ? request.query.seed : undefined;
     const { id } = await boards.create({ mode: 'draw', seed }, callerOf(request));
     return redirectToNew(request, reply, id);
-  });
-
-  app.get<BoardParams>('/api/boards/:boardId/wait', async (request, reply) => {
-    const boardId = boardIdParam(request.params.boardId, 'read');
-    const { timeout_ms, since_etag } = parse(WaitQuery, request.query);
-    const gone = new AbortController();
-    reply.raw.once('close', () => gone.abort()); // a client that hangs up stops waiting
-    reply.header('Cache-Control', 'no-store');
-    return boards.wait(boardId, callerOf(request), timeout_ms, gone.signal, since_etag);
   });
 
   app.get<BoardParams>('/api/boards/:boardId/meta', async (request) =>
@@ -144,3 +140,158 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
   exportRoute('csv', 'text/csv', tasksCsv);
   exportRoute('md', 'text/markdown', tasksMarkdown);
 }
+
+/** What OpenAPI says of these routes. */
+export const BOARD_ROUTE_WORDS: RouteWords[] = [
+  [
+    '/todo',
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Create a todo board and redirect to it',
+      query: {
+        template: {
+          type: 'string',
+          enum: [...TEMPLATES],
+          description: 'starter columns (none: no columns; unknown values fall back to kanban)',
+        },
+      },
+      ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
+      errors: [429],
+    },
+  ],
+  [
+    '/draw',
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Create a draw board and redirect to it',
+      query: {
+        seed: {
+          type: 'string',
+          enum: ['mermaid-flowchart', 'mermaid-mindmap'],
+          description: 'an example diagram (unknown values give a blank board)',
+        },
+      },
+      ok: { status: 302, description: 'Location: {base_url}/#<boardId>', headers: { Location: { type: 'string' } } },
+      errors: [429],
+    },
+  ],
+  [
+    boardPath,
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days',
+      ok: { description: 'snapshot', schema: json(BrowserSnapshot) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/meta`,
+    'get',
+    {
+      tag: 'boards',
+      summary: 'Mode, title and lock of a board (what a client needs before it opens one)',
+      ok: {
+        description: 'meta; `title` only when the board has one',
+        schema: json(
+          z.object({
+            boardId: z.string(),
+            mode: z.enum(['draw', 'todo']),
+            title: StoredTitle.optional(),
+            lockMode: z.enum(['write', 'all']).nullable(),
+            createdAt: z.string(),
+          }),
+        ),
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/images/{itemId}`,
+    'get',
+    {
+      tag: 'boards',
+      summary: "An image's payload as a file (the snapshots elide it or inline it as a data URL)",
+      ok: {
+        description:
+          'the image bytes as uploaded (304 when If-None-Match matches); an SVG comes as an attachment, other images inline, each under a sandboxed Content-Security-Policy of its own',
+        schema: { type: 'string', format: 'binary' },
+        contentType: 'image/*',
+        headers: { ...etagHeader, 'Content-Disposition': { type: 'string' } },
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    boardPath,
+    'delete',
+    {
+      tag: 'boards',
+      summary: 'Erase a board (tombstone)',
+      ok: { description: 'erased', schema: json(z.object({ ok: z.literal(true) })) },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    '/json/{boardId}',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'JSON snapshot (image payloads elided), ETag-aware',
+      ok: { description: 'snapshot (304 when If-None-Match matches)', schema: json(JsonSnapshot), headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/json/{boardId}',
+    'head',
+    {
+      tag: 'snapshots',
+      summary: 'Headers of the JSON snapshot (ETag)',
+      ok: { description: 'headers only', headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    '/json',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'JSON snapshot of the board a URL or id names',
+      query: {
+        board: { type: 'string', description: 'a board URL ({base_url}/#<id>, ?embed=1#<id>, /json/<id>) or id' },
+      },
+      locked: true,
+      ok: { description: 'snapshot', schema: json(JsonSnapshot), headers: etagHeader },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/tasks.csv`,
+    'get',
+    {
+      tag: 'exports',
+      summary: 'Tasks as CSV (RFC 4180; header only on draw boards)',
+      query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } },
+      ok: {
+        description: 'lane,column,name,priority,assignee,due_date,done,description',
+        schema: { type: 'string' },
+        contentType: 'text/csv',
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+  [
+    `${boardPath}/tasks.md`,
+    'get',
+    {
+      tag: 'exports',
+      summary: 'Tasks as a Markdown checklist grouped by column',
+      query: { download: { type: 'string', enum: ['1'], description: '1 makes it an attachment' } },
+      ok: { description: 'Markdown', schema: { type: 'string' }, contentType: 'text/markdown' },
+      errors: [401, 404, 429],
+    },
+  ],
+];

@@ -7,7 +7,8 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as L from '../../schema/limits.js';
 import { toJsonSchema } from '../../schema/json-schema.js';
-import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../board/operations/operations.js';
+import type { OperationGroup, RestRoute } from '../../board/operations/operations.js';
+import { OPERATION_LIST } from '../../host/operations/operations.js';
 import { quotasDocument } from '../../board/model/quotas.js';
 import { z } from 'zod';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
@@ -106,9 +107,9 @@ function routeLine(route: RestRoute): string {
   return `\`${route.method} ${path}\`${fields.length ? ` \`{${fields.join(', ')}}\`` : ''}`;
 }
 
-/** The write routes of one group of rows, so llms.txt lists what REST serves and nothing else. */
+/** The edit routes of one group of rows, so llms.txt lists what REST serves and nothing else (the host's, reads and entries, have lines of their own). */
 function editLines(group: OperationGroup, label: string): string {
-  const routes = OPERATION_LIST.filter((row) => row.group === group).flatMap((row) => row.rest);
+  const routes = OPERATION_LIST.filter((row) => row.group === group && row.kind !== 'host').flatMap((row) => row.rest);
   return `- ${label}: ${routes.map(routeLine).join('; ')}.`;
 }
 

@@ -1,18 +1,18 @@
 /**
- * REST routes of board history (docs/history.md): the version list,
- * the board and its preview at a version, the changes since a version or
- * ETag, and restore. Queries and path numbers are parsed with schema/history.ts.
+ * REST routes of board history (docs/history.md) besides the operation
+ * table's (the version list, changes and restore): the board and its preview
+ * at a version, which never change.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ChangesQuery, PageLimitQuery, RestoreBody, VersionParams, VersionsQuery } from '../../schema/index.js';
+import { VersionParams } from '../../schema/index.js';
 import { errors } from '../../board/model/errors.js';
 import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
-import { restIdempotency } from '../kit/idempotency.js';
 import { matchesEtag } from './http.js';
+import { type RouteWords, boardPath, json, JsonSnapshot, BOARD_ERRORS, etagHeader } from './route-words.js';
+import { z } from 'zod';
 
-type BoardParams = { Params: { boardId: string } };
 type VersionRoute = { Params: { boardId: string; version: string } };
 
 /**
@@ -38,13 +38,6 @@ const versionOf = (params: { version: string }) =>
   parse(VersionParams, params, (_field, reason) => errors.invalidPayload('version', reason)).version;
 
 export function historyRoutes(app: FastifyInstance, boards: Boards): void {
-  app.get<BoardParams>('/api/boards/:boardId/versions', async (request, reply) => {
-    const boardId = boardIdParam(request.params.boardId, 'read');
-    const { before, limit } = parse(VersionsQuery, request.query);
-    reply.header('Cache-Control', 'no-store');
-    return boards.history.versions(boardId, callerOf(request), { before, limit });
-  });
-
   app.get<VersionRoute>('/api/boards/:boardId/versions/:version', async (request, reply) => {
     const boardId = boardIdParam(request.params.boardId, 'read');
     const { board, etag, lockMode } = await boards.history.version(
@@ -64,20 +57,32 @@ export function historyRoutes(app: FastifyInstance, boards: Boards): void {
     );
     return sendImmutable(request, reply, etag, lockMode, 'image/svg+xml; charset=utf-8', svg);
   });
-
-  app.get<BoardParams>('/api/boards/:boardId/changes', async (request, reply) => {
-    const boardId = boardIdParam(request.params.boardId, 'read');
-    const since = parse(ChangesQuery, request.query);
-    // Whole, as history.md has it, unless the caller pages by `limit` (or follows a `next_cursor`).
-    const { limit } = parse(PageLimitQuery, request.query);
-    reply.header('Cache-Control', 'no-store');
-    return boards.history.changes(boardId, callerOf(request), since, { budget: Infinity, limit, points: true });
-  });
-
-  app.post<VersionRoute>('/api/boards/:boardId/versions/:version/restore', async (request, reply) => {
-    const boardId = boardIdParam(request.params.boardId, 'write');
-    const { author } = parse(RestoreBody, request.body);
-    const version = versionOf(request.params);
-    return boards.history.restore(boardId, { ...callerOf(request), author }, version, restIdempotency(request, reply));
-  });
 }
+
+/** What OpenAPI says of these routes. */
+export const HISTORY_ROUTE_WORDS: RouteWords[] = [
+  [
+    `${boardPath}/versions/{version}`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'The JSON snapshot of the board at a version, plus `version` and `at`; immutable',
+      ok: {
+        description: 'snapshot (304 when If-None-Match matches; Cache-Control immutable)',
+        schema: json(JsonSnapshot.extend({ version: z.number().int(), at: z.string() })),
+        headers: etagHeader,
+      },
+      errors: BOARD_ERRORS,
+    },
+  ],
+  [
+    `${boardPath}/versions/{version}/svg-preview`,
+    'get',
+    {
+      tag: 'history',
+      summary: 'The schematic SVG preview of the board at a version; immutable',
+      ok: { description: 'SVG', schema: { type: 'string' }, contentType: 'image/svg+xml', headers: etagHeader },
+      errors: BOARD_ERRORS,
+    },
+  ],
+];

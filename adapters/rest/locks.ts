@@ -5,6 +5,8 @@ import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';
+import { type RouteWords, boardPath, json } from './route-words.js';
+import { z } from 'zod';
 
 type BoardParams = { Params: { boardId: string } };
 
@@ -25,3 +27,43 @@ export function lockRoutes(app: FastifyInstance, boards: Boards): void {
     return boards.verifyKey(boardId, callerOf(request), key);
   });
 }
+
+/** What OpenAPI says of these routes. */
+export const LOCK_ROUTE_WORDS: RouteWords[] = [
+  [
+    `${boardPath}/lock`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Lock a board (key returned once) or change the mode of its lock',
+      body: LockInput,
+      ok: {
+        description: '{mode, key?}',
+        schema: json(z.object({ mode: z.enum(['write', 'all']), key: z.string().optional() })),
+      },
+      errors: [400, 401, 403, 404, 409, 413, 415, 429],
+    },
+  ],
+  [
+    `${boardPath}/unlock`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Unlock a board with its key',
+      ok: { description: 'unlocked', schema: json(z.object({ mode: z.null() })) },
+      errors: [403, 404, 409, 429],
+    },
+  ],
+  [
+    `${boardPath}/verify-key`,
+    'post',
+    {
+      tag: 'locks',
+      summary: 'Check a key; changes nothing',
+      body: VerifyKeyInput,
+      locked: false,
+      ok: { description: '{ok}', schema: json(z.object({ ok: z.boolean() })) },
+      errors: [400, 404, 413, 415, 429],
+    },
+  ],
+];

@@ -4,6 +4,7 @@ import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam } from '../kit/params.js';
 import { matchesEtag } from './http.js';
+import { type RouteWords, etagHeader } from './route-words.js';
 
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<{ Params: { boardId: string } }>('/svg-preview/:boardId', async (request, reply) => {
@@ -14,3 +15,22 @@ export function previewRoutes(app: FastifyInstance, boards: Boards): void {
     return reply.type('image/svg+xml; charset=utf-8').send(svg);
   });
 }
+
+/** What OpenAPI says of this route. */
+export const PREVIEW_ROUTE_WORDS: RouteWords[] = [
+  [
+    '/svg-preview/{boardId}',
+    'get',
+    {
+      tag: 'snapshots',
+      summary: 'Schematic SVG preview, ETag-aware',
+      ok: {
+        description: 'SVG (304 when If-None-Match matches)',
+        schema: { type: 'string' },
+        contentType: 'image/svg+xml',
+        headers: etagHeader,
+      },
+      errors: [401, 404, 429],
+    },
+  ],
+];

@@ -1,96 +1,23 @@
-/** The board's rows: made and opened, read whole or as a picture, waited on, set, searched, recoloured. */
+/** The board's rows the domain answers: its mode and title set, its items searched and recoloured (the host's are in host/operations). */
 import { z } from 'zod';
 import {
-  CreateBoardArgs,
-  CreateBoardResult,
   FindItemsQuery,
   FindItemsRestQuery,
   FindItemsResult,
-  GetBoardArgs,
-  GetBoardResult,
-  GetPreviewArgs,
-  GetPreviewResult,
-  MAX_IMPORT_ITEMS,
   ModeInput,
-  OpenBoardArgs,
-  OpenBoardResult,
   READ_PAGE_MAX_BYTES,
   RecolorArgs,
   SetBoardModeResult,
   SetBoardTitleResult,
   TitleInput,
-  WaitForUpdateArgs,
-  WaitForUpdateResult,
 } from '../../schema/index.js';
 import { recolor } from '../mutations/recolor.js';
 import { findItems } from '../reads/find-items.js';
 import { setBoardTitle } from '../model/title.js';
 import { switchMode } from '../mutations/todo.js';
-import { mutation, view, host, post, get } from './row.js';
-
-export const BOARD_ROWS = {
-  create_board: host({
-    args: CreateBoardArgs,
-    onBoard: false,
-    result: CreateBoardResult,
-    group: 'board',
-    effect: 'add',
-    access: 'none',
-    rate: 'create',
-    tool: {
-      title: 'Create a board',
-      description: `Creates a board: board_id, url. content imports up to ${MAX_IMPORT_ITEMS} items. lock answers access_key once: keep it.`,
-    },
-  }),
-  open_board: host({
-    args: OpenBoardArgs,
-    onBoard: false,
-    result: OpenBoardResult,
-    group: 'board',
-    effect: 'set',
-    access: 'read',
-    rate: 'create',
-    tool: { title: 'Open a board', description: 'Opens a board by URL or id (a new UUID creates one).' },
-  }),
-  // A host row: its outline counts the board's stored versions.
-  get_board: host({
-    args: GetBoardArgs,
-    result: GetBoardResult,
-    group: 'board',
-    effect: 'read',
-    access: 'read',
-    tool: {
-      title: 'Read a board',
-      description: 'The board: etag, texts, lines, images; columns, tasks, lanes.',
-    },
-  }),
-  // A host row: the picture is drawn in the host's preview threads.
-  get_preview: host({
-    args: GetPreviewArgs,
-    result: GetPreviewResult,
-    group: 'board',
-    effect: 'read',
-    access: 'read',
-    tool: {
-      title: 'Preview a board',
-      description: 'The board as a PNG picture and an SVG sketch (a big one by its URI).',
-    },
-  }),
-};
+import { get, mutation, post, view } from './row.js';
 
 export const BOARD_SETTING_ROWS = {
-  wait_for_update: host({
-    args: WaitForUpdateArgs,
-    result: WaitForUpdateResult,
-    group: 'board',
-    effect: 'read',
-    access: 'read',
-    tool: {
-      title: 'Wait for edits',
-      description:
-        'Long poll: {updated, etag} once the next edits settle, or {timedOut}. Pass since_etag not to miss edits, then get_changes.',
-    },
-  }),
   set_board_mode: mutation({
     args: ModeInput,
     result: SetBoardModeResult,

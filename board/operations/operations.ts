@@ -1,30 +1,30 @@
 /**
- * The one table of board operations. A row is everything about one
- * operation, keyed by its name once: its argument and result schemas (from
- * schema/), what it does to the board, its lock rule and rate class, and the
- * surfaces that carry it: its REST routes, its /ws frame (its name, unless it
- * says otherwise) and its MCP tool, with the words each shows. REST, MCP, the
- * JSON channel, batch, OpenAPI, tools/list, llms.txt and docs/api.md are all
- * derived from these rows, so adding an operation is adding a row.
+ * The domain's rows of the operation table: every mutation and view, and the
+ * maps derived from them that the domain itself uses (the /ws frames and
+ * batch ops). A row is everything about one operation, keyed by its name
+ * once: its argument and result schemas (from schema/), what it does to the
+ * board, its lock rule and rate class, and the surfaces that carry it: its
+ * REST routes, its /ws frame (its name, unless it says otherwise) and its MCP
+ * tool, with the words each shows. The host adds its own rows, which need
+ * what the document does not hold, and assembles the whole table
+ * (host/operations/operations.ts).
  *
- * The words live in the row, not beside an adapter: they are plain strings a
- * browser may carry, and a reader of one row sees what the operation does and
- * how every surface presents it. What is only an adapter's (the icons' SVGs,
- * the MCP annotation objects, the OpenAPI error lists) stays there, keyed by
- * the row's `group` and `effect`.
+ * The words live in the row, not beside an adapter: a reader of one row sees
+ * what the operation does and how every surface presents it. What is only an
+ * adapter's (the icons' SVGs, the MCP annotation objects, the OpenAPI error
+ * lists) stays there, keyed by the row's `group` and `effect`.
  *
  * Not here: REST's representation routes (/json with its ETag, /svg-preview,
- * tasks.csv, /wait, the history routes), which answer the same views in
- * another form than JSON and keep their own handlers in adapters/rest.
+ * tasks.csv, a version's snapshot), which answer the same views in another
+ * form than JSON and keep their own handlers in adapters/rest.
  */
 import type { z } from 'zod';
 import { BatchInput, BatchResult, type BatchOp, MAX_BATCH_OPS } from '../../schema/index.js';
 import { applyBatch, type BatchOpCall, compactResult, parseBatchOps } from '../mutations/batch.js';
 import type { BoardWrite } from '../mutations/board-write.js';
-import { BOARD_ROWS, BOARD_SETTING_ROWS, FIND_ROWS, SELECTION_ROWS } from './board-rows.js';
+import { BOARD_SETTING_ROWS, FIND_ROWS, SELECTION_ROWS } from './board-rows.js';
 import { DRAW_ROWS } from './draw-rows.js';
-import { HISTORY_ROWS } from './history-rows.js';
-import { type HostOp, type MutationOp, mutation, post, type ToolWords, type ViewOp } from './row.js';
+import { type HostOp, type MutationOp, mutation, post, type ViewOp } from './row.js';
 import { TODO_READ_ROWS, TODO_ROWS } from './todo-rows.js';
 
 export type {
@@ -39,7 +39,9 @@ export type {
   ViewOp,
 } from './row.js';
 
-const BATCH_ROWS = {
+export { BOARD_SETTING_ROWS, DRAW_ROWS, FIND_ROWS, SELECTION_ROWS, TODO_READ_ROWS, TODO_ROWS };
+
+export const BATCH_ROWS = {
   // Its ops are parsed by the domain, not at the edge, so that a refused op names its index alike on every surface.
   batch: mutation({
     args: BatchInput,
@@ -60,13 +62,15 @@ const BATCH_ROWS = {
   }),
 };
 
-export type AnyOperation = MutationOp<z.ZodType, unknown> | ViewOp<z.ZodType, unknown> | HostOp<z.ZodType>;
-export type AnyMutation = Extract<AnyOperation, { kind: 'mutation' }>;
-export type AnyView = Extract<AnyOperation, { kind: 'view' }>;
+/** A row of any kind, before the host gives its rows their behaviour. */
+export type AnyRow = MutationOp<z.ZodType, unknown> | ViewOp<z.ZodType, unknown> | HostOp<z.ZodType>;
+export type AnyMutation = Extract<AnyRow, { kind: 'mutation' }>;
+export type AnyView = Extract<AnyRow, { kind: 'view' }>;
 
-/** Gives each row its key as its name, and a mutation its frame: its name unless it names another or none. */
-function named<T extends Record<string, object>>(rows: T): T {
-  for (const [name, row] of Object.entries(rows) as [string, AnyOperation & { frameName?: string | false }][]) {
+/** Gives each row its key as its name, and a mutation its frame: its name unless it names another or none; a named row stays as it is. */
+export function named<T extends Record<string, object>>(rows: T): T {
+  for (const [name, row] of Object.entries(rows) as [string, AnyRow & { frameName?: string | false }][]) {
+    if (row.name) continue;
     row.name = name;
     const frame = row.kind === 'mutation' && row.frameName !== false ? (row.frameName ?? name) : undefined;
     delete row.frameName;
@@ -75,45 +79,21 @@ function named<T extends Record<string, object>>(rows: T): T {
   return rows;
 }
 
-/** Every operation, in the order tools/list gives the tools and OpenAPI the routes. */
-export const OPERATIONS = named({
-  ...BOARD_ROWS,
+/** The rows the domain answers (a mutation or a view), in table order; host/operations/operations.ts adds the host's. */
+export const DOMAIN_OPERATIONS = named({
   ...DRAW_ROWS,
   ...BOARD_SETTING_ROWS,
   ...TODO_ROWS,
   ...BATCH_ROWS,
   ...TODO_READ_ROWS,
   ...FIND_ROWS,
-  ...HISTORY_ROWS,
   ...SELECTION_ROWS,
 });
-
-type Operations = typeof OPERATIONS;
-export type OperationName = keyof Operations;
-/** The rows that are MCP tools. */
-export type McpToolName = {
-  [N in OperationName]: Operations[N]['tool'] extends ToolWords ? N : never;
-}[OperationName];
-
-/** Every row, in table order. */
-export const OPERATION_LIST: readonly AnyOperation[] = Object.values(OPERATIONS) as AnyOperation[];
-
-/** The rows that are MCP tools, by name, in the order of tools/list. */
-export const TOOL_OPERATIONS = Object.fromEntries(
-  OPERATION_LIST.filter((row) => row.tool).map((row) => [row.name, row]),
-) as { [N in McpToolName]: Operations[N] & { tool: ToolWords } };
-
-/** Each tool's arguments (with board_id and access_key) and its result (its outputSchema), by tool name. */
-export const McpToolArgs = Object.fromEntries(
-  Object.values(TOOL_OPERATIONS).map((row: AnyOperation) => [row.name, row.args]),
-) as { [N in McpToolName]: Operations[N]['args'] };
-export const McpToolOutputs = Object.fromEntries(
-  Object.values(TOOL_OPERATIONS).map((row: AnyOperation) => [row.name, row.result]),
-) as { [N in McpToolName]: z.ZodType };
+const DOMAIN_LIST: readonly AnyRow[] = Object.values(DOMAIN_OPERATIONS) as AnyRow[];
 
 /** The row each /ws mutation frame runs, by frame type. */
 export const FRAME_OPERATIONS: Readonly<Record<string, AnyMutation>> = Object.fromEntries(
-  OPERATION_LIST.flatMap((row) => (row.kind === 'mutation' && row.frame ? [[row.frame, row]] : [])),
+  DOMAIN_LIST.flatMap((row) => (row.kind === 'mutation' && row.frame ? [[row.frame, row]] : [])),
 );
 export type MutationFrameType = string;
 export const MUTATION_FRAME_TYPES: readonly MutationFrameType[] = Object.keys(FRAME_OPERATIONS);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { onBoard } from '../../schema/index.js';
 import type { BoardWrite } from '../mutations/board-write.js';
 import { isLink, type TextNode } from '../model/document-model.js';
-import { errors } from '../model/errors.js';
+import { errors, type FieldError } from '../model/errors.js';
 import type { BoardRecord } from '../model/record.js';
 import { itemSize, type Size } from '../render/item-layout.js';
 
@@ -26,12 +26,22 @@ export type ArgsOf<A extends z.ZodType> = Omit<z.output<A>, 'board_id' | 'access
 export type RestRoute = {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
+  /** `false`: the path is under `/api/boards`, before any board (a board is created). */
+  onBoard?: false;
   body?: z.ZodType;
   /** A GET's query string, parsed into the arguments. */
   query?: z.ZodType;
   summary: string;
   answer: string;
   answers?: z.ZodType;
+  /** OpenAPI's longer words, where the summary is not enough. */
+  description?: string;
+  /** OpenAPI's query parameters, where they say more than `query`'s schema does (ranges, defaults, words). */
+  parameters?: Readonly<Record<string, Record<string, unknown> & { description: string }>>;
+  /** The error statuses it answers, where they are not a board route's usual ones. */
+  errors?: readonly number[];
+  /** Whether the operator's X-Import-Token selects a higher rate tier. */
+  token?: true;
 };
 
 /** How an MCP tool presents itself: a title for people, a description for models (tools/list counts its words). */
@@ -70,6 +80,8 @@ type Spec<A extends z.ZodType, T extends ToolWords | undefined> = {
   rest?: readonly RestRoute[];
   tool?: T;
   onBoard?: false;
+  /** The error of a refused field, where a field has one of its own (create_board's content is invalid_content). */
+  fieldError?: FieldError;
 };
 
 /** What every row holds once named: `args` its tool's (or frame's) whole arguments, `input` the domain's. */
@@ -85,6 +97,7 @@ export type Common<A extends z.ZodType, T extends ToolWords | undefined> = {
   /** Its /ws frame type, when it has one. */
   frame?: string;
   tool: T;
+  fieldError?: FieldError;
 };
 
 /** Changes the board: one Y transaction, refused without write access. */
@@ -103,12 +116,12 @@ export type ViewOp<A extends z.ZodType, R, T extends ToolWords | undefined = Too
   view: (doc: Y.Doc, record: BoardRecord, args: ArgsOf<A>) => R;
 };
 /**
- * An operation the host answers itself (Boards.wait, Boards.queryTasks,
- * Boards.board, Boards.preview, Boards.history, Boards.create, Boards.open): it
- * needs what the document does not hold, the board events, the host's clock,
- * the stored versions, the preview threads, or no board yet. `access` is its lock rule: none (a board is created), a read
- * (public under a `write` lock) or a write (restore_version: the key under
- * any lock), checked by the host method that answers it.
+ * An operation the host answers itself (host/operations gives it its `run`):
+ * it needs what the document does not hold, the board events, the host's
+ * clock, the stored versions, the preview threads, or no board yet. `access`
+ * is its lock rule: none (a board is created), a read (public under a
+ * `write` lock) or a write (restore_version: the key under any lock),
+ * checked by the host method that answers it.
  */
 export type HostOp<A extends z.ZodType, T extends ToolWords | undefined = ToolWords | undefined> = Common<A, T> & {
   kind: 'host';
@@ -128,6 +141,7 @@ const filled = <A extends z.ZodType, T extends ToolWords | undefined>(row: Spec<
   rate: row.rate ?? 'board',
   rest: row.rest ?? [],
   tool: row.tool as T,
+  ...(row.fieldError && { fieldError: row.fieldError }),
 });
 
 /** A mutation row; `frame` as Spec says. */

@@ -19,8 +19,6 @@ import {
   ListTasksResult,
   MoveTaskArgs,
   MoveTaskResult,
-  QueryTasksArgs,
-  QueryTasksResult,
   READ_PAGE_MAX_BYTES,
   SetColumnWidthResult,
   SetLaneResult,
@@ -49,7 +47,7 @@ import {
   upsertTask,
 } from '../mutations/todo.js';
 import { atIndex } from '../mutations/batch.js';
-import { mutation, view, host, post, del, upserted, upsertAnswer, Deleted } from './row.js';
+import { Deleted, del, mutation, post, upsertAnswer, upserted, view } from './row.js';
 
 export const TODO_ROWS = {
   // REST's POST /columns and /tasks upsert (an id in the body updates), as create_column and create_task do for an existing id.
@@ -167,14 +165,6 @@ export const TODO_ROWS = {
 };
 
 export const TODO_READ_ROWS = {
-  query_tasks: host({
-    args: QueryTasksArgs,
-    result: QueryTasksResult,
-    group: 'todo',
-    effect: 'read',
-    access: 'read',
-    tool: { title: 'Find tasks', description: `Tasks matching every filter.` },
-  }),
   export_tasks: view({
     args: ExportTasksArgs,
     result: ExportTasksResult,

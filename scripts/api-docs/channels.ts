@@ -4,13 +4,8 @@ import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../../adapters/mcp/tool-list.j
 import { CollabStateless, ServerFrame, toJsonSchema } from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../board/model/errors.js';
-import {
-  FRAME_OPERATIONS,
-  type McpToolName,
-  MUTATION_FRAME_TYPES,
-  MUTATION_FRAMES,
-  TOOL_OPERATIONS,
-} from '../../board/operations/operations.js';
+import { FRAME_OPERATIONS, MUTATION_FRAME_TYPES, MUTATION_FRAMES } from '../../board/operations/operations.js';
+import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
 const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { TOOL_OPERATIONS } from '../../board/operations/operations.js';
+import { TOOL_OPERATIONS } from '../../host/operations/operations.js';
 
 /**
  * Every tool result a test gets is checked against its row's result schema
