@@ -2,6 +2,11 @@ import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config
 import { sharedServicesAvailable } from './test/helpers/shared-services.js';
 
 /**
+ * The suite in five projects: unit (no server), server (the real server in
+ * process), browser (the app in headless Chromium, one per worker), processes
+ * (servers and services as child processes, killed and restarted), and the
+ * shared setup; the timing files run last, alone.
+ *
  * Every test file runs on the embedded SQLite default. The functional suites of
  * every surface run a second time with their in-process servers on PostgreSQL
  * and Redis (TEST_SHARED_SETUP=1), when those answer: the shared setup must
@@ -27,6 +32,43 @@ const SHARED_SETUP_FILES = [
   'idempotency',
 ].map((name) => `test/${name}.test.ts`);
 
+/**
+ * Files that start no server of ours: the schemas, the stores against their
+ * engines, the layer and reference checks. They answer in seconds.
+ */
+const UNIT_FILES = [
+  'clocks',
+  'compensation',
+  'history-thinning',
+  'layers',
+  'openapi-lint',
+  'pg-committed-feed',
+  'pg-journal',
+  'references',
+  'request-logs',
+  'schema',
+  'store-contract',
+].map((name) => `test/${name}.test.ts`);
+
+/** Files that start servers or services as processes of their own: they kill, stop and restart them. */
+const PROCESS_FILES = [
+  'built-service',
+  'chaos-redis',
+  'chaos-store',
+  'collab-recovery',
+  'crash-consistency',
+  'durability',
+  'mcp-conformance',
+  'persistence',
+  'readyz',
+  'redis-health',
+  'relay-catch-up',
+  'runtime',
+  'scale-out',
+  'storage-faults',
+  'time',
+].map((name) => `test/${name}.test.ts`);
+
 /** Files that judge the event loop's delay or answer times in ms: they run last, alone, since another file beside them moves it. */
 const ALONE_FILES = ['test/soak.test.ts', 'test/preview-latency.test.ts'];
 
@@ -41,19 +83,27 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       maxWorkers: 2,
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       projects: [
-        // Inline projects inherit the options above.
+        // Inline projects inherit the options above. `vitest run --project <name>` runs one.
+        { test: { name: 'unit', include: UNIT_FILES } },
         {
           test: {
-            name: 'sqlite',
-            include: ['test/**/*.test.ts'],
-            exclude: [...configDefaults.exclude, ...ALONE_FILES],
+            name: 'server',
+            include: ['test/*.test.ts'],
+            exclude: [...configDefaults.exclude, ...UNIT_FILES, ...PROCESS_FILES, ...ALONE_FILES],
+          },
+        },
+        {
+          test: {
+            name: 'browser',
+            include: ['test/browser/*.test.ts'],
             globalSetup: ['test/helpers/chromium-servers.ts'],
           },
         },
-        { test: { name: 'sqlite-alone', include: ALONE_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+        { test: { name: 'processes', include: PROCESS_FILES } },
         ...(shared
           ? [{ test: { name: 'shared-setup', include: SHARED_SETUP_FILES, env: { TEST_SHARED_SETUP: '1' } } }]
           : []),
+        { test: { name: 'alone', include: ALONE_FILES, maxWorkers: 1, sequence: { groupOrder: 1 } } },
       ],
     },
   };
