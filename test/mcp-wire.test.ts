@@ -12,6 +12,7 @@ import { nodeHandler } from '../adapters/mcp/web.js';
 import { sessionCalls, statelessCalls } from '../bench/lib/mcp-wire.js';
 import { client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
+import { connectRawMcp } from './helpers/mcp-raw.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -175,5 +176,54 @@ describe("the benchmark's hand-sent requests", () => {
         legacy.transport.protocolVersion!,
       )('get_board', { board_id: boardId }),
     ).rejects.toThrow(/HTTP 404/);
+  });
+});
+
+describe("a request its method's schema refuses (BoardServer's wrapper over the SDK's _wrapHandler)", () => {
+  const refused = [
+    { method: 'resources/read', params: { uri: 42 } },
+    { method: 'resources/unsubscribe', params: undefined },
+  ];
+
+  it('is -32602 Invalid params naming the method and the field on a 2025 session, not -32603', async () => {
+    const raw = await connectRawMcp(t.server.url);
+    try {
+      for (const [i, { method, params }] of refused.entries()) {
+        const answer = await raw.send({ jsonrpc: '2.0', id: 100 + i, method, ...(params && { params }) });
+        expect(answer.body.error, method).toMatchObject({ code: -32602 });
+        expect(answer.body.error.message, method).toMatch(new RegExp(`^invalid ${method} request: `));
+      }
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('is -32602 on a 2026-07-28 request too', async () => {
+    const { method, params } = refused[0];
+    const response = await fetch(`${t.server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const body = await response.json();
+    expect(body.error).toMatchObject({ code: -32602 });
+    expect(body.error.message).toMatch(/^invalid resources\/read request: params\.uri: /);
   });
 });

@@ -1,9 +1,8 @@
 /**
  * The write path's per-turn work: the writes of
  * one event-loop turn share one SQLite commit and are acknowledged after it;
- * Hocuspocus is asked for a board's store once it is quiet (or has waited
- * the longest debounce), not once per update, and broadcasts nothing for a
- * document nobody is connected to. The kill -9 tests
+ * Hocuspocus stores a board once it is quiet (or has waited the longest
+ * debounce), and broadcasts nothing for a document nobody is connected to. The kill -9 tests
  * (durability, crash-consistency) hold the durability side.
  */
 import { rmSync, statSync } from 'node:fs';
@@ -13,7 +12,9 @@ import * as Y from 'yjs';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DATABASE_FILE, openDatabase } from '../store/sqlite/database.js';
-import type { Document } from '@hocuspocus/server';
+import { type Document, MessageType } from '@hocuspocus/server';
+import * as decoding from 'lib0/decoding';
+import { messageYjsUpdate } from 'y-protocols/sync';
 import { boardMaps } from '../board/model/document-model.js';
 import { upsertText } from '../board/mutations/draw.js';
 import { SqliteStore } from '../store/sqlite/store.js';
@@ -21,6 +22,7 @@ import { GroupCommit, MAX_GROUP_WAIT_MS, MAX_TURNS_PER_GROUP } from '../store/sq
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, tempDataDir, type TestServer } from './helpers/server.js';
+import { openRawCollab } from './helpers/yjs-raw.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -336,32 +338,32 @@ describe('the journal without an index by board (embedded SQLite)', () => {
   });
 });
 
-describe('Hocuspocus per-turn bookkeeping', () => {
-  /** Counts the stores of `boardId` Hocuspocus is asked to run while `during` runs (its debouncer is how a store is asked for). */
-  async function storesAsked(boardId: string, during: () => Promise<unknown>): Promise<number> {
-    const { hocuspocus } = t.server;
-    let asked = 0;
-    const debounce = hocuspocus.debouncer.debounce;
-    hocuspocus.debouncer.debounce = (id, ...rest) => {
-      if (id === `onStoreDocument-${boardId}`) asked++;
-      return debounce(id, ...rest);
+describe("Hocuspocus's store debounce and broadcast switch, through its public surface", () => {
+  /** Counts the stores of `boardId` that run while `during` runs (a store compacts the board's journal). */
+  async function storesRun(boardId: string, during: () => Promise<unknown>): Promise<number> {
+    const { documents } = t.server;
+    let run = 0;
+    const compact = documents.compact;
+    documents.compact = (name, doc) => {
+      if (name === boardId) run++;
+      return compact.call(documents, name, doc);
     };
     try {
       await during();
     } finally {
-      hocuspocus.debouncer.debounce = debounce;
+      documents.compact = compact;
     }
-    return asked;
+    return run;
   }
 
-  it('a burst asks for no store per update: the board is stored once, after its quiet period, and the store compacts the journal', async () => {
+  it('a burst is stored once, after its quiet period, and the store compacts the journal', async () => {
     const boardId = await newBoard();
-    const duringBurst = await storesAsked(boardId, async () => {
+    const duringBurst = await storesRun(boardId, async () => {
       await Promise.all(Array.from({ length: 20 }, (_, i) => write(boardId, `burst ${i}`)));
       await nextTurn();
     });
     expect(duringBurst).toBe(0);
-    const afterIt = await storesAsked(boardId, () =>
+    const afterIt = await storesRun(boardId, () =>
       eventually(async () => expect(await t.server.documents.journalLength(boardId)).toBe(0)),
     );
     expect(afterIt).toBe(1);
@@ -369,13 +371,13 @@ describe('Hocuspocus per-turn bookkeeping', () => {
 
   it('a board written without a pause is still stored once it has waited the longest debounce (1 s here)', async () => {
     const boardId = await newBoard();
-    const asked = await storesAsked(boardId, async () => {
+    const run = await storesRun(boardId, async () => {
       for (let i = 0; i < 30; i++) {
         await write(boardId, `steady ${i}`);
         await sleep(50); // well under the 200 ms debounce: the board is never quiet
       }
     });
-    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(run).toBeGreaterThanOrEqual(1);
   });
 
   it('broadcasts at once for a document nobody is connected to, and batches the turn once a Yjs client is', async () => {
@@ -401,34 +403,42 @@ describe('Hocuspocus per-turn bookkeeping', () => {
     });
   });
 
-  it('upstream: Hocuspocus still stores through storeDocumentHooks per update and honours flushDelay false (BoardHocuspocus relies on both)', async () => {
+  it("upstream: a document's flushDelay 0 sends the turn's updates as one message, false sends each at once", async () => {
     const boardId = await newBoard();
     const document = t.server.hocuspocus.documents.get(boardId) as Document;
-    const { hocuspocus } = t.server;
-    const stores: boolean[] = [];
-    const store = hocuspocus.storeDocumentHooks.bind(hocuspocus);
-    hocuspocus.storeDocumentHooks = (doc, payload, immediately) => {
-      stores.push(immediately ?? false);
-      return store(doc, payload, immediately);
-    };
-    // Document.broadcast is private: reached into here only to see when Hocuspocus sends.
-    type Broadcast = (encode: (address: string) => Uint8Array, filter?: unknown) => void;
-    const open = document as unknown as { broadcast: Broadcast };
-    const sent: Uint8Array[] = [];
-    const broadcast = open.broadcast.bind(document);
-    open.broadcast = (encode, filter) => {
-      sent.push(encode(boardId));
-      return broadcast(encode, filter);
+    const collab = await openRawCollab(t.url, boardId);
+    const updates: Buffer[] = [];
+    collab.socket.on('message', (data: Buffer) => {
+      const decoder = decoding.createDecoder(new Uint8Array(data));
+      decoding.readVarString(decoder);
+      if (decoding.readVarUint(decoder) !== MessageType.Sync || decoding.readVarUint(decoder) !== messageYjsUpdate)
+        return;
+      updates.push(Buffer.from(decoding.readVarUint8Array(decoder)));
+    });
+    const origin = { source: 'system', author: 'ai:test' };
+    /** How many update messages two transactions of one turn reach the socket in, told by a last one sent a turn later. */
+    const messagesForTwo = async (label: string): Promise<number> => {
+      const before = updates.length;
+      document.transact(() => document.getMap('meta').set('probe', `${label} 1`), origin);
+      document.transact(() => document.getMap('meta').set('probe', `${label} 2`), origin);
+      await nextTurn();
+      let last: Buffer | undefined;
+      document.once('update', (update: Uint8Array) => {
+        last = Buffer.from(update);
+      });
+      document.transact(() => document.getMap('meta').set('probe', `${label} last`), origin);
+      await eventually(() => expect(updates.some((update) => last && update.equals(last))).toBe(true));
+      return updates.length - before - 1;
     };
     try {
-      document.transact(() => document.getMap('meta').set('probe', 1), { source: 'system', author: 'ai:test' });
-      // With flushDelay false the update is broadcast inside the update event, not at the end of the turn.
-      expect(sent).toHaveLength(1);
-      expect(stores).toEqual([false]);
+      expect((await collab.auth).ok).toBe(true);
+      await eventually(() => expect(document.flushDelay).toBe(0)); // connected: BoardHocuspocus batches
+      expect(await messagesForTwo('batched')).toBe(1);
+      document.flushDelay = false;
+      expect(await messagesForTwo('at once')).toBe(2);
     } finally {
-      hocuspocus.storeDocumentHooks = store;
-      open.broadcast = broadcast;
-      document.transact(() => document.getMap('meta').delete('probe'), { source: 'system', author: 'ai:test' });
+      collab.close();
+      document.transact(() => document.getMap('meta').delete('probe'), origin);
     }
   });
 });

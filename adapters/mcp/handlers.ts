@@ -92,7 +92,8 @@ function parseIssues(error: unknown): { path: PropertyKey[]; message: string }[]
  * (`resources/read` with a numeric `uri`, `resources/unsubscribe` without
  * params) is answered -32602 Invalid params: the SDK lets the parse error
  * through as -32603 Internal error, a client's mistake reported as the
- * server's fault.
+ * server's fault. No public option does it: the SDK is pinned for this
+ * protected hook (docs/dependencies.md, "The one hook we override").
  */
 class BoardServer extends Server {
   protected override _wrapHandler(

@@ -1,20 +1,14 @@
 /**
- * Hocuspocus with a board's bookkeeping done once per board, not once per
- * update, through its public hooks where they reach (`lifecycle`, an
- * extension the server installs) and overrides where none does:
+ * Hocuspocus with a board's lifecycle added through its public hooks only
+ * (`lifecycle`, an extension the server installs); stores keep Hocuspocus's
+ * own debounce (`debounce`, `maxDebounce`):
  *
- * - the debounced store: Hocuspocus clears and sets a timer, and builds its
- *   debounce key, on every update. Here an update only notes its time on the
- *   board's pending store; one timer per board checks, when it fires, whether
- *   the board has been quiet for the debounce or has waited the longest
- *   debounce, and only then asks Hocuspocus to store it (at once), so a busy
- *   board costs a timer per debounce period with the same stores at the same
- *   times;
  * - the broadcast: a document with no Yjs connection sends each update to
- *   nobody at once instead of buffering it for the turn and merging the
- *   buffer (a merge whose result nobody receives). A connected document
- *   keeps Hocuspocus' per-turn batching. The switch follows the document's
- *   connections as they come and go, not each transaction;
+ *   nobody at once (`Document.flushDelay` false) instead of buffering it for
+ *   the turn and merging the buffer (a merge whose result nobody receives). A
+ *   connected document keeps Hocuspocus' per-turn batching. The switch
+ *   follows the document's connections as they come and go, not each
+ *   transaction;
  * - the unload: a board nobody is connected to stays loaded for `keep.ms`
  *   after its last use (a write, a read, its last client leaving), not just
  *   until its store, so an agent calling every few seconds or a person
@@ -23,25 +17,10 @@
  *   `keep.maxBoards` boards are kept: beyond that an unused board unloads
  *   right after its store, so reads of many boards cannot pile up memory.
  *
- * An upgrade that changes the hooks or methods relied on fails
- * `test/write-path.test.ts` or `test/keep-loaded.test.ts`.
+ * An upgrade that changes the hooks relied on fails `test/write-path.test.ts`
+ * or `test/keep-loaded.test.ts`.
  */
-import {
-  type Configuration,
-  type Document,
-  type Extension,
-  Hocuspocus,
-  type onStoreDocumentPayload,
-} from '@hocuspocus/server';
-
-/** A board's store still to ask for: the latest update's payload, and when its wait began and last moved. */
-type PendingStore = {
-  document: Document;
-  payload: onStoreDocumentPayload;
-  since: number;
-  last: number;
-  timer: NodeJS.Timeout;
-};
+import { type Configuration, type Document, type Extension, Hocuspocus } from '@hocuspocus/server';
 
 /** A loaded board, with when it was last read or left by its last client (a write's time is Hocuspocus' `lastChangeTime`). */
 type BoardDocument = Document & { lastUsedAt: number };
@@ -59,9 +38,15 @@ const STAY_LOADED = new Error();
 const FIRST = 10_000;
 
 export class BoardHocuspocus extends Hocuspocus {
-  private readonly pendingStores = new Map<string, PendingStore>();
   /** Unloads put off until their board's keep-loaded time is over, by document. */
   private readonly laterUnloads = new Map<Document, NodeJS.Timeout>();
+  /**
+   * Documents whose unload has begun (their `beforeUnloadDocument` ran and did
+   * not keep them) and not yet ended: another hook may still be waiting (the
+   * Redis extension's delay). One whose unload was given up leaves on its next
+   * unload or connection.
+   */
+  private readonly leaving = new Set<Document>();
 
   /** The hooks that keep boards loaded and switch their broadcast: the server installs it with its extensions. */
   readonly lifecycle: Extension = {
@@ -71,14 +56,22 @@ export class BoardHocuspocus extends Hocuspocus {
       this.used(document);
       this.followConnections(document);
     },
-    connected: async ({ connection }) => this.followConnections(connection.document),
+    connected: async ({ connection }) => {
+      this.leaving.delete(connection.document); // a connection stops an unload under way
+      this.followConnections(connection.document);
+    },
     onDisconnect: async ({ document }) => {
       this.used(document); // a board kept loaded after its last client left is kept from then
       this.followConnections(document);
     },
     beforeUnloadDocument: async ({ document }) => {
-      if (this.keeps(document)) throw STAY_LOADED;
+      if (this.keeps(document)) {
+        this.leaving.delete(document);
+        throw STAY_LOADED;
+      }
+      this.leaving.add(document);
     },
+    afterUnloadDocument: async () => this.forgetGone(),
   };
 
   /**
@@ -98,6 +91,11 @@ export class BoardHocuspocus extends Hocuspocus {
     (document as BoardDocument).lastUsedAt = Date.now();
   }
 
+  /** Whether the document's unload is under way: it may be gone once the unload's other hooks are done. */
+  isLeaving(document: Document): boolean {
+    return this.leaving.has(document);
+  }
+
   /**
    * At shutdown, once every board is stored: nothing is kept loaded any more,
    * and no unload put off earlier runs later (up to `keep.ms` after the
@@ -109,52 +107,17 @@ export class BoardHocuspocus extends Hocuspocus {
     this.laterUnloads.clear();
   }
 
-  /** Hocuspocus's debouncer sets a timer per update and no option changes that: this asks once per board. */
-  override storeDocumentHooks(
-    document: Document,
-    payload: onStoreDocumentPayload,
-    immediately?: boolean,
-  ): Promise<unknown> {
-    const { debounce } = this.configuration;
-    if (immediately || debounce === 0) {
-      this.takePendingStore(document.name);
-      return super.storeDocumentHooks(document, payload, immediately);
-    }
-    const now = Date.now();
-    const pending = this.pendingStores.get(document.name);
-    if (pending && pending.document === document) {
-      pending.payload = payload;
-      pending.last = now;
-    } else {
-      if (pending) clearTimeout(pending.timer);
-      const timer = setTimeout(() => this.checkPendingStore(document.name), debounce);
-      this.pendingStores.set(document.name, { document, payload, since: now, last: now, timer });
-    }
-    return Promise.resolve();
-  }
-
-  /**
-   * A document with a store still to ask for is not unloaded meanwhile (it would miss its compaction). An
-   * override, not a hook: Hocuspocus asks this again after the unload hooks, when one may have come in.
-   */
-  override shouldUnloadDocument(document: Document): boolean {
-    return !this.pendingStores.has(document.name) && super.shouldUnloadDocument(document);
-  }
-
-  /** The pending stores are this class's own: Hocuspocus's flush only knows its debouncer. */
-  override flushPendingStores(): void {
-    for (const name of [...this.pendingStores.keys()]) this.storePending(name);
-    super.flushPendingStores();
-  }
-
   /**
    * Whether to keep the board loaded for now, and if so, to look again once
    * its keep time is over. A board still loading (a load that failed) is not
    * kept, and none is while more than `keep.maxBoards` boards are loaded.
    */
   private keeps(document: Document): boolean {
-    // Boards on their way out do not count (their unload may wait on a hook, Redis's delay); this one is among them now.
-    const loaded = this.documents.size - this.unloadingDocuments.size + 1;
+    this.forgetGone();
+    // Boards on their way out do not count (their unload may wait on a hook, Redis's delay).
+    let leaving = 0;
+    for (const other of this.leaving) if (other !== document) leaving++;
+    const loaded = this.getDocumentsCount() - leaving;
     if (document.isLoading || loaded > this.keep.maxBoards) return false;
     const lastUse = Math.max(document.lastChangeTime, (document as BoardDocument).lastUsedAt);
     const wait = lastUse + this.keep.ms - Date.now();
@@ -170,6 +133,12 @@ export class BoardHocuspocus extends Hocuspocus {
     return true;
   }
 
+  /** Drops the documents that have left: destroyed, or no longer the one loaded under their name. */
+  private forgetGone(): void {
+    for (const document of this.leaving)
+      if (document.isDestroyed || this.documents.get(document.name) !== document) this.leaving.delete(document);
+  }
+
   /**
    * Broadcasts each update at once while nobody is connected, and batches the
    * turn's updates once a Yjs client is: either is correct at any moment, so
@@ -177,30 +146,5 @@ export class BoardHocuspocus extends Hocuspocus {
    */
   private followConnections(document: Document): void {
     document.flushDelay = document.connections.size === 0 ? false : this.configuration.flushDelay;
-  }
-
-  /** Stores the board once it has been quiet for the debounce or has waited the longest one; else looks again when the earlier of the two is due. */
-  private checkPendingStore(name: string): void {
-    const pending = this.pendingStores.get(name);
-    if (!pending) return;
-    const { debounce, maxDebounce } = this.configuration;
-    const now = Date.now();
-    const wait = Math.min(pending.last + debounce, pending.since + maxDebounce) - now;
-    if (wait > 0) pending.timer = setTimeout(() => this.checkPendingStore(name), wait);
-    else this.storePending(name);
-  }
-
-  private storePending(name: string): void {
-    const pending = this.takePendingStore(name);
-    if (pending) void super.storeDocumentHooks(pending.document, pending.payload, true);
-  }
-
-  /** Removes the board's pending store, its timer with it, and hands it back. */
-  private takePendingStore(name: string): PendingStore | undefined {
-    const pending = this.pendingStores.get(name);
-    if (!pending) return undefined;
-    clearTimeout(pending.timer);
-    this.pendingStores.delete(name);
-    return pending;
   }
 }

@@ -24,7 +24,7 @@ export class DocumentHost {
    */
   use<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const loaded = this.hocuspocus.documents.get(boardId);
-    if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.unloadingDocuments.has(boardId)) {
+    if (loaded && !loaded.isLoading && !loaded.isDestroyed && !this.hocuspocus.isLeaving(loaded)) {
       this.hocuspocus.used(loaded);
       try {
         return Promise.resolve(fn(loaded, false)); // fn's own promise, not wrapped in another: two microtask turns fewer a write
@@ -82,22 +82,17 @@ export class DocumentHost {
     this.hocuspocus.closeConnections(boardId);
   }
 
-  /** Stores every loaded document now (shutdown). */
+  /**
+   * Stores every loaded document now and waits for the stores (shutdown):
+   * Hocuspocus stores a document at once, and waits for it, when a direct
+   * connection leaves with `unloadImmediately`, which also unloads a board
+   * nobody holds or keeps.
+   */
   async flushAll(): Promise<void> {
-    const stores = [...this.hocuspocus.documents.values()].map((document) =>
-      this.hocuspocus.storeDocumentHooks(
-        document,
-        {
-          instance: this.hocuspocus,
-          clientsCount: document.getConnectionsCount(),
-          document,
-          documentName: document.name,
-          lastContext: {},
-          lastTransactionOrigin: { source: 'system' },
-        },
-        true,
-      ),
-    );
+    const stores = [...this.hocuspocus.documents.keys()].map(async (boardId) => {
+      const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
+      await connection.disconnect({ unloadImmediately: true });
+    });
     await Promise.all(stores);
   }
 }
