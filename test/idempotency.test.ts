@@ -186,7 +186,8 @@ describe('idempotencyKey on JSON-channel mutation frames', () => {
       // Without a key, the same ref twice is two writes.
       socket.send({ type: 'add_text', x: 0, y: 0, content: 'plain', ref: 5 });
       socket.send({ type: 'add_text', x: 0, y: 0, content: 'plain', ref: 5 });
-      await socket.next((f) => f.type === 'ack' && f.ref === 5, 5_000, socket.frames.findIndex((f) => f.ref === 5) + 1);
+      const firstPlain = await socket.next((f) => f.type === 'ack' && f.ref === 5);
+      await socket.next((f) => f.type === 'ack' && f.ref === 5, 5_000, socket.frames.indexOf(firstPlain) + 1);
       expect((await texts(boardId)).map((text) => text.content).sort()).toEqual(['b', 'frame', 'plain', 'plain']);
     } finally {
       socket.close();
