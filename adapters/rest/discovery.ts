@@ -50,8 +50,7 @@ const KEYS =
   'No accounts. A locked board needs its key: a model passes it as the access_key argument of the tool call (a 2025 session then remembers it for that board); the X-Board-Key header is for client programs (and for a 2026-07-28 subscriptions/listen on a locked board).';
 
 /** How an agent keeps its context small, said alike by the server card and llms.txt. */
-const READING =
-  'Reads answer at most 16 KB: a list that goes on says next_cursor, which cursor takes; get_board {detail: "outline"} is a board in 4 KB, find_items finds texts, links and tasks, and strokes come as bbox and pointCount (include_points for the points). batch makes up to 500 edits in one call, all or none; an op\'s ref names its item to later ops ("$ref"). add_text and add_link answer the laid-out bbox of what they made.';
+const READING = `Reads answer at most ${L.READ_PAGE_MAX_BYTES / 1024} KB: a list that goes on says next_cursor, which cursor takes; get_board {detail: "outline"} is a board in ${L.OUTLINE_MAX_BYTES / 1024} KB, find_items finds texts, links and tasks, and strokes come as bbox and pointCount (include_points for the points). batch makes up to ${L.MAX_BATCH_OPS} edits in one call, all or none; an op's ref names its item to later ops ("$ref"). add_text and add_link answer the laid-out bbox of what they made.`;
 
 /**
  * The MCP server card: who the server is, where /mcp is, how each protocol

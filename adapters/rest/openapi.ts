@@ -3,6 +3,7 @@
  * from the same zod schemas the routes parse with, so it cannot drift from the
  * validator. A test checks that every route Fastify serves is described here.
  */
+import { maxHeaderSize } from 'node:http';
 import { z } from 'zod';
 import {
   CreateBoardInput,
@@ -31,6 +32,7 @@ import {
   MAX_PAGE_ITEMS,
   RestoreBody,
   TEMPLATES,
+  TOMBSTONE_RETENTION_DAYS,
 } from '../../schema/index.js';
 import { OPERATION_LIST, type OperationGroup } from '../../board/operations/operations.js';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
@@ -103,7 +105,7 @@ const ERRORS: Record<number, string> = {
  * body: a route that takes no input can still be refused here.
  */
 const HTTP_LAYER_ERROR: Schema = {
-  description: 'Request headers (the URL included) over the 16 KiB that Node accepts, refused before any route runs',
+  description: `Request headers (the URL included) over the ${maxHeaderSize / 1024} KiB that Node accepts, refused before any route runs`,
   content: {
     'application/json': {
       schema: {
@@ -305,7 +307,7 @@ const ROUTES: [string, string, Operation][] = [
     'get',
     {
       tag: 'boards',
-      summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days',
+      summary: `Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for ${TOMBSTONE_RETENTION_DAYS} days`,
       ok: { description: 'snapshot', schema: json(BrowserSnapshot) },
       errors: BOARD_ERRORS,
     },
@@ -369,7 +371,7 @@ const ROUTES: [string, string, Operation][] = [
           minimum: WAIT_MIN_TIMEOUT_MS,
           maximum: WAIT_MAX_TIMEOUT_MS,
           default: WAIT_DEFAULT_TIMEOUT_MS,
-          description: 'clamped to 1000..55000',
+          description: `clamped to ${WAIT_MIN_TIMEOUT_MS}..${WAIT_MAX_TIMEOUT_MS}`,
         },
         since_etag: {
           type: 'string',

@@ -5,6 +5,7 @@
  */
 
 import type { z } from 'zod';
+import { TOMBSTONE_RETENTION_DAYS } from '../../schema/limits.js';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ export const errors = {
     new BoardError(
       404,
       'board_deleted',
-      `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`,
+      `this board was erased at ${deletedAt} UTC; its id can be reused ${TOMBSTONE_RETENTION_DAYS} days later`,
       { deleted_at: deletedAt },
     ),
   itemNotFound: (kind: string, id: string) =>

@@ -10,6 +10,7 @@ import {
   GetBoardResult,
   GetPreviewArgs,
   GetPreviewResult,
+  MAX_BOARD_TITLE_CHARS,
   MAX_IMPORT_ITEMS,
   ModeInput,
   OpenBoardArgs,
@@ -110,7 +111,12 @@ export const BOARD_SETTING_ROWS = {
     // Replaces the title there was, and the same title twice is one.
     effect: 'replace',
     rest: [
-      post('/title', TitleInput, 'Set the board title (trimmed, at most 200 characters; "" clears it)', 'the title'),
+      post(
+        '/title',
+        TitleInput,
+        `Set the board title (trimmed, at most ${MAX_BOARD_TITLE_CHARS} characters; "" clears it)`,
+        'the title',
+      ),
     ],
     tool: { title: 'Title a board', description: 'Names the board.' },
     mutate: (w, args) => setBoardTitle(w, args.title),
