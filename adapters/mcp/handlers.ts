@@ -43,6 +43,7 @@ import {
 } from './resources.js';
 import { toolListAt } from './tool-list.js';
 import { idempotencyKey } from '../kit/idempotency.js';
+import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS } from '../kit/mcp-revisions.js';
 import { TOOLS } from './tools.js';
 
 /** How a refused call answers, the one thing the eras tell differently (errors.ts). */
@@ -65,10 +66,6 @@ const INSTRUCTIONS_COMMON = [
 
 /** The server's instructions to the model, true for the era that serves them. */
 export const instructionsFor = (era: Era): string => [...INSTRUCTIONS_COMMON, REFUSALS[era]].join(' ');
-
-/** The protocol revisions /mcp serves: the current one statelessly, the 2025 ones in sessions. */
-export const MODERN_REVISION = '2026-07-28';
-export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** The first problem of a failed parse, as `path: message`. */
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -142,7 +139,7 @@ export function boardServer(
       icons: serverIcons(baseUrl),
     },
     {
-      supportedProtocolVersions: era === 'modern' ? [MODERN_REVISION, ...LEGACY_REVISIONS] : [...LEGACY_REVISIONS],
+      supportedProtocolVersions: era === 'modern' ? [...MCP_PROTOCOL_VERSIONS] : [...LEGACY_REVISIONS],
       capabilities: {
         tools: { listChanged: false },
         resources: { subscribe: true, listChanged: false },

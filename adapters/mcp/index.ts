@@ -10,6 +10,7 @@ import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@mod
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
 import { toBoardError } from '../kit/http-errors.js';
+import { MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { settleRefusedBody } from '../kit/refused-body.js';
 import { rpcIdOf, parseMcpBodies } from './body.js';
 import { contextOf, toAuthInfo } from './context.js';
@@ -171,8 +172,7 @@ function mcpRoutes(
     if (!isInitializeRequest(request.body)) {
       return jsonRpcError(request, reply, 400, {
         code: -32000,
-        message:
-          'Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak 2026-07-28 (server/discover, then a _meta envelope on every request)',
+        message: `Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak ${MODERN_REVISION} (server/discover, then a _meta envelope on every request)`,
       });
     }
     return toSession(await sessions.create(options.baseUrl(request)), request, reply);
@@ -184,8 +184,7 @@ function mcpRoutes(
       // 2026-07-28 has no GET stream and no session to end (subscriptions/listen replaces the stream).
       return jsonRpcError(request, reply, 405, {
         code: -32000,
-        message:
-          'Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on 2026-07-28 use subscriptions/listen',
+        message: `Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on ${MODERN_REVISION} use subscriptions/listen`,
       });
     }
     if (!session) return sessionGone(request, reply);
