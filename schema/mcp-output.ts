@@ -212,6 +212,7 @@ export const DrawStrokeResult = z.looseObject({
 });
 export const MoveResult = z.looseObject({ id: z.string(), x: z.number(), y: z.number() });
 export const EraseResult = Deleted.extend({ kind: z.enum(DRAW_KINDS) });
+/** The long poll's answer, on MCP (wait_for_update) and REST (GET /wait) alike. */
 export const WaitForUpdateResult = z.looseObject({
   boardId: z.string(),
   updated: z.boolean(),
@@ -220,6 +221,7 @@ export const WaitForUpdateResult = z.looseObject({
   etag: z.string().nullable(),
   deleted: z.literal(true).optional(),
 });
+export type WaitResult = z.output<typeof WaitForUpdateResult>;
 export const SetBoardModeResult = z.looseObject({
   ok: z.literal(true),
   mode: Mode,

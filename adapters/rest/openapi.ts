@@ -24,6 +24,7 @@ import {
   WAIT_DEFAULT_TIMEOUT_MS,
   WAIT_MAX_TIMEOUT_MS,
   WAIT_MIN_TIMEOUT_MS,
+  WaitForUpdateResult,
   DRAW_KINDS,
   HISTORY_PAGE_DEFAULT,
   HISTORY_PAGE_MAX,
@@ -70,13 +71,6 @@ const Created = z.object({
 });
 // The history answers are the same on REST and MCP: one schema, from schema/mcp-output.ts.
 const versionQuery = (description: string) => ({ type: 'integer', minimum: 1, description });
-const Wait = z.object({
-  boardId: z.string(),
-  updated: z.boolean(),
-  timedOut: z.boolean(),
-  etag: z.string().nullable(),
-  deleted: z.literal(true).optional(),
-});
 
 const ERROR_SCHEMA: Schema = {
   type: 'object',
@@ -378,7 +372,7 @@ const ROUTES: [string, string, Operation][] = [
           description: 'an ETag the caller saw: answers at once when the board has moved past it',
         },
       },
-      ok: { description: 'what happened', schema: json(Wait) },
+      ok: { description: 'what happened', schema: json(WaitForUpdateResult) },
       errors: BOARD_ERRORS,
     },
   ],
