@@ -11,6 +11,7 @@ import { OPERATION_LIST, type OperationGroup, type RestRoute } from '../../board
 import { quotasDocument } from '../../board/model/quotas.js';
 import { z } from 'zod';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
+import { KEYS, LIVE, READING, REFUSALS, START } from '../kit/agent-guidance.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS, MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { openApiDocument } from './openapi.js';
@@ -46,12 +47,6 @@ function toolsAt(baseUrl: string, tools: readonly Tool[]): Tool[] {
   );
 }
 
-/** The sentence on keys both documents give: a model passes arguments, only a program sets headers. */
-const KEYS = `No accounts. A locked board needs its key: a model passes it as the access_key argument of the tool call (a 2025 session then remembers it for that board); the X-Board-Key header is for client programs (and for a ${MODERN_REVISION} subscriptions/listen on a locked board).`;
-
-/** How an agent keeps its context small, said alike by the server card and llms.txt. */
-const READING = `Reads answer at most ${L.READ_PAGE_MAX_BYTES / 1024} KB: a list that goes on says next_cursor, which cursor takes; get_board {detail: "outline"} is a board in ${L.OUTLINE_MAX_BYTES / 1024} KB, find_items finds texts, links and tasks, and strokes come as bbox and pointCount (include_points for the points). batch makes up to ${L.MAX_BATCH_OPS} edits in one call, all or none; an op's ref names its item to later ops ("$ref"). add_text and add_link answer the laid-out bbox of what they made.`;
-
 /**
  * The MCP server card: who the server is, where /mcp is, how each protocol
  * era connects to it, what it can do, and its tools exactly as tools/list
@@ -83,7 +78,7 @@ export function serverCard(baseUrl: string, mcp: McpDescription) {
           'Call initialize, then send its Mcp-Session-Id header on every request. GET /mcp holds the notification stream, resources/subscribe chooses what it carries, DELETE /mcp ends the session.',
       },
     ],
-    authentication: { required: false, description: KEYS },
+    authentication: { required: false, description: `No accounts. ${KEYS}` },
     usage: READING,
     capabilities: {
       tools: { listChanged: false },
@@ -124,7 +119,7 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs"|"none", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${MCP_PROTOCOL_VERSIONS.map((version) => `\`${version}\``).join(', ')}. A ${MODERN_REVISION} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). On ${MODERN_REVISION} a refused tool call answers \`isError\` with a \`code\` and the next step. After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed. ${READING}
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${MCP_PROTOCOL_VERSIONS.map((version) => `\`${version}\``).join(', ')}. A ${MODERN_REVISION} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). ${START} ${READING} ${LIVE} On ${MODERN_REVISION}: ${REFUSALS.modern} In a 2025 session: ${REFUSALS.legacy}
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 - History: \`GET ${baseUrl}/api/boards/<boardId>/versions\` lists versions (one per settled burst of edits), \`/versions/<version>\` is the board then, \`/changes?since_etag=<etag>\` (or \`since=<version>\`) what changed since, and \`POST /versions/<version>/restore\` brings a version back (the state before it stays a version). Follow \`wait?since_etag=<etag>\` with \`changes\` to miss no edit.
 
