@@ -9,6 +9,7 @@
 import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
+import { errors } from '../../board/model/errors.js';
 import { toBoardError } from '../kit/http-errors.js';
 import { MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { settleRefusedBody } from '../kit/refused-body.js';
@@ -72,10 +73,11 @@ export async function registerMcp(
     // DNS rebinding: a page on another name that resolves to this server must not reach /mcp (docs/mcp.md, "Host check").
     scope.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/mcp') || hostAllowed(request.headers.host, options.allowedHosts)) return;
-      return jsonRpcError(request, reply, 403, {
+      const refused = errors.hostNotAllowed(request.headers.host ?? '');
+      return jsonRpcError(request, reply, refused.status, {
         code: -32000,
-        message: `Forbidden: this server does not answer MCP for the host ${JSON.stringify(request.headers.host ?? '')}; use its public URL`,
-        data: { code: 'host_not_allowed' },
+        message: refused.message,
+        data: { code: refused.code },
       });
     });
     mcpRoutes(scope, eras, options);

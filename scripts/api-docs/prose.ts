@@ -160,8 +160,7 @@ Node's ${maxHeaderSize / 1024} KiB, refused before the route runs, with Fastify'
 \`storage_unavailable\` (nothing was stored; retry) and 503 \`outcome_unknown\`
 (the storage stopped answering after the change was sent: it may or may not be
 stored; retry with the same idempotency key, or read to find out). Another 4xx that the HTTP
-framework raises itself is \`bad_request\`. The JSON channel also answers a
-continued batch whose next frame never came with \`batch_timeout\`.
+framework raises itself is \`bad_request\`, with that status.
 
 ### Safe retries
 
@@ -188,7 +187,8 @@ rather than with it (it records versions around the change): should that fail,
 its retry restores again, to the same state.
 
 Every code, from the list in \`board/model/errors.ts\` (values in angle
-brackets stand for the request's own):`;
+brackets stand for the request's own; *Where* names the one place a code
+arises, and – stands for a status that no HTTP answer carries):`;
 
 export const LIMITS_INTRO = `## Limits
 
