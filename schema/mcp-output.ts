@@ -7,82 +7,55 @@
  * `items: false` as "empty".
  */
 import { z } from 'zod';
-import { BOARD_MODES, CARD_COLORS, INK_COLORS, LOCK_MODES } from './common.js';
+import { BOARD_MODES, INK_COLORS, LOCK_MODES } from './common.js';
 import { DRAW_KINDS } from './draw.js';
-import { IMAGE_MIME_TYPES } from './item-fields.js';
 import { advertise, toJsonSchema } from './json-schema.js';
+import { StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText } from './stored.js';
 
 const Mode = z.enum(BOARD_MODES);
-const Stamp = { author: z.string(), last_updated: z.string() };
-const Point = z.array(z.number()).length(2);
-const Anchor = z.looseObject({ kind: z.enum(['text', 'image']), id: z.string(), dx: z.number(), dy: z.number() });
 
-const Text = z.looseObject({
-  id: z.string(),
-  x: z.number(),
-  y: z.number(),
-  content: z.string(),
-  color: z.enum(INK_COLORS).optional(),
-  width: z.number().optional(),
-  postit: z.boolean().optional(),
-  diagram: z.boolean().optional(),
-  ...Stamp,
-});
-const Link = z.looseObject({
-  id: z.string(),
-  kind: z.literal('link'),
-  x: z.number(),
-  y: z.number(),
-  url: z.string(),
-  ...Stamp,
-});
+/** A field's type without its bounds (the writer's to check, schema/stored.ts); a pair is an array of two. */
+function unbounded(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodString) return z.string();
+  if (schema instanceof z.ZodNumber) return schema.isInt ? z.number().int() : z.number();
+  if (schema instanceof z.ZodBoolean) return z.boolean();
+  if (schema instanceof z.ZodEnum) return z.enum(schema.options as [string, ...string[]]);
+  if (schema instanceof z.ZodLiteral) return z.literal([...schema.values]);
+  if (schema instanceof z.ZodOptional) return unbounded(schema.unwrap() as z.ZodType).optional();
+  if (schema instanceof z.ZodNullable) return unbounded(schema.unwrap() as z.ZodType).nullable();
+  if (schema instanceof z.ZodArray) return z.array(unbounded(schema.element as z.ZodType));
+  if (schema instanceof z.ZodTuple) {
+    const items = schema.def.items as z.ZodType[];
+    return z.array(unbounded(items[0])).length(items.length);
+  }
+  if (schema instanceof z.ZodObject) return z.looseObject(readShape(schema));
+  throw new Error(`schema/mcp-output.ts: no read shape for a ${schema.def.type}`);
+}
+
+/** A stored item's fields as a read answers them: the same names and types, without the stored bounds. */
+function readShape<S extends z.ZodRawShape>(stored: z.ZodObject<S>): { [K in keyof S]: z.ZodType } {
+  const fields = Object.entries(stored.shape).map(([key, field]) => [key, unbounded(field as z.ZodType)]);
+  return Object.fromEntries(fields) as { [K in keyof S]: z.ZodType };
+}
+
+const Text = z.looseObject(readShape(StoredText));
+const Link = z.looseObject(readShape(StoredLink));
+const { id: strokeId, points: strokePoints, ...strokeFields } = readShape(StoredStroke);
 /** A stroke as reads show it: its points, or in MCP reads by default its `bbox` and `pointCount` instead. */
 const Stroke = z.looseObject({
-  id: z.string(),
-  points: z.array(Point).optional(),
+  id: strokeId,
+  points: strokePoints.optional(),
   pointCount: z.number().int().optional(),
   bbox: z.looseObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
-  color: z.enum(INK_COLORS),
+  ...strokeFields,
+  // Any number: the one width strokes are stored with is the writer's rule, not a promise of the read.
   width: z.number(),
-  anchors: z.looseObject({ start: Anchor.optional(), end: Anchor.optional() }).optional(),
-  ...Stamp,
 });
 /** An image as reads show it: its payload elided (`dataUrl: null`), its thumbnail kept. */
-const Image = z.looseObject({
-  id: z.string(),
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
-  mime: z.enum(IMAGE_MIME_TYPES),
-  bytes: z.number().int(),
-  dataUrl: z.string().nullable(),
-  thumbDataUrl: z.string().optional(),
-  ...Stamp,
-});
-const Column = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  sort: z.number(),
-  lane: z.number().int(),
-  color: z.enum(CARD_COLORS).optional(),
-  ...Stamp,
-});
-const Task = z.looseObject({
-  id: z.string(),
-  column_id: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  due_date: z.string().optional(),
-  priority: z.enum(['H', 'M', 'L']).optional(),
-  assignee: z.string().optional(),
-  sort: z.number(),
-  done: z.boolean(),
-  color: z.enum(CARD_COLORS).optional(),
-  content: z.string().optional(),
-  ...Stamp,
-});
-const Lane = z.looseObject({ lane: z.number().int(), title: z.string(), author: z.string() });
+const Image = z.looseObject(readShape(StoredImage)).omit({ blob: true }).extend({ dataUrl: z.string().nullable() });
+const Column = z.looseObject(readShape(StoredColumn));
+const Task = z.looseObject(readShape(StoredTask));
+const Lane = z.looseObject(readShape(StoredLane)).omit({ last_updated: true });
 const Deleted = z.looseObject({ ok: z.literal(true), id: z.string() });
 
 const BoardLink = z.looseObject({
@@ -212,6 +185,7 @@ export const DrawStrokeResult = z.looseObject({
 });
 export const MoveResult = z.looseObject({ id: z.string(), x: z.number(), y: z.number() });
 export const EraseResult = Deleted.extend({ kind: z.enum(DRAW_KINDS) });
+/** The long poll's answer, on MCP (wait_for_update) and REST (GET /wait) alike. */
 export const WaitForUpdateResult = z.looseObject({
   boardId: z.string(),
   updated: z.boolean(),
@@ -220,6 +194,7 @@ export const WaitForUpdateResult = z.looseObject({
   etag: z.string().nullable(),
   deleted: z.literal(true).optional(),
 });
+export type WaitResult = z.output<typeof WaitForUpdateResult>;
 export const SetBoardModeResult = z.looseObject({
   ok: z.literal(true),
   mode: Mode,

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BODY_BYTES } from '../../schema/index.js';
-import { BoardError, errors } from '../../board/model/errors.js';
+import { type BoardError, errors } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
 
 /**
@@ -35,7 +35,7 @@ export function toBoardError(error: unknown): BoardError {
   if (error instanceof SyntaxError) return errors.invalidJson(error.message);
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new BoardError(status, 'bad_request', fastifyError.message);
+    return errors.badRequest(fastifyError.message).withStatus(status);
   }
   return errors.internal();
 }

@@ -1,7 +1,6 @@
 /**
  * What the MCP surface says about itself (its tools exactly as tools/list
- * gives them, its resource templates, the protocol versions it speaks), as a
- * value: the MCP adapter builds it, the composition root hands it to the
+ * gives them, its resource templates), as a value: the MCP adapter builds it, the composition root hands it to the
  * discovery documents, so neither adapter imports the other.
  */
 import type { ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
@@ -9,5 +8,4 @@ import type { ResourceTemplateType as ResourceTemplate, Tool } from '@modelconte
 export type McpDescription = {
   tools: Tool[];
   resourceTemplates: ResourceTemplate[];
-  protocolVersions: readonly string[];
 };

@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP } from '../../schema/index.js';
-import { BoardError } from '../../board/model/errors.js';
+import { type BoardError, errors } from '../../board/model/errors.js';
 
 /** Counts open things per key and refuses one over the limit. */
 export class OpenCounter {
@@ -35,9 +35,7 @@ export function socketCounter(limit = MAX_SOCKETS_PER_IP): OpenCounter {
 }
 
 export function tooManySockets(limit: number): BoardError {
-  return new BoardError(429, 'too_many_connections', `at most ${limit} WebSockets per client; close some first`, {
-    retryAfterSeconds: 10,
-  });
+  return errors.tooManyConnections(limit);
 }
 
 /**

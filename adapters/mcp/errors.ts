@@ -19,7 +19,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { MAX_STROKE_POINTS } from '../../schema/index.js';
+import { MAX_BODY_BYTES, MAX_STROKE_POINTS } from '../../schema/index.js';
 import { type BoardError, errors, quotaAdvice } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
 
@@ -118,7 +118,7 @@ function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): strin
       return 'Correct the arguments and call again.';
     }
     case 'payload_too_large':
-      return 'The request is too large: send less (at most 5 MiB), for example in several calls.';
+      return `The request is too large: send less (at most ${MAX_BODY_BYTES / 2 ** 20} MiB), for example in several calls.`;
     case 'item_not_found':
       return 'No item has this id: call get_board to see the current ids.';
     case 'version_not_found':

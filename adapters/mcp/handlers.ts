@@ -40,32 +40,10 @@ import {
   SUBSCRIBABLE,
 } from './resources.js';
 import { toolListAt } from './tool-list.js';
+import { instructionsFor } from '../kit/agent-guidance.js';
 import { idempotencyKey } from '../kit/idempotency.js';
+import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS } from '../kit/mcp-revisions.js';
 import { TOOLS } from './tools.js';
-
-/** How a refused call answers, the one thing the eras tell differently (errors.ts). */
-const REFUSALS: Record<Era, string> = {
-  modern: 'A refused call answers isError with a code and what to do next.',
-  legacy:
-    'A refused call says why (a code) and what to do next: an isError result for bad arguments or a missing item, else a JSON-RPC error with data.code (a lock, a limit, a quota, an unknown board).',
-};
-
-const INSTRUCTIONS_COMMON = [
-  'Shared boards with no accounts: whoever has a board id can read and write it, unless it is locked.',
-  'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).',
-  'Start with create_board or open_board (a board URL or id), read with get_board or get_preview (an SVG and a PNG picture), then edit with the add_*/draw_stroke/move/erase or column/task tools, or many edits in one batch call.',
-  'A locked board needs its key: pass it as access_key (a resource read, which takes no arguments, sends it in the X-Board-Key header); in a session the key is remembered for that board after the first call that gives it.',
-  'A read answers at most 16 KB: a list that goes on says next_cursor, which cursor takes for the next page; strokes come as bbox and pointCount (include_points for the points), and an item over 16 KB alone is cut and marked truncated (get_board ids gives it whole).',
-  'Every edit reaches the people and agents on the board live. Subscribe to svc://board/{id}/state.json, or call wait_for_update, to hear of their edits; then get_changes with since_etag tells what changed.',
-  'Every settled burst of edits is a version: list_versions, svc://board/{id}/versions/{version}/state.json and restore_version bring a board back.',
-];
-
-/** The server's instructions to the model, true for the era that serves them. */
-export const instructionsFor = (era: Era): string => [...INSTRUCTIONS_COMMON, REFUSALS[era]].join(' ');
-
-/** The protocol revisions /mcp serves: the current one statelessly, the 2025 ones in sessions. */
-export const MODERN_REVISION = '2026-07-28';
-export const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** The first problem of a failed parse, as `path: message`. */
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
@@ -140,7 +118,7 @@ export function boardServer(
       icons: serverIcons(baseUrl),
     },
     {
-      supportedProtocolVersions: era === 'modern' ? [MODERN_REVISION, ...LEGACY_REVISIONS] : [...LEGACY_REVISIONS],
+      supportedProtocolVersions: era === 'modern' ? [...MCP_PROTOCOL_VERSIONS] : [...LEGACY_REVISIONS],
       capabilities: {
         tools: { listChanged: false },
         resources: { subscribe: true, listChanged: false },

@@ -9,7 +9,9 @@
 import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../kit/caller.js';
+import { errors } from '../../board/model/errors.js';
 import { toBoardError } from '../kit/http-errors.js';
+import { MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { settleRefusedBody } from '../kit/refused-body.js';
 import { rpcIdOf, parseMcpBodies } from './body.js';
 import { contextOf, toAuthInfo } from './context.js';
@@ -71,10 +73,11 @@ export async function registerMcp(
     // DNS rebinding: a page on another name that resolves to this server must not reach /mcp (docs/mcp.md, "Host check").
     scope.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/mcp') || hostAllowed(request.headers.host, options.allowedHosts)) return;
-      return jsonRpcError(request, reply, 403, {
+      const refused = errors.hostNotAllowed(request.headers.host ?? '');
+      return jsonRpcError(request, reply, refused.status, {
         code: -32000,
-        message: `Forbidden: this server does not answer MCP for the host ${JSON.stringify(request.headers.host ?? '')}; use its public URL`,
-        data: { code: 'host_not_allowed' },
+        message: refused.message,
+        data: { code: refused.code },
       });
     });
     mcpRoutes(scope, eras, options);
@@ -171,8 +174,7 @@ function mcpRoutes(
     if (!isInitializeRequest(request.body)) {
       return jsonRpcError(request, reply, 400, {
         code: -32000,
-        message:
-          'Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak 2026-07-28 (server/discover, then a _meta envelope on every request)',
+        message: `Bad Request: start a 2025 session with initialize and send the Mcp-Session-Id header it returns, or speak ${MODERN_REVISION} (server/discover, then a _meta envelope on every request)`,
       });
     }
     return toSession(await sessions.create(options.baseUrl(request)), request, reply);
@@ -184,8 +186,7 @@ function mcpRoutes(
       // 2026-07-28 has no GET stream and no session to end (subscriptions/listen replaces the stream).
       return jsonRpcError(request, reply, 405, {
         code: -32000,
-        message:
-          'Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on 2026-07-28 use subscriptions/listen',
+        message: `Method not allowed: GET and DELETE /mcp belong to a 2025 session (Mcp-Session-Id); on ${MODERN_REVISION} use subscriptions/listen`,
       });
     }
     if (!session) return sessionGone(request, reply);

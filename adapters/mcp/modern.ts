@@ -29,6 +29,7 @@ import { ListenStream } from './listen-stream.js';
 import { RequestMemory } from './memory.js';
 import { asBoardError, INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
 import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
+import { errors } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
 import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
 import { OpenCounter } from '../kit/socket-limits.js';
@@ -172,11 +173,8 @@ export class ModernMcp {
     if (message?.method !== 'subscriptions/listen') return undefined;
     const release = this.listens.take(context.ip);
     if (!release) {
-      throw new RpcError(
-        -32000,
-        `at most ${MAX_LISTENS_PER_IP} open subscriptions/listen streams per client: close one (or listen to several URIs on one stream) first`,
-        { code: 'too_many_streams', limit: MAX_LISTENS_PER_IP },
-      );
+      const refused = errors.tooManyStreams(MAX_LISTENS_PER_IP);
+      throw new RpcError(-32000, refused.message, { code: refused.code, ...refused.details });
     }
     const stream = new ListenStream(
       message.id as string | number,

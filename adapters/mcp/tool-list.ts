@@ -102,12 +102,8 @@ export function modelFacingBytes(tools: readonly Tool[]): number {
 /** tools/list as served at a base URL: the tools with their icons there. */
 export const toolListAt = withIcons(TOOL_LIST);
 
-/** The protocol versions /mcp negotiates. */
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
-
 /** What the discovery documents say of /mcp: handed to them by the composition root. */
 export const MCP_DESCRIPTION: McpDescription = {
   tools: toolListAt(''),
   resourceTemplates: RESOURCE_TEMPLATES,
-  protocolVersions: MCP_PROTOCOL_VERSIONS,
 };

@@ -20,7 +20,7 @@ import {
   etagHeader,
 } from './route-words.js';
 import { z } from 'zod';
-import { TEMPLATES, StoredTitle } from '../../schema/index.js';
+import { StoredTitle, TEMPLATES, TOMBSTONE_RETENTION_DAYS } from '../../schema/index.js';
 
 type BoardParams = { Params: { boardId: string } };
 
@@ -182,7 +182,7 @@ export const BOARD_ROUTE_WORDS: RouteWords[] = [
     'get',
     {
       tag: 'boards',
-      summary: 'Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for 30 days',
+      summary: `Browser snapshot {texts, lines, images} with image payloads, or the deleted marker for ${TOMBSTONE_RETENTION_DAYS} days`,
       ok: { description: 'snapshot', schema: json(BrowserSnapshot) },
       errors: BOARD_ERRORS,
     },

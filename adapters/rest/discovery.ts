@@ -12,7 +12,9 @@ import { OPERATION_LIST } from '../../host/operations/operations.js';
 import { quotasDocument } from '../../board/model/quotas.js';
 import { z } from 'zod';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
+import { KEYS, LIVE, READING, REFUSALS, START } from '../kit/agent-guidance.js';
 import type { McpDescription } from '../kit/mcp-description.js';
+import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS, MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { openApiDocument } from './openapi.js';
 
 /** Clients may cache these for at most 5 minutes (the specification's bound for quotas.json). */
@@ -46,45 +48,38 @@ function toolsAt(baseUrl: string, tools: readonly Tool[]): Tool[] {
   );
 }
 
-/** The sentence on keys both documents give: a model passes arguments, only a program sets headers. */
-const KEYS =
-  'No accounts. A locked board needs its key: a model passes it as the access_key argument of the tool call (a 2025 session then remembers it for that board); the X-Board-Key header is for client programs (and for a 2026-07-28 subscriptions/listen on a locked board).';
-
-/** How an agent keeps its context small, said alike by the server card and llms.txt. */
-const READING =
-  'Reads answer at most 16 KB: a list that goes on says next_cursor, which cursor takes; get_board {detail: "outline"} is a board in 4 KB, find_items finds texts, links and tasks, and strokes come as bbox and pointCount (include_points for the points). batch makes up to 500 edits in one call, all or none; an op\'s ref names its item to later ops ("$ref"). add_text and add_link answer the laid-out bbox of what they made.';
-
 /**
  * The MCP server card: who the server is, where /mcp is, how each protocol
  * era connects to it, what it can do, and its tools exactly as tools/list
  * gives them.
  */
 export function serverCard(baseUrl: string, mcp: McpDescription) {
-  const [current, ...sessions] = mcp.protocolVersions;
   return {
     name: SERVICE_INFO.name,
     title: SERVICE_INFO.title,
     version: SERVICE_INFO.version,
     description: SERVICE_INFO.description,
     serverInfo: { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
-    protocolVersion: current,
-    remotes: [{ type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...mcp.protocolVersions] }],
+    protocolVersion: MODERN_REVISION,
+    remotes: [
+      { type: 'streamable-http', url: `${baseUrl}/mcp`, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] },
+    ],
     transport: { type: 'streamable-http', endpoint: `${baseUrl}/mcp` },
     connection: [
       {
-        protocolVersions: [current],
+        protocolVersions: [MODERN_REVISION],
         stateless: true,
         description:
           'Call server/discover, then send the _meta envelope (io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities) on every request, with the MCP-Protocol-Version and Mcp-Method headers (and Mcp-Name for the tool or resource named). No session: any instance answers any request. subscriptions/listen {notifications: {resourceSubscriptions: [...]}} holds a stream of notifications/resources/updated.',
       },
       {
-        protocolVersions: sessions,
+        protocolVersions: [...LEGACY_REVISIONS],
         stateless: false,
         description:
           'Call initialize, then send its Mcp-Session-Id header on every request. GET /mcp holds the notification stream, resources/subscribe chooses what it carries, DELETE /mcp ends the session.',
       },
     ],
-    authentication: { required: false, description: KEYS },
+    authentication: { required: false, description: `No accounts. ${KEYS}` },
     usage: READING,
     capabilities: {
       tools: { listChanged: false },
@@ -125,7 +120,7 @@ Whoever knows a board id can read and write it, unless the board is locked with 
 ## Start
 
 - [Create a board over REST](${baseUrl}/openapi.json): \`POST ${baseUrl}/api/boards\` with an optional JSON body \`{"mode": "draw"|"todo", "template": "kanban"|"sprint"|"bugs"|"none", "content": {...}, "lock": "write"|"all"}\` answers \`{"id", "mode"}\`.
-- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${mcp.protocolVersions.map((version) => `\`${version}\``).join(', ')}. A ${mcp.protocolVersions[0]} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). On ${mcp.protocolVersions[0]} a refused tool call answers \`isError\` with a \`code\` and the next step. After \`wait_for_update\` (pass \`since_etag\`), \`get_changes\` with the same \`since_etag\` tells what changed. ${READING}
+- [Connect over MCP](${baseUrl}/.well-known/mcp.json): Streamable HTTP at \`${baseUrl}/mcp\`, protocol ${MCP_PROTOCOL_VERSIONS.map((version) => `\`${version}\``).join(', ')}. A ${MODERN_REVISION} client calls \`server/discover\`, then sends the \`_meta\` envelope on every request: no session, and \`subscriptions/listen\` streams \`notifications/resources/updated\`. A 2025 client calls \`initialize\` and sends its \`Mcp-Session-Id\` on every request, holds \`GET /mcp\` as its notification stream and calls \`resources/subscribe\`. Tools: ${mcp.tools.map((tool) => tool.name).join(', ')}. Resources: ${mcp.resourceTemplates.map((template) => `\`${template.uriTemplate}\``).join(', ')} (state.json and tasks.json subscribable). ${START} ${READING} ${LIVE} On ${MODERN_REVISION}: ${REFUSALS.modern} In a 2025 session: ${REFUSALS.legacy}
 - [Read a board](${baseUrl}/openapi.json): \`GET ${baseUrl}/json/<boardId>\` (ETag-aware) or the schematic \`GET ${baseUrl}/svg-preview/<boardId>\`; \`GET ${baseUrl}/api/boards/<boardId>/wait\` long-polls for the next edits.
 - History: \`GET ${baseUrl}/api/boards/<boardId>/versions\` lists versions (one per settled burst of edits), \`/versions/<version>\` is the board then, \`/changes?since_etag=<etag>\` (or \`since=<version>\`) what changed since, and \`POST /versions/<version>/restore\` brings a version back (the state before it stays a version). Follow \`wait?since_etag=<etag>\` with \`changes\` to miss no edit.
 

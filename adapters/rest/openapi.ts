@@ -3,11 +3,13 @@
  * from the same zod schemas the routes parse with, so it cannot drift from the
  * validator. A test checks that every route Fastify serves is described here.
  */
+import { maxHeaderSize } from 'node:http';
 import type { z } from 'zod';
 import { DRAW_KINDS, MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY_CHARS } from '../../schema/index.js';
 import type { OperationGroup } from '../../board/operations/operations.js';
 import { OPERATION_LIST } from '../../host/operations/operations.js';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
+import { ERROR_STATUSES, errorDescription, FAILURE } from './openapi-errors.js';
 import { API_DOCS_ROUTE_WORDS } from './api-docs.js';
 import { BOARD_ROUTE_WORDS } from './boards.js';
 import { DISCOVERY_ROUTE_WORDS } from './discovery-words.js';
@@ -35,24 +37,12 @@ const ERROR_SCHEMA: Schema = {
   },
   additionalProperties: true,
 };
-const ERRORS: Record<number, string> = {
-  400: 'Invalid request: `invalid_payload` ({field, reason}), `invalid_json`, `invalid_board_id`, `invalid_item`, `invalid_content`, `content_mode_mismatch`, `quota_exceeded` (import), `board_not_empty`, `wrong_mode`, `unknown_kind`, `unsupported_field`, `board_not_locked`, `invalid_cursor` (a cursor of another read or board)',
-  401: '`board_locked` {locked, lockMode, keyState: missing|wrong}: send the access key in X-Board-Key',
-  403: "`invalid_key` {keyState: missing|wrong} (lock changes), `invalid_import_token`, or on /mcp `host_not_allowed` (a Host that is not this server's: DNS-rebinding check)",
-  404: '`board_not_found`, `board_deleted`, `item_not_found`, `version_not_found` or `route_not_found`; on a WebSocket route, a plain GET (no Upgrade) gets 404 with no body',
-  409: '`lock_conflict`: the lock changed meanwhile; reload and retry',
-  410: '`history_gone`: the version or ETag a change list starts from is no longer stored; read the whole board again',
-  413: '`quota_exceeded` {kind, detail} or `payload_too_large` (body over 5 MiB)',
-  405: 'GET or DELETE /mcp without a 2025 session: the 2026-07-28 revision uses POST only',
-  415: '`unsupported_media_type`: send JSON',
-  429: '`rate_limited` {retryAfterSeconds}, or on a WebSocket upgrade `too_many_connections` (too many sockets from one client)',
-};
 /**
  * Node's HTTP parser answers these before any route runs, with Fastify's own
  * body: a route that takes no input can still be refused here.
  */
 const HTTP_LAYER_ERROR: Schema = {
-  description: 'Request headers (the URL included) over the 16 KiB that Node accepts, refused before any route runs',
+  description: `Request headers (the URL included) over the ${maxHeaderSize / 1024} KiB that Node accepts, refused before any route runs`,
   content: {
     'application/json': {
       schema: {
@@ -209,10 +199,6 @@ const TAGS: Record<string, string> = {
   app: 'The browser app',
 };
 
-/** What a failure not listed for an operation looks like: the server's own errors. */
-const FAILURE =
-  'Any other failure, with the same body: 500 `internal_error`, 503 `storage_unavailable` (the change was not stored; retry later), or 503 `outcome_unknown` (the storage stopped answering after the change was sent: it may be stored; retry with the same Idempotency-Key, or read); a preview, or a write or import of a Mermaid diagram not laid out before, may answer 503 `preview_unavailable` {reason: timeout|crashed|busy} (not done in time, its thread stopped, too many waiting; nothing was stored; retry later)';
-
 const SECURITY_SCHEMES: Schema = {
   boardKey: {
     type: 'apiKey',
@@ -235,11 +221,11 @@ export function openApiDocument(baseUrl: string): Schema {
   const paths: Record<string, Schema> = {};
   for (const [path, method, op] of ROUTES) paths[path] = { ...paths[path], ...operation(path, method, op) };
   const responses: Record<string, Schema> = {};
-  for (const [status, description] of Object.entries(ERRORS)) {
+  for (const status of ERROR_STATUSES) {
     responses[`E${status}`] = {
-      description,
-      ...(status === '401' && { headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } }),
-      ...(status === '429' && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
+      description: errorDescription(status),
+      ...(status === 401 && { headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } }),
+      ...(status === 429 && { headers: { 'Retry-After': { schema: { type: 'integer' } } } }),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BoardError } from '../../board/model/errors.js';
+import { errors } from '../../board/model/errors.js';
 import { secretsEqual } from '../../host/access/keys.js';
 
 declare module 'fastify' {
@@ -69,14 +69,13 @@ export function readinessRoute(app: FastifyInstance, readiness: Readiness): void
     reply.header('Cache-Control', 'no-store');
     const lesser = degraded.length > 0 ? { degraded } : {};
     if (reasons.length === 0) return reply.send({ status: 'ready', ...lesser });
-    return reply
-      .status(503)
-      .send({ status: 'not_ready', code: 'not_ready', error: `not ready: ${reasons.join(', ')}`, reasons, ...lesser });
+    const { code, message, details } = errors.notReady(reasons);
+    return reply.status(503).send({ status: 'not_ready', code, error: message, ...details, ...lesser });
   });
 }
 
 function unauthorized(reply: FastifyReply): FastifyReply {
-  const error = new BoardError(401, 'metrics_unauthorized', 'send Authorization: Bearer <METRICS_TOKEN>');
+  const error = errors.metricsUnauthorized();
   return reply
     .status(401)
     .header('WWW-Authenticate', 'Bearer realm="metrics"')

@@ -23,7 +23,7 @@ import type { BoardRooms, Membership, RoomMember } from '../../host/events/board
 import type { Boards } from '../../host/boards/boards.js';
 import type { BoardOp } from '../../host/events/op-feed.js';
 import type { SocketVerdict } from '../../host/access/socket-access.js';
-import { BoardError, CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
+import { CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
 import type { BatchOpCall } from '../../board/mutations/batch.js';
 import {
@@ -242,8 +242,7 @@ export class JsonChannelConnection implements RoomMember {
     const ref = body.ref as Ref;
     try {
       const type = body.type as string;
-      if (!isClientFrameType(type))
-        throw new BoardError(400, 'unknown_frame', `unknown frame type "${type}"`, { frameType: type });
+      if (!isClientFrameType(type)) throw errors.unknownFrame(type);
       // A mutation frame meets the lock and the frame budget before its arguments are read; a batch after its envelope is.
       if (type !== 'batch') await this.admit();
       const key = idempotencyKey(body.idempotencyKey);
@@ -277,8 +276,7 @@ export class JsonChannelConnection implements RoomMember {
 
   private async batch(frame: BatchFrame, key: string | undefined): Promise<void> {
     const pending = this.pending;
-    if (pending && pending.ref !== frame.ref)
-      throw new BoardError(400, 'batch_in_progress', 'finish the batch in progress (same ref) before another');
+    if (pending && pending.ref !== frame.ref) throw errors.batchInProgress();
     if (!pending) await this.admit();
     let ops: BatchOpCall[];
     try {
@@ -293,21 +291,12 @@ export class JsonChannelConnection implements RoomMember {
     batch.frames += 1;
     if (batch.ops.length > MAX_BATCH_OPS || batch.frames > WS_CONTINUATION_MAX_FRAMES) {
       this.dropPending();
-      throw new BoardError(
-        400,
-        'batch_too_large',
-        `a batch holds at most ${MAX_BATCH_OPS} ops over at most ${WS_CONTINUATION_MAX_FRAMES} frames`,
-      );
+      throw errors.batchTooLarge();
     }
     if (frame.more) {
       batch.timer = setTimeout(() => {
         this.pending = null;
-        this.send({
-          type: 'error',
-          code: 'batch_timeout',
-          message: `no frame continued the batch within ${WS_CONTINUATION_IDLE_MS} ms; nothing was applied`,
-          ...(batch.ref !== undefined && { ref: batch.ref }),
-        });
+        this.sendError(errors.batchTimeout(), batch.ref);
       }, WS_CONTINUATION_IDLE_MS);
       this.pending = batch;
       return;

@@ -6,7 +6,7 @@
  * MCP path against REST sent with the same `fetch`, when both load
  * generators share the machine with the server.
  */
-import { MODERN_REVISION } from '../../adapters/mcp/handlers.js';
+import { MODERN_REVISION } from '../../adapters/kit/mcp-revisions.js';
 
 export type WireCall = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
 

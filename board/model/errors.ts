@@ -1,10 +1,19 @@
 /**
- * The one error type of the service and the list of its errors. Each carries
- * the HTTP status, the specification's machine `code` and its details; every
- * adapter has one mapper from a BoardError to its own wire.
+ * The one error type of the service and the list of its errors: every code
+ * the service answers is made here. Each carries the HTTP status, the
+ * specification's machine `code` and its details; every adapter has one
+ * mapper from a BoardError to its own wire, and docs/api.md and
+ * /openapi.json list the codes from here.
  */
 
 import type { z } from 'zod';
+import {
+  MAX_BATCH_OPS,
+  RETRY_AFTER_SECONDS,
+  TOMBSTONE_RETENTION_DAYS,
+  WS_CONTINUATION_IDLE_MS,
+  WS_CONTINUATION_MAX_FRAMES,
+} from '../../schema/limits.js';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -23,118 +32,238 @@ export class BoardError extends Error {
   toBody(): Record<string, unknown> {
     return { error: this.message, code: this.code, ...this.details };
   }
+
+  /** The same refusal with more details (a batch names the op that was refused). */
+  withDetails(details: ErrorDetails): BoardError {
+    return new BoardError(this.status, this.code, this.message, { ...this.details, ...details });
+  }
+
+  /** The same refusal under another status (a 4xx the HTTP framework raised keeps its own). */
+  withStatus(status: number): BoardError {
+    return new BoardError(status, this.code, this.message, this.details);
+  }
+}
+
+/**
+ * Where a code arises when it is not an answer of the routes at large:
+ * `on` names the place, `statusSent: false` when no HTTP status carries it
+ * (an error frame, a JSON-RPC error in a 200, the browser's own refusal).
+ */
+export type ErrorScope = { on: string; statusSent?: false };
+
+/** An entry of the list: called, it makes its error; its status, code and scope are read without calling it. */
+export type ListedError<A extends unknown[]> = ((...args: A) => BoardError) & {
+  status: number;
+  code: string;
+  scope?: ErrorScope;
+  /** The message (and details) of the arguments; its parameter names stand in for them in docs/api.md. */
+  describe: (...args: A) => string | [string, ErrorDetails];
+};
+
+function listed<A extends unknown[]>(
+  status: number,
+  code: string,
+  describe: (...args: A) => string | [string, ErrorDetails],
+  scope?: ErrorScope,
+): ListedError<A> {
+  const make = (...args: A) => {
+    const described = describe(...args);
+    const [message, details] = typeof described === 'string' ? [described, {}] : described;
+    return new BoardError(status, code, message, details);
+  };
+  return Object.assign(make, { status, code, describe, ...(scope && { scope }) });
 }
 
 /** Why a key did not open a locked board: none was sent, or the one sent is not its key. */
 export type KeyState = 'missing' | 'wrong';
 export const keyStateOf = (key: string | undefined): KeyState => (key === undefined ? 'missing' : 'wrong');
 
+const JSON_CHANNEL: ErrorScope = { on: 'the JSON channel, as an error frame', statusSent: false };
+
 export const errors = {
-  invalidPayload: (field: string, reason: string) =>
-    new BoardError(400, 'invalid_payload', `invalid ${field || 'body'}: ${reason}`, { field, reason }),
-  invalidCursor: (reason: string) =>
-    new BoardError(400, 'invalid_cursor', `invalid cursor: ${reason}`, { field: 'cursor', reason }),
-  invalidJson: (reason: string) => new BoardError(400, 'invalid_json', `body is not valid JSON: ${reason}`),
-  invalidBoardId: () => new BoardError(400, 'invalid_board_id', 'board id must be a UUID'),
-  invalidItem: (kind: string, index: number, reason: string) =>
-    new BoardError(400, 'invalid_item', `invalid ${kind}[${index}]: ${reason}`, { kind, index, reason }),
-  invalidContent: (field: string, reason: string) =>
-    new BoardError(400, 'invalid_content', `invalid ${field}: ${reason}`, { field, reason }),
-  contentModeMismatch: (reason: string) => new BoardError(400, 'content_mode_mismatch', reason),
-  importQuotaExceeded: (kind: string, reason: string) =>
-    new BoardError(400, 'quota_exceeded', `import would exceed the ${kind} quota: ${reason}`, { kind, reason }),
-  boardNotEmpty: () =>
-    new BoardError(
-      400,
-      'board_not_empty',
-      'the board holds texts, strokes, images or tasks; its mode can only change while it is empty',
-    ),
-  wrongMode: (needed: string) => new BoardError(400, 'wrong_mode', `this operation needs a ${needed} board`),
-  unknownKind: (kind: string, allowed: readonly string[]) =>
-    new BoardError(400, 'unknown_kind', `unknown item kind "${kind}"; use one of ${allowed.join(', ')}`, {
-      kind,
-      allowed,
-    }),
-  unsupported: (field: string, reason: string) =>
-    new BoardError(400, 'unsupported_field', `${field} is not supported yet: ${reason}`, { field, reason }),
-  boardLocked: (lockMode: string, keyState: KeyState) =>
-    new BoardError(
-      401,
-      'board_locked',
-      keyState === 'missing'
-        ? 'this board is locked; send its access key in X-Board-Key'
-        : 'the access key sent is wrong for this board; send the key given when it was locked, in X-Board-Key',
-      { locked: true, lockMode, keyState },
-    ),
-  invalidImportToken: () => new BoardError(403, 'invalid_import_token', 'X-Import-Token does not match'),
-  invalidKey: (keyState: KeyState) =>
-    new BoardError(
-      403,
-      'invalid_key',
-      keyState === 'missing'
-        ? 'this board is locked; send its current key in X-Board-Key to change its lock'
-        : 'the access key sent is wrong for this board; send its current key in X-Board-Key',
-      { keyState },
-    ),
-  boardNotLocked: () => new BoardError(400, 'board_not_locked', 'this board is not locked'),
-  lockConflict: () => new BoardError(409, 'lock_conflict', 'the lock changed while this request ran; reload and retry'),
-  boardNotFound: () => new BoardError(404, 'board_not_found', 'no such board'),
-  boardDeleted: (deletedAt: string) =>
-    new BoardError(
-      404,
-      'board_deleted',
-      `this board was erased at ${deletedAt} UTC; its id can be reused 30 days later`,
-      { deleted_at: deletedAt },
-    ),
-  itemNotFound: (kind: string, id: string) =>
-    new BoardError(404, 'item_not_found', `no ${kind} with id ${id}`, { kind, id }),
-  versionNotFound: (version: number) =>
-    new BoardError(404, 'version_not_found', `no version ${version} of this board (it does not exist or was thinned)`, {
-      version,
-    }),
-  historyGone: (reason: string) =>
-    new BoardError(410, 'history_gone', `${reason}; read the whole board again (GET /json/{boardId})`, { reason }),
-  routeNotFound: (method: string, url: string) => new BoardError(404, 'route_not_found', `no route ${method} ${url}`),
-  quotaExceeded: (kind: string, detail: string) =>
-    new BoardError(413, 'quota_exceeded', `quota exceeded: ${detail}`, { kind, detail }),
-  payloadTooLarge: (limitBytes: number) =>
-    new BoardError(413, 'payload_too_large', `request body is larger than ${limitBytes} bytes`, { limitBytes }),
-  unsupportedMediaType: () =>
-    new BoardError(415, 'unsupported_media_type', 'send the body as JSON, with Content-Type: application/json'),
-  rateLimited: (retryAfterSeconds: number) =>
-    new BoardError(429, 'rate_limited', 'too many requests; retry later', { retryAfterSeconds }),
-  storageUnavailable: () =>
-    new BoardError(503, 'storage_unavailable', 'the change could not be stored; nothing was changed, retry later'),
-  outcomeUnknown: () =>
-    new BoardError(
-      503,
-      'outcome_unknown',
+  invalidPayload: listed(400, 'invalid_payload', (field: string, reason: string) => [
+    `invalid ${field || 'body'}: ${reason}`,
+    { field, reason },
+  ]),
+  invalidJson: listed(400, 'invalid_json', (reason: string) => `body is not valid JSON: ${reason}`),
+  invalidBoardId: listed(400, 'invalid_board_id', () => 'board id must be a UUID'),
+  invalidItem: listed(400, 'invalid_item', (kind: string, index: number, reason: string) => [
+    `invalid ${kind}[${index}]: ${reason}`,
+    { kind, index, reason },
+  ]),
+  invalidContent: listed(400, 'invalid_content', (field: string, reason: string) => [
+    `invalid ${field}: ${reason}`,
+    { field, reason },
+  ]),
+  contentModeMismatch: listed(400, 'content_mode_mismatch', (reason: string) => reason),
+  importQuotaExceeded: listed(400, 'quota_exceeded', (kind: string, reason: string) => [
+    `import would exceed the ${kind} quota: ${reason}`,
+    { kind, reason },
+  ]),
+  boardNotEmpty: listed(
+    400,
+    'board_not_empty',
+    () => 'the board holds texts, strokes, images or tasks; its mode can only change while it is empty',
+  ),
+  wrongMode: listed(400, 'wrong_mode', (needed: string) => `this operation needs a ${needed} board`),
+  unknownKind: listed(400, 'unknown_kind', (kind: string, allowed: readonly string[]) => [
+    `unknown item kind "${kind}"; use one of ${allowed.join(', ')}`,
+    { kind, allowed },
+  ]),
+  unsupported: listed(400, 'unsupported_field', (field: string, reason: string) => [
+    `${field} is not supported yet: ${reason}`,
+    { field, reason },
+  ]),
+  boardNotLocked: listed(400, 'board_not_locked', () => 'this board is not locked'),
+  invalidCursor: listed(400, 'invalid_cursor', (reason: string) => [
+    `invalid cursor: ${reason}`,
+    { field: 'cursor', reason },
+  ]),
+  invalidIdempotencyKey: listed(400, 'invalid_idempotency_key', (reason: string) => [
+    `invalid idempotency key: ${reason}`,
+    { reason },
+  ]),
+  /** Listed as 400, the usual one; the HTTP mapper keeps the status the framework gave (`withStatus`). */
+  badRequest: listed(400, 'bad_request', (message: string) => message),
+  boardLocked: listed(401, 'board_locked', (lockMode: string, keyState: KeyState) => [
+    keyState === 'missing'
+      ? 'this board is locked; send its access key in X-Board-Key'
+      : 'the access key sent is wrong for this board; send the key given when it was locked, in X-Board-Key',
+    { locked: true, lockMode, keyState },
+  ]),
+  metricsUnauthorized: listed(401, 'metrics_unauthorized', () => 'send Authorization: Bearer <METRICS_TOKEN>', {
+    on: '/metrics',
+  }),
+  invalidKey: listed(403, 'invalid_key', (keyState: KeyState) => [
+    keyState === 'missing'
+      ? 'this board is locked; send its current key in X-Board-Key to change its lock'
+      : 'the access key sent is wrong for this board; send its current key in X-Board-Key',
+    { keyState },
+  ]),
+  invalidImportToken: listed(403, 'invalid_import_token', () => 'X-Import-Token does not match'),
+  hostNotAllowed: listed(
+    403,
+    'host_not_allowed',
+    (host: string) =>
+      `Forbidden: this server does not answer MCP for the host ${JSON.stringify(host)}; use its public URL`,
+    { on: '/mcp' },
+  ),
+  boardNotFound: listed(404, 'board_not_found', () => 'no such board'),
+  boardDeleted: listed(404, 'board_deleted', (deletedAt: string) => [
+    `this board was erased at ${deletedAt} UTC; its id can be reused ${TOMBSTONE_RETENTION_DAYS} days later`,
+    { deleted_at: deletedAt },
+  ]),
+  itemNotFound: listed(404, 'item_not_found', (kind: string, id: string) => [`no ${kind} with id ${id}`, { kind, id }]),
+  versionNotFound: listed(404, 'version_not_found', (version: number) => [
+    `no version ${version} of this board (it does not exist or was thinned)`,
+    { version },
+  ]),
+  routeNotFound: listed(404, 'route_not_found', (method: string, url: string) => `no route ${method} ${url}`),
+  lockConflict: listed(409, 'lock_conflict', () => 'the lock changed while this request ran; reload and retry'),
+  idempotencyKeyInUse: listed(
+    409,
+    'idempotency_key_in_use',
+    () => 'a request with this idempotency key is still being processed; retry once it has answered',
+  ),
+  historyGone: listed(410, 'history_gone', (reason: string) => [
+    `${reason}; read the whole board again (GET /json/{boardId})`,
+    { reason },
+  ]),
+  quotaExceeded: listed(413, 'quota_exceeded', (kind: string, detail: string) => [
+    `quota exceeded: ${detail}`,
+    { kind, detail },
+  ]),
+  payloadTooLarge: listed(413, 'payload_too_large', (limitBytes: number) => [
+    `request body is larger than ${limitBytes} bytes`,
+    { limitBytes },
+  ]),
+  unsupportedMediaType: listed(
+    415,
+    'unsupported_media_type',
+    () => 'send the body as JSON, with Content-Type: application/json',
+  ),
+  idempotencyKeyReused: listed(
+    422,
+    'idempotency_key_reused',
+    () => 'this idempotency key was used for another request; use a fresh key for a new request',
+  ),
+  rateLimited: listed(429, 'rate_limited', (retryAfterSeconds: number) => [
+    'too many requests; retry later',
+    { retryAfterSeconds },
+  ]),
+  tooManyConnections: listed(
+    429,
+    'too_many_connections',
+    (limit: number) => [
+      `at most ${limit} WebSockets per client; close some first`,
+      { retryAfterSeconds: RETRY_AFTER_SECONDS },
+    ],
+    { on: 'a WebSocket upgrade' },
+  ),
+  tooManyStreams: listed(
+    429,
+    'too_many_streams',
+    (limit: number) => [
+      `at most ${limit} open subscriptions/listen streams per client: close one (or listen to several URIs on one stream) first`,
+      { limit },
+    ],
+    { on: '/mcp, as a JSON-RPC error', statusSent: false },
+  ),
+  internal: listed(500, 'internal_error', () => 'internal error'),
+  storageUnavailable: listed(
+    503,
+    'storage_unavailable',
+    () => 'the change could not be stored; nothing was changed, retry later',
+  ),
+  outcomeUnknown: listed(
+    503,
+    'outcome_unknown',
+    () =>
       'the storage stopped answering after the change was sent: it may or may not be stored; retry with the same Idempotency-Key (which answers what was stored, or stores it once), or read the board to find out',
-    ),
-  invalidIdempotencyKey: (reason: string) =>
-    new BoardError(400, 'invalid_idempotency_key', `invalid idempotency key: ${reason}`, { reason }),
-  idempotencyKeyInUse: () =>
-    new BoardError(
-      409,
-      'idempotency_key_in_use',
-      'a request with this idempotency key is still being processed; retry once it has answered',
-    ),
-  idempotencyKeyReused: () =>
-    new BoardError(
-      422,
-      'idempotency_key_reused',
-      'this idempotency key was used for another request; use a fresh key for a new request',
-    ),
-  previewUnavailable: (reason: 'timeout' | 'crashed' | 'busy') =>
-    new BoardError(
-      503,
-      'preview_unavailable',
-      reason === 'busy'
-        ? 'too many previews and diagram layouts are waiting; retry later'
-        : `the preview or diagram layout could not be made (${reason === 'timeout' ? 'it took too long' : 'its worker stopped'}); retry later`,
-      { reason },
-    ),
-  internal: () => new BoardError(500, 'internal_error', 'internal error'),
+  ),
+  previewUnavailable: listed(503, 'preview_unavailable', (reason: 'timeout' | 'crashed' | 'busy') => [
+    reason === 'busy'
+      ? 'too many previews and diagram layouts are waiting; retry later'
+      : `the preview or diagram layout could not be made (${reason === 'timeout' ? 'it took too long' : 'its worker stopped'}); retry later`,
+    { reason },
+  ]),
+  notReady: listed(
+    503,
+    'not_ready',
+    (reasons: readonly string[]) => [`not ready: ${reasons.join(', ')}`, { reasons }],
+    {
+      on: '/readyz',
+    },
+  ),
+  // What the JSON channel and the browser app refuse: no HTTP status carries these.
+  unknownFrame: listed(
+    400,
+    'unknown_frame',
+    (type: string) => [`unknown frame type "${type}"`, { frameType: type }],
+    JSON_CHANNEL,
+  ),
+  batchInProgress: listed(
+    400,
+    'batch_in_progress',
+    () => 'finish the batch in progress (same ref) before another',
+    JSON_CHANNEL,
+  ),
+  batchTooLarge: listed(
+    400,
+    'batch_too_large',
+    () => `a batch holds at most ${MAX_BATCH_OPS} ops over at most ${WS_CONTINUATION_MAX_FRAMES} frames`,
+    JSON_CHANNEL,
+  ),
+  batchTimeout: listed(
+    400,
+    'batch_timeout',
+    () => `no frame continued the batch within ${WS_CONTINUATION_IDLE_MS} ms; nothing was applied`,
+    JSON_CHANNEL,
+  ),
+  imagesViaRest: listed(400, 'images_via_rest', () => 'images are uploaded, not written to the document', {
+    on: "the browser app's own writes (never sent)",
+    statusSent: false,
+  }),
 };
 
 /**

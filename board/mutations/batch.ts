@@ -23,8 +23,7 @@ export function atIndex<T>(index: number, step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof BoardError)
-      throw new BoardError(error.status, error.code, error.message, { ...error.details, index });
+    if (error instanceof BoardError) throw error.withDetails({ index });
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import {
   FindItemsQuery,
   FindItemsRestQuery,
   FindItemsResult,
+  MAX_BOARD_TITLE_CHARS,
   ModeInput,
   READ_PAGE_MAX_BYTES,
   RecolorArgs,
@@ -37,7 +38,12 @@ export const BOARD_SETTING_ROWS = {
     // Replaces the title there was, and the same title twice is one.
     effect: 'replace',
     rest: [
-      post('/title', TitleInput, 'Set the board title (trimmed, at most 200 characters; "" clears it)', 'the title'),
+      post(
+        '/title',
+        TitleInput,
+        `Set the board title (trimmed, at most ${MAX_BOARD_TITLE_CHARS} characters; "" clears it)`,
+        'the title',
+      ),
     ],
     tool: { title: 'Title a board', description: 'Names the board.' },
     mutate: (w, args) => setBoardTitle(w, args.title),

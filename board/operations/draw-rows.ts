@@ -10,6 +10,11 @@ import {
   ImageInput,
   LaidOutText,
   LinkInput,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES,
+  MAX_STROKE_POINTS,
+  MAX_STROKES,
+  MAX_TEXT_NODES,
   MoveArgs,
   MoveInput,
   MoveResult,
@@ -46,7 +51,7 @@ export const DRAW_ROWS = {
     ],
     tool: {
       title: 'Add a text',
-      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. 500 per board. Answers its laid-out bbox. ${UPSERT}`,
+      description: `Markdown-like text; a \`\`\`mermaid block is a diagram. ${MAX_TEXT_NODES} per board. Answers its laid-out bbox. ${UPSERT}`,
     },
     mutate: (w, args) => {
       const text = upsertText(w, args);
@@ -80,7 +85,7 @@ export const DRAW_ROWS = {
     rest: [post('/images', ImageInput, 'Create an image, or update the one `id` names', 'the image')],
     tool: {
       title: 'Add an image',
-      description: `An image from a data URL (no http), max 900 kB; 50 per board. ${UPSERT}`,
+      description: `An image from a data URL (no http), max ${MAX_IMAGE_BYTES / 1024} kB; ${MAX_IMAGES} per board. ${UPSERT}`,
     },
     mutate: (w, args) => upserted(args, imageResult(upsertImage(w, args))),
   }),
@@ -94,7 +99,10 @@ export const DRAW_ROWS = {
       post('/strokes', StrokeInput, 'Create a stroke, or update the one `id` names', 'the stroke'),
       post('/lines', StrokeInput, 'Alias of /strokes', 'the stroke'),
     ],
-    tool: { title: 'Draw a stroke', description: `A stroke, up to 10000 points; 2000 per board. ${UPSERT}` },
+    tool: {
+      title: 'Draw a stroke',
+      description: `A stroke, up to ${MAX_STROKE_POINTS} points; ${MAX_STROKES} per board. ${UPSERT}`,
+    },
     mutate: (w, args) => upserted(args, strokeResult(upsertStroke(w, args))),
   }),
   move: mutation({

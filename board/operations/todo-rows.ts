@@ -15,6 +15,10 @@ import {
   ExportTasksArgs,
   ExportTasksResult,
   LaneInput,
+  MAX_COLUMN_WIDTH_PX,
+  MAX_COLUMNS_PER_LANE,
+  MAX_TASKS,
+  MIN_COLUMN_WIDTH_PX,
   ListTasksArgs,
   ListTasksResult,
   MoveTaskArgs,
@@ -65,7 +69,7 @@ export const TODO_ROWS = {
         upsertAnswer(StoredColumn),
       ),
     ],
-    tool: { title: 'Create a column', description: 'A column on a todo board; 20 per lane.' },
+    tool: { title: 'Create a column', description: `A column on a todo board; ${MAX_COLUMNS_PER_LANE} per lane.` },
     mutate: (w, args) => upserted(args, upsertColumn(w, args)),
   }),
   update_column: mutation({
@@ -99,7 +103,7 @@ export const TODO_ROWS = {
         upsertAnswer(StoredTask),
       ),
     ],
-    tool: { title: 'Create a task', description: 'A task on a todo board; 1000 per board.' },
+    tool: { title: 'Create a task', description: `A task on a todo board; ${MAX_TASKS} per board.` },
     mutate: (w, args) => upserted(args, upsertTask(w, args)),
   }),
   update_task: mutation({
@@ -143,7 +147,14 @@ export const TODO_ROWS = {
     result: SetColumnWidthResult,
     group: 'todo',
     effect: 'set',
-    rest: [post('/column-width', ColumnWidthInput, 'Set the column width (clamped to 200..480)', 'the width')],
+    rest: [
+      post(
+        '/column-width',
+        ColumnWidthInput,
+        `Set the column width (clamped to ${MIN_COLUMN_WIDTH_PX}..${MAX_COLUMN_WIDTH_PX})`,
+        'the width',
+      ),
+    ],
     tool: { title: 'Set column width', description: 'Width of all columns.' },
     mutate: (w, args) => setColumnWidth(w, args.width),
   }),
@@ -152,7 +163,7 @@ export const TODO_ROWS = {
     result: CreateTasksResult,
     group: 'todo',
     effect: 'add',
-    tool: { title: 'Create tasks', description: 'Creates up to 1000 tasks, all or none; answers their ids.' },
+    tool: { title: 'Create tasks', description: `Creates up to ${MAX_TASKS} tasks, all or none; answers their ids.` },
     // All or nothing: the tasks are created in the one transaction of the write, so a refused task (its index named) creates none.
     frame: false,
     mutate: (w, args) => {

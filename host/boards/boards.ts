@@ -17,7 +17,7 @@ import type { BoardPageArgs } from '../../board/reads/board-pages.js';
 import { knownEtag } from '../../board/reads/snapshot.js';
 import type { TaskQuery } from '../../board/reads/task-query.js';
 import { itemSize } from '../../board/render/item-layout.js';
-import type { LockMode } from '../../schema/index.js';
+import type { LockMode, WaitResult } from '../../schema/index.js';
 import type { Caller, KeyHolder } from '../access/access.js';
 import { BoardHistory } from '../history/board-history.js';
 import type { PreviewPool } from '../previews/preview-pool.js';
@@ -32,8 +32,6 @@ import { commit, stage } from './transact.js';
 
 export type { CreateBoard, CreatedBoard } from './creation.js';
 export type { BrowserSnapshot } from './representations.js';
-
-export type WaitResult = { boardId: string; updated: boolean; timedOut: boolean; etag: string | null; deleted?: true };
 
 /** A write staged: its result to commit, or the diagrams it met that no thread has laid out yet (nothing committed). */
 type Attempt<T> = { result: T } | { diagrams: string[] };

@@ -1,6 +1,7 @@
 /** The MCP tools and resources, the JSON frame channel and the Yjs messages of docs/api.md, from the schemas the server uses. */
 import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
-import { MCP_PROTOCOL_VERSIONS, TOOL_LIST } from '../../adapters/mcp/tool-list.js';
+import { MCP_PROTOCOL_VERSIONS } from '../../adapters/kit/mcp-revisions.js';
+import { TOOL_LIST } from '../../adapters/mcp/tool-list.js';
 import { CollabStateless, ServerFrame, toJsonSchema } from '../../schema/index.js';
 import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../board/model/errors.js';

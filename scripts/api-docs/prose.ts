@@ -1,5 +1,8 @@
 /** The hand-written sections of docs/api.md: what no schema says. */
-import { MAX_BODY_BYTES, RETRY_AFTER_SECONDS } from '../../schema/limits.js';
+import { maxHeaderSize } from 'node:http';
+import { IDEMPOTENCY_RETENTION_MS } from '../../host/boards/idempotency.js';
+import { MAX_IDEMPOTENCY_KEY_CHARS } from '../../schema/common.js';
+import { MAX_BODY_BYTES, READ_PAGE_MAX_BYTES, RETRY_AFTER_SECONDS } from '../../schema/limits.js';
 
 export const INTRO = `# API reference
 
@@ -28,7 +31,7 @@ export const CONVENTIONS = `## Conventions
 - A person opens a board at \`{base_url}/#<boardId>\`; a read-only embed is
   \`{base_url}/?embed=1#<boardId>\`.
 - Request bodies are JSON (\`Content-Type: application/json\`; anything else is
-  415), at most ${MAX_BODY_BYTES} bytes (5 MiB). Unknown fields are refused with
+  415), at most ${MAX_BODY_BYTES} bytes (${MAX_BODY_BYTES / 2 ** 20} MiB). Unknown fields are refused with
   the field named.
 - Writes that take an \`id\` update the item it names, or create one with a
   fresh UUID when it is absent.
@@ -48,7 +51,7 @@ export const CONVENTIONS = `## Conventions
   they answer 304.
 - Pages: \`GET /json/{boardId}\` is always the whole snapshot, and
   \`GET /changes\` the whole change list unless a \`limit\` asks for pages of
-  at most that many items. \`GET /items\` (find_items) answers at most 16 KB and
+  at most that many items. \`GET /items\` (find_items) answers at most ${READ_PAGE_MAX_BYTES / 1024} KB and
   \`limit\` items. A paged answer keeps its shape and adds \`next_cursor\`
   while more remain; pass it back as \`cursor\` (with the same query) for the
   next page. A cursor is opaque, bound to its route and board (another one is
@@ -152,13 +155,12 @@ each surface through one mapper:
 - **\`/collab\`**: a close code (below).
 
 Beyond what each route lists, any route may answer 431 (headers or URL over
-Node's 16 KiB, refused before the route runs, with Fastify's own body
+Node's ${maxHeaderSize / 1024} KiB, refused before the route runs, with Fastify's own body
 \`{error, message, statusCode}\`), 500 \`internal_error\`, 503
 \`storage_unavailable\` (nothing was stored; retry) and 503 \`outcome_unknown\`
 (the storage stopped answering after the change was sent: it may or may not be
 stored; retry with the same idempotency key, or read to find out). Another 4xx that the HTTP
-framework raises itself is \`bad_request\`. The JSON channel also answers a
-continued batch whose next frame never came with \`batch_timeout\`.
+framework raises itself is \`bad_request\`, with that status.
 
 ### Safe retries
 
@@ -167,10 +169,10 @@ except \`verify-key\`, an MCP \`tools/call\`, a JSON-channel mutation or batch
 frame) may carry an idempotency key, as the IETF httpapi Idempotency-Key draft
 has it: the \`Idempotency-Key\` header (a structured-field string, quoted or
 not), \`params._meta.idempotencyKey\` on MCP, \`idempotencyKey\` beside \`ref\`
-on a frame (a \`ref\` is only echoed, never a key). A key is 1 to 255 visible
+on a frame (a \`ref\` is only echoed, never a key). A key is 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} visible
 ASCII characters (else 400 \`invalid_idempotency_key\`); use a fresh UUID per
 write. The answer of a write sent with a key is stored in the same commit as the
-change, for at least 24 hours, where every instance finds it. The same key with
+change, for at least ${IDEMPOTENCY_RETENTION_MS / 3_600_000} hours, where every instance finds it. The same key with
 the same request (method, route, board and body, keys in any order) answers that
 first answer again, with \`Idempotent-Replayed: true\` on REST (a frame gets the
 first \`ack\` under its own \`ref\`), and changes nothing more; with another
@@ -185,7 +187,8 @@ rather than with it (it records versions around the change): should that fail,
 its retry restores again, to the same state.
 
 Every code, from the list in \`board/model/errors.ts\` (values in angle
-brackets stand for the request's own):`;
+brackets stand for the request's own; *Where* names the one place a code
+arises, and – stands for a status that no HTTP answer carries):`;
 
 export const LIMITS_INTRO = `## Limits
 

@@ -1,74 +1,52 @@
-/** The error codes and the limits of docs/api.md, from board/model/errors.ts, the sources that throw, schema/limits.ts and /quotas.json. */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+/** The error codes and the limits of docs/api.md, from board/model/errors.ts, schema/limits.ts and /quotas.json. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as L from '../../schema/limits.js';
-import { type BoardError, errors } from '../../board/model/errors.js';
+import { type BoardError, errors, type ListedError } from '../../board/model/errors.js';
 import { quotasDocument } from '../../board/model/quotas.js';
 import { table } from './markdown.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** A factory's parameter names, read from its source, so that its message shows where each value goes. */
-function parameterNames(factory: (...args: never[]) => unknown): string[] {
-  const [, list = '', single] = /^(?:\(([^)]*)\)|(\w+))\s*=>/.exec(factory.toString()) ?? [];
+/** A message maker's parameter names, read from its source, so that its message shows where each value goes. */
+function parameterNames(describe: (...args: never[]) => unknown): string[] {
+  const [, list = '', single] = /^(?:\(([^)]*)\)|(\w+))\s*=>/.exec(describe.toString()) ?? [];
   if (single) return [single];
   return list
     .split(',')
-    .map((name) => name.trim())
+    .map((name) => name.split(':')[0].trim())
     .filter(Boolean);
 }
 
-/** Every error of the `errors` list, with placeholders for its arguments: [factory name, the error]. */
-export function listedErrors(): [string, BoardError][] {
-  return Object.entries(errors).map(([name, factory]) => {
-    const args = parameterNames(factory).map((param) => (param === 'allowed' ? [`<${param}>`] : `<${param}>`));
-    return [name, (factory as (...a: unknown[]) => BoardError)(...args)];
-  });
-}
+/** Parameters that are lists: their placeholder is a list of one. */
+const LIST_PARAMETERS = new Set(['allowed', 'reasons']);
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith('.ts') ? [path] : [];
+/** Every error of the `errors` list, with placeholders for its arguments: [factory name, the error, its entry]. */
+export function listedErrors(): [string, BoardError, ListedError<unknown[]>][] {
+  return Object.entries(errors).map(([name, entry]) => {
+    const listed = entry as unknown as ListedError<unknown[]>;
+    const args = parameterNames(listed.describe).map((param) =>
+      LIST_PARAMETERS.has(param) ? [`<${param}>`] : `<${param}>`,
+    );
+    return [name, listed(...args), listed];
   });
-}
-
-/** Codes thrown outside the `errors` list (`new BoardError(status, 'code', message)` in the adapters and the server): [status, code, message, file]. */
-export function otherErrors(): [number, string, string, string][] {
-  const listed = new Set(listedErrors().map(([, error]) => error.code));
-  const found = new Map<string, [number, string, string, string]>();
-  for (const file of ['adapters', 'board', 'host', 'store', 'cluster', 'app'].flatMap((dir) =>
-    sourceFiles(join(ROOT, dir)),
-  )) {
-    for (const [, status, code, message] of readFileSync(file, 'utf8').matchAll(
-      /new BoardError\(\s*(\d{3}),\s*'([a-z_]+)',\s*['`](.*?)['`][,)]/g,
-    )) {
-      if (!listed.has(code) && !found.has(code))
-        found.set(code, [Number(status), code, message.replace(/\$\{[^}]*\}/g, '…'), relative(ROOT, file)]);
-    }
-  }
-  return [...found.values()].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
 }
 
 export function errorsMarkdown(): string {
-  const listed = table(
-    ['Status', 'Code', 'Extra body fields', 'Message'],
+  return table(
+    ['Status', 'Code', 'Extra body fields', 'Message', 'Where'],
     listedErrors()
       .sort(([, a], [, b]) => a.status - b.status)
-      .map(([, error]) => [
-        error.status,
+      .map(([, error, { scope }]) => [
+        scope?.statusSent === false ? '–' : error.status,
         `\`${error.code}\``,
         Object.keys(error.details)
           .map((key) => `\`${key}\``)
           .join(', '),
         error.message,
+        scope?.on ?? '',
       ]),
   );
-  const others = table(
-    ['Status', 'Code', 'Message', 'Where'],
-    otherErrors().map(([status, code, message, file]) => [status, `\`${code}\``, message, `\`${file}\``]),
-  );
-  return [listed, '', 'Codes of one surface or one route, thrown where they arise:', '', others].join('\n');
 }
 
 /** `a.b.c: value` for every leaf of a nested object; `{requests, windowSeconds}` reads as a rate. */

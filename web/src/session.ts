@@ -10,7 +10,7 @@ import * as Y from 'yjs';
 import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import type { BoardWrite } from '../../board/mutations/board-write.js';
 import { commitMaps, MAP_NAMES, stagedMaps } from '../../board/model/document-model.js';
-import { BoardError } from '../../board/model/errors.js';
+import { BoardError, errors } from '../../board/model/errors.js';
 import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
 import { localDbName } from './offline.js';
@@ -267,6 +267,6 @@ export class BoardSession {
 /** Images are uploaded through REST (their payload is not in the document), never written through Yjs. */
 const NO_BLOBS = {
   put(): string {
-    throw new BoardError(400, 'images_via_rest', 'images are uploaded, not written to the document');
+    throw errors.imagesViaRest();
   },
 } as unknown as BoardWrite['blobs'];

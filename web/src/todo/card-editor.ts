@@ -4,7 +4,7 @@
  * (`- [ ]` / `- [x]`, toggled in place), due date, priority, assignee, done,
  * and the label colour as swatches.
  */
-import { CARD_COLORS, TaskInput } from '../../../schema/index.js';
+import { CARD_COLORS, MAX_ASSIGNEE_CHARS, MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
 import type { TaskItem } from '../../../board/model/document-model.js';
 import { toggleCheckbox } from '../../../board/render/markdown.js';
 import { renderMarkup } from '../draw/markup.js';
@@ -61,7 +61,7 @@ export async function editCard(
   task: CardDraft,
   toggleStored: (description: string) => void,
 ): Promise<CardFields | 'delete' | null> {
-  const name = h('input', { name: 'name', value: task.name, maxlength: 500, 'aria-label': 'Name' });
+  const name = h('input', { name: 'name', value: task.name, maxlength: MAX_TASK_NAME_CHARS, 'aria-label': 'Name' });
   const description = h('textarea', {
     name: 'description',
     rows: 5,
@@ -101,7 +101,7 @@ export async function editCard(
       h('option', { value: p, selected: task.priority === p }, { H: 'High', M: 'Medium', L: 'Low' }[p]!),
     ),
   );
-  const assignee = h('input', { value: task.assignee ?? '', maxlength: 200, 'aria-label': 'Assignee' });
+  const assignee = h('input', { value: task.assignee ?? '', maxlength: MAX_ASSIGNEE_CHARS, 'aria-label': 'Assignee' });
   const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
   let color: string | null = task.color ?? null;
   const swatches = colourSwatches(color, 'Label', (picked) => (color = picked));

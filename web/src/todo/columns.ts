@@ -4,7 +4,7 @@
  * column does; the header, colours and field are drawn again only when the
  * column itself changes, and the count on every render.
  */
-import { TaskInput } from '../../../schema/index.js';
+import { MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
 import type { ColumnItem, TaskItem } from '../../../board/model/document-model.js';
 import { h } from '../ui.js';
 import { colourSwatches } from './card-editor.js';
@@ -91,7 +91,7 @@ export class ColumnView {
   private quickAdd(column: ColumnItem): HTMLElement {
     const field = h('input.quick-add', {
       type: 'text',
-      maxlength: 500,
+      maxlength: MAX_TASK_NAME_CHARS,
       placeholder: 'Add a card…',
       'aria-label': `Add a card to ${column.title}`,
       'data-column-id': column.id,
