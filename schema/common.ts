@@ -110,6 +110,7 @@ export const TextColor = advertise(
 
 /** Colours of kanban columns and tasks; `''` or null clears (null in the output means "clear"). */
 export const CARD_COLORS = ['red', 'blue', 'green'] as const;
+export type CardColorName = (typeof CARD_COLORS)[number];
 export const CardColor = advertise(
   z
     .union([z.enum(CARD_COLORS), z.literal(''), z.null()], {

@@ -199,7 +199,7 @@ function registerTools(
     }
     const context = contextOf(ctx.http?.authInfo);
     try {
-      const result = await TOOLS[name].run(parsed.data as never, {
+      const result = await TOOLS[name].run(parsed.data, {
         boards,
         request: context,
         signal: ctx.mcpReq.signal,

@@ -7,7 +7,6 @@
  * the row's result by the tool's answer below.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
 import type { Boards } from '../../host/boards/boards.js';
 import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import type { CreatedBoard } from '../../host/boards/creation.js';
@@ -16,7 +15,6 @@ import type { BoardRecord } from '../../board/model/record.js';
 import {
   type AnyOperation,
   type HostCall,
-  type McpToolArgs,
   type McpToolName,
   TOOL_OPERATIONS,
 } from '../../host/operations/operations.js';
@@ -52,11 +50,10 @@ export type ToolContext = {
   retry?: IdempotentRequest;
 };
 
-type ToolDefinition<N extends McpToolName> = ToolText & {
-  run(args: z.output<(typeof McpToolArgs)[N]>, context: ToolContext): Promise<object>;
-};
-
 type BoardArgs = { board_id: string; access_key?: string; author?: string };
+
+/** A tool: its words, and its handler, which takes the arguments its row's schema parsed. */
+type ToolDefinition = ToolText & { run(args: BoardArgs, context: ToolContext): Promise<object> };
 
 /** The key a call gives for a board: its access_key argument, else the header, else the key this agent gave before. */
 const keyFor = (context: ToolContext, args: BoardArgs, boardId = args.board_id) =>
@@ -124,13 +121,13 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
       result = (await boards.write(
         args.board_id,
         callerFor(context, args),
-        (w) => operation.mutate(w, args as never),
+        (w) => operation.mutate(w, args),
         context.retry,
       )) as object;
       break;
     case 'view':
       result = (await boards.read(args.board_id, callerFor(context, args), (doc, record) =>
-        operation.view(doc, record, args as never),
+        operation.view(doc, record, args),
       )) as object;
       break;
     case 'host': {
@@ -139,8 +136,9 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
         signal: context.signal,
         retry: context.retry,
       };
-      result = await operation.run(boards, args as never, call);
+      result = await operation.run(boards, args, call);
       const answer = ANSWERS[operation.name as McpToolName];
+      // ANSWERS holds each tool's answer at its own types (`never` takes them all); the row's run made this result.
       if (answer) return answer(result as never, args as never, context);
       break;
     }
@@ -159,4 +157,4 @@ export const TOOLS = Object.fromEntries(
       run: (args: BoardArgs, context: ToolContext) => runOperation(operation, args, context),
     },
   ]),
-) as unknown as { [N in McpToolName]: ToolDefinition<N> };
+) as Record<McpToolName, ToolDefinition>;

@@ -86,18 +86,17 @@ function handle(boards: Boards, operation: AnyOperation, route: RestRoute, reque
       return boards.write(
         boardId as string,
         callerOf(request),
-        (w) => operation.mutate(w, args as never),
+        (w) => operation.mutate(w, args),
         restIdempotency(request, reply),
       );
     case 'view':
-      return boards.read(boardId as string, callerOf(request), (doc, record) =>
-        operation.view(doc, record, args as never),
-      );
+      return boards.read(boardId as string, callerOf(request), (doc, record) => operation.view(doc, record, args));
     case 'host': {
       // A host row's GET reads what changes without a new ETag (versions, a wait's outcome): no cache keeps it.
       if (route.method === 'GET') reply.header('Cache-Control', 'no-store');
       const author = (args as { author?: string }).author;
-      return operation.run(boards, { ...args, board_id: boardId } as never, {
+      // A route before any board (create) has no board_id; its row's run reads none.
+      return operation.run(boards, { ...args, board_id: boardId } as { board_id: string }, {
         caller: () => ({ ...callerOf(request), ...(author !== undefined && { author }) }),
         signal: hangUp(reply),
         retry: route.method === 'GET' ? undefined : restIdempotency(request, reply),

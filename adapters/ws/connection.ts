@@ -59,11 +59,11 @@ const LOCKED_MESSAGES: Record<string, string> = {
 };
 
 /** A single mutation frame's type with its parsed arguments (without type and ref). */
-type MutationOp = { type: string; args: unknown };
+type MutationOp = { type: string; args: Record<string, unknown> };
 
 /** Runs one mutation frame inside a write: the `mutate` of the operation table's row that declares the frame. */
 function applyOp(w: BoardWrite, op: MutationOp): unknown {
-  return FRAME_OPERATIONS[op.type].mutate(w, op.args as never);
+  return FRAME_OPERATIONS[op.type].mutate(w, op.args);
 }
 
 /**
@@ -95,7 +95,7 @@ function parseFrame(body: Record<string, unknown>): ClientFrame {
 /** A single mutation frame as its op: the arguments without type, ref and key. */
 function opOf(frame: MutationFrame): MutationOp {
   const { type, ref: _ref, idempotencyKey: _key, ...args } = frame;
-  return { type, args } as MutationOp;
+  return { type, args };
 }
 
 /** What the host needs of a frame sent with a key: the key, and what makes a resent frame the same write. */

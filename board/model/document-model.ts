@@ -5,7 +5,7 @@
  * than a nested Y.Map per item.
  */
 import type * as Y from 'yjs';
-import type { Anchors, BoardMode, InkColor, Point } from '../../schema/index.js';
+import type { Anchors, BoardMode, CardColorName, InkColor, Point } from '../../schema/index.js';
 import { StagedMap } from '../mutations/staged-map.js';
 
 type Stamp = { author: string; last_updated: string };
@@ -45,7 +45,7 @@ export type ImageItem = Stamp & {
   thumbDataUrl?: string;
 };
 
-export type ColumnItem = Stamp & { id: string; title: string; sort: number; lane: number; color?: string };
+export type ColumnItem = Stamp & { id: string; title: string; sort: number; lane: number; color?: CardColorName };
 
 export type TaskItem = Stamp & {
   id: string;
@@ -57,7 +57,7 @@ export type TaskItem = Stamp & {
   assignee?: string;
   sort: number;
   done: boolean;
-  color?: string;
+  color?: CardColorName;
   content?: string;
 };
 

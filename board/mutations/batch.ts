@@ -13,7 +13,7 @@ import { BoardError, errors, fromZodIssues } from '../model/errors.js';
 /** The schema of each op's arguments, by op type (the operation table's BATCH_OP_ARGS). */
 export type BatchOpArgs = Readonly<Record<string, z.ZodType>>;
 /** An op parsed: its type, its name within the batch, and its arguments as its row's mutation takes them. */
-export type BatchOpCall = { type: string; ref?: string | number; args: unknown };
+export type BatchOpCall = { type: string; ref?: string | number; args: Record<string, unknown> };
 
 /** Runs one op's row inside the batch's write. */
 export type RunOp = (w: BoardWrite, op: BatchOpCall) => unknown;
@@ -50,11 +50,10 @@ export function parseBatchOps(
       const opType = type;
       const parsed = opArgs[opType].safeParse(args, { reportInput: true });
       if (!parsed.success) throw fromZodIssues(parsed.error.issues);
+      const data = parsed.data as Record<string, unknown>; // every op's schema is an object's (a row's arguments)
       const withAuthor =
-        author !== undefined && takesAuthor(opArgs[opType]) && (parsed.data as { author?: string }).author === undefined
-          ? { ...(parsed.data as object), author }
-          : parsed.data;
-      return { type: opType, ...(ref !== undefined && { ref }), args: withAuthor } as BatchOpCall;
+        author !== undefined && takesAuthor(opArgs[opType]) && data.author === undefined ? { ...data, author } : data;
+      return { type: opType, ...(ref !== undefined && { ref }), args: withAuthor };
     }),
   );
 }
@@ -104,7 +103,7 @@ export function applyBatch(w: BoardWrite, ops: readonly BatchOpCall[], run: RunO
       if (key !== undefined && refs.has(key))
         throw errors.invalidPayload('ref', `"${key}" names an earlier op already`);
       if (key !== undefined) refs.add(key);
-      const result = run(w, { ...op, args: resolveRefs(op.args as Record<string, unknown>, ids) } as BatchOpCall);
+      const result = run(w, { ...op, args: resolveRefs(op.args, ids) });
       const id = (result as { id?: unknown } | null)?.id;
       if (key !== undefined && typeof id === 'string') ids.set(key, id);
       return result;

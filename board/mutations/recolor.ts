@@ -3,9 +3,11 @@
  * (operations.ts), which the browser also runs on its own copy of the board.
  */
 import type { BoardWrite } from './board-write.js';
-import { CARD_COLORS, toInkColor } from '../../schema/index.js';
+import { CARD_COLORS, type CardColorName, toInkColor } from '../../schema/index.js';
 import { isLink } from '../model/document-model.js';
 import { errors } from '../model/errors.js';
+
+const isCardColor = (name: string): name is CardColorName => (CARD_COLORS as readonly string[]).includes(name);
 
 /**
  * Recolours a selection: texts and strokes take an ink colour name (anything
@@ -13,12 +15,8 @@ import { errors } from '../model/errors.js';
  * (red, blue, green, or "" to clear). All named items must exist.
  */
 export function recolor(w: BoardWrite, ids: string[], color: string): { ok: true; ids: string[]; color: string } {
-  const card =
-    color === ''
-      ? null
-      : (CARD_COLORS as readonly string[]).includes(color.toLowerCase())
-        ? color.toLowerCase()
-        : undefined;
+  const lower = color.toLowerCase();
+  const card = color === '' ? null : isCardColor(lower) ? lower : undefined;
   for (const id of ids) {
     const text = w.maps.texts.get(id);
     const stroke = w.maps.lines.get(id);

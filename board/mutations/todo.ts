@@ -100,7 +100,7 @@ export function patchColumn(w: BoardWrite, id: string, patch: Partial<Omit<Colum
   if (!current) throw errors.itemNotFound('column', id);
   // The column keeps its author; the edit is the patch's (or the write's), not the column's.
   const { author: _kept, ...fields } = current;
-  return upsertColumn(w, { ...fields, color: current.color as ColumnInput['color'], ...patch, id });
+  return upsertColumn(w, { ...fields, ...patch, id });
 }
 
 /** Deletes a column and every task in it. */
@@ -124,8 +124,11 @@ function nextSort(w: BoardWrite, columnId: string): number {
   return max + 1;
 }
 
+/** A task as written: its input, where a null due date clears it as null clears any optional field (the app's editor). */
+export type TaskWrite = Omit<TaskInput, 'due_date'> & { due_date?: string | null };
+
 /** Creates a task (column_id required and existing), or updates the task `id` names (patch semantics). */
-export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
+export function upsertTask(w: BoardWrite, input: TaskWrite): TaskItem {
   requireMode(w, 'todo');
   if (input.content !== undefined && input.content.length > MAX_TASK_CONTENT_CHARS) {
     throw errors.quotaExceeded(
@@ -152,7 +155,7 @@ export function upsertTask(w: BoardWrite, input: TaskInput): TaskItem {
 }
 
 /** Updates some fields of an existing task (MCP update_task). */
-export function patchTask(w: BoardWrite, id: string, patch: Partial<Omit<TaskInput, 'id'>>): TaskItem {
+export function patchTask(w: BoardWrite, id: string, patch: Partial<Omit<TaskWrite, 'id'>>): TaskItem {
   requireMode(w, 'todo');
   const current = w.maps.tasks.get(id);
   if (!current) throw errors.itemNotFound('task', id);

@@ -122,5 +122,5 @@ export const parseBatch = (ops: readonly BatchOp[], firstIndex = 0, author?: str
 
 /** Runs a batch's parsed ops in order inside one write (board/mutations/batch.ts): every surface's batch ends here. */
 export function runBatch(w: BoardWrite, ops: readonly BatchOpCall[]): unknown[] {
-  return applyBatch(w, ops, (write, op) => BATCH_OPERATIONS[op.type].mutate(write, op.args as never));
+  return applyBatch(w, ops, (write, op) => BATCH_OPERATIONS[op.type].mutate(write, op.args));
 }

@@ -38,7 +38,9 @@ export class DocumentHost {
   private async useLoading<T>(boardId: string, fn: (doc: Document, waited: boolean) => T | Promise<T>): Promise<T> {
     const connection = await this.hocuspocus.openDirectConnection(boardId, { source: 'server' });
     try {
-      return await fn(connection.document!, true);
+      const { document } = connection; // null only once the connection is closed
+      if (!document) throw new Error(`board ${boardId}: its direct connection holds no document`);
+      return await fn(document, true);
     } finally {
       await connection.disconnect({ unloadImmediately: false });
     }

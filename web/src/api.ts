@@ -60,14 +60,15 @@ export const recent = {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: Record<string, any>,
+    readonly body: Record<string, unknown>,
   ) {
-    super(body?.error ?? `HTTP ${status}`);
+    const error = body?.error; // body is what the server answered, JSON or nothing
+    super(typeof error === 'string' ? error : `HTTP ${status}`);
   }
 }
 
 /** A JSON request to the service, with the board's key when the app holds one. */
-export async function api<T = any>(method: string, path: string, body?: unknown, boardId?: string): Promise<T> {
+export async function api<T = unknown>(method: string, path: string, body?: unknown, boardId?: string): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   const key = boardId ? keys.get(boardId) : undefined;

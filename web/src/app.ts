@@ -18,10 +18,10 @@ import { BoardSession } from './session.js';
 import { applyTheme, themeToggle } from './theme.js';
 import { boardLabel, titleControl } from './title.js';
 import { KanbanBoard } from './todo/kanban.js';
-import { h, toast } from './ui.js';
+import { h, required, toast } from './ui.js';
 
 applyTheme();
-const root = document.getElementById('app')!;
+const root = required(document.getElementById('app'), 'the #app element');
 const embed = new URLSearchParams(location.search).get('embed') === '1';
 let close: (() => void) | undefined;
 

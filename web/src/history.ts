@@ -52,8 +52,10 @@ function countsText(counts: VersionCounts): string {
     lanes: 'row',
   };
   return (Object.keys(names) as (keyof VersionCounts)[])
-    .filter((kind) => counts[kind] !== undefined)
-    .map((kind) => plural(counts[kind]!, names[kind]))
+    .flatMap((kind) => {
+      const count = counts[kind];
+      return count === undefined ? [] : [plural(count, names[kind])];
+    })
     .join(' · ');
 }
 
@@ -66,6 +68,7 @@ export class HistoryPanel {
   readonly panel: HTMLElement;
   /** The chosen version, over the board; the live board stays underneath, untouched. */
   readonly viewer: HTMLElement;
+  private readonly heading = h('h2', { tabindex: -1 }, 'History');
   private readonly list = h('ol.versions', { 'aria-label': 'Versions, newest first' });
   private readonly note = h('p.history-note', { role: 'status' });
   private readonly more = h(
@@ -97,14 +100,13 @@ export class HistoryPanel {
       },
       'History',
     );
-    const heading = h('h2', { tabindex: -1 }, 'History');
     this.panel = h(
       'aside.history',
       { id: 'history-panel', 'aria-label': 'History', hidden: true },
       h(
         'header',
         {},
-        heading,
+        this.heading,
         h(
           'button.icon',
           { type: 'button', 'aria-label': 'Close history', title: 'Close (Esc)', onclick: () => this.close() },
@@ -140,7 +142,7 @@ export class HistoryPanel {
   open(): void {
     this.panel.hidden = false;
     this.button.setAttribute('aria-expanded', 'true');
-    this.panel.querySelector<HTMLElement>('h2')!.focus();
+    this.heading.focus();
     this.retimeTimer = setInterval(() => this.renderList(), RETIME_MS);
     void this.load(true);
   }
@@ -261,10 +263,9 @@ export class HistoryPanel {
     this.selected = version;
     this.renderList();
     this.viewer.replaceChildren(); // the previous version's picture goes: "Loading…" until this one's arrives
-    this.renderViewer(version);
+    const { heading, frame } = this.renderViewer(version);
     this.viewer.hidden = false;
-    this.viewer.querySelector<HTMLElement>('h2')!.focus();
-    const frame = this.viewer.querySelector<HTMLElement>('.preview')!;
+    heading.focus();
     try {
       const key = keys.get(this.boardId);
       // fetch rather than <img src>: an `all`-locked board's history needs the key header.
@@ -312,7 +313,8 @@ export class HistoryPanel {
     }
   }
 
-  private renderViewer(version: VersionSummary): void {
+  /** Draws the viewer's header around its picture's frame (kept when redrawn): the heading to focus, the frame to fill. */
+  private renderViewer(version: VersionSummary): { heading: HTMLElement; frame: HTMLElement } {
     const restore = this.canRestore
       ? h(
           'button.primary',
@@ -321,7 +323,15 @@ export class HistoryPanel {
         )
       : null;
     this.viewer.setAttribute('aria-label', `Version ${version.version}`);
-    const frame = this.viewer.querySelector('.preview') ?? h('div.preview', {}, h('p.muted', {}, 'Loading…'));
+    const frame =
+      this.viewer.querySelector<HTMLElement>('.preview') ?? h('div.preview', {}, h('p.muted', {}, 'Loading…'));
+    const heading = h(
+      'h2',
+      { tabindex: -1 },
+      `Version ${version.version}`,
+      ' ',
+      h('span.muted', {}, h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at))),
+    );
     this.viewer.replaceChildren(
       h(
         'header',
@@ -329,17 +339,7 @@ export class HistoryPanel {
         h(
           'div.what',
           {},
-          h(
-            'h2',
-            { tabindex: -1 },
-            `Version ${version.version}`,
-            ' ',
-            h(
-              'span.muted',
-              {},
-              h('time', { datetime: version.at, title: fullTime(version.at) }, relativeTime(version.at)),
-            ),
-          ),
+          heading,
           h(
             'p',
             {},
@@ -356,6 +356,7 @@ export class HistoryPanel {
       ),
       frame,
     );
+    return { heading, frame };
   }
 
   private unselect(focus = true): void {

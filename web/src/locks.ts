@@ -56,12 +56,13 @@ export async function lockBoard(boardId: string, currentMode: string | null): Pr
   const mode = all.checked ? 'all' : 'write';
   try {
     const result = await api<{ mode: string; key?: string }>('POST', `/api/boards/${boardId}/lock`, { mode }, boardId);
-    if (result.key) {
-      keys.set(boardId, result.key);
-      const code = h('code.key', {}, result.key);
+    const { key } = result;
+    if (key) {
+      keys.set(boardId, key);
+      const code = h('code.key', {}, key);
       const copy = h(
         'button',
-        { type: 'button', onclick: () => navigator.clipboard?.writeText(result.key!).then(() => toast('Key copied.')) },
+        { type: 'button', onclick: () => navigator.clipboard?.writeText(key).then(() => toast('Key copied.')) },
         'Copy',
       );
       await dialog(

@@ -1,6 +1,12 @@
 /** Small DOM helpers: element builder, toasts and dialogs. */
 
-type Attrs = Record<string, string | number | boolean | ((event: any) => void) | undefined>;
+type Attrs = Record<string, string | number | boolean | ((event: Event) => void) | undefined>;
+
+/** The value, or a clear error naming what the page lacks (an element the app's own markup or the browser provides). */
+export function required<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`missing: ${what}`);
+  return value;
+}
 
 /** Creates an element: `h('button.primary', {onclick}, 'Save')`. */
 export function h<K extends keyof HTMLElementTagNameMap>(

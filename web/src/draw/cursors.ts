@@ -39,13 +39,10 @@ export class Cursors {
     this.element.replaceChildren(
       ...this.session
         .people()
-        .filter((person) => person.cursor)
-        .map((person) =>
-          h(
-            'div.cursor',
-            { style: `left:${person.cursor!.x}px;top:${person.cursor!.y}px;--who:${person.color}` },
-            h('span', {}, person.name),
-          ),
+        .flatMap(({ cursor, color, name }) =>
+          cursor
+            ? [h('div.cursor', { style: `left:${cursor.x}px;top:${cursor.y}px;--who:${color}` }, h('span', {}, name))]
+            : [],
         ),
     );
   }

@@ -5,7 +5,7 @@
  */
 import { base64DecodedBytes, MAX_IMAGE_BYTES, MAX_THUMBNAIL_CHARS, parseImageDataUrl } from '../../../schema/index.js';
 import { ApiError, api, authorTag } from '../api.js';
-import { toast } from '../ui.js';
+import { required, toast } from '../ui.js';
 
 const THUMB_SIDE_PX = 64;
 const MAX_SHOWN_SIDE_PX = 480;
@@ -34,7 +34,7 @@ export function thumbnail(image: HTMLImageElement): string | undefined {
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
   canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
-  canvas.getContext('2d')!.drawImage(image, 0, 0, canvas.width, canvas.height);
+  required(canvas.getContext('2d'), 'a 2D canvas').drawImage(image, 0, 0, canvas.width, canvas.height);
   for (const type of ['image/webp', 'image/jpeg']) {
     for (const quality of [0.8, 0.6, 0.4, 0.2]) {
       const url = canvas.toDataURL(type, quality);

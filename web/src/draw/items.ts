@@ -3,7 +3,7 @@
  * links and images in an HTML layer, strokes in an SVG layer beneath them.
  */
 import type * as Y from 'yjs';
-import type { ImageItem, StrokeItem, TextNode } from '../../../board/model/document-model.js';
+import { type ImageItem, isLink, type StrokeItem, type TextNode } from '../../../board/model/document-model.js';
 import { strokeBBox } from '../../../board/mutations/draw.js';
 import type { BoardSession } from '../session.js';
 import type { DrawSnapshot } from '../first-paint.js';
@@ -170,8 +170,8 @@ export class ItemLayer {
   /** The kind of an item as the mutations name it, or null when the document no longer has it. */
   kindOf(id: string): Kind | null {
     const { texts, lines, images } = this.maps();
-    const node = texts.get(id) as { kind?: string } | undefined;
-    if (node) return node.kind === 'link' ? 'links' : 'texts';
+    const node = texts.get(id);
+    if (node) return isLink(node) ? 'links' : 'texts';
     if (lines.has(id)) return 'strokes';
     if (images.has(id)) return 'images';
     return null;
@@ -179,13 +179,16 @@ export class ItemLayer {
 
   /** The id of the item an event's target lies in, or null for empty canvas. */
   itemAt(target: EventTarget | null): string | null {
-    const element = (target as Element | null)?.closest?.('[data-id]') as HTMLElement | SVGElement | null;
-    return element && this.elements.has(element.dataset.id!) ? element.dataset.id! : null;
+    const id = (target as Element | null)?.closest?.<HTMLElement | SVGElement>('[data-id]')?.dataset.id;
+    return id !== undefined && this.elements.has(id) ? id : null;
   }
 
   /** An element's box in world coordinates: a stroke's from its points, an HTML item's from its position and laid-out size. */
   boxOf(element: HTMLElement | SVGElement): Box | null {
-    if (element instanceof SVGPolylineElement) return this.strokeBox(element.dataset.id!) ?? null;
+    if (element instanceof SVGPolylineElement) {
+      const { id } = element.dataset;
+      return (id === undefined ? undefined : this.strokeBox(id)) ?? null;
+    }
     const html = element as HTMLElement;
     return {
       x: parseFloat(html.style.left),
@@ -218,9 +221,10 @@ export class ItemLayer {
   lift(ids: Iterable<string>): void {
     for (const id of ids) {
       const element = this.elements.get(id);
-      if (!(element instanceof HTMLElement) || this.liftedFrom.has(id)) continue;
+      const parent = element?.parentNode;
+      if (!(element instanceof HTMLElement) || !parent || this.liftedFrom.has(id)) continue;
       const { left: x, top: y } = element.style;
-      this.liftedFrom.set(id, { parent: element.parentNode!, next: element.nextSibling, x, y });
+      this.liftedFrom.set(id, { parent, next: element.nextSibling, x, y });
       this.lifted.append(element);
     }
     this.lifted.parentElement?.classList.toggle('lifting', this.liftedFrom.size > 0);
@@ -318,8 +322,8 @@ export class ItemLayer {
     const id = node.id;
     if (!this.needsDrawing(this.elements.get(id) as HTMLElement | undefined, node)) return;
     const element = this.itemElement(id, 'append');
-    if ((node as { kind?: string }).kind === 'link') renderLink(element, node as never);
-    else renderText(element, node as never, this.editable() ? (line) => this.onToggle(id, line) : undefined);
+    if (isLink(node)) renderLink(element, node);
+    else renderText(element, node, this.editable() ? (line) => this.onToggle(id, line) : undefined);
     this.keepLifted(id, element);
     element.classList.toggle('selected', this.selection.has(id));
     this.changed(id);

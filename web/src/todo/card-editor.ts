@@ -4,8 +4,15 @@
  * (`- [ ]` / `- [x]`, toggled in place), due date, priority, assignee, done,
  * and the label colour as swatches.
  */
-import { CARD_COLORS, MAX_ASSIGNEE_CHARS, MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
+import {
+  CARD_COLORS,
+  type CardColorName,
+  MAX_ASSIGNEE_CHARS,
+  MAX_TASK_NAME_CHARS,
+  TaskInput,
+} from '../../../schema/index.js';
 import type { TaskItem } from '../../../board/model/document-model.js';
+import type { TaskWrite } from '../../../board/mutations/todo.js';
 import { toggleCheckbox } from '../../../board/render/markdown.js';
 import { renderMarkup } from '../draw/markup.js';
 import { dialog, h } from '../ui.js';
@@ -13,9 +20,11 @@ import { dialog, h } from '../ui.js';
 /** The CSS colour of each card label colour (the board's own three). */
 export const LABEL_CSS: Record<string, string> = { red: '#e53935', blue: '#1e88e5', green: '#43a047' };
 
+const PRIORITY_NAMES = { H: 'High', M: 'Medium', L: 'Low' };
+
 /** What the editor saves: the task's fields as patchTask / upsertTask take them. */
 export type CardFields = Pick<
-  TaskInput,
+  TaskWrite,
   'name' | 'description' | 'due_date' | 'priority' | 'assignee' | 'done' | 'color'
 >;
 
@@ -28,7 +37,7 @@ export type CardDraft = Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<
 export function colourSwatches(
   current: string | null | undefined,
   label: string,
-  pick: (color: string | null) => void,
+  pick: (color: CardColorName | null) => void,
 ): HTMLElement {
   const group = h('div.swatches', { role: 'group', 'aria-label': label });
   const buttons = [null, ...CARD_COLORS].map((color) => {
@@ -97,13 +106,13 @@ export async function editCard(
     'select',
     { 'aria-label': 'Priority' },
     h('option', { value: '' }, 'None'),
-    ...['H', 'M', 'L'].map((p) =>
-      h('option', { value: p, selected: task.priority === p }, { H: 'High', M: 'Medium', L: 'Low' }[p]!),
+    ...Object.entries(PRIORITY_NAMES).map(([p, words]) =>
+      h('option', { value: p, selected: task.priority === p }, words),
     ),
   );
   const assignee = h('input', { value: task.assignee ?? '', maxlength: MAX_ASSIGNEE_CHARS, 'aria-label': 'Assignee' });
   const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
-  let color: string | null = task.color ?? null;
+  let color: CardColorName | null = task.color ?? null;
   const swatches = colourSwatches(color, 'Label', (picked) => (color = picked));
   const row = (label: string, field: HTMLElement) => h('label.field', {}, h('span', {}, label), field);
   const id = task.id;
@@ -149,10 +158,10 @@ export async function editCard(
     // The same schema as every surface: names and assignees are trimmed here as on REST and MCP.
     name: TaskInput.shape.name.parse(name.value),
     description: description.value,
-    due_date: (due.value || null) as never, // null clears it (the patch keeps what is undefined)
-    priority: (priority.value || null) as never,
+    due_date: due.value || null, // null clears it (the patch keeps what is undefined)
+    priority: TaskInput.shape.priority.parse(priority.value), // '' clears it
     assignee: TaskInput.shape.assignee.parse(assignee.value),
     done: done.checked,
-    color: color as never,
+    color,
   };
 }

@@ -4,7 +4,7 @@
  * column does; the header, colours and field are drawn again only when the
  * column itself changes, and the count on every render.
  */
-import { MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
+import { type CardColorName, MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
 import type { ColumnItem, TaskItem } from '../../../board/model/document-model.js';
 import { h } from '../ui.js';
 import { colourSwatches } from './card-editor.js';
@@ -18,7 +18,7 @@ export type ColumnActions = {
   tasks: (columnId: string) => TaskItem[];
   moveTask: (id: string, columnId: string, sort: number) => void;
   rename: (columnId: string, title: string) => void;
-  recolour: (columnId: string, color: string | null) => void;
+  recolour: (columnId: string, color: CardColorName | null) => void;
   remove: (column: ColumnItem) => void;
   addCard: (columnId: string, name: string) => void;
   /** Opens the card editor on a new card of the column. */

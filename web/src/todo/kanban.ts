@@ -112,7 +112,7 @@ export class KanbanBoard {
     tasks: (columnId) => this.view().tasks.filter((task) => task.column_id === columnId),
     moveTask: (id, columnId, sort) => this.session.write((w) => moveTask(w, id, { column_id: columnId, sort })),
     rename: (columnId, title) => this.session.write((w) => patchColumn(w, columnId, { title })),
-    recolour: (columnId, color) => this.session.write((w) => patchColumn(w, columnId, { color: color as never })),
+    recolour: (columnId, color) => this.session.write((w) => patchColumn(w, columnId, { color })),
     remove: (column) => void this.removeColumn(column, this.columnActions.tasks(column.id).length),
     addCard: (columnId, name) => this.session.write((w) => upsertTask(w, { column_id: columnId, name, done: false })),
     addTask: (columnId) => this.addTask(columnId),
