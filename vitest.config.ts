@@ -82,6 +82,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // Vitest's default on 2 cores is one file at a time; most files wait on servers, browsers and timers, not the CPU.
       maxWorkers: 2,
       reporters: ['default', './test/helpers/summary-reporter.ts'],
+      // One migrated PostgreSQL template per run, which every fresh database copies; the run's databases dropped after it.
+      globalSetup: ['test/helpers/pg-template.ts'],
       projects: [
         // Inline projects inherit the options above. `vitest run --project <name>` runs one.
         { test: { name: 'unit', include: UNIT_FILES } },

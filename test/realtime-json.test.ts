@@ -4,7 +4,6 @@ import { upsertText } from '../board/mutations/draw.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectJson, connectYjs, eventually, openJson, type Frame } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 const CLIENT = '3b2f6e1a-9c4d-4e5f-8a7b-1c2d3e4f5a6b';
@@ -323,7 +322,9 @@ describe('client frames', () => {
     const client = await openJson(t.server.url, id);
     for (let i = 0; i < 3; i++)
       client.send({ type: 'batch', ref: 'c', more: true, ops: [{ type: 'draw_stroke', points: [i, 0, i, 1] }] });
-    await sleep(200);
+    // The socket's frames are handled in order: once this one is answered, the three before it have been.
+    client.send({ type: 'erase', ref: 'probe', id: 'missing' });
+    expect(await client.next((f) => f.ref === 'probe')).toMatchObject({ type: 'error', code: 'item_not_found' });
     expect((await t.api.get(`/json/${id}`)).body.lines).toHaveLength(0);
     client.send({ type: 'batch', ref: 'c', ops: [{ type: 'add_text', x: 0, y: 0, content: 'last' }] });
     const ack = await client.next((f) => f.ref === 'c');

@@ -29,7 +29,7 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 
-async function postgresAnswers(): Promise<boolean> {
+export async function postgresAnswers(): Promise<boolean> {
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 1_000 });
   try {
     await client.connect();
@@ -65,11 +65,22 @@ export async function asAdmin(sql: string, databaseUrl = TEST_POSTGRES_URL): Pro
   }
 }
 
-/** A fresh database and Redis prefix: the environment of one cluster of instances. */
-export async function freshClusterEnv(): Promise<Record<string, string>> {
-  const name = `boards_test_${randomBytes(6).toString('hex')}`;
-  await asAdmin(`CREATE DATABASE ${name}`);
+/** The URL of a database on the test server. */
+export function databaseUrl(name: string): string {
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
-  return { REDIS_URL: TEST_REDIS_URL, DATABASE_URL: url.toString(), REDIS_PREFIX: name, DATABASE_POOL_SIZE: '8' };
+  return url.toString();
+}
+
+/**
+ * A fresh database and Redis prefix: the environment of one cluster of
+ * instances. Under the suite it is a copy of the run's migrated template
+ * (test/helpers/pg-template.ts), named with the run's prefix so the run drops
+ * it; a bench makes an empty one, which its first instance migrates.
+ */
+export async function freshClusterEnv(): Promise<Record<string, string>> {
+  const name = `${process.env.TEST_PG_PREFIX ?? 'boards_test'}_${randomBytes(6).toString('hex')}`;
+  const template = process.env.TEST_PG_TEMPLATE;
+  await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  return { REDIS_URL: TEST_REDIS_URL, DATABASE_URL: databaseUrl(name), REDIS_PREFIX: name, DATABASE_POOL_SIZE: '8' };
 }
