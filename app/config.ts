@@ -5,9 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { projectRoot } from '../host/operator/service-info.js';
 import { CATCH_UP_INTERVAL_MS, HAND_OVER_MS } from '../cluster/journal-catch-up.js';
 import { HEARTBEAT_MS } from '../cluster/relay-peers.js';
+import { projectRoot } from '../host/operator/service-info.js';
 import {
   HEADERS_TIMEOUT_MS,
   MAX_CONNECTIONS_PER_IP,

@@ -5,15 +5,15 @@
  * METRICS_PORT of its own, where the public surface (and its CORS) never is.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { metricsRoute, observeRequests, type Readiness, readinessRoute } from '../adapters/rest/operator.js';
 import { sendError } from '../adapters/kit/http-errors.js';
+import { metricsRoute, observeRequests, type Readiness, readinessRoute } from '../adapters/rest/operator.js';
 import { errors } from '../board/model/errors.js';
-import { Metrics } from '../host/operator/metrics.js';
 import type { RedisCluster } from '../cluster/redis.js';
+import { Metrics } from '../host/operator/metrics.js';
+import { within } from '../host/operator/within.js';
 import type { BoardStore } from '../store/board-store.js';
 import type { PgStore } from '../store/pg/store.js';
 import type { Config } from './config.js';
-import { within } from '../host/operator/within.js';
 
 /** How long /readyz waits for the store before it counts it as not answering. */
 const STORE_PING_TIMEOUT_MS = 2_000;

@@ -17,10 +17,10 @@ import { manyBoardsScenario } from './scenarios/many-boards.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { previewsScenario } from './scenarios/previews.js';
+import { scaleOutScenario } from './scenarios/scale-out.js';
 import { snapshotsScenario } from './scenarios/snapshots.js';
 import { soakScenario, soakSharedScenario } from './scenarios/soak.js';
 import { toolListScenario } from './scenarios/tool-list.js';
-import { scaleOutScenario } from './scenarios/scale-out.js';
 import { writesScenario } from './scenarios/writes.js';
 
 const quick = process.argv.includes('--quick');

@@ -11,8 +11,8 @@
  */
 import * as Y from 'yjs';
 import type { BoardRecord } from '../board/model/record.js';
-import type { CommittedFeed } from '../store/board-store.js';
 import { RELAYED_ORIGIN } from '../host/events/board-events.js';
+import type { CommittedFeed } from '../store/board-store.js';
 import { heardRecordEvent, type RecordEvent, type RecordEventTargets } from './record-events.js';
 
 /** How often the storage is read while the relay is down (CATCH_UP_INTERVAL_MS). */

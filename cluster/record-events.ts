@@ -3,9 +3,10 @@
  * the relay's event channel, or read back from the storage while the relay is
  * down (cluster/journal-catch-up.ts). Both must act alike.
  */
-import type { Registry } from '../store/board-store.js';
-import type { BoardEvents } from '../host/events/board-events.js';
+
 import type { DocumentHost } from '../host/documents/document-host.js';
+import type { BoardEvents } from '../host/events/board-events.js';
+import type { Registry } from '../store/board-store.js';
 
 /** A change another instance made to a board's record. */
 export type RecordEvent = 'erased' | 'lockChanged' | 'recordChanged';

@@ -5,8 +5,8 @@
  * ping that goes unanswered shows it.
  */
 import type { Redis as IORedis } from 'ioredis';
-import type { RelayHealth } from './relay-health.js';
 import { within } from '../host/operator/within.js';
+import type { RelayHealth } from './relay-health.js';
 
 /** How often Redis is pinged, and how long a ping may take. */
 export const PING_INTERVAL_MS = 1_000;

@@ -16,15 +16,15 @@ import type {
 import type { Redis as IORedis } from 'ioredis';
 import { applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { Limiter, SharedCounter } from '../host/access/access.js';
+import type { RateLimiter } from '../host/access/rate-limiter.js';
 import { type EventRelay, isRelayed, RELAYED_ORIGIN } from '../host/events/board-events.js';
 import type { FaultReport } from '../host/operator/fault-log.js';
-import type { RateLimiter } from '../host/access/rate-limiter.js';
-import { heardRecordEvent, type RecordEventTargets } from './record-events.js';
 import { within } from '../host/operator/within.js';
+import { ClusterEvent } from '../schema/index.js';
 import { GuardedRedis } from './guarded-redis.js';
+import { heardRecordEvent, type RecordEventTargets } from './record-events.js';
 import { RedisHealth } from './redis-health.js';
 import { HEARTBEAT_MS, RelayPeers } from './relay-peers.js';
-import { ClusterEvent } from '../schema/index.js';
 
 /** An event as this instance sends it; `from` is added on the way out. */
 type OutgoingEvent = ClusterEvent extends infer E ? (E extends ClusterEvent ? Omit<E, 'from'> : never) : never;

@@ -1,6 +1,5 @@
 /** Board creation, import content and lock bodies. */
 import { z } from 'zod';
-import { EtagText } from './history.js';
 import {
   AccessKey,
   Author,
@@ -11,16 +10,17 @@ import {
   ItemId,
   itemObject,
   LockMode,
+  StrokeColor,
   strictObject,
   Template,
   TextColor,
-  StrokeColor,
 } from './common.js';
-import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, Points, POSTIT_AND_DIAGRAM, TextInput } from './draw.js';
-import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
+import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, POSTIT_AND_DIAGRAM, Points, TextInput } from './draw.js';
+import { EtagText } from './history.js';
 import { advertise, toJsonSchema } from './json-schema.js';
-import { SNAPSHOT_KEYS } from './stored.js';
 import { MAX_BOARD_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
+import { SNAPSHOT_KEYS } from './stored.js';
+import { ColumnInput, LaneIndex, LaneTitle, TaskInput, trimmedName } from './todo.js';
 
 /**
  * A board's title (docs/titles.md): trimmed, at most MAX_BOARD_TITLE_CHARS

@@ -1,6 +1,6 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
-import { Author, Coordinate, ItemId, itemObject, strictObject, StrokeColor, TextColor } from './common.js';
+import { Author, Coordinate, ItemId, itemObject, StrokeColor, strictObject, TextColor } from './common.js';
 import { Anchors, LinkUrl, Points } from './item-fields.js';
 import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_TEXT_WIDTH_PX } from './limits.js';
 import { SNAPSHOT_KEYS } from './stored.js';

@@ -4,14 +4,14 @@
  * the WebSocket frames (named like these tools) validate the same way.
  */
 import { z } from 'zod';
-import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
 import { CreateBoardInput, WaitTimeout } from './board.js';
+import { AccessKey, Author, BoardId, CardColor, dropping, ItemId, refuseUnknownKeys, strictObject } from './common.js';
 import { DrawKind, MoveInput } from './draw.js';
 import { ChangesQuery, EtagText, VersionNumber, VersionsQuery } from './history.js';
-import { ColumnId, ColumnInput, DueDate, Priority, TaskInput, TaskMoveInput } from './todo.js';
 import { advertise } from './json-schema.js';
 import { HISTORY_PAGE_DEFAULT, MAX_TASKS, MAX_TEXT_NODES } from './limits.js';
 import { Cursor } from './pages.js';
+import { ColumnId, ColumnInput, DueDate, Priority, TaskInput, TaskMoveInput } from './todo.js';
 
 /** Every board tool's first arguments; what a key is and when it is needed, the server's instructions say once. */
 export const BoardRef = {

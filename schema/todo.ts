@@ -3,17 +3,17 @@ import { z } from 'zod';
 import { Author, BoardMode, CardColor, ItemId, itemObject, strictObject, Template } from './common.js';
 import { isIsoDate } from './item-fields.js';
 import { advertise } from './json-schema.js';
-import { SNAPSHOT_KEYS } from './stored.js';
 import {
   MAX_ASSIGNEE_CHARS,
   MAX_COLUMN_TITLE_CHARS,
+  MAX_COLUMN_WIDTH_PX,
   MAX_LANE_TITLE_CHARS,
   MAX_LANES,
   MAX_TASK_DESCRIPTION_CHARS,
   MAX_TASK_NAME_CHARS,
   MIN_COLUMN_WIDTH_PX,
-  MAX_COLUMN_WIDTH_PX,
 } from './limits.js';
+import { SNAPSHOT_KEYS } from './stored.js';
 
 /** Clamps a column width into the allowed range; the spec clamps rather than rejects. */
 export function clampColumnWidth(width: number): number {

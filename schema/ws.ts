@@ -5,8 +5,8 @@
  * connection is bound to one board and its key).
  */
 import { z } from 'zod';
-import { BoardMode, IdempotencyKey, ItemId, LockMode, strictObject } from './common.js';
 import { BatchOp } from './batch.js';
+import { BoardMode, IdempotencyKey, ItemId, LockMode, strictObject } from './common.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from './limits.js';
 
 /** A client's reference for a frame, echoed in its ack or error. */

@@ -6,10 +6,10 @@
  * when `atomically` resolves.
  */
 import * as Y from 'yjs';
-import type { BoardMode, LockMode } from '../schema/index.js';
-import type { BlobPayloads } from '../board/mutations/board-write.js';
-import type { VersionMeta } from '../board/model/versions.js';
 import type { BoardRecord } from '../board/model/record.js';
+import type { VersionMeta } from '../board/model/versions.js';
+import type { BlobPayloads } from '../board/mutations/board-write.js';
+import type { BoardMode, LockMode } from '../schema/index.js';
 
 export type Lock = { mode: LockMode; keyHash: string };
 

@@ -1,6 +1,7 @@
 /** The registry's table and row as both SQL engines store them (the same SQL in SQLite and PostgreSQL). */
-import type { BoardMode, LockMode } from '../schema/index.js';
+
 import type { BoardRecord } from '../board/model/record.js';
+import type { BoardMode, LockMode } from '../schema/index.js';
 
 export type RegistryRow = {
   id: string;

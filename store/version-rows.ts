@@ -5,8 +5,8 @@
  * them differs per engine.
  */
 import * as Y from 'yjs';
-import type { BoardMode } from '../schema/index.js';
 import type { VersionMeta } from '../board/model/versions.js';
+import type { BoardMode } from '../schema/index.js';
 import { replayUpdates } from './board-store.js';
 
 /**

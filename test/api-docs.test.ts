@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CLOSE } from '../board/model/errors.js';
 import { listedErrors } from '../scripts/api-docs/reference.js';
 import { API_DOCS_COMMAND, API_DOCS_PATH, apiDocsMarkdown } from '../scripts/generate-api-docs.js';
-import { CLOSE } from '../board/model/errors.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();

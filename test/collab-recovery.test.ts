@@ -4,12 +4,13 @@
  * storage_unavailable, reconnects, and is back in sync within a few seconds of
  * PostgreSQL's return. On a PostgreSQL and a Redis of this file's own.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { throwawayServicesAvailable, throwawaySetup, type ThrowawaySetup } from './helpers/throwaway-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type ThrowawaySetup, throwawayServicesAvailable, throwawaySetup } from './helpers/throwaway-services.js';
 
 const available = throwawayServicesAvailable();
 

@@ -14,15 +14,15 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
-import { client, type Client } from './helpers/http.js';
+import { type Client, client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
 import { connectJson, connectYjs, type JsonClient, type YjsClient } from './helpers/realtime.js';
-import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type ChildServer, startChildServer, tempDataDir } from './helpers/server.js';
 
 const ROUNDS = 12;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 2 ** 31);

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
-import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
+import { type ChildServer, startChildServer, tempDataDir } from './helpers/server.js';
 
 let dataDir: string;
 beforeAll(async () => {

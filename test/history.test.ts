@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BATCH_OPS } from '../schema/index.js';
-import { client, type Client, PNG_1PX } from './helpers/http.js';
+import { type Client, client, PNG_1PX } from './helpers/http.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, TEST_CALLER, TEST_SETTLE_MS, type TestServer, useServer } from './helpers/server.js';
 

@@ -10,7 +10,7 @@
  * Object.prototype. Raw Yjs messages never crash the server nor leave a
  * document that /json or other clients see differently.
  */
-import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
+
 import http from 'node:http';
 import fc from 'fast-check';
 import * as encoding from 'lib0/encoding';
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
 import { MAX_COLLAB_MESSAGE_BYTES, MAX_WS_FRAME_BYTES, StoredLink, StoredStroke, StoredText } from '../schema/index.js';
 import {
   hostileContentType,
@@ -33,7 +34,7 @@ import {
 } from './helpers/hostile.js';
 import { client, PNG_1PX } from './helpers/http.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
-import { connectJson, connectYjs, eventually, openJson, type JsonClient, type YjsClient } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, type JsonClient, openJson, type YjsClient } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
 import { framed, openRawCollab, syncMessage } from './helpers/yjs-raw.js';
 

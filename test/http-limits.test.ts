@@ -3,7 +3,7 @@ import { Client as McpSdkClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, REFUSED_BODY_DRAIN_BYTES, REFUSED_BODY_DRAIN_MS } from '../schema/index.js';
-import { client, type Client } from './helpers/http.js';
+import { type Client, client } from './helpers/http.js';
 import { connectModernMcp } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { connectMcp, refusalOf, rpcError } from './helpers/mcp.js';
 import { client } from './helpers/http.js';
+import { connectMcp, refusalOf, rpcError } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { startServer, useServer } from './helpers/server.js';
 import { freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';

@@ -4,8 +4,9 @@
  * figures, valid against the results' schemas; a Mermaid text is as big as
  * the preview draws it. (The app's own sizes: test/browser/item-sizes.test.ts.)
  */
-import { McpToolOutputs } from '../host/operations/operations.js';
+
 import { describe, expect, it } from 'vitest';
+import { McpToolOutputs } from '../host/operations/operations.js';
 import { LaidOutText } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';

@@ -4,11 +4,12 @@
  * own board, the room keeps its board loaded and is disposed when its last
  * socket leaves. Observed through the figures the rooms give /metrics.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { scrape } from './helpers/metrics.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 // Boards unload right after their store unless something holds them.
 const t = useServer({ STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: '0' });

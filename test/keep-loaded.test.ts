@@ -4,11 +4,12 @@
  * debounce as before: keeping it holds nothing that is not durable
  * (docs/document-model.md, "Loading and unloading").
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
 import { connectYjs } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const KEEP_MS = 1_500;
 const STORES = { STORE_DEBOUNCE_MS: '50', STORE_MAX_DEBOUNCE_MS: '200', KEEP_LOADED_MS: String(KEEP_MS) };

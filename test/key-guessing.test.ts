@@ -17,8 +17,8 @@ import {
   KEY_FREE_FAILURES,
   KEY_FREE_FAILURES_ON_ALERT,
 } from '../schema/index.js';
-import { client, type Client } from './helpers/http.js';
-import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { type Client, client } from './helpers/http.js';
+import { connectMcp, type McpClient, rpcError } from './helpers/mcp.js';
 import { connectJson, connectYjs } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 

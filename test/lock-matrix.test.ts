@@ -7,22 +7,23 @@
  * server serves is missing from it, then measures every cell. Then: keys never
  * appear in logs, error bodies, snapshots or documents.
  */
-import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
+
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { writeBeside } from './helpers/sqlite-beside.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIBABLE } from '../adapters/mcp/resources.js';
-import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES } from '../schema/index.js';
+import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
 import { hashKey } from '../host/access/keys.js';
+import { KEY_BACKOFF_FIRST_MS, KEY_FREE_FAILURES } from '../schema/index.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, PNG_1PX, type Response } from './helpers/http.js';
 import { startLoggedChildServer } from './helpers/logged-child-server.js';
 import { connectRawMcp, type RawMcp, type RpcAnswer } from './helpers/mcp-raw.js';
-import { connectJson, connectYjs, openJson, type Frame, type JsonClient } from './helpers/realtime.js';
+import { connectJson, connectYjs, type Frame, type JsonClient, openJson } from './helpers/realtime.js';
 import { startServer, tempDataDir, useServer } from './helpers/server.js';
+import { writeBeside } from './helpers/sqlite-beside.js';
 
 const t = useServer();
 

@@ -1,13 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { writeBeside } from './helpers/sqlite-beside.js';
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../host/access/keys.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
-import { PNG_1PX, type Client } from './helpers/http.js';
+import { type Client, PNG_1PX } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
+import { writeBeside } from './helpers/sqlite-beside.js';
 
 const t = useServer();
 

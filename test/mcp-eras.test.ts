@@ -6,13 +6,13 @@
  * on; a session remembers the key it was given; the Host check holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TEXT_NODES } from '../schema/index.js';
-import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
 import { boardServer, SERVES_ALL, type Serves } from '../adapters/mcp/handlers.js';
 import { RequestMemory } from '../adapters/mcp/memory.js';
+import { MAX_TEXT_NODES } from '../schema/index.js';
+import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
 import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
-import { useServer } from './helpers/server.js';
 import { eventually } from './helpers/realtime.js';
+import { useServer } from './helpers/server.js';
 
 const t = useServer();
 let modern: Awaited<ReturnType<typeof connectModernMcp>>;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../host/operations/operations.js';
-import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { connectMcp, type McpClient, rpcError } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 

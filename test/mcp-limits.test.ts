@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { TOOL_OPERATIONS } from '../host/operations/operations.js';
-import { connectMcp, connectModernMcp, rpcError, type McpClient, refusalOf } from './helpers/mcp.js';
+import { RATE_BOARD_STANDARD } from '../schema/index.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf, rpcError } from './helpers/mcp.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /** The Inspector's launcher, the bin `npx @modelcontextprotocol/inspector` runs. */

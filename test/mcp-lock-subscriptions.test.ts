@@ -6,6 +6,8 @@
  * that presented the right key keeps hearing through every re-lock, and a
  * `write` lock leaves every subscription alone (its reads stay public).
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
@@ -13,7 +15,6 @@ import { connectMcp, connectModernMcp, type McpClient } from './helpers/mcp.js';
 import { eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { freshClusterEnv } from './helpers/shared-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long past the moment a keyed subscriber heard an edit the others are given to (wrongly) hear it too. */
 const FAIR_WAIT_MS = 1_500;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, connectModernMcp, rpcError, type McpClient } from './helpers/mcp.js';
-import { TEST_SETTLE_MS, useServer } from './helpers/server.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp, connectModernMcp, type McpClient, rpcError } from './helpers/mcp.js';
+import { TEST_SETTLE_MS, useServer } from './helpers/server.js';
 
 const t = useServer();
 // The contract's settle ("about 3 s"), the server's default: the tests of its timing and of a burst's aggregation.

@@ -7,8 +7,8 @@
  * result to check, and the clients let it through as the isError it is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { PNG_1PX } from './helpers/http.js';
+import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();

@@ -6,8 +6,9 @@
  * points are asked for; the outline stays within OUTLINE_MAX_BYTES;
  * find_items finds; REST pages where it lists.
  */
-import { McpToolOutputs } from '../host/operations/operations.js';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpToolOutputs } from '../host/operations/operations.js';
 import {
   MAX_STROKE_POINTS,
   MAX_STROKES,

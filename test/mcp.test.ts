@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadingRpcId } from '../adapters/mcp/body.js';
 import { MAX_BODY_BYTES } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
-import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { connectMcp, type McpClient, rpcError } from './helpers/mcp.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { connectMcp, connectModernMcp } from './helpers/mcp.js';
-import { scrape, type Scrape } from './helpers/metrics.js';
+import { type Scrape, scrape } from './helpers/metrics.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 

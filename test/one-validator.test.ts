@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectOf, resolveTokens } from './helpers/hostile.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { connectRawMcp, type RawMcp } from './helpers/mcp-raw.js';
-import { openJson, type JsonClient } from './helpers/realtime.js';
+import { type JsonClient, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();

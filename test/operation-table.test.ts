@@ -6,9 +6,9 @@
  * carries an operation that has no row.
  */
 import { describe, expect, it } from 'vitest';
+import { routeUrl } from '../adapters/rest/operation-routes.js';
 import { BATCH_OP_ARGS, MUTATION_FRAME_TYPES, MUTATION_FRAMES } from '../board/operations/operations.js';
 import { McpToolArgs, McpToolOutputs, OPERATION_LIST, OPERATIONS } from '../host/operations/operations.js';
-import { routeUrl } from '../adapters/rest/operation-routes.js';
 import { connectRawMcp } from './helpers/mcp-raw.js';
 import { openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { upsertImage } from '../board/mutations/draw.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { client, PNG_1PX, pngOfBytes } from './helpers/http.js';
-import { startServer, type TestServer, TEST_CALLER } from './helpers/server.js';
+import { startServer, TEST_CALLER, type TestServer } from './helpers/server.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

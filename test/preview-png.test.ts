@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
+import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 

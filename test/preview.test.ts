@@ -1,10 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { INK_COLORS, MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
+import { INK_COLORS, MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
-import { connectJson } from './helpers/realtime.js';
 import { connectMcp } from './helpers/mcp.js';
+import { connectJson } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import type { BoardWrite } from '../board/mutations/board-write.js';
 import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
+import { MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
-import { useServer, TEST_CALLER } from './helpers/server.js';
+import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();
 

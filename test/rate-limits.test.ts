@@ -7,7 +7,7 @@ import {
   RATE_CREATE_TOKEN,
   RATE_WS_FRAMES,
 } from '../schema/index.js';
-import { client, type Client } from './helpers/http.js';
+import { type Client, client } from './helpers/http.js';
 import { connectMcp, connectModernMcp, refusalOf, rpcError } from './helpers/mcp.js';
 import { openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from './helpers/http.js';
 import { scrape } from './helpers/metrics.js';
 import { eventually } from './helpers/realtime.js';
-import { startChildServer, startServer, tempDataDir, useServer, type TestServer } from './helpers/server.js';
+import { startChildServer, startServer, type TestServer, tempDataDir, useServer } from './helpers/server.js';
 import {
+  type Service,
   throwawayPostgres,
   throwawayRedis,
   throwawayServicesAvailable,
-  type Service,
 } from './helpers/throwaway-services.js';
 
 const t = useServer();

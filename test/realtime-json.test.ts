@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from '../schema/index.js';
 import { upsertText } from '../board/mutations/draw.js';
+import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
-import { connectJson, connectYjs, eventually, openJson, type Frame } from './helpers/realtime.js';
+import { connectJson, connectYjs, eventually, type Frame, openJson } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_NODES } from '../schema/index.js';
 import { upsertText } from '../board/mutations/draw.js';
+import { MAX_TEXT_NODES } from '../schema/index.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
 

@@ -8,18 +8,18 @@
  * own; the file has a PostgreSQL of its own.
  */
 import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spawnReady, type Spawned, tempDataDir, testEnv } from './helpers/child-server.js';
+import { type Spawned, spawnReady, tempDataDir, testEnv } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { scrape } from './helpers/metrics.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import {
+  type Service,
   throwawayPostgres,
   throwawayRedis,
   throwawayServicesAvailable,
-  type Service,
 } from './helpers/throwaway-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const services = throwawayServicesAvailable();
 

@@ -8,6 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ChildServer,
@@ -21,12 +22,11 @@ import { connectMcp, connectModernMcp } from './helpers/mcp.js';
 import { connectYjs, eventually, type JsonClient, openJson } from './helpers/realtime.js';
 import {
   freePort,
+  type Service,
   throwawayPostgres,
   throwawayRedis,
   throwawayServicesAvailable,
-  type Service,
 } from './helpers/throwaway-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const services = throwawayServicesAvailable();
 

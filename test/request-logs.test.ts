@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './helpers/child-server.js';
-import { startLoggedChildServer, type LoggedChildServer } from './helpers/logged-child-server.js';
+import { type LoggedChildServer, startLoggedChildServer } from './helpers/logged-child-server.js';
 import { connectJson } from './helpers/realtime.js';
 
 const TOKEN = 'imp0rt-t0ken-s3cret';

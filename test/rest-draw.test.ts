@@ -1,8 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { centreOf, expectOnEdge } from './helpers/edges.js';
 import { PNG_1PX, pngOfBytes } from './helpers/http.js';
 import { useServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const t = useServer();
 

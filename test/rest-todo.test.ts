@@ -1,9 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
 import { boardMaps } from '../board/model/document-model.js';
 import { upsertColumn, upsertTask } from '../board/mutations/todo.js';
-import { useServer, TEST_CALLER } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_COLUMNS, MAX_TASKS } from '../schema/index.js';
+import { TEST_CALLER, useServer } from './helpers/server.js';
 
 const t = useServer();
 

@@ -10,16 +10,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
-import { scrape } from './helpers/metrics.js';
 import { connectMcp, connectModernMcp, refusalOf } from './helpers/mcp.js';
+import { scrape } from './helpers/metrics.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 import { freePort } from './helpers/throwaway-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const available = await sharedServicesAvailable();
 const NGINX = '/usr/sbin/nginx';

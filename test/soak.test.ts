@@ -10,7 +10,7 @@ import { RATE_BOARD_STANDARD } from '../schema/index.js';
 import { client } from './helpers/http.js';
 import { scrape } from './helpers/metrics.js';
 import { connectJson, connectYjs, eventually, type JsonClient, type YjsClient } from './helpers/realtime.js';
-import { startChildServer, tempDataDir, type ChildServer } from './helpers/server.js';
+import { type ChildServer, startChildServer, tempDataDir } from './helpers/server.js';
 
 const SOAK_MS = Number(process.env.SOAK_SECONDS ?? 30) * 1000;
 const BOARDS = 200;

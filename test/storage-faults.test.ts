@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { SqliteStore } from '../store/sqlite/store.js';
 import { client } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer } from './helpers/server.js';
-import type { SqliteStore } from '../store/sqlite/store.js';
 
 /** Caps the database at its current size, as a full disk would: SQLite answers SQLITE_FULL to any write that needs a page more. */
 function fillDisk(db: import('better-sqlite3').Database): () => void {

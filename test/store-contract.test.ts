@@ -8,19 +8,20 @@
  * documented. PostgreSQL is skipped, loudly, when the shared services do not
  * answer (CI starts them).
  */
+
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
-import { knownError } from '../store/storage-errors.js';
 import { tombstoneIsFresh } from '../board/model/record.js';
+import { TOMBSTONE_RETENTION_DAYS } from '../schema/index.js';
 import { blobHash } from '../store/blob-hash.js';
 import type { BoardStore } from '../store/board-store.js';
 import { PgStore } from '../store/pg/store.js';
 import { SqliteStore } from '../store/sqlite/store.js';
+import { knownError } from '../store/storage-errors.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from './helpers/shared-services.js';
 
 /** One engine's storage for a whole suite: every store it opens sees the same data. */

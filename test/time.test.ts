@@ -6,16 +6,16 @@
  * real idle time, so that part waits for real).
  */
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { RATE_BOARD_STANDARD, RATE_CREATE_STANDARD } from '../schema/index.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
-import { client, type Client } from './helpers/http.js';
-import { connectMcp, rpcError, type McpClient } from './helpers/mcp.js';
+import { type Client, client } from './helpers/http.js';
+import { connectMcp, type McpClient, rpcError } from './helpers/mcp.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const DAY_MS = 86_400_000;
 let now = Date.parse('2026-01-01T00:00:00Z');

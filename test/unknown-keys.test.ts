@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_KEYS } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectRawMcp, type RawMcp } from './helpers/mcp-raw.js';
-import { openJson, type JsonClient } from './helpers/realtime.js';
+import { type JsonClient, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();

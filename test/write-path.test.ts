@@ -7,21 +7,21 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import * as Y from 'yjs';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { DATABASE_FILE, openDatabase } from '../store/sqlite/database.js';
 import { type Document, MessageType } from '@hocuspocus/server';
+import Database from 'better-sqlite3';
 import * as decoding from 'lib0/decoding';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { messageYjsUpdate } from 'y-protocols/sync';
+import * as Y from 'yjs';
 import { boardMaps } from '../board/model/document-model.js';
 import { upsertText } from '../board/mutations/draw.js';
-import { SqliteStore } from '../store/sqlite/store.js';
+import { DATABASE_FILE, openDatabase } from '../store/sqlite/database.js';
 import { GroupCommit, MAX_GROUP_WAIT_MS, MAX_TURNS_PER_GROUP } from '../store/sqlite/group-commit.js';
+import { SqliteStore } from '../store/sqlite/store.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
-import { startServer, TEST_CALLER, tempDataDir, type TestServer } from './helpers/server.js';
+import { startServer, TEST_CALLER, type TestServer, tempDataDir } from './helpers/server.js';
 import { openRawCollab } from './helpers/yjs-raw.js';
 
 let t: TestServer;

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { isUuid } from '../../schema/index.js';
 import type { Caller } from '../../host/access/access.js';
+import { isUuid } from '../../schema/index.js';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

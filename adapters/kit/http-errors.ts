@@ -4,8 +4,8 @@
  * BoardError on to JSON-RPC, and the socket upgrades refuse with it.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_BODY_BYTES } from '../../schema/index.js';
 import { type BoardError, errors } from '../../board/model/errors.js';
+import { MAX_BODY_BYTES } from '../../schema/index.js';
 import { knownError } from '../../store/storage-errors.js';
 
 /**

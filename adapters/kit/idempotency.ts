@@ -4,9 +4,9 @@
  * `idempotencyKey`), checked with the same schema: 400 invalid_idempotency_key.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IdempotencyKey } from '../../schema/index.js';
 import { errors } from '../../board/model/errors.js';
 import type { IdempotentRequest } from '../../host/boards/idempotency.js';
+import { IdempotencyKey } from '../../schema/index.js';
 
 /** A key as sent, checked; undefined when none was sent. */
 export function idempotencyKey(value: unknown): string | undefined {

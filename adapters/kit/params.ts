@@ -3,8 +3,8 @@
  * body or query, the board id of a path, an item id of a path.
  */
 import type { z } from 'zod';
-import { isUuid, ItemId } from '../../schema/index.js';
 import { errors, type FieldError, fromZodIssues } from '../../board/model/errors.js';
+import { ItemId, isUuid } from '../../schema/index.js';
 
 /** Parses a request body (or query) with a schema from schema/, or throws 400 invalid_payload. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, toError?: FieldError): z.output<S> {

@@ -4,8 +4,8 @@
  * one client cannot exhaust the server's sockets.
  */
 import type { Server } from 'node:http';
-import { MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP } from '../../schema/index.js';
 import { type BoardError, errors } from '../../board/model/errors.js';
+import { MAX_CONNECTIONS_PER_IP, MAX_SOCKETS_PER_IP } from '../../schema/index.js';
 
 /** Counts open things per key and refuses one over the limit. */
 export class OpenCounter {

@@ -7,9 +7,9 @@
  * before it is told of any change made after the lock.
  */
 import type { KeyHolder } from '../../host/access/access.js';
-import type { BoardEvents, BoardSignal } from '../../host/events/board-events.js';
-import type { Boards } from '../../host/boards/boards.js';
 import { SocketAccess } from '../../host/access/socket-access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { BoardEvents, BoardSignal } from '../../host/events/board-events.js';
 
 export type ListenerHooks<L> = {
   /** Whose key a listener presented for a board, and from which address. */

@@ -6,8 +6,8 @@
  * cannot match to the request they sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_BODY_BYTES } from '../../schema/index.js';
 import { errors } from '../../board/model/errors.js';
+import { MAX_BODY_BYTES } from '../../schema/index.js';
 
 /** How much of an oversized body is searched for its id. */
 const ID_PREFIX_BYTES = 16 * 1024;

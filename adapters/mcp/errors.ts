@@ -19,8 +19,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ZodError } from 'zod';
-import { MAX_BODY_BYTES, MAX_STROKE_POINTS } from '../../schema/index.js';
 import { type BoardError, errors, quotaAdvice } from '../../board/model/errors.js';
+import { MAX_BODY_BYTES, MAX_STROKE_POINTS } from '../../schema/index.js';
 import { knownError } from '../../store/storage-errors.js';
 
 export type Era = 'modern' | 'legacy';

@@ -7,42 +7,42 @@
  * how a refused tool call is answered (errors.ts).
  */
 import {
-  Server,
   type CallToolResult,
   type CompleteResult,
   type ContentBlock,
+  Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
-import type { Boards } from '../../host/boards/boards.js';
 import { errors, fromZodIssues } from '../../board/model/errors.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
+import { instructionsFor } from '../kit/agent-guidance.js';
+import { idempotencyKey } from '../kit/idempotency.js';
+import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS } from '../kit/mcp-revisions.js';
 import { contextOf, mcpCaller } from './context.js';
 import {
   asBoardError,
   type Era,
   failureOutcome,
-  resourceFailure,
-  RpcError,
-  toolFailure,
   INVALID_PARAMS,
+  RpcError,
+  resourceFailure,
   type ToolCalls,
   type ToolOutcome,
+  toolFailure,
 } from './errors.js';
 import { serverIcons } from './icons.js';
 import type { AgentMemory } from './memory.js';
 import {
   boardResourceLinks,
-  parseUri,
   PER_BOARD_TEMPLATES,
-  readResource,
+  parseUri,
   RESOURCE_TEMPLATES,
+  readResource,
   SUBSCRIBABLE,
 } from './resources.js';
 import { toolListAt } from './tool-list.js';
-import { instructionsFor } from '../kit/agent-guidance.js';
-import { idempotencyKey } from '../kit/idempotency.js';
-import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS } from '../kit/mcp-revisions.js';
 import { TOOLS } from './tools.js';
 
 /** The first problem of a failed parse, as `path: message`. */

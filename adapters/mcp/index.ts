@@ -6,17 +6,17 @@
  * session's requests, its GET stream and DELETE) to the 2025 sessions
  * (legacy.ts). Both eras share the body cap, the Host check and the handlers.
  */
-import { classifyInboundRequest, isInitializeRequest, type AuthInfo } from '@modelcontextprotocol/server';
+import { type AuthInfo, classifyInboundRequest, isInitializeRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerOf } from '../kit/caller.js';
 import { errors } from '../../board/model/errors.js';
+import { callerOf } from '../kit/caller.js';
 import { toBoardError } from '../kit/http-errors.js';
 import { MODERN_REVISION } from '../kit/mcp-revisions.js';
 import { settleRefusedBody } from '../kit/refused-body.js';
-import { rpcIdOf, parseMcpBodies } from './body.js';
+import { parseMcpBodies, rpcIdOf } from './body.js';
 import { contextOf, toAuthInfo } from './context.js';
 import { RpcError, toMcpError } from './errors.js';
-import { hostAllowed, type AllowedHosts } from './hosts.js';
+import { type AllowedHosts, hostAllowed } from './hosts.js';
 import { TOOL_ICON_SVGS } from './icons.js';
 import type { McpSession, McpSessions } from './legacy.js';
 import type { ListenStream } from './listen-stream.js';

@@ -9,17 +9,17 @@
  * ends its subscriptions to that board, and says so in one log message.
  */
 import type { ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import { type Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { KeyHolder } from '../../host/access/access.js';
-import type { BoardEvents } from '../../host/events/board-events.js';
 import type { Boards } from '../../host/boards/boards.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
 import { BoardListeners } from './board-listeners.js';
 import { contextOf } from './context.js';
-import { asBoardError, toMcpError, type ToolCalls } from './errors.js';
+import { asBoardError, type ToolCalls, toMcpError } from './errors.js';
 import { boardServer } from './handlers.js';
 import { SessionMemory } from './memory.js';
 import { parseUri } from './resources.js';
-import { nodeHandler, type NodeMcpHandler, type NodeMcpRequest } from './web.js';
+import { type NodeMcpHandler, type NodeMcpRequest, nodeHandler } from './web.js';
 
 /** How often idle sessions are looked for. */
 const SESSION_SWEEP_INTERVAL_MS = 60_000;

@@ -15,25 +15,25 @@
  */
 import type { ServerResponse } from 'node:http';
 import {
+  type AuthInfo,
   createMcpHandler,
   InMemoryServerEventBus,
-  type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import type { BoardEvents } from '../../host/events/board-events.js';
+import { errors } from '../../board/model/errors.js';
 import type { Boards } from '../../host/boards/boards.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
+import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
+import { knownError } from '../../store/storage-errors.js';
+import { OpenCounter } from '../kit/socket-limits.js';
 import { BoardListeners } from './board-listeners.js';
 import { contextOf, mcpCaller, type RequestContext } from './context.js';
+import { asBoardError, INVALID_PARAMS, RpcError, type ToolCalls, toMcpError } from './errors.js';
 import { boardServer, SERVES_ALL, type Serves } from './handlers.js';
 import { ListenStream } from './listen-stream.js';
 import { RequestMemory } from './memory.js';
-import { asBoardError, INVALID_PARAMS, RpcError, toMcpError, type ToolCalls } from './errors.js';
-import { parseUri, stateUri, SUBSCRIBABLE, tasksUri } from './resources.js';
-import { errors } from '../../board/model/errors.js';
-import { knownError } from '../../store/storage-errors.js';
-import { MAX_LISTENS_PER_IP } from '../../schema/limits.js';
-import { OpenCounter } from '../kit/socket-limits.js';
-import { nodeHandler, type NodeMcpHandler, type NodeMcpRequest } from './web.js';
+import { parseUri, SUBSCRIBABLE, stateUri, tasksUri } from './resources.js';
+import { type NodeMcpHandler, type NodeMcpRequest, nodeHandler } from './web.js';
 
 /**
  * A 2026-07-28 request's server needs the handler of the one method it

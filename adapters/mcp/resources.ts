@@ -11,11 +11,11 @@ import type {
   ResourceLink,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/server';
-import { isUuid, VersionNumber } from '../../schema/index.js';
-import type { Caller } from '../../host/access/access.js';
-import type { Boards } from '../../host/boards/boards.js';
 import { errors } from '../../board/model/errors.js';
 import { jsonSnapshot, tasksView } from '../../board/reads/snapshot.js';
+import type { Caller } from '../../host/access/access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { isUuid, VersionNumber } from '../../schema/index.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);

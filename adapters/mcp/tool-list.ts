@@ -7,8 +7,8 @@
  * tool's description, the rest checked by the server when a call comes.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { toJsonSchema } from '../../schema/index.js';
 import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
+import { toJsonSchema } from '../../schema/index.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { withIcons } from './tool-icons-list.js';

@@ -7,11 +7,11 @@
  * the row's result by the tool's answer below.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
-import type { Boards } from '../../host/boards/boards.js';
-import type { IdempotentRequest } from '../../host/boards/idempotency.js';
-import type { CreatedBoard } from '../../host/boards/creation.js';
-import type { Effect, ToolWords } from '../../board/operations/operations.js';
 import type { BoardRecord } from '../../board/model/record.js';
+import type { Effect, ToolWords } from '../../board/operations/operations.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { CreatedBoard } from '../../host/boards/creation.js';
+import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import {
   type AnyOperation,
   type HostCall,

@@ -2,9 +2,10 @@
  * /docs: the OpenAPI description as a readable page, drawn by the Redoc
  * bundle we ship (no CDN: the page loads nothing from another site).
  */
-import type { FastifyInstance } from 'fastify';
+
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
 import type { RouteWords } from './route-words.js';
 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');

@@ -1,26 +1,32 @@
 /** REST routes of whole boards besides the operation table's: entry points, meta, images, browser snapshot, erase, /json and task exports. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ImageMimeType, Template, UUID_IN_TEXT } from '../../schema/index.js';
-import type { Boards } from '../../host/boards/boards.js';
+import { z } from 'zod';
 import { errors } from '../../board/model/errors.js';
+import { isDrawSeed } from '../../board/mutations/templates.js';
 import { tasksCsv, tasksMarkdown } from '../../board/reads/exports.js';
 import { etagOf, jsonSnapshot } from '../../board/reads/snapshot.js';
-import { isDrawSeed } from '../../board/mutations/templates.js';
+import type { Boards } from '../../host/boards/boards.js';
+import {
+  type ImageMimeType,
+  StoredTitle,
+  TEMPLATES,
+  Template,
+  TOMBSTONE_RETENTION_DAYS,
+  UUID_IN_TEXT,
+} from '../../schema/index.js';
 import { callerOf } from '../kit/caller.js';
-import { boardIdParam } from '../kit/params.js';
 import { restIdempotency } from '../kit/idempotency.js';
+import { boardIdParam } from '../kit/params.js';
 import { matchesEtag } from './http.js';
 import {
-  type RouteWords,
-  boardPath,
-  json,
-  BrowserSnapshot,
-  JsonSnapshot,
   BOARD_ERRORS,
+  BrowserSnapshot,
+  boardPath,
   etagHeader,
+  JsonSnapshot,
+  json,
+  type RouteWords,
 } from './route-words.js';
-import { z } from 'zod';
-import { StoredTitle, TEMPLATES, TOMBSTONE_RETENTION_DAYS } from '../../schema/index.js';
 
 type BoardParams = { Params: { boardId: string } };
 

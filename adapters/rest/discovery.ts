@@ -5,13 +5,13 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import * as L from '../../schema/limits.js';
-import { toJsonSchema } from '../../schema/json-schema.js';
+import { z } from 'zod';
+import { quotasDocument } from '../../board/model/quotas.js';
 import type { OperationGroup, RestRoute } from '../../board/operations/operations.js';
 import { OPERATION_LIST } from '../../host/operations/operations.js';
-import { quotasDocument } from '../../board/model/quotas.js';
-import { z } from 'zod';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
+import { toJsonSchema } from '../../schema/json-schema.js';
+import * as L from '../../schema/limits.js';
 import { KEYS, LIVE, READING, REFUSALS, START } from '../kit/agent-guidance.js';
 import type { McpDescription } from '../kit/mcp-description.js';
 import { LEGACY_REVISIONS, MCP_PROTOCOL_VERSIONS, MODERN_REVISION } from '../kit/mcp-revisions.js';

@@ -4,14 +4,14 @@
  * at a version, which never change.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { VersionParams } from '../../schema/index.js';
+import { z } from 'zod';
 import { errors } from '../../board/model/errors.js';
 import type { Boards } from '../../host/boards/boards.js';
+import { VersionParams } from '../../schema/index.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam, parse } from '../kit/params.js';
 import { matchesEtag } from './http.js';
-import { type RouteWords, boardPath, json, JsonSnapshot, BOARD_ERRORS, etagHeader } from './route-words.js';
-import { z } from 'zod';
+import { BOARD_ERRORS, boardPath, etagHeader, JsonSnapshot, json, type RouteWords } from './route-words.js';
 
 type VersionRoute = { Params: { boardId: string; version: string } };
 

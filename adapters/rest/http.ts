@@ -3,8 +3,8 @@
  * counted before a body is read, and ETag matching.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isUuid } from '../../schema/index.js';
 import type { Boards } from '../../host/boards/boards.js';
+import { isUuid } from '../../schema/index.js';
 import { callerOf } from '../kit/caller.js';
 
 /** Routes whose board the per-board rate limit counts at the edge. */

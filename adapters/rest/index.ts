@@ -1,20 +1,20 @@
 /** The REST adapter: CORS, body parsing, the error mapper and every route, on one Fastify instance. */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Boards } from '../../host/boards/boards.js';
 import { errors } from '../../board/model/errors.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { baseUrlOf, baseUrlVary, sendError, toBoardError } from '../kit/http-errors.js';
+import type { McpDescription } from '../kit/mcp-description.js';
+import { settleRefusedBody } from '../kit/refused-body.js';
+import { apiDocsRoutes } from './api-docs.js';
 import { boardRoutes } from './boards.js';
 import { discoveryRoutes } from './discovery.js';
-import { baseUrlOf, baseUrlVary, sendError, toBoardError } from '../kit/http-errors.js';
-import { settleRefusedBody } from '../kit/refused-body.js';
-import type { McpDescription } from '../kit/mcp-description.js';
-import { admitAtTheEdge } from './http.js';
 import { historyRoutes } from './history.js';
+import { admitAtTheEdge } from './http.js';
 import { lockRoutes } from './locks.js';
-import { previewRoutes } from './preview.js';
-import { apiDocsRoutes } from './api-docs.js';
-import { registerSecurityHeaders } from './security-headers.js';
 import { operationRoutes } from './operation-routes.js';
+import { previewRoutes } from './preview.js';
+import { registerSecurityHeaders } from './security-headers.js';
 
 /** Request headers a browser may send cross-origin; X-Import-Token is deliberately absent (server-to-server only). */
 // The contract's four, Idempotency-Key (safe retries), and the headers MCP clients send (MCP-Protocol-Version since 2025-06-18; Mcp-Method, Mcp-Name on 2026-07-28; Last-Event-ID on a resumed stream), so an MCP client in a browser passes the preflight.

@@ -1,12 +1,12 @@
 /** REST routes of board locks: lock, unlock and verify-key. */
 import type { FastifyInstance } from 'fastify';
-import { LockInput, VerifyKeyInput } from '../../schema/index.js';
-import type { Boards } from '../../host/boards/boards.js';
-import { callerOf } from '../kit/caller.js';
-import { boardIdParam, parse } from '../kit/params.js';
-import { restIdempotency } from '../kit/idempotency.js';
-import { type RouteWords, boardPath, json } from './route-words.js';
 import { z } from 'zod';
+import type { Boards } from '../../host/boards/boards.js';
+import { LockInput, VerifyKeyInput } from '../../schema/index.js';
+import { callerOf } from '../kit/caller.js';
+import { restIdempotency } from '../kit/idempotency.js';
+import { boardIdParam, parse } from '../kit/params.js';
+import { boardPath, json, type RouteWords } from './route-words.js';
 
 type BoardParams = { Params: { boardId: string } };
 

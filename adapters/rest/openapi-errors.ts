@@ -4,7 +4,7 @@
  * in the list's order, and where a code arises when that is one place. The
  * words here only add what a code carries and what a client does about it.
  */
-import { errors, type ErrorScope } from '../../board/model/errors.js';
+import { type ErrorScope, errors } from '../../board/model/errors.js';
 import { MAX_BODY_BYTES } from '../../schema/limits.js';
 import { MODERN_REVISION } from '../kit/mcp-revisions.js';
 

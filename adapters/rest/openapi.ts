@@ -5,16 +5,16 @@
  */
 import { maxHeaderSize } from 'node:http';
 import type { z } from 'zod';
-import { DRAW_KINDS, MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY_CHARS } from '../../schema/index.js';
 import type { OperationGroup } from '../../board/operations/operations.js';
 import { OPERATION_LIST } from '../../host/operations/operations.js';
 import { SERVICE_INFO } from '../../host/operator/service-info.js';
-import { ERROR_STATUSES, errorDescription, FAILURE } from './openapi-errors.js';
+import { DRAW_KINDS, MAX_BODY_BYTES, MAX_IDEMPOTENCY_KEY_CHARS } from '../../schema/index.js';
 import { API_DOCS_ROUTE_WORDS } from './api-docs.js';
 import { BOARD_ROUTE_WORDS } from './boards.js';
 import { DISCOVERY_ROUTE_WORDS } from './discovery-words.js';
 import { HISTORY_ROUTE_WORDS } from './history.js';
 import { LOCK_ROUTE_WORDS } from './locks.js';
+import { ERROR_STATUSES, errorDescription, FAILURE } from './openapi-errors.js';
 import { PREVIEW_ROUTE_WORDS } from './preview.js';
 import {
   BOARD_ERRORS,

@@ -6,14 +6,14 @@
  * rule: a mutation's write, a view's read, a host row's `run`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DrawKind, VersionParams } from '../../schema/index.js';
-import type { Boards } from '../../host/boards/boards.js';
-import type { RestRoute } from '../../board/operations/operations.js';
-import { type AnyOperation, OPERATION_LIST } from '../../host/operations/operations.js';
-import { callerOf } from '../kit/caller.js';
 import { errors, type FieldError, fromZodIssues } from '../../board/model/errors.js';
-import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
+import type { RestRoute } from '../../board/operations/operations.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { type AnyOperation, OPERATION_LIST } from '../../host/operations/operations.js';
+import { DrawKind, VersionParams } from '../../schema/index.js';
+import { callerOf } from '../kit/caller.js';
 import { restIdempotency } from '../kit/idempotency.js';
+import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
 
 type Params = Record<string, string>;
 type Request = FastifyRequest<{ Params: Params }>;

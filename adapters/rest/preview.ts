@@ -4,7 +4,7 @@ import type { Boards } from '../../host/boards/boards.js';
 import { callerOf } from '../kit/caller.js';
 import { boardIdParam } from '../kit/params.js';
 import { matchesEtag } from './http.js';
-import { type RouteWords, etagHeader } from './route-words.js';
+import { etagHeader, type RouteWords } from './route-words.js';
 
 export function previewRoutes(app: FastifyInstance, boards: Boards): void {
   app.get<{ Params: { boardId: string } }>('/svg-preview/:boardId', async (request, reply) => {

@@ -4,9 +4,10 @@
  * and cross-origin headers that leave the public API and its images usable
  * from other sites. The choices are explained in docs/security.md.
  */
-import helmet, { type HelmetOptions } from 'helmet';
-import type { FastifyInstance } from 'fastify';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -6,6 +6,23 @@
  */
 import secureJson from 'secure-json-parse';
 import type { WebSocket } from 'ws';
+import { CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
+import type { BatchOpCall } from '../../board/mutations/batch.js';
+import type { BoardWrite } from '../../board/mutations/board-write.js';
+import {
+  type ClientFrame,
+  ClientFrame as ClientFrameSchema,
+  isClientFrameType,
+  type MutationFrame,
+} from '../../board/operations/frames.js';
+import { FRAME_OPERATIONS, parseBatch, runBatch } from '../../board/operations/operations.js';
+import type { Access, Caller } from '../../host/access/access.js';
+import type { SocketVerdict } from '../../host/access/socket-access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { IdempotentRequest } from '../../host/boards/idempotency.js';
+import type { BoardRooms, Membership, RoomMember } from '../../host/events/board-room.js';
+import type { BoardOp } from '../../host/events/op-feed.js';
+import type { BoardMode, LockMode } from '../../schema/index.js';
 import {
   type BatchFrame,
   ClientFrameEnvelope,
@@ -17,25 +34,8 @@ import {
   WS_CONTINUATION_IDLE_MS,
   WS_CONTINUATION_MAX_FRAMES,
 } from '../../schema/index.js';
-import type { Access, Caller } from '../../host/access/access.js';
-import type { BoardWrite } from '../../board/mutations/board-write.js';
-import type { BoardRooms, Membership, RoomMember } from '../../host/events/board-room.js';
-import type { Boards } from '../../host/boards/boards.js';
-import type { BoardOp } from '../../host/events/op-feed.js';
-import type { SocketVerdict } from '../../host/access/socket-access.js';
-import { CLOSE, errors, fromZodIssues, keyStateOf } from '../../board/model/errors.js';
 import { knownError } from '../../store/storage-errors.js';
-import type { BatchOpCall } from '../../board/mutations/batch.js';
-import {
-  type ClientFrame,
-  ClientFrame as ClientFrameSchema,
-  isClientFrameType,
-  type MutationFrame,
-} from '../../board/operations/frames.js';
-import { FRAME_OPERATIONS, parseBatch, runBatch } from '../../board/operations/operations.js';
-import type { IdempotentRequest } from '../../host/boards/idempotency.js';
 import { idempotencyKey } from '../kit/idempotency.js';
-import type { BoardMode, LockMode } from '../../schema/index.js';
 
 /** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
 export type Admission = {

@@ -7,13 +7,13 @@
 import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Access } from '../../host/access/access.js';
-import type { BoardRooms } from '../../host/events/board-room.js';
-import type { Boards } from '../../host/boards/boards.js';
 import type { SocketAccess } from '../../host/access/socket-access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import type { BoardRooms } from '../../host/events/board-room.js';
+import { clientAuthor } from '../kit/caller.js';
 import { boardIdParam } from '../kit/params.js';
 import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { type Admission, JsonChannelConnection } from './connection.js';
-import { clientAuthor } from '../kit/caller.js';
 
 export const KEY_SUBPROTOCOL_PREFIX = 'svc-key.';
 

@@ -5,39 +5,40 @@
  * from the document. Updates pass the same rules as every other surface
  * (accept-then-compensate, host/documents/compensation.ts) and a per-board rate limit.
  */
+
+import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type {
-  Connection,
-  Extension,
-  Hocuspocus,
-  WebSocketLike,
   afterLoadDocumentPayload,
   beforeHandleMessagePayload,
+  Connection,
   connectedPayload,
+  Extension,
+  Hocuspocus,
   onAuthenticatePayload,
+  WebSocketLike,
 } from '@hocuspocus/server';
-import type { WebSocket } from 'ws';
 import { isTransactionOrigin, MessageType } from '@hocuspocus/server';
-import type {} from '@fastify/websocket'; // its types add the websocket route option
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
+import type { WebSocket } from 'ws';
 import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
+import { BoardError, CLOSE } from '../../board/model/errors.js';
+import type { Access } from '../../host/access/access.js';
+import { SocketAccess } from '../../host/access/socket-access.js';
+import type { Boards } from '../../host/boards/boards.js';
+import { attachCompensator, type Repair } from '../../host/documents/compensation.js';
+import type { DocumentHost } from '../../host/documents/document-host.js';
+import { attachPresence } from '../../host/documents/presence.js';
+import type { BoardEvents } from '../../host/events/board-events.js';
 import {
   type CollabStateless,
   isUuid,
   MAX_COLLAB_REPAIRS_PER_MINUTE,
   MAX_WS_BUFFERED_BYTES,
 } from '../../schema/index.js';
-import type { Access } from '../../host/access/access.js';
-import type { BoardEvents } from '../../host/events/board-events.js';
-import type { Boards } from '../../host/boards/boards.js';
-import type { DocumentHost } from '../../host/documents/document-host.js';
-import { attachCompensator, type Repair } from '../../host/documents/compensation.js';
-import { attachPresence } from '../../host/documents/presence.js';
-import { SocketAccess } from '../../host/access/socket-access.js';
-import { BoardError, CLOSE } from '../../board/model/errors.js';
 import type { BlobStore, Registry } from '../../store/board-store.js';
-import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 import { clientAuthor } from '../kit/caller.js';
+import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
 
 /** A Hocuspocus message's document address and type, with the decoder at its payload; null if malformed. */
 function messageHeader(message: Uint8Array): { name: string; type: number; decoder: decoding.Decoder } | null {

@@ -58,6 +58,6 @@ export async function jsonClients(
   );
 }
 
+export { startChildServer } from '../../test/helpers/child-server.js';
 /** Spawns a TypeScript entry point and resolves with the URL it prints ("ready at <url>"). */
 export { createBoard } from '../../test/helpers/http.js';
-export { startChildServer } from '../../test/helpers/child-server.js';

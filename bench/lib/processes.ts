@@ -2,9 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, spawnReady, type Spawned } from '../../test/helpers/child-server.js';
+import { ROOT, type Spawned, spawnReady } from '../../test/helpers/child-server.js';
 
-export { spawnReady, type Spawned };
+export { type Spawned, spawnReady };
 
 /**
  * The service as `npm start` runs it, read from that script (`node <flags>

@@ -17,7 +17,7 @@ import { connectModernMcp, type McpClient } from '../../test/helpers/mcp.js';
 import { spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { atQuotas, type QuotaRead } from './agent-tasks-quotas.js';
-import { taskA, taskB, type Agent } from './agent-tasks-scripts.js';
+import { type Agent, taskA, taskB } from './agent-tasks-scripts.js';
 
 /** The figures the issue measured before this work, for reference beside the same-run baseline. */
 const ISSUE_FIGURES = { A: { calls: 19, tokens: 7_200 }, B: { calls: 21, tokens: 6_800 } };

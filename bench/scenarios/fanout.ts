@@ -7,8 +7,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { closeProviders, jsonClients, type Provider, provider } from '../lib/clients.js';
 import { spawnReady, spawnService } from '../lib/processes.js';
-import { closeProviders, jsonClients, provider, type Provider } from '../lib/clients.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import * as Y from 'yjs';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { spawnService } from '../lib/processes.js';
 import { PNG_1PX } from '../../test/helpers/http.js';
+import { spawnService } from '../lib/processes.js';
 import type { Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 

@@ -9,13 +9,13 @@
  * a watched board's room computes ops.
  */
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type WebSocket from 'ws';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { closeProviders, jsonClients, type Provider, provider } from '../lib/clients.js';
 import { cpuMsOf, rssOf, type Spawned, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const CONTENT = 'A sticky note of about a hundred characters, the size of a typical edit on a board, no more.';
 /** Writes in flight at once: a steady stream of edits, not a flood. */

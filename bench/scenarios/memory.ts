@@ -14,7 +14,7 @@ import * as Y from 'yjs';
 import { DATABASE_FILE } from '../../store/sqlite/database.js';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { closeProviders, provider } from '../lib/clients.js';
-import { rssOf, spawnReady, spawnService, type Spawned } from '../lib/processes.js';
+import { rssOf, type Spawned, spawnReady, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, sample, summarize } from '../lib/stats.js';
 import { fullDrawContent } from './import.js';

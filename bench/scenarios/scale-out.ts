@@ -6,9 +6,9 @@
  * instance is measured beside them for reference.
  */
 import { rm } from 'node:fs/promises';
-import { tempDataDir, type ChildServer, testEnv } from '../../test/helpers/child-server.js';
-import { spawnService } from '../lib/processes.js';
+import { type ChildServer, tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { freshClusterEnv, sharedServicesAvailable } from '../../test/helpers/shared-services.js';
+import { spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 import { measureOurs } from './fanout.js';

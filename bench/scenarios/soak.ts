@@ -11,9 +11,11 @@
  */
 import { rm } from 'node:fs/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { connectMcp, connectModernMcp, type McpClient } from '../../test/helpers/mcp.js';
 import { asAdmin, freshClusterEnv, sharedServicesAvailable } from '../../test/helpers/shared-services.js';
+import { Deliveries, type Tally } from '../lib/deliveries.js';
 import { type Spawned, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import {
@@ -21,14 +23,12 @@ import {
   socketWriter,
   tagged,
   type Watcher,
-  type YjsWatcher,
   watchJson,
   watchYjs,
+  type YjsWatcher,
 } from '../lib/soak-clients.js';
-import { Deliveries, type Tally } from '../lib/deliveries.js';
 import { ms, summarize } from '../lib/stats.js';
 import { afterWarmup, type Point, slopePer10Minutes, thirds } from '../lib/trend.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const BOARDS = 200;
 /** Of every 12 writes: 7 REST, 2 MCP, 2 JSON-channel frames, 1 Yjs edit. */

@@ -8,10 +8,10 @@
 import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { spawnReady, spawnService, type Spawned } from '../lib/processes.js';
-import type { Row, Section } from '../lib/report.js';
 import { NOTIFICATION_DEBOUNCE_MS } from '../../schema/limits.js';
+import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { type Spawned, spawnReady, spawnService } from '../lib/processes.js';
+import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
 
 const CONNECTIONS = 10;

@@ -10,8 +10,8 @@ import {
   base64DecodedBytes,
   clampColumnWidth,
   IMPORT_ITEM_SCHEMAS,
-  isServerAuthor,
   ImportContent,
+  isServerAuthor,
   MAX_COLUMNS,
   MAX_COLUMNS_PER_LANE,
   MAX_IMAGE_BYTES,
@@ -26,13 +26,13 @@ import {
   MAX_TEXT_NODES,
   parseImageDataUrl,
 } from '../../schema/index.js';
-import { estimateTextBox, masonry } from './autolayout.js';
+import { errors, issueField } from '../model/errors.js';
 import type { BoardWrite } from '../mutations/board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from '../mutations/draw.js';
-import { errors, issueField } from '../model/errors.js';
-import { newDiagram } from '../render/item-layout.js';
 import { seedTemplate } from '../mutations/templates.js';
 import { setColumnWidth, setLane, upsertColumn, upsertTask } from '../mutations/todo.js';
+import { newDiagram } from '../render/item-layout.js';
+import { estimateTextBox, masonry } from './autolayout.js';
 
 type Items = { [K in ImportKind]: z.output<(typeof IMPORT_ITEM_SCHEMAS)[K]>[] };
 

@@ -9,8 +9,8 @@
  */
 import type * as Y from 'yjs';
 import type { Anchor, Point } from '../../schema/index.js';
-import type { BoardWrite } from './board-write.js';
 import type { StrokeItem } from '../model/document-model.js';
+import type { BoardWrite } from './board-write.js';
 
 type World = { x: number; y: number };
 type Box = World & { width: number; height: number };

@@ -7,8 +7,8 @@
  */
 import type { z } from 'zod';
 import type { BatchOp } from '../../schema/index.js';
-import type { BoardWrite } from './board-write.js';
 import { BoardError, errors, fromZodIssues } from '../model/errors.js';
+import type { BoardWrite } from './board-write.js';
 
 /** The schema of each op's arguments, by op type (the operation table's BATCH_OP_ARGS). */
 export type BatchOpArgs = Readonly<Record<string, z.ZodType>>;

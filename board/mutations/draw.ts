@@ -14,19 +14,19 @@ import type {
   TextInput,
 } from '../../schema/index.js';
 import {
+  base64DecodedBytes,
   MAX_IMAGE_BYTES,
   MAX_TEXT_CHARS,
-  STROKE_WIDTH_PX,
-  base64DecodedBytes,
   parseImageDataUrl,
+  STROKE_WIDTH_PX,
 } from '../../schema/index.js';
-import { followAnchors, routed } from './anchored-strokes.js';
-import { type BoardWrite, requireMode } from './board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from '../model/document-model.js';
 import { isLink } from '../model/document-model.js';
 import { errors } from '../model/errors.js';
 import { ITEM_QUOTAS, requireImageBytes, requireRoom } from '../model/item-quotas.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from '../model/items.js';
+import { followAnchors, routed } from './anchored-strokes.js';
+import { type BoardWrite, requireMode } from './board-write.js';
 
 /** Creates a text, or updates the text `id` names (its author stays; omitted optional fields keep their value). */
 export function upsertText(w: BoardWrite, input: TextInput): TextItem {

@@ -2,10 +2,11 @@
  * Recolours the named items: the `recolor` row of the operation table
  * (operations.ts), which the browser also runs on its own copy of the board.
  */
-import type { BoardWrite } from './board-write.js';
+
 import { CARD_COLORS, type CardColorName, toInkColor } from '../../schema/index.js';
 import { isLink } from '../model/document-model.js';
 import { errors } from '../model/errors.js';
+import type { BoardWrite } from './board-write.js';
 
 const isCardColor = (name: string): name is CardColorName => (CARD_COLORS as readonly string[]).includes(name);
 

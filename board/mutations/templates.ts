@@ -1,9 +1,9 @@
 /** The starter columns of todo boards (the specification's decisions). */
 import type { Template } from '../../schema/index.js';
-import type { BoardWrite } from './board-write.js';
 import type { ColumnItem } from '../model/document-model.js';
-import { upsertText } from './draw.js';
 import { putItem } from '../model/items.js';
+import type { BoardWrite } from './board-write.js';
+import { upsertText } from './draw.js';
 
 export const TEMPLATE_COLUMNS: Record<Template, readonly string[]> = {
   kanban: ['To do', 'In progress', 'Done'],

@@ -5,12 +5,12 @@
  */
 import type { ColumnInput, LaneInput, ModeInput, TaskInput, TaskMoveInput } from '../../schema/index.js';
 import { MAX_TASK_CONTENT_CHARS } from '../../schema/index.js';
-import { type BoardWrite, requireMode } from './board-write.js';
 import type { ColumnItem, LaneItem, TaskItem } from '../model/document-model.js';
 import { errors } from '../model/errors.js';
 import { ITEM_QUOTAS, requireLaneRoom, requireRoom } from '../model/item-quotas.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from '../model/items.js';
 import { todoView } from '../reads/todo-view.js';
+import { type BoardWrite, requireMode } from './board-write.js';
 import { seedTemplate } from './templates.js';
 
 /** True when the board holds real content: texts, links, strokes, images or tasks (columns do not count). */

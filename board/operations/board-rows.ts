@@ -12,10 +12,10 @@ import {
   SetBoardTitleResult,
   TitleInput,
 } from '../../schema/index.js';
-import { recolor } from '../mutations/recolor.js';
-import { findItems } from '../reads/find-items.js';
 import { setBoardTitle } from '../model/title.js';
+import { recolor } from '../mutations/recolor.js';
 import { switchMode } from '../mutations/todo.js';
+import { findItems } from '../reads/find-items.js';
 import { get, mutation, post, view } from './row.js';
 
 export const BOARD_SETTING_ROWS = {

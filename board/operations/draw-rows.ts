@@ -32,7 +32,7 @@ import {
   upsertStroke,
   upsertText,
 } from '../mutations/draw.js';
-import { mutation, post, del, UPSERT, upserted, upsertAnswer, Deleted, withBox, kindOf } from './row.js';
+import { Deleted, del, kindOf, mutation, post, UPSERT, upsertAnswer, upserted, withBox } from './row.js';
 
 export const DRAW_ROWS = {
   add_text: mutation({

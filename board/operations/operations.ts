@@ -19,7 +19,7 @@
  * form than JSON and keep their own handlers in adapters/rest.
  */
 import type { z } from 'zod';
-import { BatchInput, BatchResult, type BatchOp, MAX_BATCH_OPS } from '../../schema/index.js';
+import { BatchInput, type BatchOp, BatchResult, MAX_BATCH_OPS } from '../../schema/index.js';
 import { applyBatch, type BatchOpCall, compactResult, parseBatchOps } from '../mutations/batch.js';
 import type { BoardWrite } from '../mutations/board-write.js';
 import { BOARD_SETTING_ROWS, FIND_ROWS, SELECTION_ROWS } from './board-rows.js';

@@ -5,10 +5,10 @@
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import { onBoard } from '../../schema/index.js';
-import type { BoardWrite } from '../mutations/board-write.js';
 import { isLink, type TextNode } from '../model/document-model.js';
 import { errors, type FieldError } from '../model/errors.js';
 import type { BoardRecord } from '../model/record.js';
+import type { BoardWrite } from '../mutations/board-write.js';
 import { itemSize, type Size } from '../render/item-layout.js';
 
 type Box = Size & { x: number; y: number };

@@ -15,12 +15,12 @@ import {
   ExportTasksArgs,
   ExportTasksResult,
   LaneInput,
+  ListTasksArgs,
+  ListTasksResult,
   MAX_COLUMN_WIDTH_PX,
   MAX_COLUMNS_PER_LANE,
   MAX_TASKS,
   MIN_COLUMN_WIDTH_PX,
-  ListTasksArgs,
-  ListTasksResult,
   MoveTaskArgs,
   MoveTaskResult,
   READ_PAGE_MAX_BYTES,
@@ -35,10 +35,7 @@ import {
   UpdateTaskArgs,
   UpdateTaskResult,
 } from '../../schema/index.js';
-import { tasksCsv, tasksMarkdown } from '../reads/exports.js';
-import { tasksPage } from '../reads/board-pages.js';
-import { pageText } from '../reads/paging.js';
-import { memoized } from '../reads/snapshot.js';
+import { atIndex } from '../mutations/batch.js';
 import {
   deleteColumn,
   deleteTask,
@@ -50,7 +47,10 @@ import {
   upsertColumn,
   upsertTask,
 } from '../mutations/todo.js';
-import { atIndex } from '../mutations/batch.js';
+import { tasksPage } from '../reads/board-pages.js';
+import { tasksCsv, tasksMarkdown } from '../reads/exports.js';
+import { pageText } from '../reads/paging.js';
+import { memoized } from '../reads/snapshot.js';
 import { Deleted, del, mutation, post, upsertAnswer, upserted, view } from './row.js';
 
 export const TODO_ROWS = {

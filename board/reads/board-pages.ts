@@ -6,10 +6,10 @@
 import type * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type LaneItem, type StrokeItem, type TaskItem } from '../model/document-model.js';
+import { titleEntry } from '../model/title.js';
 import { strokeBBox } from '../mutations/draw.js';
 import { compareKeys, type Key, listOf, type PageList, type PageRequest, pageAnswer } from './paging.js';
 import { drawView, etagOf, tasksView, todoView } from './snapshot.js';
-import { titleEntry } from '../model/title.js';
 
 /** What a read of the board may ask for besides its page. */
 export type BoardPageArgs = { cursor?: string; include_points?: boolean; ids?: string[] };

@@ -5,8 +5,8 @@
  * null`), links inside texts with their own `kind: 'link'`.
  */
 import * as Y from 'yjs';
-import type { ChangedItem } from '../model/versions.js';
 import { boardMaps, CONTENT_MAPS, type ImageItem } from '../model/document-model.js';
+import type { ChangedItem } from '../model/versions.js';
 
 type ContentMap = (typeof CONTENT_MAPS)[number];
 

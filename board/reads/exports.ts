@@ -6,8 +6,8 @@
 import type * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type TaskItem } from '../model/document-model.js';
-import { todoView } from './snapshot.js';
 import { boardTitle } from '../model/title.js';
+import { todoView } from './snapshot.js';
 
 export const TASKS_CSV_HEADER = [
   'lane',

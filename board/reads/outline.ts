@@ -7,10 +7,10 @@
 import type * as Y from 'yjs';
 import { type BoardMode, OUTLINE_MAX_BYTES } from '../../schema/index.js';
 import { boardMaps, isLink, type TaskItem } from '../model/document-model.js';
+import { boardTitle } from '../model/title.js';
 import { strokeBBox } from '../mutations/draw.js';
 import { jsonBytes } from './paging.js';
 import { etagOf, todoView } from './snapshot.js';
-import { boardTitle } from '../model/title.js';
 
 /** The longest title or excerpt a line of the outline shows. */
 const TITLE_CHARS = 40;

@@ -6,13 +6,14 @@
 import { toBase64UrlEncoded } from 'lib0/buffer';
 import { digest } from 'lib0/hash/sha256';
 import * as Y from 'yjs';
-import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
 import type { BoardMode } from '../../schema/index.js';
+import { DEFAULT_COLUMN_WIDTH_PX } from '../../schema/index.js';
 import { boardMaps } from '../model/document-model.js';
-import { todoView } from './todo-view.js';
 import { titleEntry } from '../model/title.js';
+import { todoView } from './todo-view.js';
 
-export { todoView, type TodoView } from './todo-view.js';
+export { type TodoView, todoView } from './todo-view.js';
+
 import type { ImageItem, StrokeItem, TextNode } from '../model/document-model.js';
 
 type Cached = { etag?: string; views?: Map<string, unknown> };

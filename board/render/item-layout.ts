@@ -6,11 +6,11 @@
  * resized and at least 200 px high; a Mermaid text is as big as the preview
  * draws it (its diagram, or its framed source).
  */
-import { isLink, type ImageItem, type LinkItem, type TextItem, type TextNode } from '../model/document-model.js';
+import { type ImageItem, isLink, type LinkItem, type TextItem, type TextNode } from '../model/document-model.js';
 import { textWidth } from './glyph-widths.js';
 import { mermaidSource } from './markdown.js';
 import { BODY_FONT_PX, type Line, lineHeight, markdownLines, naturalWidth, readMarkdown } from './preview-markdown.js';
-import { diagramKnown, type DrawnDiagram, drawMermaid } from './preview-mermaid.js';
+import { type DrawnDiagram, diagramKnown, drawMermaid } from './preview-mermaid.js';
 
 export const TEXT_PAD_X_PX = 10;
 export const TEXT_PAD_Y_PX = 6;

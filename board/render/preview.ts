@@ -6,25 +6,28 @@
  * items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
-import { INK_HEX, type BoardMode, type Point } from '../../schema/index.js';
+import { type BoardMode, INK_HEX, type Point } from '../../schema/index.js';
 import {
   boardMaps,
+  type ImageItem,
   isLink,
+  type LinkItem,
   type ReadMap,
   type ReadMaps,
-  type ImageItem,
-  type LinkItem,
   type StrokeItem,
   type TaskItem,
   type TextItem,
 } from '../model/document-model.js';
+import { boardTitle } from '../model/title.js';
+import { todoView } from '../reads/snapshot.js';
+import { textWidth } from './glyph-widths.js';
 import {
   layoutDiagram,
   layoutLink,
   layoutText,
   linkLabel,
-  SOURCE_LINES,
   type Size,
+  SOURCE_LINES,
   sourceText,
   TEXT_PAD_X_PX,
   TEXT_PAD_Y_PX,
@@ -33,9 +36,6 @@ import {
 import { mermaidSource } from './markdown.js';
 import { BODY_FONT_PX, baseline, lineHeight, type Run } from './preview-markdown.js';
 import { drawMermaid, placeDiagram } from './preview-mermaid.js';
-import { textWidth } from './glyph-widths.js';
-import { todoView } from '../reads/snapshot.js';
-import { boardTitle } from '../model/title.js';
 import { xml } from './xml.js';
 
 const CARD_HEX: Record<string, string> = { red: '#ffcdd2', blue: '#bbdefb', green: '#c8e6c9' };

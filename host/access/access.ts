@@ -3,25 +3,25 @@
  * in one place that every surface (REST, MCP, WebSocket) goes through.
  */
 import { createHash } from 'node:crypto';
+import { errors, keyStateOf } from '../../board/model/errors.js';
+import type { BoardRecord } from '../../board/model/record.js';
+import type { Surface } from '../../board/mutations/board-write.js';
 import {
-  RATE_COLLAB_UPDATES,
-  RATE_WINDOW_COLLAB_MS,
-  RATE_WINDOW_WS_MS,
-  RATE_WS_FRAMES,
   RATE_BOARD_STANDARD,
   RATE_BOARD_TOKEN,
+  RATE_COLLAB_UPDATES,
   RATE_CREATE_STANDARD,
   RATE_CREATE_TOKEN,
   RATE_LOCK,
   RATE_WINDOW_BOARD_MS,
+  RATE_WINDOW_COLLAB_MS,
   RATE_WINDOW_CREATE_MS,
   RATE_WINDOW_LOCK_MS,
+  RATE_WINDOW_WS_MS,
+  RATE_WS_FRAMES,
 } from '../../schema/index.js';
-import type { Surface } from '../../board/mutations/board-write.js';
-import { errors, keyStateOf } from '../../board/model/errors.js';
 import type { KeyBudget } from './key-budget.js';
 import { keyMatches, secretsEqual } from './keys.js';
-import type { BoardRecord } from '../../board/model/record.js';
 
 /** Whoever makes a request, as the adapters translate it. */
 export type Caller = {

@@ -7,9 +7,9 @@
  * own wire.
  */
 import type { BoardRecord } from '../../board/model/record.js';
-import type { KeyHolder } from './access.js';
-import type { BoardEvents } from '../events/board-events.js';
 import type { Boards } from '../boards/boards.js';
+import type { BoardEvents } from '../events/board-events.js';
+import type { KeyHolder } from './access.js';
 
 /** What a socket may do now: read only or read and write, or nothing (refused, with the error that says why). */
 export type SocketVerdict = { admitted: true; readOnly: boolean } | { admitted: false; error: unknown };

@@ -4,8 +4,9 @@
  * client needs before it opens a board, an image's payload, and the agent
  * reads in pages (get_board, query_tasks). Each is a read through Boards.read.
  */
-import { errors } from '../../board/model/errors.js';
+
 import { boardMaps } from '../../board/model/document-model.js';
+import { errors } from '../../board/model/errors.js';
 import { tombstoneIsFresh } from '../../board/model/record.js';
 import { titleEntry } from '../../board/model/title.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../../board/reads/board-pages.js';

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Document } from '@hocuspocus/server';
-import type { BlobPayloads, BoardOrigin, BoardWrite } from '../../board/mutations/board-write.js';
 import { commitMaps, stagedMaps, type TextNode } from '../../board/model/document-model.js';
 import type { BoardRecord } from '../../board/model/record.js';
+import type { BlobPayloads, BoardOrigin, BoardWrite } from '../../board/mutations/board-write.js';
 import { blobHash } from '../../store/blob-hash.js';
 import type { BlobStore } from '../../store/board-store.js';
 import type { AnswerTx } from './idempotency.js';

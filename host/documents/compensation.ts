@@ -9,6 +9,9 @@
 import { isTransactionOrigin } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { z } from 'zod';
+import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../../board/model/document-model.js';
+import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../../board/model/item-quotas.js';
+import type { BoardMode } from '../../schema/index.js';
 import {
   StoredColumn,
   StoredColWidth,
@@ -20,9 +23,6 @@ import {
   StoredText,
   StoredTitle,
 } from '../../schema/index.js';
-import type { BoardMode } from '../../schema/index.js';
-import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../../board/model/document-model.js';
-import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../../board/model/item-quotas.js';
 
 export type ClientChange = { kind: MapName; key: string; action: 'add' | 'update' | 'delete'; oldValue: unknown };
 

@@ -15,10 +15,10 @@ import type {
   Hocuspocus,
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
-import { isRelayed } from '../events/board-events.js';
 import { boardMaps } from '../../board/model/document-model.js';
 import { CLOSE, errors } from '../../board/model/errors.js';
 import type { BoardStore } from '../../store/board-store.js';
+import { isRelayed } from '../events/board-events.js';
 
 /** Told of journal commits and compactions, with their duration in seconds (the operator's metrics). */
 export type JournalHooks = {

@@ -11,7 +11,7 @@
  * nothing of the others.
  */
 import { EventEmitter } from 'node:events';
-import { isTransactionOrigin, type Extension, type afterLoadDocumentPayload } from '@hocuspocus/server';
+import { type afterLoadDocumentPayload, type Extension, isTransactionOrigin } from '@hocuspocus/server';
 import { NOTIFICATION_DEBOUNCE_MS, NOTIFICATION_MAX_WAIT_MS } from '../../schema/index.js';
 
 export type BoardEventMap = {

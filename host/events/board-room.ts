@@ -9,11 +9,11 @@
  */
 import type { afterLoadDocumentPayload, afterUnloadDocumentPayload, Document, Extension } from '@hocuspocus/server';
 import type { KeyHolder } from '../access/access.js';
-import type { BoardEvents, BoardSignal } from './board-events.js';
+import type { SocketAccess, SocketVerdict } from '../access/socket-access.js';
 import type { DocumentHost } from '../documents/document-host.js';
 import type { HandedOutStates } from '../history/history-recorder.js';
+import type { BoardEvents, BoardSignal } from './board-events.js';
 import { type BoardOp, feedOps, type OpFeedStores } from './op-feed.js';
-import type { SocketAccess, SocketVerdict } from '../access/socket-access.js';
 
 /** A socket in a room, as the room sees it (the adapter puts each on its own wire). */
 export interface RoomMember {

@@ -8,8 +8,8 @@
  */
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type * as Y from 'yjs';
-import { isBoardOrigin } from '../../board/mutations/board-write.js';
 import { type ImageItem, MAP_NAMES, type MapName } from '../../board/model/document-model.js';
+import { isBoardOrigin } from '../../board/mutations/board-write.js';
 import { etagOf } from '../../board/reads/snapshot.js';
 import type { BlobStore, DocumentJournal } from '../../store/board-store.js';
 

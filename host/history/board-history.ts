@@ -6,30 +6,30 @@
  */
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
-import type { LockMode } from '../../schema/index.js';
-import { diffItems, type ItemMaps, itemMapsOf } from '../../board/reads/changes.js';
+import type { StrokeItem } from '../../board/model/document-model.js';
 import {
+  type BoardMaps,
   boardMaps,
   MAP_NAMES,
   type MapName,
-  type BoardMaps,
   type WriteMaps,
 } from '../../board/model/document-model.js';
 import { errors } from '../../board/model/errors.js';
-import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../../board/model/versions.js';
-import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../../board/reads/paging.js';
-import { strokeSummary } from '../../board/reads/board-pages.js';
-import type { StrokeItem } from '../../board/model/document-model.js';
-import { drawView, todoView } from '../../board/reads/snapshot.js';
-import { titleEntry } from '../../board/model/title.js';
-import type { BoardStore } from '../../store/board-store.js';
-import type { BoardWrite } from '../../board/mutations/board-write.js';
 import type { BoardRecord } from '../../board/model/record.js';
+import { titleEntry } from '../../board/model/title.js';
+import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../../board/model/versions.js';
+import type { BoardWrite } from '../../board/mutations/board-write.js';
+import { strokeSummary } from '../../board/reads/board-pages.js';
+import { diffItems, type ItemMaps, itemMapsOf } from '../../board/reads/changes.js';
+import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../../board/reads/paging.js';
+import { drawView, todoView } from '../../board/reads/snapshot.js';
+import type { LockMode } from '../../schema/index.js';
+import type { BoardStore } from '../../store/board-store.js';
 import type { Caller } from '../access/access.js';
-import type { DocumentHost } from '../documents/document-host.js';
-import type { HistoryRecorder } from './history-recorder.js';
 import type { IdempotentRequest } from '../boards/idempotency.js';
+import type { DocumentHost } from '../documents/document-host.js';
 import type { PreviewPool } from '../previews/preview-pool.js';
+import type { HistoryRecorder } from './history-recorder.js';
 
 /**
  * What history needs of the Boards service that owns it: admission and one

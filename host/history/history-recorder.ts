@@ -8,6 +8,16 @@
  */
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
+import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../../board/model/document-model.js';
+import {
+  type RetentionPolicy,
+  type VersionCounts,
+  type VersionMeta,
+  versionsToDrop,
+} from '../../board/model/versions.js';
+import { isBoardOrigin } from '../../board/mutations/board-write.js';
+import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../../board/reads/changes.js';
+import { etagOf } from '../../board/reads/snapshot.js';
 import {
   HISTORY_KEEP_ALL_MS,
   HISTORY_KEEP_DAILY_MS,
@@ -16,19 +26,9 @@ import {
   HISTORY_MAX_BYTES,
   HISTORY_MAX_VERSIONS,
 } from '../../schema/index.js';
-import { isBoardOrigin } from '../../board/mutations/board-write.js';
-import { countChanges, emptyItemMaps, type ItemMaps, itemMapsOf, itemMapsOfUpdate } from '../../board/reads/changes.js';
-import { boardMaps, DRAW_MAPS, TODO_MAPS } from '../../board/model/document-model.js';
-import {
-  type RetentionPolicy,
-  type VersionCounts,
-  type VersionMeta,
-  versionsToDrop,
-} from '../../board/model/versions.js';
-import { etagOf } from '../../board/reads/snapshot.js';
 import type { BoardStore } from '../../store/board-store.js';
-import { type BoardEvents, isRelayed } from '../events/board-events.js';
 import type { DocumentHost } from '../documents/document-host.js';
+import { type BoardEvents, isRelayed } from '../events/board-events.js';
 import { authorOf } from '../events/op-feed.js';
 
 export const RETENTION: RetentionPolicy = {

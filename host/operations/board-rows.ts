@@ -1,5 +1,7 @@
 /** The rows the host answers for a whole board: made and opened, read whole or as a picture, waited on, its tasks found. */
 import { z } from 'zod';
+import { createBoardFieldError } from '../../board/import/import.js';
+import { errors } from '../../board/model/errors.js';
 import {
   CreateBoardArgs,
   CreateBoardResult,
@@ -20,8 +22,6 @@ import {
   WaitForUpdateResult,
   WaitQuery,
 } from '../../schema/index.js';
-import { createBoardFieldError } from '../../board/import/import.js';
-import { errors } from '../../board/model/errors.js';
 import { hostRow } from './host-row.js';
 
 /** REST's answer to a creation as OpenAPI describes it. */

@@ -7,7 +7,7 @@
  * knows nothing of them. No label ever holds a board id (an id is a
  * credential): routes are patterns, tools are names from a fixed list.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import { HttpFigures } from './http-figures.js';
 
 /** Open long-lived connections, by channel. */

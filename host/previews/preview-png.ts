@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { type ResvgRenderOptions, renderAsync } from '@resvg/resvg-js';
 import { BODY_FONT_PX } from '../../board/render/preview-markdown.js';
 
 /** Widest and tallest picture, in px: what vision models take in without downscaling much. */

@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import type * as Y from 'yjs';
-import type { BoardMode } from '../../schema/index.js';
 import { errors } from '../../board/model/errors.js';
-import type { DrawnDiagram } from '../../board/render/preview-mermaid.js';
-import { previewMaps } from '../../board/render/preview.js';
 import { forgetView, memoized } from '../../board/reads/snapshot.js';
+import { previewMaps } from '../../board/render/preview.js';
+import type { DrawnDiagram } from '../../board/render/preview-mermaid.js';
+import type { BoardMode } from '../../schema/index.js';
 import type { PreviewPngOptions } from './preview-png.js';
 import type { PreviewAnswer, PreviewTask } from './preview-worker.js';
 

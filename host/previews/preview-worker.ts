@@ -3,9 +3,10 @@
  * from a copy of its maps, renders an SVG to PNG, and lays out Mermaid
  * diagrams, so none of that work holds the event loop that answers requests.
  */
-import type { BoardMode } from '../../schema/index.js';
-import { type DrawnDiagram, drawMermaid } from '../../board/render/preview-mermaid.js';
+
 import { type PreviewMaps, renderPreview } from '../../board/render/preview.js';
+import { type DrawnDiagram, drawMermaid } from '../../board/render/preview-mermaid.js';
+import type { BoardMode } from '../../schema/index.js';
 import { type PreviewPngOptions, renderPreviewPng } from './preview-png.js';
 
 export type PreviewTask =

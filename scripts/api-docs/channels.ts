@@ -1,12 +1,13 @@
 /** The MCP tools and resources, the JSON frame channel and the Yjs messages of docs/api.md, from the schemas the server uses. */
-import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
+
 import { MCP_PROTOCOL_VERSIONS } from '../../adapters/kit/mcp-revisions.js';
+import { RESOURCE_TEMPLATES } from '../../adapters/mcp/resources.js';
 import { TOOL_LIST } from '../../adapters/mcp/tool-list.js';
-import { CollabStateless, ServerFrame, toJsonSchema } from '../../schema/index.js';
-import { BatchFrame } from '../../schema/ws.js';
 import { CLOSE } from '../../board/model/errors.js';
 import { FRAME_OPERATIONS, MUTATION_FRAME_TYPES, MUTATION_FRAMES } from '../../board/operations/operations.js';
 import { type McpToolName, TOOL_OPERATIONS } from '../../host/operations/operations.js';
+import { CollabStateless, ServerFrame, toJsonSchema } from '../../schema/index.js';
+import { BatchFrame } from '../../schema/ws.js';
 import { fieldTable, type JsonSchema, shapeOf, table, variantsOf } from './markdown.js';
 
 const json = (schema: Parameters<typeof toJsonSchema>[0], io: 'input' | 'output' = 'input') =>

@@ -1,9 +1,9 @@
 /** The error codes and the limits of docs/api.md, from board/model/errors.ts, schema/limits.ts and /quotas.json. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as L from '../../schema/limits.js';
 import { type BoardError, errors, type ListedError } from '../../board/model/errors.js';
 import { quotasDocument } from '../../board/model/quotas.js';
+import * as L from '../../schema/limits.js';
 import { table } from './markdown.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
 /** The HTTP routes of docs/api.md, rendered from the OpenAPI document the server serves. */
 import { openApiDocument } from '../../adapters/rest/openapi.js';
-import { anchor, fieldTable, fieldsOf, type JsonSchema, table, typeOf } from './markdown.js';
+import { anchor, fieldsOf, fieldTable, type JsonSchema, table, typeOf } from './markdown.js';
 
 type Operation = {
   summary: string;

@@ -5,8 +5,8 @@
  * through and `durable` waits for the write.
  */
 import { LRUCache } from 'lru-cache';
-import type { BlobStore } from '../board-store.js';
 import { blobHash } from '../blob-hash.js';
+import type { BlobStore } from '../board-store.js';
 import { autocommit, type Pool, query } from './database.js';
 
 /** Boards whose payloads stay cached (least recently used go first). */

@@ -8,8 +8,8 @@
  * were read: a `documents` row whose version (its xmin) changed is returned whole.
  */
 import type { BoardRecord } from '../../board/model/record.js';
-import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { CommittedFeed } from '../board-store.js';
+import { type RegistryRow, recordOf } from '../registry-row.js';
 import { type Pool, query } from './database.js';
 
 /** How long a journal insert may stay in flight and still be read: longer ones are caught by the next compaction. */

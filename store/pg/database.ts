@@ -5,9 +5,9 @@
  */
 import pg from 'pg';
 import { BoardError, errors } from '../../board/model/errors.js';
+import { answersTable } from '../answer-rows.js';
 import { BOARDS_TABLE } from '../registry-row.js';
 import { versionsTables } from '../version-rows.js';
-import { answersTable } from '../answer-rows.js';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;

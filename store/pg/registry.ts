@@ -5,8 +5,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { BoardRecord } from '../../board/model/record.js';
-import { recordOf, type RegistryRow } from '../registry-row.js';
 import type { Lock, Registry } from '../board-store.js';
+import { type RegistryRow, recordOf } from '../registry-row.js';
 import { autocommit, type Pool, query } from './database.js';
 
 /** Records kept for `peek`: the boards this instance serves, roughly. */

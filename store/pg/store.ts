@@ -7,17 +7,17 @@
  * 2xx means everything it did is stored.
  */
 import * as Y from 'yjs';
-import type { BoardMode } from '../../schema/index.js';
+import { errors } from '../../board/model/errors.js';
 import { type BoardRecord, sqlTimestamp } from '../../board/model/record.js';
+import type { BoardMode } from '../../schema/index.js';
 import type { BoardStore, Lock, StoreTx } from '../board-store.js';
+import { insertAnswer, PgAnswers } from './answers.js';
 import { PgBlobs } from './blobs.js';
 import { PgCommittedFeed } from './committed-feed.js';
 import { type Client, openPool, type Pool, transaction } from './database.js';
-import { deleteVersionRows, PgVersions } from './version-store.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry, SWAP_LOCK } from './registry.js';
-import { errors } from '../../board/model/errors.js';
-import { insertAnswer, PgAnswers } from './answers.js';
+import { deleteVersionRows, PgVersions } from './version-store.js';
 
 type Step = (client: Client) => Promise<unknown>;
 

@@ -8,15 +8,15 @@ import type { VersionMeta } from '../../board/model/versions.js';
 import { replayUpdates, type VersionStore } from '../board-store.js';
 import {
   blobsOf,
+  type FoldRow,
   foldedUpdates,
   META_COLUMNS,
   metaOf,
   planDrop,
   summaryJson,
   updatesNeeded,
-  versionBytes,
-  type FoldRow,
   type VersionRow,
+  versionBytes,
 } from '../version-rows.js';
 import { type Client, type Pool, query, transaction } from './database.js';
 

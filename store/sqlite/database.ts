@@ -6,11 +6,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { schema as documentsSchema } from '@hocuspocus/extension-sqlite';
+import Database from 'better-sqlite3';
+import { answersTable } from '../answer-rows.js';
 import { BOARDS_TABLE } from '../registry-row.js';
 import { versionsTables } from '../version-rows.js';
-import { answersTable } from '../answer-rows.js';
 
 export type Db = Database.Database;
 

@@ -4,13 +4,13 @@
  * is in store/pg).
  */
 import { LRUCache } from 'lru-cache';
-import type { BoardMode, LockMode } from '../../schema/index.js';
+import { errors } from '../../board/model/errors.js';
 import { type BoardRecord, sqlTimestamp } from '../../board/model/record.js';
+import type { BoardMode, LockMode } from '../../schema/index.js';
 import type { Lock, Registry } from '../board-store.js';
-import { recordOf, type RegistryRow } from '../registry-row.js';
+import { type RegistryRow, recordOf } from '../registry-row.js';
 import { type Db, onlyRow } from './database.js';
 import type { GroupCommit } from './group-commit.js';
-import { errors } from '../../board/model/errors.js';
 
 /** Records kept in memory: every write to a board's row goes through this class, in this process. */
 const CACHE_SIZE = 10_000;

@@ -4,15 +4,15 @@
  * registry writes and the journal entries its Y transaction appends.
  */
 import type { BoardMode } from '../../schema/index.js';
-import { SqliteRegistry } from './registry.js';
-import type { Lock, BoardStore, StoreTx } from '../board-store.js';
-import { SqliteBlobs } from './blob-store.js';
-import { CHECKPOINT_INTERVAL_MS, type Db, openDatabase } from './database.js';
-import { Checkpointer } from './checkpointer.js';
-import { SqliteDocuments } from './document-store.js';
-import { SqliteVersions } from './version-store.js';
-import { GroupCommit } from './group-commit.js';
+import type { BoardStore, Lock, StoreTx } from '../board-store.js';
 import { SqliteAnswers } from './answer-store.js';
+import { SqliteBlobs } from './blob-store.js';
+import { Checkpointer } from './checkpointer.js';
+import { CHECKPOINT_INTERVAL_MS, type Db, openDatabase } from './database.js';
+import { SqliteDocuments } from './document-store.js';
+import { GroupCommit } from './group-commit.js';
+import { SqliteRegistry } from './registry.js';
+import { SqliteVersions } from './version-store.js';
 
 export class SqliteStore implements BoardStore {
   readonly db: Db;

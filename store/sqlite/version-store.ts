@@ -13,8 +13,8 @@ import {
   planDrop,
   summaryJson,
   updatesNeeded,
-  versionBytes,
   type VersionRow,
+  versionBytes,
 } from '../version-rows.js';
 import { type Db, onlyRow } from './database.js';
 import type { GroupCommit } from './group-commit.js';

@@ -6,8 +6,8 @@
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
-import { openBoard, person, serviceWorkerControls, until, useChromium } from '../helpers/pages.js';
 import { createBoard } from '../helpers/http.js';
+import { openBoard, person, serviceWorkerControls, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();

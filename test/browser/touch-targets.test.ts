@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { createBoard } from '../helpers/http.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();

@@ -4,12 +4,14 @@
  * within a bound, no answer later than its bound, every refusal a known code.
  * Soft expectations, so that one run reports every check that fails.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   type ChaosCluster,
   type Instance,
-  linesSince,
   type Load,
+  linesSince,
   MAX_LAG_MS,
   startChaosCluster,
   startLoad,
@@ -17,7 +19,6 @@ import {
   timedFetch,
 } from './chaos.js';
 import { eventually } from './realtime.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The codes a refusal may carry while a dependency is away; never a bare 500. */
 export const REFUSAL_CODES = ['storage_unavailable', 'outcome_unknown', 'rate_limited'];

@@ -6,12 +6,12 @@
  * that records what every client was told and when, and what /readyz said.
  */
 import { rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { REAL_RELAY_CLOCKS, type Spawned, spawnReady, tempDataDir, testServerEnv } from './child-server.js';
 import { connectYjs, type YjsClient } from './realtime.js';
-import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
-import { throwawaySetup, type ThrowawaySetup } from './throwaway-services.js';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type TcpProxy, tcpProxy } from './tcp-proxy.js';
+import { type ThrowawaySetup, throwawaySetup } from './throwaway-services.js';
 
 /** The import token: its tier's per-board budget (600 per 10 s) leaves the load's REST writes under the limits that stay on. */
 export const TOKEN = 'chaos-token';

@@ -3,7 +3,7 @@
  * it and for benchmarks that load it from another process. Free of vitest, so
  * bench/ can use it too.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

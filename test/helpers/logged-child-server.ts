@@ -3,7 +3,7 @@
  * stdout and stderr captured whole, so a test can search everything the
  * server logged (keys must never be in it).
  */
-import { spawnReady, testServerEnv, type Spawned } from './child-server.js';
+import { type Spawned, spawnReady, testServerEnv } from './child-server.js';
 
 export type LoggedChildServer = Pick<Spawned, 'url' | 'output' | 'stop'>;
 

@@ -1,13 +1,13 @@
 /** Starts the real server on port 0 against a temp DATA_DIR, in process or as a child process. */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll } from 'vitest';
-import { buildServer, type BoardServer, type BuildOptions } from '../../app/build-server.js';
+import { type BoardServer, type BuildOptions, buildServer } from '../../app/build-server.js';
 import { loadConfig } from '../../app/config.js';
 import { tempDataDir, testServerEnv } from './child-server.js';
+import { type Client, client } from './http.js';
 import { freshClusterEnv } from './shared-services.js';
-import { client, type Client } from './http.js';
 
-export { startChildServer, tempDataDir, TEST_CALLER, TEST_SETTLE_MS, type ChildServer } from './child-server.js';
+export { type ChildServer, startChildServer, TEST_CALLER, TEST_SETTLE_MS, tempDataDir } from './child-server.js';
 
 export type TestServer = {
   url: string;

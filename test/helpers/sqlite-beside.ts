@@ -7,8 +7,9 @@
  * yielding instead. Resolves once the server sees the change: its registry
  * looks for other connections' commits every 100 ms (store/sqlite/registry.ts).
  */
-import type Database from 'better-sqlite3';
+
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import type Database from 'better-sqlite3';
 
 export async function writeBeside(db: Database.Database, sql: string, ...params: unknown[]): Promise<void> {
   db.pragma('busy_timeout = 0');

@@ -5,14 +5,14 @@
  */
 import './jitless.js';
 import { isUuid } from '../../schema/index.js';
-import { ApiError, keys, loadMeta, recent, type BoardMeta } from './api.js';
+import { ApiError, type BoardMeta, keys, loadMeta, recent } from './api.js';
 import { DrawBoard } from './draw/board.js';
-import { HistoryPanel } from './history.js';
+import { prefetchBoard, takeMeta } from './first-paint.js';
 import { headerMenu } from './header-menu.js';
+import { bindHelpKey, helpButton } from './help.js';
+import { HistoryPanel } from './history.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
-import { prefetchBoard, takeMeta } from './first-paint.js';
-import { bindHelpKey, helpButton } from './help.js';
 import { localMeta } from './offline.js';
 import { BoardSession } from './session.js';
 import { applyTheme, themeToggle } from './theme.js';

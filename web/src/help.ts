@@ -5,8 +5,8 @@
  */
 import type { Action } from './actions/action.js';
 import { ALWAYS } from './actions/app.js';
-import { bindActions } from './actions/keys.js';
 import { DRAW_ACTIONS } from './actions/draw.js';
+import { bindActions } from './actions/keys.js';
 import { TODO_ACTIONS } from './actions/todo.js';
 import { dialog, h } from './ui.js';
 

@@ -8,7 +8,7 @@
  * (docs/browser-app.md says why the preview rather than the board's own renderers).
  */
 import type { VersionCounts, VersionSummary } from '../../board/model/versions.js';
-import { api, ApiError, authorTag, keys } from './api.js';
+import { ApiError, api, authorTag, keys } from './api.js';
 import { readAsDataUrl } from './draw/images.js';
 import { authorName } from './names.js';
 import { dialog, h, toast } from './ui.js';

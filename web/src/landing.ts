@@ -8,7 +8,7 @@
  * (`/?embed=1#<id>`), live. Without a network on the first view there is no
  * board to show, and the page says so rather than showing a fake.
  */
-import { api, ApiError, recent } from './api.js';
+import { ApiError, api, recent } from './api.js';
 import { themeToggle } from './theme.js';
 import { boardLabel } from './title.js';
 import { h, toast } from './ui.js';

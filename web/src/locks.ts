@@ -1,5 +1,5 @@
 /** Locking a board, entering a key for one, and unlocking it. */
-import { api, ApiError, keys } from './api.js';
+import { ApiError, api, keys } from './api.js';
 import { dialog, h, toast } from './ui.js';
 
 /** Asks for the key of a locked board, checks it, and keeps it for this browser session. */

@@ -3,7 +3,7 @@
  * app shell; the board itself comes from the copy y-indexeddb keeps of every board opened in
  * this browser, and BoardSession syncs it when the network is back.
  */
-import { recent, type BoardMeta } from './api.js';
+import { type BoardMeta, recent } from './api.js';
 
 /** The IndexedDB database that holds a board's local copy. */
 export const localDbName = (boardId: string) => `board-${boardId}`;

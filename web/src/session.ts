@@ -7,10 +7,10 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence, storeState } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { type BoardMode, CollabStateless } from '../../schema/index.js';
-import type { BoardWrite } from '../../board/mutations/board-write.js';
 import { commitMaps, MAP_NAMES, stagedMaps } from '../../board/model/document-model.js';
 import { BoardError, errors } from '../../board/model/errors.js';
+import type { BoardWrite } from '../../board/mutations/board-write.js';
+import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
 import { localDbName } from './offline.js';

@@ -5,8 +5,9 @@
  * like any edit; it is written with the server's own mutation, checked with
  * the same schema (BoardTitle) REST and MCP use.
  */
-import { BoardTitle, MAX_BOARD_TITLE_CHARS } from '../../schema/index.js';
+
 import { boardTitle, setBoardTitle } from '../../board/model/title.js';
+import { BoardTitle, MAX_BOARD_TITLE_CHARS } from '../../schema/index.js';
 import { recent } from './api.js';
 import type { BoardSession } from './session.js';
 import { h, toast } from './ui.js';

@@ -7,8 +7,8 @@
 import { duplicateSelection } from '../draw/clipboard.js';
 import type { DrawContext } from '../draw/context.js';
 import { focusedItem, type ItemFocus } from '../draw/item-focus.js';
-import { nudgeSelection } from '../draw/tools/select/translating.js';
 import { TOOLS } from '../draw/tools/names.js';
+import { nudgeSelection } from '../draw/tools/select/translating.js';
 import { type Action, modKey } from './action.js';
 import { redo, undo } from './history.js';
 

@@ -3,11 +3,12 @@
  * starts and ends and what it is anchored to, and which strokes an eraser's
  * path crosses.
  */
-import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
+
 import { exitPoint } from '../../../board/mutations/anchored-strokes.js';
 import { strokeBBox } from '../../../board/mutations/draw.js';
+import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
 import type { ItemLayer } from './items.js';
-import { round, type Box, type World } from './view.js';
+import { type Box, round, type World } from './view.js';
 
 /** How near a stroke the eraser must pass, in screen pixels. */
 export const ERASER_RADIUS_PX = 8;

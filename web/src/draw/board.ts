@@ -7,17 +7,18 @@
  * (items.ts), the view (view.ts), the toolbar, text editing (editing.ts),
  * live cursors, and the pointer and keyboard handlers.
  */
-import type { BoardSession } from '../session.js';
-import { h } from '../ui.js';
+
 import { actionNamed } from '../actions/action.js';
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
-import type { DrawContext } from './context.js';
-import { ItemFocus } from './item-focus.js';
+import { takeSnapshot } from '../first-paint.js';
+import type { BoardSession } from '../session.js';
+import { h } from '../ui.js';
 import { unionBox } from './clipboard.js';
+import type { DrawContext } from './context.js';
 import { Cursors } from './cursors.js';
 import { Editing } from './editing.js';
 import { uploadImages } from './images.js';
-import { takeSnapshot } from '../first-paint.js';
+import { ItemFocus } from './item-focus.js';
 import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';

@@ -7,18 +7,18 @@
  * in one transaction (one undo step), the selection's top-left at the pointer.
  */
 import { z } from 'zod';
-import { StoredImage, StoredLink, StoredStroke, StoredText, type Anchors, type Point } from '../../../schema/index.js';
-import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
-import { upsertLink, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
 import { ITEM_QUOTAS, requireImageBytes, requireRoom } from '../../../board/model/item-quotas.js';
 import { itemCount, putItem, stamp } from '../../../board/model/items.js';
+import type { BoardWrite } from '../../../board/mutations/board-write.js';
+import { upsertLink, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
+import { type Anchors, type Point, StoredImage, StoredLink, StoredStroke, StoredText } from '../../../schema/index.js';
 import { keys } from '../api.js';
 import { isTyping, toast } from '../ui.js';
 import type { DrawContext } from './context.js';
 import { uploadImage, uploadImages } from './images.js';
 import { asUrl } from './markup.js';
-import { round, type Box, type World } from './view.js';
+import { type Box, round, type World } from './view.js';
 
 /** The clipboard type of copied items; Chromium carries custom types between its own tabs. */
 export const ITEMS_MIME = 'application/x-board-items+json';

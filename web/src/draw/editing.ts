@@ -4,15 +4,16 @@
  * post-it and back, recolouring and deleting the selection. Each is one domain
  * mutation on the shared document (BoardSession.write).
  */
-import { type InkColor, MAX_TEXT_CHARS } from '../../../schema/index.js';
-import type { BoardWrite } from '../../../board/mutations/board-write.js';
+
 import { isLink, type TextItem } from '../../../board/model/document-model.js';
-import { eraseItem, upsertLink, upsertText } from '../../../board/mutations/draw.js';
 import { BoardError } from '../../../board/model/errors.js';
-import { toggleCheckbox } from '../../../board/render/markdown.js';
+import type { BoardWrite } from '../../../board/mutations/board-write.js';
+import { eraseItem, upsertLink, upsertText } from '../../../board/mutations/draw.js';
 import { recolor } from '../../../board/mutations/recolor.js';
+import { toggleCheckbox } from '../../../board/render/markdown.js';
+import { type InkColor, MAX_TEXT_CHARS } from '../../../schema/index.js';
 import type { BoardSession } from '../session.js';
-import { openEditor, type EditorOptions } from './editor.js';
+import { type EditorOptions, openEditor } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
 import { asUrl } from './markup.js';

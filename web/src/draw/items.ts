@@ -5,8 +5,8 @@
 import type * as Y from 'yjs';
 import { type ImageItem, isLink, type StrokeItem, type TextNode } from '../../../board/model/document-model.js';
 import { strokeBBox } from '../../../board/mutations/draw.js';
-import type { BoardSession } from '../session.js';
 import type { DrawSnapshot } from '../first-paint.js';
+import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
 import { renderImage, renderLink, renderStroke, renderText, svgElement } from './render.js';
 import { Selection } from './selection.js';

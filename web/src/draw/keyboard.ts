@@ -4,9 +4,10 @@
  * clicking the canvas; the clipboard (clipboard.ts) and export (export.ts) bind
  * their own events.
  */
-import { bindActions } from '../actions/keys.js';
+
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
 import { EXPORT_ACTIONS } from '../actions/export.js';
+import { bindActions } from '../actions/keys.js';
 import { bindClipboard } from './clipboard.js';
 import { bindExport } from './export.js';
 

@@ -1,6 +1,7 @@
 /** How each kind of draw item becomes DOM: texts and links as positioned elements, strokes as SVG polylines. */
-import { INK_HEX, type InkColor } from '../../../schema/index.js';
+
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
+import { INK_HEX, type InkColor } from '../../../schema/index.js';
 import { keys } from '../api.js';
 import { authorName, itemName } from '../names.js';
 import { readAsDataUrl } from './images.js';

@@ -2,13 +2,14 @@
  * Resizing the selected item: the handle drawn on it, the size a drag of that
  * handle gives (a text's width, an image's width and height), and the write.
  */
-import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
-import type { BoardWrite } from '../../../board/mutations/board-write.js';
+
 import { isLink } from '../../../board/model/document-model.js';
+import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { resizeImage, upsertText } from '../../../board/mutations/draw.js';
+import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
 import { h } from '../ui.js';
 import type { ItemLayer } from './items.js';
-import { round, type Box, type World } from './view.js';
+import { type Box, round, type World } from './view.js';
 
 /** The smallest side a resize leaves an image, in world pixels: small enough for an icon, big enough to grab again. */
 const MIN_IMAGE_SIDE_PX = 8;

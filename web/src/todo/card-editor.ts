@@ -4,6 +4,10 @@
  * (`- [ ]` / `- [x]`, toggled in place), due date, priority, assignee, done,
  * and the label colour as swatches.
  */
+
+import type { TaskItem } from '../../../board/model/document-model.js';
+import type { TaskWrite } from '../../../board/mutations/todo.js';
+import { toggleCheckbox } from '../../../board/render/markdown.js';
 import {
   CARD_COLORS,
   type CardColorName,
@@ -11,9 +15,6 @@ import {
   MAX_TASK_NAME_CHARS,
   TaskInput,
 } from '../../../schema/index.js';
-import type { TaskItem } from '../../../board/model/document-model.js';
-import type { TaskWrite } from '../../../board/mutations/todo.js';
-import { toggleCheckbox } from '../../../board/render/markdown.js';
 import { renderMarkup } from '../draw/markup.js';
 import { dialog, h } from '../ui.js';
 

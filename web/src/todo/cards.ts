@@ -1,9 +1,9 @@
 /** A task's card: its name, done box and badges; and the key that says when a card must be drawn again. */
 import type { TaskItem } from '../../../board/model/document-model.js';
 import { checklistOf } from '../../../board/render/markdown.js';
-import { isOverdue, todayUtc } from './filter.js';
-import { cardDrag } from './drag.js';
 import { h } from '../ui.js';
+import { cardDrag } from './drag.js';
+import { isOverdue, todayUtc } from './filter.js';
 
 export const isAi = (author: string) => author.startsWith('ai:');
 

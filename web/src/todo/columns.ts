@@ -4,8 +4,9 @@
  * column does; the header, colours and field are drawn again only when the
  * column itself changes, and the count on every render.
  */
-import { type CardColorName, MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
+
 import type { ColumnItem, TaskItem } from '../../../board/model/document-model.js';
+import { type CardColorName, MAX_TASK_NAME_CHARS, TaskInput } from '../../../schema/index.js';
 import { h } from '../ui.js';
 import { colourSwatches } from './card-editor.js';
 import { isAi } from './cards.js';

@@ -6,15 +6,15 @@
  */
 import type { DrawContext } from '../context.js';
 import type { World } from '../view.js';
+import type { ArrowDrawing } from './arrow/drawing.js';
+import type { Erasing } from './eraser/erasing.js';
 import type { ToolName } from './names.js';
+import type { Drawing } from './pen/drawing.js';
+import type { Brushing } from './select/brushing.js';
+import type { Translating } from './select/translating.js';
 import type { Panning } from './shared/panning.js';
 import type { Pinching } from './shared/pinching.js';
 import type { Resizing } from './shared/resizing.js';
-import type { Translating } from './select/translating.js';
-import type { Brushing } from './select/brushing.js';
-import type { Drawing } from './pen/drawing.js';
-import type { ArrowDrawing } from './arrow/drawing.js';
-import type { Erasing } from './eraser/erasing.js';
 import type { Pointing } from './text/pointing.js';
 
 export type Screen = { x: number; y: number };

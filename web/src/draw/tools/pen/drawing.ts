@@ -1,6 +1,7 @@
 /** Drawing: a pen stroke, drawn as the pointer moves and written once, on release. */
-import type { Point } from '../../../../../schema/index.js';
+
 import { upsertStroke } from '../../../../../board/mutations/draw.js';
+import type { Point } from '../../../../../schema/index.js';
 import type { DrawContext } from '../../context.js';
 import { inkCss, strokePath, svgElement } from '../../render.js';
 import { round, type World } from '../../view.js';
