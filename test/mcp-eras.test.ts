@@ -11,6 +11,7 @@ import { RequestMemory } from '../adapters/mcp/memory.js';
 import { MAX_TEXT_NODES } from '../schema/index.js';
 import { MAX_LISTENS_PER_IP } from '../schema/limits.js';
 import { connectMcp, connectModernMcp, type McpClient, refusalOf } from './helpers/mcp.js';
+import { statelessRequest } from './helpers/mcp-raw.js';
 import { eventually } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
@@ -30,30 +31,8 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     body: JSON.stringify(body),
   });
 
-/** A 2026-07-28 request as a client writes it by hand: the envelope in _meta and the standard headers. */
 const modernRequest = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  post(
-    '/mcp',
-    {
-      jsonrpc: '2.0',
-      id: 7,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    },
-    {
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...headers,
-    },
-  );
+  statelessRequest(t.server.url, method, params, headers);
 
 describe('2026-07-28, stateless', () => {
   it('server/discover names the revision, the server and the capabilities; no session header is ever given', async () => {

@@ -12,7 +12,7 @@ import { nodeHandler } from '../adapters/mcp/web.js';
 import { sessionCalls, statelessCalls } from '../bench/lib/mcp-wire.js';
 import { client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
-import { connectRawMcp } from './helpers/mcp-raw.js';
+import { connectRawMcp, statelessRequest } from './helpers/mcp-raw.js';
 import { useServer } from './helpers/server.js';
 
 const t = useServer();
@@ -200,28 +200,7 @@ describe("a request its method's schema refuses (BoardServer's wrapper over the 
 
   it('is -32602 on a 2026-07-28 request too', async () => {
     const { method, params } = refused[0];
-    const response = await fetch(`${t.server.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method,
-        params: {
-          ...params,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
+    const response = await statelessRequest(t.server.url, method, params);
     const body = await response.json();
     expect(body.error).toMatchObject({ code: -32602 });
     expect(body.error.message).toMatch(/^invalid resources\/read request: params\.uri: /);

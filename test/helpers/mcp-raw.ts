@@ -87,3 +87,35 @@ export async function connectRawMcp(baseUrl: string, headers: Record<string, str
     },
   };
 }
+
+/** A 2026-07-28 request as a client writes it by hand: the envelope in _meta and the standard headers. */
+export function statelessRequest(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<globalThis.Response> {
+  return fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
