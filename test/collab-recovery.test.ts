@@ -7,6 +7,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boardMaps } from '../board/model/document-model.js';
 import { client } from './helpers/http.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -54,7 +55,7 @@ describe.skipIf(!available)('Yjs clients when PostgreSQL stops and comes back', 
       expect(res.status).toBe(200);
       written = res.body;
     }, 10_000);
-    await eventually(() => expect(yjs.doc.getMap('texts').get(written!.id)).toBeDefined(), 5_000);
+    await eventually(() => expect(boardMaps(yjs.doc).texts.get(written!.id)).toBeDefined(), 5_000);
     await eventually(
       async () =>
         expect((await api.get(`/json/${id}`)).body.texts.map((text: { id: string }) => text.id)).toContain('offline'),

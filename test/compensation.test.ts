@@ -4,8 +4,10 @@
  * switch, whose document update may arrive first; the race cannot be forced
  * from outside, so the rule is checked here on a real Y.Doc.
  */
+
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { boardMaps } from '../board/model/document-model.js';
 import { attachCompensator, type CompensationContext, type Repair } from '../host/documents/compensation.js';
 
 const stamp = { author: 'user:c', last_updated: '2026-01-01T00:00:00.000Z' };
@@ -35,7 +37,7 @@ describe('the mode a client is checked against', () => {
     });
     fromClient(() => doc.getMap('tasks').set('t1', task));
     expect(repairs).toEqual([]);
-    expect(doc.getMap('tasks').get('t1')).toEqual(task);
+    expect(boardMaps(doc).tasks.get('t1')).toEqual(task);
   });
 
   it("is never what the client's own transaction writes to meta.mode", () => {

@@ -11,6 +11,7 @@
  * Kill moments and write choices come from a seeded PRNG: the test name shows
  * the seed, and CRASH_SEED replays its choices (the interleaving still varies).
  */
+
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { boardMaps, type ContentMapName } from '../board/model/document-model.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { type Client, client } from './helpers/http.js';
 import { connectMcp, type McpClient } from './helpers/mcp.js';
@@ -163,7 +165,7 @@ function readStored(dataDir: string): Map<string, Content> {
       for (const { u } of journal.all(id) as { u: Buffer }[]) Y.applyUpdate(doc, u);
       expect(doc.store.pendingStructs, `board ${id}: journal entries with missing dependencies`).toBeNull();
       expect(doc.store.pendingDs, `board ${id}: deletions of unknown items in the journal`).toBeNull();
-      const items = (name: string) => sortedById([...doc.getMap(name).values()]);
+      const items = (name: ContentMapName) => sortedById([...boardMaps(doc)[name].values()]);
       result.set(id, {
         texts: items('texts'),
         lines: items('lines'),

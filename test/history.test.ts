@@ -4,7 +4,9 @@
  * ETag, restore (and how live clients see it), locks, rate limit, hostile
  * input, erase, and thinning as the clock moves on.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boardMaps } from '../board/model/document-model.js';
 import { MAX_BATCH_OPS } from '../schema/index.js';
 import { type Client, client, PNG_1PX } from './helpers/http.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
@@ -233,7 +235,7 @@ describe('restore', () => {
     await eventually(() => expect(yjs.doc.getMap('texts').size).toBe(2));
     const from = ws.frames.length;
     expect((await t.api.post(`/api/boards/${id}/versions/1/restore`)).status).toBe(200);
-    const contents = () => [...yjs.doc.getMap<any>('texts').values()].map((x) => x.content);
+    const contents = () => [...boardMaps(yjs.doc).texts.values()].map((x) => (x as { content?: string }).content);
     await eventually(() => expect(contents()).toEqual(['original']));
     const op = await ws.next((f) => f.type === 'op' && f.op === 'delete', 5_000, from);
     expect(op.author).toBe('ai:rest');
@@ -282,7 +284,7 @@ describe('restore', () => {
     expect(json.texts.map((x: any) => x.content)).toContain('base');
     expect(json.texts.map((x: any) => x.content)).not.toContain('second');
     await eventually(() =>
-      expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content).sort()).toEqual(
+      expect([...boardMaps(yjs.doc).texts.values()].map((x) => (x as { content?: string }).content).sort()).toEqual(
         json.texts.map((x: any) => x.content).sort(),
       ),
     );

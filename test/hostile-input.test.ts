@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { boardMaps } from '../board/model/document-model.js';
 import { MUTATION_FRAME_TYPES } from '../board/operations/operations.js';
 import { MAX_COLLAB_MESSAGE_BYTES, MAX_WS_FRAME_BYTES, StoredLink, StoredStroke, StoredText } from '../schema/index.js';
 import {
@@ -1002,8 +1003,8 @@ describe('Yjs: malformed messages and bogus updates over /collab', () => {
       for (const line of res.body.lines)
         expect(StoredStroke.safeParse(line).error?.issues ?? [], JSON.stringify(line)).toEqual([]);
       const byId = (items: { id: string }[]) => JSON.stringify([...items].sort((a, b) => a.id.localeCompare(b.id)));
-      expect(byId([...watcher.doc.getMap<any>('texts').values()])).toBe(byId(res.body.texts));
-      expect(byId([...watcher.doc.getMap<any>('lines').values()])).toBe(byId(res.body.lines));
+      expect(byId([...boardMaps(watcher.doc).texts.values()])).toBe(byId(res.body.texts));
+      expect(byId([...boardMaps(watcher.doc).lines.values()])).toBe(byId(res.body.lines));
       expect([...watcher.doc.getMap<any>('images').keys()].sort()).toEqual(
         res.body.images.map((i: { id: string }) => i.id).sort(),
       );

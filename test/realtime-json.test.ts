@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { boardMaps } from '../board/model/document-model.js';
 import { upsertText } from '../board/mutations/draw.js';
 import { MAX_BATCH_OPS, MAX_RECOLOR_ITEMS } from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
@@ -65,7 +66,7 @@ describe('live broadcast from every surface', () => {
       const op = await client.next((f) => f.type === 'op');
       expect(op).toEqual({ type: 'op', op: 'upsert', kind: 'texts', item: text, author: 'ai:rest', etag });
     }
-    await eventually(() => expect(yjs.doc.getMap('texts').get(text.id)).toEqual(text));
+    await eventually(() => expect(boardMaps(yjs.doc).texts.get(text.id)).toEqual(text));
     const deleted = await t.api.del(`/api/boards/${id}/texts/${text.id}`);
     expect(deleted.status).toBe(200);
     for (const client of clients)
@@ -120,7 +121,9 @@ describe('client frames', () => {
         author: `user:${CLIENT}`,
       });
     }
-    await eventually(() => expect(yjs.doc.getMap('texts').get(ack.result.id)).toMatchObject({ content: 'typed live' }));
+    await eventually(() =>
+      expect(boardMaps(yjs.doc).texts.get(ack.result.id)).toMatchObject({ content: 'typed live' }),
+    );
     const { bbox: _box, created: _created, ...stored } = ack.result; // the answer's laid-out box is not stored
     expect((await t.api.get(`/json/${id}`)).body.texts).toEqual([stored]);
 

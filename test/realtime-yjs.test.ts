@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { boardMaps } from '../board/model/document-model.js';
 import { upsertText } from '../board/mutations/draw.js';
 import { MAX_TEXT_NODES } from '../schema/index.js';
 import { connectJson, connectYjs, eventually, openJson } from './helpers/realtime.js';
@@ -51,9 +52,9 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     const column = json.snapshot.board.columns[0].id;
     json.send({ type: 'create_task', ref: 1, column_id: column, name: 'from JSON' });
     const { created: _created, ...task } = (await json.next((f) => f.type === 'ack')).result;
-    await eventually(() => expect(a.doc.getMap('tasks').get(task.id)).toMatchObject({ name: 'from JSON' }));
+    await eventually(() => expect(boardMaps(a.doc).tasks.get(task.id)).toMatchObject({ name: 'from JSON' }));
     a.doc.getMap('tasks').set(task.id, { ...task, done: true, last_updated: now() });
-    await eventually(() => expect(b.doc.getMap('tasks').get(task.id)).toMatchObject({ done: true }));
+    await eventually(() => expect(boardMaps(b.doc).tasks.get(task.id)).toMatchObject({ done: true }));
     await eventually(async () => expect((await snapshot(id)).tasks[0].done).toBe(true));
     a.destroy();
     b.destroy();
@@ -97,7 +98,9 @@ describe('/collab: Yjs sync through Hocuspocus', () => {
     );
     await eventually(() =>
       expect(
-        [...reader.doc.getMap<any>('texts').values()].some((item) => item.content === 'by REST with the key'),
+        [...boardMaps(reader.doc).texts.values()].some(
+          (item) => (item as { content?: string }).content === 'by REST with the key',
+        ),
       ).toBe(true),
     );
     reader.destroy();
@@ -167,7 +170,7 @@ describe('accept-then-compensate', () => {
     const client = connectYjs(t.server.url, id);
     await client.synced;
     client.doc.getMap('texts').set(original.id, { ...original, author: 'user:thief', content: 'mine now' });
-    await eventually(() => expect(client.doc.getMap('texts').get(original.id)).toEqual(original));
+    await eventually(() => expect(boardMaps(client.doc).texts.get(original.id)).toEqual(original));
     client.doc.getMap('texts').set(original.id, { ...original, width: 5 });
     await eventually(() => expect(client.stateless).toHaveLength(2));
     expect(client.stateless[1].repairs[0]).toMatchObject({ id: original.id, action: 'restored' });
@@ -250,7 +253,7 @@ describe('accept-then-compensate', () => {
     const todo = await board('todo');
     const kanban = connectYjs(t.server.url, todo.id);
     await kanban.synced;
-    const column = [...kanban.doc.getMap<any>('columns').values()][0];
+    const column = [...boardMaps(kanban.doc).columns.values()][0];
     await t.api.post(`/api/boards/${todo.id}/tasks`, { column_id: column.id, name: 'goes with its column' });
     await eventually(() => expect(kanban.doc.getMap('tasks').size).toBe(1));
     kanban.doc.getMap('columns').delete(column.id);

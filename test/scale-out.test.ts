@@ -5,6 +5,7 @@
  * PostgreSQL is not running here (scripts/start-shared-services.sh; CI always
  * runs them).
  */
+
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boardMaps } from '../board/model/document-model.js';
 import { type ChildServer, startChildServer, tempDataDir } from './helpers/child-server.js';
 import { client } from './helpers/http.js';
 import { connectMcp, connectModernMcp, refusalOf } from './helpers/mcp.js';
@@ -85,7 +87,7 @@ describe.skipIf(!available)('two instances, one board', () => {
       author: 'ai:rest',
     });
     await eventually(
-      () => expect(yjs.doc.getMap('texts').get(written.body.id)).toMatchObject({ content: 'written on A' }),
+      () => expect(boardMaps(yjs.doc).texts.get(written.body.id)).toMatchObject({ content: 'written on A' }),
       2_000,
     );
     console.log(`cross-instance JSON op ${jsonDelay} ms after the write's response (spec: about 100 ms)`);
@@ -162,7 +164,7 @@ describe.skipIf(!available)('two instances, one board', () => {
     await eventually(() => expect(onA.provider.hasUnsyncedChanges).toBe(false), 3_000); // acknowledged: stored on A
     onA.destroy();
     await eventually(
-      () => expect(onB.doc.getMap('texts').get('parting')).toMatchObject({ content: 'typed, then the tab closed' }),
+      () => expect(boardMaps(onB.doc).texts.get('parting')).toMatchObject({ content: 'typed, then the tab closed' }),
       3_000,
     );
     onB.destroy();
@@ -177,7 +179,7 @@ describe.skipIf(!available)('two instances, one board', () => {
     await yjs.synced; // B has read the board as a draw board
     expect((await client(a.url).post(`/api/boards/${id}/mode`, { mode: 'todo' })).status).toBe(200);
     await eventually(() => expect(yjs.doc.getMap('columns').size).toBeGreaterThan(0), 3_000);
-    const column = [...yjs.doc.getMap<{ id: string }>('columns').values()][0].id;
+    const column = [...boardMaps(yjs.doc).columns.values()][0].id;
     const stamp = { author: 'user:b', last_updated: new Date().toISOString() };
     yjs.doc
       .getMap('tasks')
@@ -188,7 +190,7 @@ describe.skipIf(!available)('two instances, one board', () => {
       );
     }, 3_000);
     await sleep(200);
-    expect(yjs.doc.getMap('tasks').get('task-on-b')).toBeDefined(); // not removed as a wrong-mode item
+    expect(boardMaps(yjs.doc).tasks.get('task-on-b')).toBeDefined(); // not removed as a wrong-mode item
     expect(yjs.stateless.filter((message) => message.type === 'compensated')).toEqual([]);
     yjs.destroy();
   });
@@ -396,7 +398,10 @@ describe.skipIf(!available)('two instances, one board', () => {
     const restored = await onB.post(`/api/boards/${id}/versions/1/restore`);
     expect(restored.body).toMatchObject({ ok: true, version: 3, restoredFrom: 1 });
     await eventually(
-      () => expect([...yjs.doc.getMap<any>('texts').values()].map((x) => x.content)).toEqual(['on A']),
+      () =>
+        expect([...boardMaps(yjs.doc).texts.values()].map((x) => (x as { content?: string }).content)).toEqual([
+          'on A',
+        ]),
       8_000,
     );
     expect((await onA.get(`/json/${id}`)).body.etag).toBe(restored.body.etag);
@@ -476,7 +481,7 @@ describe.skipIf(!available || !existsSync(NGINX))('behind the nginx of docs/depl
       await yjs.synced;
       const written = await api.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'through nginx' });
       expect(await json.next((f) => f.type === 'op')).toMatchObject({ item: { id: written.body.id } });
-      await eventually(() => expect(yjs.doc.getMap('texts').get(written.body.id)).toBeDefined(), 2_000);
+      await eventually(() => expect(boardMaps(yjs.doc).texts.get(written.body.id)).toBeDefined(), 2_000);
       // Sticky by board: the socket, the REST writes and the Yjs socket met on one instance.
       const loaded = await Promise.all(
         [a, b].map(async (server) =>

@@ -5,11 +5,13 @@
  * ended ones. The server's clock is controlled by the test (MCP sessions count
  * real idle time, so that part waits for real).
  */
+
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { boardMaps } from '../board/model/document-model.js';
 import { RATE_BOARD_STANDARD, RATE_CREATE_STANDARD } from '../schema/index.js';
 import { DATABASE_FILE } from '../store/sqlite/database.js';
 import { type Client, client } from './helpers/http.js';
@@ -56,7 +58,7 @@ function storedTexts(dataDir: string, boardId: string): unknown[] {
     }[])
       Y.applyUpdate(doc, row.u);
     expect(doc.store.pendingStructs, 'journal entries whose dependencies are not stored').toBeNull();
-    return [...doc.getMap('texts').values()];
+    return [...boardMaps(doc).texts.values()];
   } finally {
     db.close();
   }

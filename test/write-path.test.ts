@@ -391,7 +391,7 @@ describe("Hocuspocus's store debounce and broadcast switch, through its public s
       await Promise.all([write(boardId, 'seen 1'), write(boardId, 'seen 2')]);
       expect(document.flushDelay).toBe(0);
       await eventually(() => {
-        const contents = [...yjs.doc.getMap<{ content: string }>('texts').values()].map((text) => text.content);
+        const contents = [...boardMaps(yjs.doc).texts.values()].map((text) => (text as { content?: string }).content);
         expect(contents).toEqual(expect.arrayContaining(['alone', 'seen 1', 'seen 2']));
       });
     } finally {

@@ -1,12 +1,13 @@
 /**
  * The layout of a board's Y.Doc (documented in docs/document-model.md): one
- * top-level Y.Map per kind, holding id -> plain JSON item. A whole item is
- * replaced on every change, which merges per item and costs far less memory
- * than a nested Y.Map per item.
+ * top-level Y.Map per kind, holding id -> the item as a nested Y.Map of its
+ * fields (item-map.ts), so that changes to different fields of one item merge;
+ * and `meta`, a map of plain settings.
  */
 import type * as Y from 'yjs';
 import type { Anchors, BoardMode, CardColorName, InkColor, Point } from '../../schema/index.js';
 import { StagedMap } from '../mutations/staged-map.js';
+import { ItemMap } from './item-map.js';
 
 type Stamp = { author: string; last_updated: string };
 
@@ -90,20 +91,49 @@ export const CONTENT_MAPS = [...DRAW_MAPS, ...TODO_MAPS] as const;
 /** Every top-level map of a board document: the one list of their names. */
 export const MAP_NAMES: readonly MapName[] = [...CONTENT_MAPS, 'meta'];
 
-/** The typed top-level maps of a board document. */
-export type BoardMaps = { [K in MapName]: Y.Map<MapTypes[K]> };
+export type ContentMapName = (typeof CONTENT_MAPS)[number];
 
-/** A document's maps never change identity: found once per document, not on every write. */
+/** The fields people type into, stored as Y.Text so that two people typing in one merge character by character. */
+export const TEXT_FIELDS: { [K in ContentMapName]: readonly string[] } = {
+  texts: ['content'],
+  lines: [],
+  images: [],
+  columns: ['title'],
+  tasks: ['name', 'description', 'content'],
+  lanes: ['title'],
+};
+
+/** The typed top-level maps of a board document: the items of each kind, and the settings. */
+export type BoardMaps = { [K in ContentMapName]: ItemMap<MapTypes[K]> } & { meta: Y.Map<MapTypes['meta']> };
+
+/** A document's maps never change identity: made once per document (each keeps a mirror of its items), not on every write. */
 const mapsOf = new WeakMap<Y.Doc, BoardMaps>();
 
 export function boardMaps(doc: Y.Doc): BoardMaps {
   let maps = mapsOf.get(doc);
-  if (!maps)
-    mapsOf.set(
-      doc,
-      (maps = Object.fromEntries(MAP_NAMES.map((name) => [name, doc.getMap(name)])) as unknown as BoardMaps),
-    );
+  if (!maps) {
+    const items = <K extends ContentMapName>(name: K) =>
+      new ItemMap<MapTypes[K]>(doc.getMap(name), new Set(TEXT_FIELDS[name]));
+    maps = {
+      texts: items('texts'),
+      lines: items('lines'),
+      images: items('images'),
+      columns: items('columns'),
+      tasks: items('tasks'),
+      lanes: items('lanes'),
+      meta: doc.getMap('meta'),
+    };
+    mapsOf.set(doc, maps);
+  }
   return maps;
+}
+
+/** Rewrites a board stored in the former layout (one plain object per item) as nested maps; call inside a Y transaction. */
+export function migrateLayout(doc: Y.Doc): boolean {
+  const maps = boardMaps(doc);
+  let migrated = false;
+  for (const name of CONTENT_MAPS) migrated = maps[name].migrate() || migrated;
+  return migrated;
 }
 
 /** What a write sees of the maps: its own changes staged until commit (see StagedMap). */

@@ -1,15 +1,6 @@
-/**
- * Where the ends of strokes anchored to texts and images sit. A straight
- * stroke (two points, an arrow) runs edge to edge: each anchored end lies where
- * the line between the two items' centres (or an item's centre and the free
- * end) leaves that item's box. A stroke of more points keeps its drawn shape
- * and bends to follow its items. Either way each anchored end stays at its
- * item's top-left plus the anchor's (dx, dy), and the stroke's `last_updated`
- * stays: the stroke itself was not edited.
- */
-import type * as Y from 'yjs';
 import type { Anchor, Point } from '../../schema/index.js';
 import type { StrokeItem } from '../model/document-model.js';
+import type { ItemMap } from '../model/item-map.js';
 import type { BoardWrite } from './board-write.js';
 
 type World = { x: number; y: number };
@@ -101,9 +92,9 @@ export function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: num
  * moving 50 items a frame reads it 50 times instead of walking 2000 strokes
  * 50 times.
  */
-const anchorIndexes = new WeakMap<Y.Map<StrokeItem>, Map<string, string[]>>();
+const anchorIndexes = new WeakMap<ItemMap<StrokeItem>, Map<string, string[]>>();
 
-function anchorIndex(lines: Y.Map<StrokeItem>): Map<string, string[]> {
+function anchorIndex(lines: ItemMap<StrokeItem>): Map<string, string[]> {
   let index = anchorIndexes.get(lines);
   if (index) return index;
   index = new Map();
@@ -120,7 +111,7 @@ function anchorIndex(lines: Y.Map<StrokeItem>): Map<string, string[]> {
 /** Ids of the strokes that may be anchored to a node as this write sees them: the committed ones, and any the write itself changed. */
 function strokesAnchoredTo(w: BoardWrite, nodeId: string): Set<string> {
   const { map, cleared } = w.maps.lines.committed;
-  const ids = new Set(cleared ? [] : (anchorIndex(map).get(nodeId) ?? []));
+  const ids = new Set(cleared ? [] : (anchorIndex(map as ItemMap<StrokeItem>).get(nodeId) ?? []));
   for (const id of w.maps.lines.changedKeys()) ids.add(id);
   return ids;
 }

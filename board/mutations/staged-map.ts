@@ -1,10 +1,10 @@
 /**
  * A write's view of one of the document's maps: reads see the write's own
- * changes, but nothing reaches the Y.Map until commit(). A mutation (or a batch
+ * changes, but nothing reaches the document until commit(). A mutation (or a batch
  * of them) that fails half-way therefore leaves the document exactly as it was:
  * no partial change, no update, the same ETag.
  */
-import type * as Y from 'yjs';
+import type { WritableMap } from '../model/item-map.js';
 
 const DELETED = Symbol('deleted');
 
@@ -15,7 +15,7 @@ export class StagedMap<T> {
   private changes: Map<string, T | typeof DELETED> | undefined;
   private cleared = false;
 
-  constructor(private readonly base: Y.Map<T>) {}
+  constructor(private readonly base: WritableMap<T>) {}
 
   private get staged(): ReadonlyMap<string, T | typeof DELETED> {
     return this.changes ?? NONE;
@@ -66,7 +66,7 @@ export class StagedMap<T> {
   }
 
   /** The map as committed before this write (its own changes are not in it), and whether the write cleared it. */
-  get committed(): { map: Y.Map<T>; cleared: boolean } {
+  get committed(): { map: WritableMap<T>; cleared: boolean } {
     return { map: this.base, cleared: this.cleared };
   }
 
@@ -80,7 +80,7 @@ export class StagedMap<T> {
     return this.cleared || this.staged.size > 0;
   }
 
-  /** Applies the staged changes to the Y.Map; call inside the write's Y transaction. */
+  /** Applies the staged changes to the document's map; call inside the write's Y transaction. */
   commit(): void {
     if (this.cleared) this.base.clear();
     for (const [key, value] of this.staged) {

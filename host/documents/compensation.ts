@@ -9,7 +9,8 @@
 import { isTransactionOrigin } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import type { z } from 'zod';
-import { DRAW_MAPS, MAP_NAMES, type MapName, TODO_MAPS } from '../../board/model/document-model.js';
+import { boardMaps, CONTENT_MAPS, DRAW_MAPS, type MapName, TODO_MAPS } from '../../board/model/document-model.js';
+import type { WritableMap } from '../../board/model/item-map.js';
 import { COLUMNS_PER_LANE, IMAGE_BYTES_TOTAL, ITEM_QUOTAS } from '../../board/model/item-quotas.js';
 import type { BoardMode } from '../../schema/index.js';
 import {
@@ -66,10 +67,16 @@ function isPlainJson(value: unknown): boolean {
  */
 const META_SETTINGS: Record<string, z.ZodType | undefined> = { colWidth: StoredColWidth, title: StoredTitle };
 
+/** A map's value as the rules read it: an item as its plain fields, a setting as it is. */
+function storedValue(doc: Y.Doc, kind: MapName, key: string): unknown {
+  const maps = boardMaps(doc);
+  return kind === 'meta' ? maps.meta.get(key) : maps[kind].get(key);
+}
+
 /** Why a value a client wrote breaks the rules, or null when it is fine. */
 function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: CompensationContext): string | null {
-  if (value instanceof Y.AbstractType) return 'items are plain JSON, not shared types';
-  if (!isPlainJson(value)) return 'items are plain JSON objects (a __proto__ key is not a field)';
+  if (value instanceof Y.AbstractType) return 'an item is a map of its fields, not another shared type';
+  if (!isPlainJson(value)) return 'item fields are plain JSON or text (a __proto__ key is not a field)';
   if (change.kind !== 'meta' && (typeof value !== 'object' || value === null || Array.isArray(value)))
     return 'items are JSON objects';
   if (change.kind === 'meta') {
@@ -102,7 +109,7 @@ function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: 
     case 'tasks': {
       const problem = firstIssue(StoredTask, value) ?? (item.id === change.key ? null : 'id must equal its key');
       if (problem) return problem;
-      return doc.getMap('columns').has(item.column_id as string) ? null : 'no column with this column_id';
+      return boardMaps(doc).columns.has(item.column_id as string) ? null : 'no column with this column_id';
     }
     case 'lanes':
       return (
@@ -127,7 +134,7 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
   };
   for (const change of changes) {
     if (change.action === 'delete') continue;
-    const problem = problemWith(doc, change, doc.getMap(change.kind).get(change.key), context);
+    const problem = problemWith(doc, change, storedValue(doc, change.kind, change.key), context);
     if (problem) repair(change, problem);
   }
   // Quotas: the newest additions of this transaction go first.
@@ -135,7 +142,7 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
     .filter((change) => change.action === 'add' && !repaired.has(`${change.kind}\u0000${change.key}`))
     .reverse();
   for (const { map: kind, limit } of Object.values(ITEM_QUOTAS)) {
-    let excess = doc.getMap(kind).size - limit;
+    let excess = boardMaps(doc)[kind].size - limit;
     for (const change of adds) {
       if (excess <= 0) break;
       if (change.kind !== kind || repaired.has(`${kind}\u0000${change.key}`)) continue;
@@ -144,11 +151,10 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
       excess -= 1;
     }
   }
-  const columns = [...doc.getMap<{ id: string; lane: number }>('columns').values()].filter(
-    (c) => !repaired.has(`columns\u0000${c.id}`),
-  );
+  const maps = boardMaps(doc);
+  const columns = [...maps.columns.values()].filter((c) => !repaired.has(`columns\u0000${c.id}`));
   for (const change of adds.filter((c) => c.kind === 'columns' && !repaired.has(`columns\u0000${c.key}`))) {
-    const lane = (doc.getMap<{ lane: number }>('columns').get(change.key) as { lane: number }).lane;
+    const lane = (maps.columns.get(change.key) as { lane: number }).lane;
     if (
       columns.filter((column) => column.lane === lane && !repaired.has(`columns\u0000${column.id}`)).length >
       COLUMNS_PER_LANE.limit
@@ -157,16 +163,15 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
     }
   }
   let bytes = 0;
-  for (const image of doc.getMap<{ id: string; bytes: number }>('images').values())
-    if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
+  for (const image of maps.images.values()) if (!repaired.has(`images\u0000${image.id}`)) bytes += image.bytes;
   for (const change of adds.filter((c) => c.kind === 'images' && !repaired.has(`images\u0000${c.key}`))) {
     if (bytes <= IMAGE_BYTES_TOTAL.limit) break;
-    bytes -= (doc.getMap<{ bytes: number }>('images').get(change.key) as { bytes: number }).bytes;
+    bytes -= (maps.images.get(change.key) as { bytes: number }).bytes;
     repair(change, IMAGE_BYTES_TOTAL.reason);
   }
   // A column a client deleted takes its tasks along, as it does on every other surface.
   for (const change of changes.filter((c) => c.kind === 'columns' && c.action === 'delete')) {
-    for (const task of doc.getMap<{ id: string; column_id: string }>('tasks').values()) {
+    for (const task of maps.tasks.values()) {
       if (task.column_id === change.key)
         repairs.push({
           kind: 'tasks',
@@ -183,8 +188,9 @@ export function checkClientChanges(doc: Y.Doc, changes: ClientChange[], context:
 /** Applies repairs; call inside one server transaction. `originals` maps kind/key to the value before the client's change. */
 export function applyRepairs(doc: Y.Doc, repairs: Repair[], changes: ClientChange[]): void {
   const before = new Map(changes.map((change) => [`${change.kind}\u0000${change.key}`, change.oldValue]));
+  const maps = boardMaps(doc);
   for (const repair of repairs) {
-    const map = doc.getMap(repair.kind);
+    const map = maps[repair.kind] as WritableMap<unknown>;
     const old = before.get(`${repair.kind}\u0000${repair.id}`);
     if (repair.action === 'restored' && old !== undefined) map.set(repair.id, old);
     else map.delete(repair.id);
@@ -200,7 +206,7 @@ export function applyRepairs(doc: Y.Doc, repairs: Repair[], changes: ClientChang
  */
 function mirroredMode(doc: Y.Doc, changes: ClientChange[]): BoardMode | undefined {
   const own = changes.find((change) => change.kind === 'meta' && change.key === 'mode');
-  const mode = own ? own.oldValue : doc.getMap('meta').get('mode');
+  const mode = own ? own.oldValue : boardMaps(doc).meta.get('mode');
   return mode === 'draw' || mode === 'todo' ? mode : undefined;
 }
 
@@ -219,15 +225,25 @@ export function attachCompensator(
 ): void {
   const pending = new Map<Y.Transaction, ClientChange[]>();
   const fromClient = (origin: unknown) => isTransactionOrigin(origin) && origin.source === 'connection';
-  for (const kind of MAP_NAMES) {
-    doc.getMap(kind).observe((event) => {
-      if (!fromClient(event.transaction.origin)) return;
-      const list = pending.get(event.transaction) ?? [];
-      for (const [key, change] of event.changes.keys)
-        list.push({ kind, key, action: change.action, oldValue: change.oldValue });
-      pending.set(event.transaction, list);
+  const note = (transaction: Y.Transaction, change: ClientChange) => {
+    if (!fromClient(transaction.origin)) return;
+    const list = pending.get(transaction) ?? [];
+    list.push(change);
+    pending.set(transaction, list);
+  };
+  const maps = boardMaps(doc);
+  for (const kind of CONTENT_MAPS) {
+    maps[kind].observe((changes, transaction) => {
+      for (const { key, before, after } of changes) {
+        const action = before === undefined ? 'add' : after === undefined ? 'delete' : 'update';
+        note(transaction, { kind, key, action, oldValue: before });
+      }
     });
   }
+  maps.meta.observe((event) => {
+    for (const [key, change] of event.changes.keys)
+      note(event.transaction, { kind: 'meta', key, action: change.action, oldValue: change.oldValue });
+  });
   doc.on('afterTransaction', (transaction: Y.Transaction) => {
     const changes = pending.get(transaction);
     if (!changes) return;

@@ -15,10 +15,13 @@ import type {
   Hocuspocus,
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
-import { boardMaps } from '../../board/model/document-model.js';
+import { boardMaps, migrateLayout } from '../../board/model/document-model.js';
 import { CLOSE, errors } from '../../board/model/errors.js';
 import type { BoardStore } from '../../store/board-store.js';
 import { isRelayed } from '../events/board-events.js';
+
+/** The origin of the one rewrite of a board stored in the former layout. */
+export const MIGRATION_ORIGIN = { source: 'system', author: 'system:migration' } as const;
 
 /** Told of journal commits and compactions, with their duration in seconds (the operator's metrics). */
 export type JournalHooks = {
@@ -75,6 +78,8 @@ export class JournalledDatabase extends Database {
       if (!pending) return this.hooks?.committed(seconds(start), true);
       this.settleWith(pending, { start, document }, instance);
     });
+    // A board stored in the former layout (one plain object per item) is rewritten once, journalled as any change.
+    document.transact(() => migrateLayout(document), MIGRATION_ORIGIN);
   }
 
   /**

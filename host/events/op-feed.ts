@@ -8,7 +8,7 @@
  */
 import { isTransactionOrigin } from '@hocuspocus/server';
 import type * as Y from 'yjs';
-import { type ImageItem, MAP_NAMES, type MapName } from '../../board/model/document-model.js';
+import { boardMaps, CONTENT_MAPS, type ImageItem, type MapName, type Meta } from '../../board/model/document-model.js';
 import { isBoardOrigin } from '../../board/mutations/board-write.js';
 import { etagOf } from '../../board/reads/snapshot.js';
 import type { BlobStore, DocumentJournal } from '../../store/board-store.js';
@@ -50,24 +50,23 @@ export function feedOps(
 ): () => void {
   let touched: Map<string, Touch> | null = null;
   let fetching: Promise<void> | null = null;
-  const observers = MAP_NAMES.map((kind) => {
-    const map = doc.getMap(kind);
-    const observer = (event: Y.YMapEvent<unknown>) => {
-      touched ??= new Map();
-      for (const [key, change] of event.changes.keys) {
-        const id = `${kind}\u0000${key}`;
-        if (!touched.has(id))
-          touched.set(id, {
-            kind,
-            key,
-            before: change.action === 'add' ? undefined : change.oldValue,
-            origin: event.transaction.origin,
-          });
-      }
-    };
-    map.observe(observer);
-    return () => map.unobserve(observer);
-  });
+  const note = (kind: MapName, key: string, before: unknown, origin: unknown) => {
+    touched ??= new Map();
+    const id = `${kind}\u0000${key}`;
+    if (!touched.has(id)) touched.set(id, { kind, key, before, origin });
+  };
+  const maps = boardMaps(doc);
+  const observers = CONTENT_MAPS.map((kind) =>
+    maps[kind].observe((changes, transaction) => {
+      for (const { key, before } of changes) note(kind, key, before, transaction.origin);
+    }),
+  );
+  const onMeta = (event: Y.YMapEvent<Meta[keyof Meta]>) => {
+    for (const [key, change] of event.changes.keys)
+      note('meta', key, change.action === 'add' ? undefined : change.oldValue, event.transaction.origin);
+  };
+  maps.meta.observe(onMeta);
+  observers.push(() => maps.meta.unobserve(onMeta));
   const settled = () => {
     const changes = touched;
     touched = null;
@@ -75,7 +74,7 @@ export function feedOps(
     const ops: BoardOp[] = [];
     const images: ImageItem[] = [];
     for (const { kind, key, before, origin } of changes.values()) {
-      const after = doc.getMap(kind).get(key);
+      const after = kind === 'meta' ? maps.meta.get(key) : maps[kind].get(key);
       if (JSON.stringify(after) === JSON.stringify(before)) continue;
       const author = authorOf(origin, after ?? before);
       if (kind === 'meta') ops.push({ op: 'set', kind, key, value: after ?? null, author });

@@ -6,19 +6,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import * as Y from 'yjs';
-import type { StrokeItem } from '../../board/model/document-model.js';
-import {
-  type BoardMaps,
-  boardMaps,
-  MAP_NAMES,
-  type MapName,
-  type WriteMaps,
-} from '../../board/model/document-model.js';
+import type { ReadMap, StrokeItem } from '../../board/model/document-model.js';
+import { boardMaps, MAP_NAMES } from '../../board/model/document-model.js';
 import { errors } from '../../board/model/errors.js';
 import type { BoardRecord } from '../../board/model/record.js';
 import { titleEntry } from '../../board/model/title.js';
 import type { BoardChanges, ChangedItem, VersionMeta, VersionSummary } from '../../board/model/versions.js';
 import type { BoardWrite } from '../../board/mutations/board-write.js';
+import type { StagedMap } from '../../board/mutations/staged-map.js';
 import { strokeSummary } from '../../board/reads/board-pages.js';
 import { diffItems, type ItemMaps, itemMapsOf } from '../../board/reads/changes.js';
 import { decodeCursor, encodeCursor, listOf, pageAnswer } from '../../board/reads/paging.js';
@@ -78,7 +73,10 @@ function startOf(asked: { since?: number; since_etag?: string }): { since: numbe
 }
 
 /** Stages the changes that make a write's map hold what `wanted` holds, leaving equal items untouched. */
-function mirror<K extends MapName>(staged: WriteMaps[K], wanted: BoardMaps[K]): void {
+function mirror<T>(
+  staged: StagedMap<T>,
+  wanted: ReadMap<T> & { has(key: string): boolean; entries(): IterableIterator<[string, T]> },
+): void {
   for (const [key] of staged.entries()) if (!wanted.has(key)) staged.delete(key);
   for (const [key, value] of wanted.entries()) {
     if (JSON.stringify(staged.get(key)) !== JSON.stringify(value)) staged.set(key, value);
@@ -293,7 +291,14 @@ export class BoardHistory {
       );
       await recorder.recordNow(boardId);
       await boards.write(boardId, { ...caller, admitted: true }, (w) => {
-        for (const name of MAP_NAMES) mirror(w.maps[name], target[name]);
+        for (const name of MAP_NAMES)
+          mirror(
+            w.maps[name] as StagedMap<unknown>,
+            target[name] as ReadMap<unknown> & {
+              has(key: string): boolean;
+              entries(): IterableIterator<[string, unknown]>;
+            },
+          );
         w.mode = meta.mode;
         w.counts = {}; // every map changed under the write's feet: counts are taken afresh
       });

@@ -119,9 +119,16 @@ function withHeaders(headers: Record<string, string>): typeof WebSocket {
 export function connectYjs(
   baseUrl: string,
   boardId: string,
-  options: { token?: string; client?: string; board?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    client?: string;
+    board?: string;
+    headers?: Record<string, string>;
+    /** A document that was offline, to bring its changes back. */
+    doc?: Y.Doc;
+  } = {},
 ): YjsClient {
-  const doc = new Y.Doc();
+  const doc = options.doc ?? new Y.Doc();
   const stateless: any[] = [];
   const refusals: string[] = [];
   let resolveSynced!: () => void;

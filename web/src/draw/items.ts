@@ -1,9 +1,11 @@
-/**
- * The canvas's items as DOM, kept in step with the shared document: texts,
- * links and images in an HTML layer, strokes in an SVG layer beneath them.
- */
-import type * as Y from 'yjs';
-import { type ImageItem, isLink, type StrokeItem, type TextNode } from '../../../board/model/document-model.js';
+import {
+  boardMaps,
+  type ImageItem,
+  isLink,
+  type StrokeItem,
+  type TextNode,
+} from '../../../board/model/document-model.js';
+import type { ItemMap } from '../../../board/model/item-map.js';
 import { strokeBBox } from '../../../board/mutations/draw.js';
 import type { DrawSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
@@ -71,37 +73,27 @@ export class ItemLayer {
 
   /** The document's maps of draw items. */
   maps() {
-    const doc = this.session.doc;
-    return {
-      texts: doc.getMap<TextNode>('texts'),
-      lines: doc.getMap<StrokeItem>('lines'),
-      images: doc.getMap<ImageItem>('images'),
-    };
+    const { texts, lines, images } = boardMaps(this.session.doc);
+    return { texts, lines, images };
   }
 
   /** Draws every item and follows the document's changes; returns what stops following them. */
   follow(): () => void {
     const { texts, lines, images } = this.maps();
-    const onTexts = (event: Y.YMapEvent<TextNode>) =>
-      this.batch(() => {
-        for (const id of event.keysChanged) this.renderNode(id);
-      });
-    const onLines = (event: Y.YMapEvent<StrokeItem>) =>
-      this.batch(() => {
-        for (const id of event.keysChanged) this.renderLine(id);
-      });
-    const onImages = (event: Y.YMapEvent<ImageItem>) =>
-      this.batch(() => {
-        for (const id of event.keysChanged) this.renderPicture(id);
-      });
-    texts.observe(onTexts);
-    lines.observe(onLines);
-    images.observe(onImages);
+    const follow = <T extends object>(map: ItemMap<T>, render: (id: string) => void) =>
+      map.observe((changes) =>
+        this.batch(() => {
+          for (const { key } of changes) render(key);
+        }),
+      );
+    const stops = [
+      follow(texts, (id) => this.renderNode(id)),
+      follow(lines, (id) => this.renderLine(id)),
+      follow(images, (id) => this.renderPicture(id)),
+    ];
     this.drawAll({ images: images.values(), texts: texts.values(), lines: lines.values() });
     return () => {
-      texts.unobserve(onTexts);
-      lines.unobserve(onLines);
-      images.unobserve(onImages);
+      for (const stop of stops) stop();
     };
   }
 

@@ -83,10 +83,9 @@ export class KanbanBoard {
         this.render();
       });
     };
-    for (const map of [maps.columns, maps.tasks, maps.lanes, maps.meta]) {
-      map.observe(schedule);
-      this.cleanup.push(() => map.unobserve(schedule));
-    }
+    for (const map of [maps.columns, maps.tasks, maps.lanes]) this.cleanup.push(map.observe(schedule));
+    maps.meta.observe(schedule);
+    this.cleanup.push(() => maps.meta.unobserve(schedule));
     this.cleanup.push(session.onChange(schedule));
     this.cleanup.push(
       bindActions(TODO_ACTIONS, {
