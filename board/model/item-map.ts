@@ -33,10 +33,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-/** Changes `text` into `next` by one deletion and one insertion where they differ, never inside a surrogate pair. */
-export function spliceText(text: Y.Text, next: string): void {
-  const current = text.toString();
-  if (current === next) return;
+/** Where `next` differs from `current`: one range of `current` (start..end) replaced by `text`, never splitting a surrogate pair. */
+export function textSplice(current: string, next: string): { start: number; end: number; text: string } {
   let start = 0;
   const shortest = Math.min(current.length, next.length);
   while (start < shortest && current.charCodeAt(start) === next.charCodeAt(start)) start++;
@@ -48,9 +46,15 @@ export function spliceText(text: Y.Text, next: string): void {
   )
     end++;
   if (end > 0 && isLowSurrogate(current.charCodeAt(current.length - end))) end--;
-  const removed = current.length - start - end;
-  if (removed > 0) text.delete(start, removed);
-  const inserted = next.slice(start, next.length - end);
+  return { start, end: current.length - end, text: next.slice(start, next.length - end) };
+}
+
+/** Changes `text` into `next` by one deletion and one insertion where they differ. */
+export function spliceText(text: Y.Text, next: string): void {
+  const current = text.toString();
+  if (current === next) return;
+  const { start, end, text: inserted } = textSplice(current, next);
+  if (end > start) text.delete(start, end - start);
   if (inserted) text.insert(start, inserted);
 }
 

@@ -136,4 +136,30 @@ describe('a text typed on one page, seen on another', () => {
     expect(await shownTexts(pageA)).toEqual(['Kept']);
     await close();
   });
+
+  it('two people typing in one text at once see that the other is editing, and both keep their words', async () => {
+    const { id, pageA, pageB, close } = await twoOnABoard('notes');
+    await pageA.locator('.item.text').dblclick();
+    await pageA.waitForSelector('textarea.editor');
+    await pageB.locator('.item.text').dblclick();
+    await pageB.waitForSelector('textarea.editor');
+    await until(async () => (await pageA.locator('[data-testid=editing-mark]').textContent())?.endsWith('is editing'));
+    await until(async () => (await pageB.locator('[data-testid=editing-mark]').count()) === 1);
+    await pageA.keyboard.press('End');
+    await pageB.keyboard.press('Home');
+    await Promise.all([
+      pageA.keyboard.type(' from A', { delay: KEY_DELAY_MS / 2 }),
+      pageB.keyboard.type('B: ', { delay: KEY_DELAY_MS / 2 }),
+    ]);
+    const both = 'B: notes from A';
+    await until(async () => (await pageA.locator('textarea.editor').inputValue()) === both);
+    await until(async () => (await pageB.locator('textarea.editor').inputValue()) === both);
+    await pageA.screenshot({ path: join(ARTIFACTS, 'draw-two-typing-a.png') });
+    await pageA.keyboard.press('Escape');
+    await pageB.keyboard.press('Escape');
+    await until(async () => (await boardJson(t.server.url, id)).texts[0]?.content === both);
+    await until(async () => (await shownTexts(pageA))[0] === both && (await shownTexts(pageB))[0] === both);
+    await until(async () => (await pageA.locator('[data-testid=editing-mark]').count()) === 0);
+    await close();
+  });
 });

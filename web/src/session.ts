@@ -24,7 +24,14 @@ export type SyncState = { online: boolean; connected: boolean; synced: boolean; 
 /** Colours for people's cursors, picked from the device id. */
 const PEOPLE_COLORS = ['#e53935', '#8e24aa', '#3949ab', '#039be5', '#00897b', '#7cb342', '#fb8c00', '#6d4c41'];
 
-export type Person = { id: string; name: string; color: string; cursor?: { x: number; y: number } };
+export type Person = {
+  id: string;
+  name: string;
+  color: string;
+  cursor?: { x: number; y: number };
+  /** The text they are typing in, if any (shown to the others as an "editing" mark). */
+  editing?: string;
+};
 
 export class BoardSession {
   readonly doc = new Y.Doc();
@@ -226,13 +233,18 @@ export class BoardSession {
     const people: Person[] = [];
     for (const [clientId, state] of states) {
       if (clientId === this.doc.clientID || !state.user) continue;
-      people.push({ ...(state.user as Person), cursor: state.cursor });
+      people.push({ ...(state.user as Person), cursor: state.cursor, editing: state.editing ?? undefined });
     }
     return people;
   }
 
   setCursor(cursor: { x: number; y: number } | null): void {
     this.provider.awareness?.setLocalStateField('cursor', cursor);
+  }
+
+  /** Tells the others which text this person is typing in (null: none). */
+  setEditing(id: string | null): void {
+    this.provider.awareness?.setLocalStateField('editing', id);
   }
 
   /**

@@ -43,7 +43,7 @@ export class DrawBoard {
     const editable = () => this.editable;
     const layer: ItemLayer = new ItemLayer(session, editable, (id, line) => editing.toggleLine(id, line));
     session.textSize = (node) => layer.sizeOf(node);
-    const cursors = new Cursors(session);
+    const cursors = new Cursors(session, (id) => layer.maps().texts.get(id));
     const handles = new Handles(layer, editable);
     const world = h('div.world', {}, layer.items, layer.lifted, handles.element, cursors.element);
     world.prepend(layer.paper, layer.strokes);

@@ -1,4 +1,8 @@
-/** Live cursors: the other people's pointers drawn on the canvas, and this person's own shared with them. */
+/**
+ * Live cursors: the other people's pointers drawn on the canvas, and this
+ * person's own shared with them; and a mark on each text someone else is
+ * typing in, so two people typing in one text see each other.
+ */
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
 import type { World } from './view.js';
@@ -12,7 +16,11 @@ export class Cursors {
   readonly element: HTMLElement = h('div.cursors');
   private lastSent = 0;
 
-  constructor(private readonly session: BoardSession) {}
+  /** `itemAt`: where an item is drawn (its top-left in the world), if it is. */
+  constructor(
+    private readonly session: BoardSession,
+    private readonly itemAt: (id: string) => { x: number; y: number } | undefined,
+  ) {}
 
   /** Follows awareness; returns what stops following it. */
   follow(): () => void {
@@ -36,14 +44,23 @@ export class Cursors {
   }
 
   private render(): void {
-    this.element.replaceChildren(
-      ...this.session
-        .people()
-        .flatMap(({ cursor, color, name }) =>
-          cursor
-            ? [h('div.cursor', { style: `left:${cursor.x}px;top:${cursor.y}px;--who:${color}` }, h('span', {}, name))]
-            : [],
+    const people = this.session.people();
+    const marks = people.flatMap(({ editing, color, name }) => {
+      const at = editing === undefined ? undefined : this.itemAt(editing);
+      if (!at) return [];
+      return [
+        h(
+          'div.editing-mark',
+          { 'data-testid': 'editing-mark', style: `left:${at.x}px;top:${at.y}px;--who:${color}` },
+          `${name} is editing`,
         ),
+      ];
+    });
+    const cursors = people.flatMap(({ cursor, color, name }) =>
+      cursor
+        ? [h('div.cursor', { style: `left:${cursor.x}px;top:${cursor.y}px;--who:${color}` }, h('span', {}, name))]
+        : [],
     );
+    this.element.replaceChildren(...marks, ...cursors);
   }
 }

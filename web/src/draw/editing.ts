@@ -12,11 +12,12 @@ import { eraseItem, upsertLink, upsertText } from '../../../board/mutations/draw
 import { recolor } from '../../../board/mutations/recolor.js';
 import { toggleCheckbox } from '../../../board/render/markdown.js';
 import { type InkColor, MAX_TEXT_CHARS } from '../../../schema/index.js';
-import type { BoardSession } from '../session.js';
-import { type EditorOptions, openEditor } from './editor.js';
+import { type BoardSession, LOCAL_ORIGIN } from '../session.js';
+import { type EditorOptions, fitEditor, openEditor } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
 import { asUrl } from './markup.js';
+import { mapSelection, rebaseText } from './text-rebase.js';
 import type { Toolbar } from './toolbar.js';
 import { round, type World } from './view.js';
 
@@ -113,6 +114,8 @@ export class Editing {
     this.area?.blur();
     const live = new LiveWrite(this.session, TYPING_WRITE_MS);
     let id = target.id;
+    /** The content this editor and the document last agreed on: what others type is merged in from there. */
+    let synced = options.content;
     let refused = false; // the person was told once, not again every TYPING_WRITE_MS
     this.hide(id ?? null);
     /** The text as the document holds it now (someone may have moved it), or null: not yet written, or gone meanwhile. */
@@ -131,8 +134,29 @@ export class Editing {
         refused = error instanceof BoardError;
         throw error;
       }
+      synced = content;
       this.hide(id);
+      if (shared !== id) this.session.setEditing((shared = id));
     };
+    // Someone else typing in this text: their characters join the editor's, which keeps its own and its caret.
+    const stopMerging = this.layer.maps().texts.observe((changes, transaction) => {
+      const area = this.area;
+      if (transaction.origin === LOCAL_ORIGIN || id === undefined || !area) return;
+      const after = changes.find((change) => change.key === id)?.after;
+      if (!after || isLink(after) || after.content === synced) return;
+      const typed = area.value;
+      const merged = rebaseText(synced, typed, after.content);
+      synced = after.content;
+      if (merged !== typed) {
+        const [start, end] = mapSelection(typed, merged, area.selectionStart, area.selectionEnd);
+        area.value = merged;
+        area.setSelectionRange(start, end);
+        fitEditor(area);
+      }
+      if (merged !== synced) live.set(draft(merged));
+    });
+    let shared = id;
+    this.session.setEditing(id ?? null);
     const final = (content: string) => (w: BoardWrite) => {
       const text = current();
       if (id !== undefined && !text) return null; // erased or replaced meanwhile
@@ -160,6 +184,8 @@ export class Editing {
       onDone: (content, byKey) => {
         this.area = null;
         this.hide(null);
+        stopMerging();
+        this.session.setEditing(null);
         if (!refused) live.set(final(content));
         const result = refused ? undefined : live.flush();
         if (result === undefined && !this.session.readOnly) this.session.write(restore);

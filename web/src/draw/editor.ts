@@ -16,6 +16,12 @@ export type EditorOptions = {
   onDone: (content: string, byKey: boolean) => void;
 };
 
+/** Sizes the editor to its text: the box grows with it, so no line ever scrolls out of sight. */
+export function fitEditor(area: HTMLTextAreaElement): void {
+  area.style.height = 'auto';
+  area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
+}
+
 /**
  * Opens the editor in `parent` (the canvas's item layer) and focuses it. Editing
  * ends on Escape or Ctrl/⌘+Enter, or when the editor loses focus; every way
@@ -35,11 +41,7 @@ export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTex
     area.remove();
     options.onDone(area.value, byKey);
   };
-  // The box grows with its text, so no line ever scrolls out of sight.
-  const grow = () => {
-    area.style.height = 'auto';
-    area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`;
-  };
+  const grow = () => fitEditor(area);
   area.addEventListener('input', () => {
     grow();
     options.onInput?.(area.value);
