@@ -13,6 +13,7 @@ import { browserInputScenario } from './scenarios/browser-input.js';
 import { fanoutScenario } from './scenarios/fanout.js';
 import { historyScenario } from './scenarios/history.js';
 import { importScenario } from './scenarios/import.js';
+import { layoutScenario } from './scenarios/layout.js';
 import { manyBoardsScenario } from './scenarios/many-boards.js';
 import { mcpScenario } from './scenarios/mcp.js';
 import { memoryScenario } from './scenarios/memory.js';
@@ -32,6 +33,7 @@ const scenarios: [string, (quick: boolean) => Promise<Section>][] = [
   ['previews', previewsScenario],
   ['import', importScenario],
   ['memory', memoryScenario],
+  ['layout', layoutScenario],
   ['mcp', mcpScenario],
   ['browser', browserScenario],
   ['browser-input', browserInputScenario],
