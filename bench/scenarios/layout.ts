@@ -54,7 +54,11 @@ export async function layoutScenario(quick: boolean): Promise<Section> {
     title: 'Document layout: field-level merges',
     baseline: 'the former layout (one plain object per item) with the same items, in a process of its own, in turns',
     rows: [
-      bytesRow('heap per loaded full board (500 texts, 2000 strokes)', 'fullHeap', 'the document and the readers’ mirror'),
+      bytesRow(
+        'heap per loaded full board (500 texts, 2000 strokes)',
+        'fullHeap',
+        'the document and the readers’ mirror',
+      ),
       bytesRow('heap per loaded small board (20 items)', 'smallHeap'),
       bytesRow('stored state, full board', 'fullBytes'),
       bytesRow('stored state, small board', 'smallBytes'),
