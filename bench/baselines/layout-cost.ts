@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import * as Y from 'yjs';
 import { boardMaps } from '../../board/model/document-model.js';
+import type { InkColor } from '../../schema/index.js';
 
 type Layout = 'former' | 'fields';
 const layout = process.argv[2] as Layout;
@@ -31,8 +32,8 @@ function items(size: 'full' | 'small') {
     })),
     lines: Array.from({ length: lines }, (_, i) => ({
       id: randomUUID(),
-      points: Array.from({ length: points }, (_, k) => [i + k, (i * 7 + k * 3) % 500]),
-      color: i % 2 ? 'blue' : 'red',
+      points: Array.from({ length: points }, (_, k): [number, number] => [i + k, (i * 7 + k * 3) % 500]),
+      color: (i % 2 ? 'blue' : 'red') as InkColor,
       width: 3,
       author: 'ai:import',
       last_updated: now,
