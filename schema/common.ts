@@ -89,6 +89,14 @@ export const INK_HEX: Record<InkColor, string> = {
   lavender: '#b39ddb',
 };
 
+/** How much of its colour a coloured post-it's note takes (the rest white, or the dark page's note in dark mode). */
+export const NOTE_TINT = 0.3;
+
+/** Whether a post-it of this colour is tinted by it (the default ink keeps the yellow note). */
+export function tintsNote(color: InkColor | undefined): color is Exclude<InkColor, 'auto' | 'black'> {
+  return color !== undefined && color !== 'auto' && color !== 'black';
+}
+
 /** Any value to an ink colour name: known names case-insensitively, anything else `auto`. */
 export function toInkColor(value: unknown): InkColor {
   if (typeof value !== 'string') return 'auto';

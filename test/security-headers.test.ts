@@ -4,8 +4,10 @@
  * that keep the CORS API and other sites' embeds working, HSTS only behind https.
  * test/browser/csp.test.ts runs the app under the policy.
  */
+
 import { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { boardMaps, type ImageItem } from '../board/model/document-model.js';
 import { connectYjs, eventually } from './helpers/realtime.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -258,8 +260,9 @@ describe('security headers on a plain http server', () => {
     const client = connectYjs(server.url, boardId);
     try {
       await client.synced;
-      const images = client.doc.getMap<Record<string, unknown>>('images');
-      images.set(id, { ...images.get(uploaded), id });
+      const images = boardMaps(client.doc).images;
+      const image = images.get(uploaded);
+      client.doc.transact(() => images.set(id, { ...(image as ImageItem), id }));
       await eventually(async () =>
         expect((await fetch(`${server.url}/api/boards/${boardId}/images/${encodeURIComponent(id)}`)).status).toBe(200),
       );

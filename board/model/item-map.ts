@@ -68,7 +68,13 @@ export type WritableMap<T> = {
 };
 
 export class ItemMap<T extends object> implements WritableMap<T> {
-  private readonly mirror = new Map<string, T>();
+  /**
+   * The plain items by key, in the map's own order: a deleted key keeps its
+   * place (undefined), as it does in the Y.Map, so an item erased and put back
+   * (a restore) is listed where it was.
+   */
+  private readonly mirror = new Map<string, T | undefined>();
+  private count = 0;
   /** Values before this transaction's own writes, for the keys it wrote; the deep observer reports and clears them. */
   private readonly before = new Map<string, T | undefined>();
   private readonly listeners = new Set<ItemListener<T>>();
@@ -78,10 +84,7 @@ export class ItemMap<T extends object> implements WritableMap<T> {
     readonly y: Y.Map<unknown>,
     private readonly textFields: ReadonlySet<string>,
   ) {
-    for (const [key, value] of y.entries()) {
-      const item = plainItem<T>(value);
-      if (item !== undefined) this.mirror.set(key, item);
-    }
+    for (const [key, value] of y.entries()) this.put(key, plainItem<T>(value));
     y.observeDeep((events, transaction) => this.settle(events, transaction));
   }
 
@@ -90,23 +93,31 @@ export class ItemMap<T extends object> implements WritableMap<T> {
   }
 
   has(key: string): boolean {
-    return this.mirror.has(key);
+    return this.mirror.get(key) !== undefined;
   }
 
   get size(): number {
-    return this.mirror.size;
+    return this.count;
   }
 
-  keys(): IterableIterator<string> {
-    return this.mirror.keys();
+  *keys(): IterableIterator<string> {
+    for (const [key, value] of this.mirror) if (value !== undefined) yield key;
   }
 
-  values(): IterableIterator<T> {
-    return this.mirror.values();
+  *values(): IterableIterator<T> {
+    for (const value of this.mirror.values()) if (value !== undefined) yield value;
   }
 
-  entries(): IterableIterator<[string, T]> {
-    return this.mirror.entries();
+  *entries(): IterableIterator<[string, T]> {
+    for (const [key, value] of this.mirror) if (value !== undefined) yield [key, value];
+  }
+
+  private put(key: string, item: T | undefined): void {
+    const had = this.mirror.get(key) !== undefined;
+    if (item === undefined) {
+      if (had) this.mirror.set(key, undefined);
+    } else this.mirror.set(key, item);
+    this.count += (item !== undefined ? 1 : 0) - (had ? 1 : 0);
   }
 
   /** Follows the items' changes: every transaction that changed any, after the mirror has them. */
@@ -126,20 +137,20 @@ export class ItemMap<T extends object> implements WritableMap<T> {
       this.remember(key);
       this.y.set(key, this.newItem(next as Record<string, unknown>));
     }
-    this.mirror.set(key, next);
+    this.put(key, next);
   }
 
   delete(key: string): void {
     if (!this.y.has(key)) return;
     this.remember(key);
     this.y.delete(key);
-    this.mirror.delete(key);
+    this.put(key, undefined);
   }
 
   clear(): void {
-    for (const key of this.mirror.keys()) this.remember(key);
+    for (const key of this.keys()) this.remember(key);
     this.y.clear();
-    this.mirror.clear();
+    for (const key of [...this.keys()]) this.put(key, undefined);
   }
 
   /** Rewrites every item still in the former layout as a nested map; call inside a Y transaction. True when one was. */
@@ -199,8 +210,7 @@ export class ItemMap<T extends object> implements WritableMap<T> {
     for (const key of keys) {
       const before = this.before.has(key) ? this.before.get(key) : this.mirror.get(key);
       const after = plainItem<T>(this.y.get(key));
-      if (after === undefined) this.mirror.delete(key);
-      else this.mirror.set(key, after);
+      this.put(key, after);
       changes.push({ key, before, after });
     }
     this.before.clear();

@@ -6,7 +6,7 @@
  * items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
-import { type BoardMode, INK_HEX, type Point } from '../../schema/index.js';
+import { type BoardMode, INK_HEX, type InkColor, NOTE_TINT, type Point, tintsNote } from '../../schema/index.js';
 import {
   boardMaps,
   type ImageItem,
@@ -119,6 +119,15 @@ class Bounds {
   }
 }
 
+/** A post-it's fill: the note's yellow, or its colour as a light tint, as coloured sticky notes are (the app's .postit.tinted). */
+export function postitFill(color: InkColor | undefined): string {
+  if (!tintsNote(color)) return POSTIT_FILL;
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(INK_HEX[color].slice(i, i + 2), 16));
+  return rgbHex(
+    ...([r, g, b].map((c) => Math.round(c * NOTE_TINT + 255 * (1 - NOTE_TINT))) as [number, number, number]),
+  );
+}
+
 /** Ink on a post-it: a colour too light for the yellow fill is darkened until it reads (contrast 4.5:1). */
 export function postitInk(hex: string): string {
   let [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
@@ -150,7 +159,7 @@ function textFrame(text: TextItem, width: number, height: number, framed: boolea
   const shadow = text.postit
     ? `<rect x="${n(text.x + 2)}" y="${n(text.y + 3)}" width="${n(width)}" height="${n(height)}" rx="2" fill="#000000" fill-opacity="0.18"/>`
     : '';
-  return `${shadow}<rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${text.postit ? POSTIT_FILL : '#ffffff'}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`;
+  return `${shadow}<rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${text.postit ? postitFill(text.color) : '#ffffff'}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`;
 }
 
 function runMarkup(run: Run): string {
@@ -232,7 +241,8 @@ function drawText(text: TextItem, bounds: Bounds, maxLines: number, budget: Diag
   } else ({ markup, box } = drawDiagram(text, source, budget));
   bounds.add({ x: text.x, y: text.y, ...box });
   const ink = INK_HEX[text.color ?? 'auto'];
-  const color = text.postit ? postitInk(ink) : ink;
+  // A coloured post-it shows its colour as the note's, with the plain ink on it.
+  const color = text.postit ? (tintsNote(text.color) ? INK_HEX.auto : postitInk(ink)) : ink;
   const framed = !!text.diagram || source !== undefined;
   const classes = `text${text.postit ? ' postit' : ''}${framed ? ' diagram' : ''}${isAi(text.author) ? ' ai' : ''}`;
   return `<g class="${classes}" fill="${color}">${textFrame(text, box.width, box.height, framed)}${markup}</g>`;

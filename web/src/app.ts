@@ -23,6 +23,8 @@ import { h, required, toast } from './ui.js';
 applyTheme();
 const root = required(document.getElementById('app'), 'the #app element');
 const embed = new URLSearchParams(location.search).get('embed') === '1';
+/** The people chips the header shows before it counts the rest (`+3`). */
+const MAX_PEOPLE_SHOWN = 3;
 let close: (() => void) | undefined;
 
 function message(title: string, text: string, ...extra: Node[]): void {
@@ -87,6 +89,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   let lockMode = meta.lockMode;
   const session = new BoardSession(id, {
     readOnly: embed,
+    present: !embed,
     onNeedKey: (reason) => {
       if (reason === 'board_locked' && !embed)
         void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
@@ -189,12 +192,27 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     unlockButton.hidden = !lockMode || !hasKey || readOnly;
     header.classList.toggle('readonly', readOnly);
     history.setCanRestore(canRestore());
+    // A few chips and a count of the rest: however many are here, the header keeps its width.
+    const others = session.people();
+    const shown = others.length > MAX_PEOPLE_SHOWN ? others.slice(0, MAX_PEOPLE_SHOWN - 1) : others;
+    const rest = others.slice(shown.length);
+    // On a phone only the count shows (styles.css): a chip per person would push the header's menu off the screen.
     people.replaceChildren(
-      ...session
-        .people()
-        .map((person) =>
-          h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4)),
-        ),
+      ...shown.map((person) =>
+        h('span.person', { style: `--who:${person.color}`, title: person.name }, person.name.slice(-4)),
+      ),
+      ...(rest.length > 0
+        ? [h('span.person.more', { title: rest.map((person) => person.name).join(', ') }, `+${rest.length}`)]
+        : []),
+      ...(others.length > 0
+        ? [
+            h(
+              'span.people-count',
+              { title: others.map((person) => person.name).join(', '), 'aria-label': `${others.length} others here` },
+              String(others.length),
+            ),
+          ]
+        : []),
     );
   };
   session.onChange(refresh);

@@ -48,7 +48,12 @@ export class BoardSession {
 
   constructor(
     readonly boardId: string,
-    private readonly options: { readOnly: boolean; onNeedKey: (reason: string) => void },
+    private readonly options: {
+      readOnly: boolean;
+      /** False for an embed: a viewer the board's people do not see (no name, no cursor). */
+      present?: boolean;
+      onNeedKey: (reason: string) => void;
+    },
   ) {
     this.readOnly = options.readOnly;
     const id = deviceId();
@@ -77,7 +82,7 @@ export class BoardSession {
     });
     this.quietFirstSync();
     this.provider.attach();
-    this.provider.awareness?.setLocalStateField('user', this.me);
+    this.provider.awareness?.setLocalState(this.present ? { user: this.me } : null);
     const maps = MAP_NAMES.map((name) => this.doc.getMap(name));
     this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
     addEventListener('online', this.onNetwork);
@@ -134,7 +139,7 @@ export class BoardSession {
   /** Back from the browser's back-forward cache: join again. */
   private readonly onPageShow = (event: PageTransitionEvent) => {
     if (!event.persisted) return;
-    this.provider.awareness?.setLocalState({ user: this.me });
+    if (this.present) this.provider.awareness?.setLocalState({ user: this.me });
     // The close asked for at `pagehide` may be delivered only now that the page runs again,
     // and the provider ignores a connect while it still counts the closing socket as connected.
     if (this.socket.status !== WebSocketStatus.Connected) {
@@ -238,13 +243,17 @@ export class BoardSession {
     return people;
   }
 
+  private get present(): boolean {
+    return this.options.present ?? true;
+  }
+
   setCursor(cursor: { x: number; y: number } | null): void {
-    this.provider.awareness?.setLocalStateField('cursor', cursor);
+    if (this.present) this.provider.awareness?.setLocalStateField('cursor', cursor);
   }
 
   /** Tells the others which text this person is typing in (null: none). */
   setEditing(id: string | null): void {
-    this.provider.awareness?.setLocalStateField('editing', id);
+    if (this.present) this.provider.awareness?.setLocalStateField('editing', id);
   }
 
   /**

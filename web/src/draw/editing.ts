@@ -13,6 +13,7 @@ import { recolor } from '../../../board/mutations/recolor.js';
 import { toggleCheckbox } from '../../../board/render/markdown.js';
 import { type InkColor, MAX_TEXT_CHARS } from '../../../schema/index.js';
 import { type BoardSession, LOCAL_ORIGIN } from '../session.js';
+import { dialog, h } from '../ui.js';
 import { type EditorOptions, fitEditor, openEditor } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
@@ -52,12 +53,28 @@ export class Editing {
     return this.area;
   }
 
-  /** Places a link where the Link tool was pressed: it asks for its address. */
-  createLink(world: World): void {
+  /** Places a link where the Link tool was pressed: the app's own dialog asks for its address, and says what is wrong with one. */
+  async createLink(world: World): Promise<void> {
     const at = { x: round(world.x), y: round(world.y) };
     this.toolbar.setTool('select');
-    const url = prompt('Link address (http or https)');
-    if (url) this.session.write((w) => upsertLink(w, { ...at, url: url.trim() }));
+    // A text field that asks for a URL keyboard: the check below words its refusal, not the browser's own bubble.
+    const input = h('input', {
+      type: 'text',
+      inputmode: 'url',
+      placeholder: 'https://example.com',
+      'aria-label': 'Link address',
+      autocomplete: 'url',
+    }) as HTMLInputElement;
+    const answer = await dialog(
+      'Add a link',
+      [input],
+      [
+        { label: 'Cancel', value: 'cancel' },
+        { label: 'Add link', value: 'ok', primary: true },
+      ],
+      async () => (asUrl(input.value) ? null : 'Enter an address that starts with http:// or https://'),
+    );
+    if (answer === 'ok') this.session.write((w) => upsertLink(w, { ...at, url: input.value.trim() }));
   }
 
   /** Places a new text, post-it or frame in the ink picked: the editor opens, and it is stored from its first character. */

@@ -1,7 +1,7 @@
 /** How each kind of draw item becomes DOM: texts and links as positioned elements, strokes as SVG polylines. */
 
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
-import { INK_HEX, type InkColor } from '../../../schema/index.js';
+import { INK_HEX, type InkColor, tintsNote } from '../../../schema/index.js';
 import { keys } from '../api.js';
 import { authorName, itemName } from '../names.js';
 import { readAsDataUrl } from './images.js';
@@ -43,7 +43,12 @@ export function renderText(element: HTMLElement, text: TextItem, onToggle?: (lin
   element.classList.toggle('diagram', text.diagram === true);
   element.style.width = text.width ? `${text.width}px` : '';
   element.style.maxWidth = text.width ? 'none' : ''; // a width set by a resize beats the stylesheet's auto-fit cap
-  element.style.color = inkCss(text.color);
+  // A coloured post-it is a note of that colour (as sticky notes are), its words in the note's ink.
+  const tinted = text.postit === true && tintsNote(text.color);
+  element.classList.toggle('tinted', tinted);
+  if (tinted) element.style.setProperty('--note', inkCss(text.color));
+  else element.style.removeProperty('--note');
+  element.style.color = tinted ? '' : inkCss(text.color);
   const mermaid = MERMAID_ONLY.exec(text.content);
   if (mermaid) {
     element.classList.add('mermaid');

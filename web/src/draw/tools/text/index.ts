@@ -25,4 +25,4 @@ export const TextTool = textTool('text');
 export const PostitTool = textTool('postit');
 export const DiagramTool = textTool('diagram');
 /** A link asks for its address. */
-export const LinkTool = new PlacingTool('link', (ctx, at) => ctx.editing.createLink(at));
+export const LinkTool = new PlacingTool('link', (ctx, at) => void ctx.editing.createLink(at));
