@@ -2,7 +2,7 @@
  * The kanban's card editor (the task dialog): name, a description shown as
  * rendered board markup with an Edit mode, the checklist inside it
  * (`- [ ]` / `- [x]`, toggled in place), due date, priority, assignee, done,
- * and the label colour as swatches.
+ * the label colour as swatches, and the column it is in (moving it there).
  */
 
 import type { TaskItem } from '../../../board/model/document-model.js';
@@ -30,6 +30,9 @@ export type CardFields = Pick<
 >;
 
 export type CardDraft = Pick<TaskItem, 'column_id' | 'name' | 'done'> & Partial<TaskItem>;
+
+/** A column the card can be moved to, named as a person finds it: its row, then its title. */
+export type CardPlace = { id: string; label: string };
 
 /**
  * Swatches choosing one of the label colours or none: radio-like buttons
@@ -70,7 +73,8 @@ export function colourSwatches(
 export async function editCard(
   task: CardDraft,
   toggleStored: (description: string) => void,
-): Promise<CardFields | 'delete' | null> {
+  places: CardPlace[],
+): Promise<(CardFields & { column_id: string }) | 'delete' | null> {
   const name = h('input', { name: 'name', value: task.name, maxlength: MAX_TASK_NAME_CHARS, 'aria-label': 'Name' });
   const description = h('textarea', {
     name: 'description',
@@ -113,6 +117,12 @@ export async function editCard(
   );
   const assignee = h('input', { value: task.assignee ?? '', maxlength: MAX_ASSIGNEE_CHARS, 'aria-label': 'Assignee' });
   const done = h('input', { type: 'checkbox', checked: task.done, 'aria-label': 'Done' });
+  // Where the card is: the way to move it without a drag or a keyboard (a phone).
+  const place = h(
+    'select',
+    { 'aria-label': 'Column' },
+    ...places.map((option) => h('option', { value: option.id, selected: option.id === task.column_id }, option.label)),
+  ) as HTMLSelectElement;
   let color: CardColorName | null = task.color ?? null;
   const swatches = colourSwatches(color, 'Label', (picked) => (color = picked));
   const row = (label: string, field: HTMLElement) => h('label.field', {}, h('span', {}, label), field);
@@ -127,6 +137,7 @@ export async function editCard(
         h('span', {}, 'Description', h('br'), editButton),
         h('div', {}, preview, description),
       ),
+      row('Column', place),
       row('Due', due),
       row('Priority', priority),
       row('Assignee', assignee),
@@ -164,5 +175,6 @@ export async function editCard(
     assignee: TaskInput.shape.assignee.parse(assignee.value),
     done: done.checked,
     color,
+    column_id: place.value || task.column_id,
   };
 }

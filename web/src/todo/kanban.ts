@@ -33,6 +33,7 @@ import { TaskFilter } from './filter.js';
 import { captureFocus, restoreFocus } from './focus.js';
 import { Keyed, placeChildren } from './keyed.js';
 import { LaneView } from './lanes.js';
+import { between } from './drag.js';
 import { moveByKey } from './moves.js';
 import { kanbanToolbar } from './toolbar.js';
 
@@ -243,14 +244,27 @@ export class KanbanBoard {
 
   private async editTask(task: CardDraft): Promise<void> {
     const id = task.id;
-    const answer = await editCard(task, (description) => {
-      if (id) this.session.write((w) => patchTask(w, id, { description }));
-    });
+    const view = this.view();
+    const rowName = (lane: number) => view.lanes.find((l) => l.lane === lane)?.title || `Row ${lane + 1}`;
+    const places = view.columns.map((column) => ({ id: column.id, label: `${rowName(column.lane)} › ${column.title}` }));
+    const answer = await editCard(
+      task,
+      (description) => {
+        if (id) this.session.write((w) => patchTask(w, id, { description }));
+      },
+      places,
+    );
     if (answer === 'delete' && id) this.session.write((w) => deleteTask(w, id));
     if (!answer || answer === 'delete') return;
-    this.session.write((w) =>
-      id ? patchTask(w, id, answer) : upsertTask(w, { ...answer, column_id: task.column_id }),
-    );
+    const { column_id, ...fields } = answer;
+    this.session.write((w) => {
+      if (!id) return upsertTask(w, { ...fields, column_id });
+      patchTask(w, id, fields);
+      if (column_id === task.column_id) return;
+      // Moved in the editor: to the end of the column chosen, as a drop below its last card.
+      const last = todoView(w.maps).tasks.filter((t) => t.column_id === column_id && t.id !== id).at(-1);
+      moveTask(w, id, { column_id, sort: between(last?.sort, undefined) });
+    });
   }
 
   destroy(): void {
