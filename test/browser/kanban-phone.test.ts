@@ -47,11 +47,18 @@ describe('a kanban card on a phone', () => {
     await page.waitForSelector('dialog', { state: 'detached' });
     const moved = async () => (await boardJson(t.server.url, id)).tasks.find((x: { id: string }) => x.id === task.id);
     await expect.poll(async () => (await moved())?.column_id).toBe(second.id);
-    const there = (await boardJson(t.server.url, id)).tasks.filter((x: { column_id: string }) => x.column_id === second.id);
+    const there = (await boardJson(t.server.url, id)).tasks.filter(
+      (x: { column_id: string }) => x.column_id === second.id,
+    );
     expect(there.map((x: { name: string }) => x.name)).toEqual(['Already there', 'Move me']);
     // The browser's swipe-to-go-back only starts where the page lets overscroll through.
     for (const selector of ['html', 'body', '.kanban'])
-      expect(await page.locator(selector).first().evaluate((element) => getComputedStyle(element).overscrollBehaviorX)).not.toBe('auto');
+      expect(
+        await page
+          .locator(selector)
+          .first()
+          .evaluate((element) => getComputedStyle(element).overscrollBehaviorX),
+      ).not.toBe('auto');
     await context.close();
   });
 });

@@ -227,7 +227,11 @@ describe('app shell', { timeout: 90_000 }, () => {
     expect(await page.locator('.toolbar-more .swatch').count()).toBeGreaterThan(10);
 
     // One finger draws with the pen, from the row: the stroke is stored.
-    await page.locator('[data-testid=canvas]').tap({ position: { x: 300, y: 700 } }); // closes the menu
+    // Closes the menu; the Link tool, the last one picked, then asks for an address in its dialog, which Escape cancels.
+    await page.locator('[data-testid=canvas]').tap({ position: { x: 300, y: 700 } });
+    await page.locator('dialog[open][aria-label="Add a link"]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog', { state: 'detached' });
     await page.locator('button[data-tool=pen]').tap();
     const before = (await boardJson(t.server.url, id)).lines.length;
     const box = (await page.locator('[data-testid=canvas]').boundingBox())!;

@@ -29,11 +29,11 @@ import { dialog, h } from '../ui.js';
 import { type CardDraft, editCard } from './card-editor.js';
 import { type CardHandlers, cardKey, renderCard } from './cards.js';
 import { type ColumnActions, ColumnView } from './columns.js';
+import { between } from './drag.js';
 import { TaskFilter } from './filter.js';
 import { captureFocus, restoreFocus } from './focus.js';
 import { Keyed, placeChildren } from './keyed.js';
 import { LaneView } from './lanes.js';
-import { between } from './drag.js';
 import { moveByKey } from './moves.js';
 import { kanbanToolbar } from './toolbar.js';
 
@@ -99,6 +99,9 @@ export class KanbanBoard {
     this.render();
   }
 
+  /** A column just added by this person, whose title takes the focus once it is drawn. */
+  private titleToFocus: string | null = null;
+
   private get editable(): boolean {
     return !this.options.embed && !this.session.readOnly;
   }
@@ -142,7 +145,7 @@ export class KanbanBoard {
             setColumnWidth: (width) => this.session.write((w) => setColumnWidth(w, width)),
             undo: () => this.session.undo.undo(),
             redo: () => this.session.undo.redo(),
-            addRow: () => this.addColumn(Math.max(...lanes) + 1),
+            addRow: () => this.addRow(Math.max(...lanes) + 1),
           },
           view.colWidth,
           lanes.length,
@@ -176,6 +179,14 @@ export class KanbanBoard {
     this.columns.keep(new Set(view.columns.map((column) => column.id)));
     this.cards.keep(shown);
     restoreFocus(this.lanesElement, focus);
+    if (this.titleToFocus) {
+      const title = this.lanesElement.querySelector<HTMLInputElement>(
+        `.column[data-column-id="${CSS.escape(this.titleToFocus)}"] input.column-title`,
+      );
+      this.titleToFocus = null;
+      title?.focus();
+      title?.select();
+    }
   }
 
   /** A column and its cards shown, each kept from the last render where unchanged. */
@@ -210,24 +221,37 @@ export class KanbanBoard {
     this.session.write((w) => setLane(w, { lane, title }));
   }
 
+  /** A new column at the row's end, its title selected to be typed over. */
   private addColumn(lane: number): void {
     const columns = this.view().columns.filter((column) => column.lane === lane);
     const sort = columns.length ? columns[columns.length - 1].sort + 1 : 0;
-    this.session.write((w) => upsertColumn(w, { title: 'New column', sort, lane }));
+    const id = this.session.write((w) => upsertColumn(w, { title: 'New column', sort, lane }).id);
+    if (id) this.titleToFocus = id;
   }
 
+  /** A new row with the columns of the row above it (their titles, in order), as a board's rows share their stages. */
+  private addRow(lane: number): void {
+    const above = this.view().columns.filter((column) => column.lane === lane - 1);
+    const titles = above.length ? above.map((column) => column.title) : ['New column'];
+    const ids = this.session.write((w) => titles.map((title, sort) => upsertColumn(w, { title, sort, lane }).id));
+    if (ids?.[0]) this.titleToFocus = ids[0];
+  }
+
+  /** Asks first, empty or not: a column deleted by a slip of the × is asked about, and Undo brings it back. */
   private async removeColumn(column: ColumnItem, taskCount: number): Promise<void> {
-    if (taskCount > 0) {
-      const answer = await dialog(
-        'Delete this column?',
-        [`"${column.title}" and its ${taskCount} task(s) will be deleted.`],
-        [
-          { label: 'Cancel', value: 'cancel' },
-          { label: 'Delete', value: 'ok', primary: true },
-        ],
-      );
-      if (answer !== 'ok') return;
-    }
+    const answer = await dialog(
+      'Delete this column?',
+      [
+        taskCount > 0
+          ? `"${column.title}" and its ${taskCount} task(s) will be deleted.`
+          : `"${column.title}" will be deleted. Undo brings it back.`,
+      ],
+      [
+        { label: 'Cancel', value: 'cancel' },
+        { label: 'Delete', value: 'ok', primary: true },
+      ],
+    );
+    if (answer !== 'ok') return;
     this.session.write((w) => deleteColumn(w, column.id));
   }
 
@@ -246,7 +270,10 @@ export class KanbanBoard {
     const id = task.id;
     const view = this.view();
     const rowName = (lane: number) => view.lanes.find((l) => l.lane === lane)?.title || `Row ${lane + 1}`;
-    const places = view.columns.map((column) => ({ id: column.id, label: `${rowName(column.lane)} › ${column.title}` }));
+    const places = view.columns.map((column) => ({
+      id: column.id,
+      label: `${rowName(column.lane)} › ${column.title}`,
+    }));
     const answer = await editCard(
       task,
       (description) => {
@@ -262,7 +289,9 @@ export class KanbanBoard {
       patchTask(w, id, fields);
       if (column_id === task.column_id) return;
       // Moved in the editor: to the end of the column chosen, as a drop below its last card.
-      const last = todoView(w.maps).tasks.filter((t) => t.column_id === column_id && t.id !== id).at(-1);
+      const last = todoView(w.maps)
+        .tasks.filter((t) => t.column_id === column_id && t.id !== id)
+        .at(-1);
       moveTask(w, id, { column_id, sort: between(last?.sort, undefined) });
     });
   }
