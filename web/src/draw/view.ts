@@ -108,11 +108,17 @@ export class CanvasView {
 
   /**
    * Opens the board on its content, as the embed does: fits it (never above
-   * 100%) when some of it lies outside the viewport, unless the person has
-   * moved the view since the board opened.
+   * 100%) when some of it lies outside the viewport, now and once its diagrams
+   * are laid out, unless the person has moved the view since the board opened.
    */
   fitOnOpen(): void {
     if (this.moved) return;
+    this.fitIfOutside();
+    // A diagram is a one-line placeholder until it is laid out: once it has its size, the board is looked at again.
+    void diagramsDrawn().then(() => !this.moved && this.fitIfOutside());
+  }
+
+  private fitIfOutside(): void {
     const rect = this.viewport.getBoundingClientRect();
     const box = this.bounds();
     const outside =
