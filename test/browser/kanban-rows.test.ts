@@ -1,7 +1,8 @@
 /**
  * Kanban habits: "+ Column" puts the focus in the new column's title, ready
  * to be typed over; "New row" gives the row the columns of the row above it;
- * an empty column is deleted only after asking, and Undo brings it back.
+ * an empty column is deleted only after asking, and Undo brings it back (and
+ * only it: each action is its own undo step, however quickly they follow).
  */
 import { describe, expect, it } from 'vitest';
 import { boardJson, openBoard, person, until, useChromium } from '../helpers/pages.js';
@@ -58,6 +59,8 @@ describe('kanban rows and columns', () => {
     await until(async () => !(await columnsOf(id)).some((column) => column.id === review.id));
     await page.click('.kanban-toolbar button:has-text("Undo")');
     await until(async () => (await columnsOf(id)).some((column) => column.id === review.id));
+    // Undo takes back the last action only, however quickly it followed the others: the new row stays.
+    expect((await columnsOf(id)).filter((column) => column.lane === 1).length).toBe(rowOne.length);
     await context.close();
   });
 });

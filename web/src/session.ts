@@ -84,7 +84,8 @@ export class BoardSession {
     this.provider.attach();
     this.provider.awareness?.setLocalState(this.present ? { user: this.me } : null);
     const maps = MAP_NAMES.map((name) => this.doc.getMap(name));
-    this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 400 });
+    // Each write is its own step, however quickly the next follows; a gesture that writes while it lasts makes one (`LiveWrite`).
+    this.undo = new Y.UndoManager(maps, { trackedOrigins: new Set([LOCAL_ORIGIN]), captureTimeout: 0 });
     addEventListener('online', this.onNetwork);
     addEventListener('offline', this.onNetwork);
     addEventListener('pagehide', this.onPageHide);

@@ -11,7 +11,7 @@ import type { BoardSession } from '../session.js';
  * once per `everyMs`), through the same domain mutation its end uses. Every
  * write between `constructor` and `end` lands in one undo step:
  * `stopCapturing` closes the step before and after, and an infinite capture
- * timeout keeps a pause in the middle (longer than the manager's 400 ms) from
+ * timeout keeps the writes in the middle (each its own step otherwise) from
  * splitting it.
  */
 export class LiveWrite {
