@@ -46,10 +46,15 @@ describe('opening boards offline', () => {
     await page.fill('dialog input[aria-label=Name]', 'Added offline');
     await page.press('dialog input[aria-label=Name]', 'Enter');
     await page.waitForSelector('.task:has-text("Added offline")');
+    // Edits are counted by item: the task's later change is the same one edit.
+    await page.locator('.task:has-text("Added offline") input[type=checkbox]').check();
+    await page.waitForSelector('[data-testid=status]:text-is("Offline · 1 edit(s) waiting")');
     await page.screenshot({ path: join(ARTIFACTS, 'offline-board.png') });
 
     await page.reload(); // still offline: the shell from the service worker, the board from IndexedDB
     await page.waitForSelector('.task:has-text("Added offline")');
+    // What waits is still told after the reload (the edit waits in IndexedDB).
+    await page.waitForSelector('[data-testid=status]:text-is("Offline · 1 edit(s) waiting")');
     expect(await taskNames(id)).toEqual(['Seen online']);
 
     await context.setOffline(false);

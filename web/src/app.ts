@@ -173,16 +173,16 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   );
 
   const refresh = () => {
-    const { online, connected, synced, pending } = session.state;
+    const { online, connected, synced, pending, edits } = session.state;
     status.textContent =
       !online || !connected
-        ? `Offline${pending ? ` · ${pending} edit(s) waiting` : ''}`
-        : pending
+        ? `Offline${edits ? ` · ${edits} edit(s) waiting` : ''}`
+        : pending || edits
           ? 'Saving…'
           : synced
             ? 'Live'
             : 'Connecting…';
-    status.className = `status ${!online || !connected ? 'offline' : pending ? 'pending' : 'live'}`;
+    status.className = `status ${!online || !connected ? 'offline' : pending || edits ? 'pending' : 'live'}`;
     const readOnly = session.readOnly && !embed;
     keyButton.hidden = !readOnly;
     lockedBanner.hidden = !readOnly;

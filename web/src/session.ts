@@ -15,11 +15,13 @@ import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
 import { localDbName } from './offline.js';
 import { toast } from './ui.js';
+import { UnsentEdits } from './unsent.js';
 
 /** The origin of this person's own transactions: what undo tracks. */
 export const LOCAL_ORIGIN = { source: 'browser' };
 
-export type SyncState = { online: boolean; connected: boolean; synced: boolean; pending: number };
+/** `pending` counts the provider's unacknowledged messages; `edits` the items changed here and not yet acknowledged (unsent.ts). */
+export type SyncState = { online: boolean; connected: boolean; synced: boolean; pending: number; edits: number };
 
 /** Colours for people's cursors, picked from the device id. */
 const PEOPLE_COLORS = ['#e53935', '#8e24aa', '#3949ab', '#039be5', '#00897b', '#7cb342', '#fb8c00', '#6d4c41'];
@@ -40,7 +42,8 @@ export class BoardSession {
   private readonly persistence: IndexeddbPersistence;
   readonly undo: Y.UndoManager;
   readOnly: boolean;
-  state: SyncState = { online: navigator.onLine, connected: false, synced: false, pending: 0 };
+  state: SyncState;
+  private readonly unsent: UnsentEdits;
   private readonly listeners = new Set<() => void>();
   readonly me: Person;
   /** The size a text or link is drawn at (BoardWrite.textSize): a draw board tells it; unknown elsewhere. */
@@ -56,6 +59,9 @@ export class BoardSession {
     },
   ) {
     this.readOnly = options.readOnly;
+    this.unsent = new UnsentEdits(boardId);
+    this.state = { online: navigator.onLine, connected: false, synced: false, pending: 0, edits: this.unsent.count };
+    this.doc.on('afterTransaction', this.countEdit);
     const id = deviceId();
     this.me = { id, name: guestName(id), color: PEOPLE_COLORS[parseInt(id.slice(0, 2), 16) % PEOPLE_COLORS.length] };
     this.persistence = new IndexeddbPersistence(localDbName(boardId), this.doc);
@@ -155,8 +161,22 @@ export class BoardSession {
     this.socket.on('status', connectOnceClosed);
   };
 
+  /** A person's own edit (a write, an undo or a redo) waits until the server acknowledges it. */
+  private readonly countEdit = (transaction: Y.Transaction) => {
+    if (transaction.origin !== LOCAL_ORIGIN && transaction.origin !== this.undo) return;
+    if (!this.unsent.add(transaction)) return;
+    // Not through `update`: the provider counts this edit's message only after this transaction, so it is not acknowledged yet.
+    this.state = { ...this.state, edits: this.unsent.count };
+    this.changed();
+  };
+
   private update(partial: Partial<SyncState>): void {
     this.state = { ...this.state, ...partial };
+    const { connected, synced, pending } = this.state;
+    if (connected && synced && pending === 0 && this.state.edits > 0) {
+      this.unsent.settle();
+      this.state = { ...this.state, edits: 0 };
+    }
     this.changed();
   }
 
