@@ -334,7 +334,7 @@ describe('draw export and print', () => {
       const { page, context } = await openBoard({ viewport, dark });
       await page.click('.export-menu > summary');
       await page.screenshot({ path: join(ARTIFACTS, `draw-export-${name}.png`) });
-      const list = (await page.locator('.export-list').boundingBox())!;
+      const list = (await page.locator('.export-menu .menu-list').boundingBox())!;
       expect(list.x).toBeGreaterThanOrEqual(0);
       expect(list.x + list.width).toBeLessThanOrEqual(viewport.width);
       await context.close();

@@ -139,6 +139,8 @@ describe('app shell', { timeout: 90_000 }, () => {
       'Shift + arrow keys',
       'Ctrl + Z',
       '0Fit the board',
+      'Shift + 0Zoom to 100%',
+      'Shift + 2Zoom to the selection',
     ])
       expect(text).toContain(words);
     await shot(page, 'shell-help-draw-1280.png');
@@ -168,7 +170,10 @@ describe('app shell', { timeout: 90_000 }, () => {
     const banner = page.locator('[data-testid=locked-banner]');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('Locked: view only.');
-    expect(await page.locator('.toolbar').isVisible()).toBe(false);
+    // Looking needs no key: the zoom and Export stay, the tools go.
+    await page.locator('.zoom-menu > summary').waitFor();
+    expect(await page.locator('.export-menu > summary').isVisible()).toBe(true);
+    expect(await page.locator('.toolbar [data-tool]:visible, .toolbar .undo:visible').count()).toBe(0);
     await shot(page, 'shell-locked-1280.png');
     await banner.locator('button').click();
     await page.fill('dialog input[aria-label="Access key"]', key!);
@@ -222,8 +227,9 @@ describe('app shell', { timeout: 90_000 }, () => {
     }
     await more.tap();
     await shot(page, 'shell-phone-more-390.png');
-    for (const name of ['Image', 'Delete', 'Fit']) // Undo and Redo stay in the row (touch-targets.test.ts)
+    for (const name of ['Image', 'Delete']) // Undo and Redo stay in the row (touch-targets.test.ts)
       expect(await page.locator(`.toolbar-more button:text-is("${name}")`).isVisible()).toBe(true);
+    expect(await page.locator('.toolbar-more .zoom-menu > summary').isVisible()).toBe(true);
     expect(await page.locator('.toolbar-more .swatch').count()).toBeGreaterThan(10);
 
     // One finger draws with the pen, from the row: the stroke is stored.

@@ -4,7 +4,7 @@
  * keys are listened for on the whole document (keys.ts), so that they work
  * without first clicking the canvas.
  */
-import { duplicateSelection } from '../draw/clipboard.js';
+import { duplicateSelection, unionBox } from '../draw/clipboard.js';
 import type { DrawContext } from '../draw/context.js';
 import { focusedItem, type ItemFocus } from '../draw/item-focus.js';
 import { TOOLS } from '../draw/tools/names.js';
@@ -123,6 +123,29 @@ const canvasActions: CanvasAction[] = [
     shortcut: '0',
     keyTest: (event) => event.key === '0',
     perform: (ctx) => ctx.view.fit(),
+  },
+  {
+    // By the key's place, not its character: Shift+0 is ")" on one layout and "=" on another.
+    name: 'zoom-100',
+    label: 'Zoom to 100%',
+    keys: 'Shift + 0',
+    shortcut: 'Shift+0',
+    keyTest: (event) => event.shiftKey && !modKey(event) && event.code === 'Digit0',
+    perform: (ctx) => ctx.view.zoomTo(1),
+  },
+  {
+    name: 'zoom-selection',
+    label: 'Zoom to the selection',
+    keys: 'Shift + 2',
+    shortcut: 'Shift+2',
+    keyTest: (event) => event.shiftKey && !modKey(event) && event.code === 'Digit2',
+    enabled: (ctx) => ctx.layer.selection.size > 0,
+    perform: (ctx) => {
+      const { elements } = ctx.layer;
+      const selected = [...ctx.layer.selection].map((id) => elements.get(id));
+      const box = unionBox(selected.flatMap((element) => (element && ctx.layer.boxOf(element)) || []));
+      if (box) ctx.view.fitBox(box);
+    },
   },
   { name: 'select-click', label: 'Select, add to the selection', keys: 'Click, Shift + click' }, // tools/select
   { name: 'select-box', label: 'Selection box', keys: 'Drag on empty canvas (Select tool), Shift + drag' },

@@ -69,18 +69,30 @@ export class DrawBoard {
       if (layer.selection.has(id)) handles.update();
       this.refreshHint();
     });
-    const view = new CanvasView(viewport, world, () => unionBox(layer.boxes()), [handles.element, cursors.element]);
+    const view = new CanvasView(
+      viewport,
+      world,
+      () => unionBox(layer.boxes()),
+      [handles.element, cursors.element],
+      (scale) => this.toolbar?.showZoom(scale),
+    );
     const toolbar: Toolbar = new Toolbar(viewport, {
       colorPicked: (color) => editing.recolorSelection(color),
       upload: (files) => uploadImages(session.boardId, files, view.centre()),
       action: (name) => {
         const action = actionNamed(drawActions, name);
-        return { shortcut: action.shortcut, perform: () => action.perform?.(keys, null) };
+        return {
+          label: action.label,
+          shortcut: action.shortcut,
+          perform: () => action.perform?.(keys, null),
+          enabled: action.enabled && (() => action.enabled?.(keys) ?? true),
+        };
       },
     });
     const editing = new Editing(session, layer, toolbar, viewport);
     this.view = view;
     this.toolbar = toolbar;
+    toolbar.showZoom(view.scale);
     this.element = h('div.draw', {}, toolbar.element, viewport);
 
     const context: DrawContext = {
@@ -123,7 +135,8 @@ export class DrawBoard {
   }
 
   private refreshMode(): void {
-    this.toolbar.element.hidden = !this.editable;
+    // A person who may only look keeps the zoom and Export (styles.css hides the rest); an embed is the board alone.
+    this.toolbar.element.hidden = this.options.embed;
     this.element.classList.toggle('readonly', !this.editable);
     this.refreshHint();
   }

@@ -9,6 +9,7 @@ import type { Action } from '../actions/action.js';
 import { h, toast } from '../ui.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
+import { toolbarMenu } from './menu.js';
 import { diagramsDrawn } from './mermaid.js';
 import type { Box } from './view.js';
 
@@ -21,7 +22,7 @@ export type ExportFormat = 'png' | 'svg';
 
 /** Adds the Export menu of `actions` (actions/export.ts) to the toolbar and follows the print dialogue; returns what undoes both. */
 export function bindExport(ctx: DrawContext, actions: readonly Action<DrawContext>[]): () => void {
-  const menu = exportMenu(ctx, actions);
+  const { menu, unbind: unbindClosing } = exportMenu(ctx, actions);
   ctx.toolbar.element.append(menu);
   const style = h('style', { 'data-print': '' });
   const beforePrint = () => {
@@ -39,7 +40,6 @@ export function bindExport(ctx: DrawContext, actions: readonly Action<DrawContex
   };
   addEventListener('beforeprint', beforePrint);
   addEventListener('afterprint', afterPrint);
-  const unbindClosing = closesAsAMenu(menu);
   return () => {
     menu.remove();
     unbindClosing();
@@ -218,60 +218,19 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/**
- * A `<details>` menu closes as a menu does: on Escape (the close-menu action,
- * actions/draw.ts), on a press anywhere outside it, and when focus leaves it (a
- * dialog opening over it takes the focus). Returns what unbinds it.
- */
-function closesAsAMenu(menu: HTMLDetailsElement): () => void {
-  const onPress = (event: PointerEvent) => {
-    if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
-  };
-  const onFocusOut = (event: FocusEvent) => {
-    const next = event.relatedTarget as Node | null;
-    if (menu.open && next && !menu.contains(next)) menu.open = false;
-  };
-  document.addEventListener('pointerdown', onPress, true);
-  menu.addEventListener('focusout', onFocusOut);
-  return () => {
-    document.removeEventListener('pointerdown', onPress, true);
-    menu.removeEventListener('focusout', onFocusOut);
-  };
-}
-
 /** The toolbar's Export menu: PNG and SVG of the board or the selection, and Print / PDF. */
-function exportMenu(ctx: DrawContext, actions: readonly Action<DrawContext>[]): HTMLDetailsElement {
-  const items = actions.map((action) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        'data-export': action.label,
-        'data-needs-selection': action.enabled ? '' : undefined,
-        onclick: () => {
-          menu.open = false;
-          action.perform?.(ctx, null);
-        },
-      },
-      action.label,
-    ),
-  );
-  const list = h('div.export-list', {}, ...items);
-  const menu = h(
-    'details.export-menu',
-    {
-      ontoggle: () => {
-        actions.forEach((action, index) => {
-          if (action.enabled) items[index].disabled = !action.enabled(ctx);
-        });
-        // Opens to the right of its button, shifted left as far as it must to stay on the screen (a phone's toolbar wraps).
-        list.style.left = '0';
-        const overflow = list.getBoundingClientRect().right - (document.documentElement.clientWidth - 8);
-        if (overflow > 0) list.style.left = `${-overflow}px`;
-      },
-    },
+function exportMenu(
+  ctx: DrawContext,
+  actions: readonly Action<DrawContext>[],
+): { menu: HTMLDetailsElement; unbind: () => void } {
+  return toolbarMenu(
+    'export-menu',
     h('summary', { title: 'Save the board as PNG, SVG or PDF' }, 'Export'),
-    list,
-  ) as HTMLDetailsElement;
-  return menu;
+    actions.map((action) => ({
+      label: action.label,
+      perform: () => action.perform?.(ctx, null),
+      enabled: action.enabled && (() => action.enabled?.(ctx) ?? true),
+      data: { 'data-export': action.label, ...(action.enabled ? { 'data-needs-selection': '' } : {}) },
+    })),
+  );
 }

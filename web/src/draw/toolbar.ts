@@ -1,6 +1,7 @@
 /** The draw toolbar: the current tool and ink colour, and buttons for images, delete, undo and zoom. */
 import { INK_COLORS, INK_HEX, type InkColor } from '../../../schema/index.js';
 import { h } from '../ui.js';
+import { toolbarMenu } from './menu.js';
 import { TOOLS, type ToolName } from './tools/names.js';
 
 /** What a press on the canvas does: the tools, in toolbar order, with the key that picks each (tools/names.ts). */
@@ -22,15 +23,15 @@ const PALETTE_COLUMNS = 8;
 const swatchCss = (color: InkColor) => (color === 'auto' ? 'var(--ink)' : INK_HEX[color]);
 
 /** The canvas actions (actions/draw.ts) the toolbar has a button for. */
-export type ToolbarAction = 'undo' | 'redo' | 'delete' | 'zoom-in' | 'zoom-out' | 'fit';
+export type ToolbarAction = 'undo' | 'redo' | 'delete' | 'zoom-in' | 'zoom-out' | 'fit' | 'zoom-100' | 'zoom-selection';
 
 /** What the toolbar's buttons do beyond picking a tool or colour; the toolbar itself writes nothing. */
 export type ToolbarActions = {
   /** A colour was picked (it may recolour the selection). */
   colorPicked: (color: InkColor) => void;
   upload: (files: File[]) => void;
-  /** The action behind a button: what it does, and the key its tooltip names. */
-  action: (name: ToolbarAction) => { shortcut?: string; perform: () => void };
+  /** The action behind a button or a menu entry: what it does, the key its tooltip names, and whether it can be done now. */
+  action: (name: ToolbarAction) => { label: string; shortcut?: string; perform: () => void; enabled?: () => boolean };
 };
 
 /** Holds the current tool and colour and shows them as the pressed buttons. */
@@ -41,6 +42,7 @@ export class Toolbar {
   private moreButton!: HTMLButtonElement;
   private inkButton!: HTMLButtonElement;
   private palette!: HTMLElement;
+  private zoomLabel?: HTMLElement;
 
   /** `viewport` carries the tool as `data-tool`, for its cursor. */
   constructor(
@@ -195,7 +197,7 @@ export class Toolbar {
       h('span.sep'),
       h('span.sep.zoom'),
       button('button.zoom', 'zoom-out', 'Zoom out', '−', 'Zoom out'),
-      button('button.zoom', 'fit', 'Fit the board', 'Fit'),
+      this.buildZoomMenu(),
       button('button.zoom', 'zoom-in', 'Zoom in', '+', 'Zoom in'),
     );
     // In the row on a phone too (an arrow each there); on a wide screen `order` puts them between Delete and the zoom (styles.css).
@@ -231,6 +233,31 @@ export class Toolbar {
     };
     document.addEventListener('pointerdown', outside);
     return toolbar;
+  }
+
+  /** The zoom as a percentage, and a menu of the ways to set it. */
+  private buildZoomMenu(): HTMLElement {
+    const entry = (name: ToolbarAction, label?: string) => {
+      const action = this.actions.action(name);
+      return { ...action, label: label ?? action.label, data: { 'data-zoom': name } };
+    };
+    this.zoomLabel = h('summary', { title: 'Zoom: fit, 100%, to the selection', 'aria-label': 'Zoom 100%' }, '100%');
+    return toolbarMenu('zoom-menu.zoom', this.zoomLabel, [
+      entry('zoom-in', 'Zoom in'),
+      entry('zoom-out'),
+      entry('fit', 'Zoom to fit'),
+      entry('zoom-100'),
+      entry('zoom-selection'),
+    ]).menu;
+  }
+
+  /** Shows the view's scale (1 is 100%). */
+  showZoom(scale: number): void {
+    if (!this.zoomLabel) return;
+    const percent = `${Math.round(scale * 100)}%`;
+    this.zoomLabel.textContent = percent;
+    // Named by what it shows, and for what it is (axe: the visible text is part of the name).
+    this.zoomLabel.setAttribute('aria-label', `Zoom ${percent}`);
   }
 
   /** Opens or closes the phone toolbar's More menu (on a wide screen everything shows anyway). */

@@ -41,6 +41,8 @@ export class CanvasView {
     private readonly world: HTMLElement,
     private readonly bounds: () => Box | null,
     private readonly scaled: HTMLElement[],
+    /** Told the new scale whenever it changes (the zoom menu shows it). */
+    private readonly onZoom: (scale: number) => void = () => {},
   ) {
     this.apply();
   }
@@ -84,6 +86,18 @@ export class CanvasView {
   /** Zooms one step in (1) or out (-1) around the centre of the viewport: the zoom buttons and the + and - keys. */
   zoomStep(direction: 1 | -1): void {
     this.zoomBy(direction === 1 ? ZOOM_STEP : 1 / ZOOM_STEP, this.centreScreen());
+  }
+
+  /** Zooms to `scale` (1 is 100%) around the centre of the viewport. */
+  zoomTo(scale: number): void {
+    this.zoomBy(scale / this.zoom, this.centreScreen());
+  }
+
+  /** Fits `box` (the selection's) into the viewport, never above 100%: what "Zoom to selection" shows. */
+  fitBox(box: Box): void {
+    this.changes++;
+    this.moved = true;
+    this.fitNow(1, box);
   }
 
   /** Moves the world by screen pixels. */
@@ -130,9 +144,8 @@ export class CanvasView {
     if (outside) this.fitNow(1);
   }
 
-  private fitNow(maxScale = MAX_FIT_SCALE): void {
+  private fitNow(maxScale = MAX_FIT_SCALE, box = this.bounds()): void {
     const rect = this.viewport.getBoundingClientRect();
-    const box = this.bounds();
     if (!box) return;
     const [minX, minY, maxX, maxY] = [box.x, box.y, box.x + box.width, box.y + box.height];
     if (rect.width === 0) return;
@@ -163,6 +176,7 @@ export class CanvasView {
     this.world.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.zoom})`;
     if (this.zoom === this.appliedZoom) return;
     this.appliedZoom = this.zoom;
+    this.onZoom(this.zoom);
     for (const element of this.scaled) element.style.setProperty('--scale', String(this.zoom));
     clearTimeout(this.redraw);
     this.redraw = window.setTimeout(() => this.redrawAtScale(), REDRAW_AFTER_ZOOM_MS);

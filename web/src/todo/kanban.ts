@@ -135,9 +135,10 @@ export class KanbanBoard {
     if (!lanes.length) lanes.push(0);
     this.element.style.setProperty('--col-width', `${view.colWidth}px`);
     this.element.classList.toggle('readonly', !editable);
-    this.toolbarElement.hidden = !editable;
+    // A person who may only look keeps the exports; an embed is the board alone.
+    this.toolbarElement.hidden = this.options.embed;
     const toolbarKey = JSON.stringify([editable, view.colWidth, lanes.length, Math.max(...lanes)]);
-    if (editable && toolbarKey !== this.toolbarKey)
+    if (!this.options.embed && toolbarKey !== this.toolbarKey)
       this.toolbarElement.replaceChildren(
         ...kanbanToolbar(
           {
@@ -149,9 +150,10 @@ export class KanbanBoard {
           },
           view.colWidth,
           lanes.length,
+          editable,
         ),
       );
-    this.toolbarKey = editable ? toolbarKey : '';
+    this.toolbarKey = toolbarKey;
     this.filter.element.hidden = this.options.embed; // an embed is the board and nothing else
     this.filter.setAssignees(view.tasks);
     const shown = new Set(this.filter.apply(view.tasks).map((task) => task.id));

@@ -12,9 +12,19 @@ export type KanbanToolbarActions = {
   addRow: () => void;
 };
 
-/** The toolbar's controls for a board with `lanes` rows and columns `colWidth` wide. */
-export function kanbanToolbar(actions: KanbanToolbarActions, colWidth: number, lanes: number): HTMLElement[] {
+/** The toolbar's controls for a board with `lanes` rows and columns `colWidth` wide; the exports alone for a person who may only look. */
+export function kanbanToolbar(
+  actions: KanbanToolbarActions,
+  colWidth: number,
+  lanes: number,
+  editable: boolean,
+): HTMLElement[] {
   const { boardId } = actions;
+  const exports = [
+    h('a', { href: `/api/boards/${boardId}/tasks.csv?download=1`, download: '' }, 'Export CSV'),
+    h('a', { href: `/api/boards/${boardId}/tasks.md?download=1`, download: '' }, 'Export Markdown'),
+  ];
+  if (!editable) return exports;
   return [
     h(
       'label.column-width',
@@ -32,7 +42,6 @@ export function kanbanToolbar(actions: KanbanToolbarActions, colWidth: number, l
     h('button', { type: 'button', onclick: () => actions.undo(), title: `Undo (${undo.shortcut})` }, 'Undo'),
     h('button', { type: 'button', onclick: () => actions.redo(), title: `Redo (${redo.shortcut})` }, 'Redo'),
     ...(lanes < MAX_LANES ? [h('button', { type: 'button', onclick: () => actions.addRow() }, 'New row')] : []),
-    h('a', { href: `/api/boards/${boardId}/tasks.csv?download=1`, download: '' }, 'Export CSV'),
-    h('a', { href: `/api/boards/${boardId}/tasks.md?download=1`, download: '' }, 'Export Markdown'),
+    ...exports,
   ];
 }
