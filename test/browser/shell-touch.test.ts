@@ -1,6 +1,7 @@
 /**
  * Touch on a phone, as draw/pointer.ts handles it: two fingers
- * pinch-zoom the canvas about their midpoint and pan with it, one finger pans
+ * pinch-zoom the canvas about their midpoint and pan with it (leaving the
+ * selection as it was before they landed), one finger pans
  * empty canvas and moves the item it presses (stored), and a finger held still
  * selects: a selection box on empty canvas, the item alone on an item. The
  * view is the person's own (nothing of it is stored); a selection is checked by
@@ -186,6 +187,45 @@ describe('touch on a phone', { timeout: 90_000 }, () => {
       return json.texts.length === 1 && json.texts;
     });
     expect(texts[0].content).toBe('keep');
+    await context.close();
+  });
+
+  it('a pinch that starts on an item zooms without selecting or moving it; one that starts beside a selection keeps it', async () => {
+    const { id, context, page, cdp } = await phoneBoard([
+      { x: 40, y: 60, content: 'pinched on' },
+      { x: 40, y: 300, content: 'selected' },
+    ]);
+    const before = await boardJson(t.server.url, id);
+    const on = await centre(page, 'pinched on');
+    const start = await world(page);
+    await twoFingers(
+      cdp,
+      [on, { x: on.x + 60, y: on.y + 200 }],
+      [
+        { x: on.x - 40, y: on.y - 40 },
+        { x: on.x + 100, y: on.y + 300 },
+      ],
+    );
+    await until(async () => (await world(page)).scale > start.scale * 1.2);
+    expect(await page.locator('.item.selected').count()).toBe(0);
+    expect((await boardJson(t.server.url, id)).texts).toEqual(before.texts);
+
+    // A finger held on an item selects it; a pinch beside it, its first finger on empty canvas, leaves it selected.
+    await oneFinger(cdp, await centre(page, 'selected'), await centre(page, 'selected'), 800);
+    await expect.poll(() => page.locator('.item.selected').count()).toBe(1);
+    await twoFingers(
+      cdp,
+      [
+        { x: 300, y: 700 },
+        { x: 340, y: 760 },
+      ],
+      [
+        { x: 280, y: 680 },
+        { x: 360, y: 790 },
+      ],
+    );
+    expect(await page.locator('.item.selected').textContent()).toContain('selected');
+    expect(await page.locator('.item.selected').count()).toBe(1);
     await context.close();
   });
 });

@@ -20,15 +20,19 @@ export function bindPointer(ctx: DrawContext): void {
   const longPress = new LongPress();
   const tools = toolStates(doublePress);
   let gesture: GestureState | null = null;
+  /** The selection before the first finger's press: a pinch is not a tap, so it gives it back. */
+  let selectionBefore: string[] = [];
   cancelPressDefaults(vp, (target) => target === ctx.editing.editor);
 
   vp.addEventListener('pointerdown', (event) => {
     if (ctx.editing.editor && event.target === ctx.editing.editor) return;
     vp.focus({ preventScroll: true });
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pointers.size === 1) selectionBefore = [...layer.selection];
     if (pointers.size === 2) {
       longPress.cancel();
       gesture?.onCancel();
+      layer.selection.select(selectionBefore);
       const [a, b] = [...pointers.values()];
       gesture = new Pinching(ctx, [a, b]);
       return;
