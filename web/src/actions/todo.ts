@@ -7,6 +7,16 @@ export type TodoKeys = UndoContext & {
   /** Moves a card a column across or a place along (kanban/keys.ts). */
   moveByKey: (taskId: string, columnStep: number, rowStep: number) => void;
   editTask: (taskId: string) => void;
+  /** Moves a column `step` places along its row; `title` is what its title field holds (kept with the move). */
+  moveColumnByKey: (columnId: string, step: number, title: string) => void;
+};
+
+/** The column whose title field a key was pressed in, if any. */
+const titleOf = (event: KeyboardEvent): { column: string; title: string } | undefined => {
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement) || !target.classList.contains('column-title')) return undefined;
+  const column = target.closest<HTMLElement>('.column')?.dataset.columnId;
+  return column ? { column, title: target.value } : undefined;
 };
 
 /** Where Alt+arrow takes a card: the key's direction. */
@@ -60,6 +70,23 @@ export const TODO_ACTIONS: readonly Action<TodoKeys>[] = [
   },
   moveCard('move-card-across', 'Move the focused card to the previous or next column', 'Alt + ← / →', true),
   moveCard('move-card-along', 'Move the focused card up or down', 'Alt + ↑ / ↓', false),
+  {
+    name: 'move-column',
+    label: 'Move the column whose title is focused to the left or right',
+    keys: 'Alt + ← / → (in a column title), or drag its ⠿',
+    anywhere: true, // a key of the title field
+    keyTest: (event, ctx) =>
+      ctx.editable() &&
+      event.altKey &&
+      (event.key === 'ArrowLeft' || event.key === 'ArrowRight') &&
+      titleOf(event) !== undefined,
+    perform: (ctx, event) => {
+      const field = event && titleOf(event);
+      if (!event || !field) return;
+      event.preventDefault();
+      ctx.moveColumnByKey(field.column, event.key === 'ArrowLeft' ? -1 : 1, field.title);
+    },
+  },
   { name: 'leave', label: 'Leave a field, close a dialog', keys: 'Escape' }, // the fields' and dialogs' own
   undo,
   redo,

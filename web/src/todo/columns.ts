@@ -10,7 +10,7 @@ import { type CardColorName, MAX_TASK_NAME_CHARS, TaskInput } from '../../../sch
 import { h } from '../ui.js';
 import { colourSwatches } from './card-editor.js';
 import { isAi } from './cards.js';
-import { dropZone } from './drag.js';
+import { columnDrag, dropZone } from './drag.js';
 
 /** What a column's controls do; the column itself writes nothing. */
 export type ColumnActions = {
@@ -55,9 +55,11 @@ export class ColumnView {
       ? h(
           'header',
           {},
+          this.grip(column),
           h('input.column-title', {
             value: column.title,
             'aria-label': 'Column title',
+            'aria-keyshortcuts': 'Alt+ArrowLeft Alt+ArrowRight',
             onchange: (event: Event) => actions.rename(column.id, (event.target as HTMLInputElement).value),
           }),
           this.count,
@@ -80,6 +82,17 @@ export class ColumnView {
     this.parts = [header, colours, editable ? this.quickAdd(column) : null];
     this.list.before(header, ...(colours ? [colours] : []));
     if (this.parts[2]) this.list.after(this.parts[2]);
+  }
+
+  /** The handle a column is dragged by to another place or row (Alt+arrows on its title do it by key). */
+  private grip(column: ColumnItem): HTMLElement {
+    const grip = h(
+      'span.column-grip',
+      { title: 'Drag to move the column (or Alt+← / → in its title)', 'aria-hidden': 'true' },
+      '⠿',
+    );
+    columnDrag(grip, this.element, column.id);
+    return grip;
   }
 
   /** Shows how many of the column's `total` tasks the filter lets through. */

@@ -1,5 +1,13 @@
-/** Dragging cards: a card carries its id, and a column's list takes the drop between the cards above and below the pointer. */
+/**
+ * Dragging cards and columns: a card carries its id, and a column's list takes
+ * the drop between the cards above and below the pointer; a column, dragged by
+ * its grip, carries its id, and a row takes it between the columns left and
+ * right of the pointer.
+ */
 import type { TaskItem } from '../../../board/model/document-model.js';
+
+const TASK_TYPE = 'text/task-id';
+const COLUMN_TYPE = 'text/column-id';
 
 /** The sort value that puts an item between two neighbours. */
 export function between(before: number | undefined, after: number | undefined): number {
@@ -12,7 +20,7 @@ export function between(before: number | undefined, after: number | undefined): 
 /** Makes a card draggable as its task's id (the card is `draggable` only where the person may edit). */
 export function cardDrag(card: HTMLElement, id: string): void {
   card.addEventListener('dragstart', (event) => {
-    event.dataTransfer?.setData('text/task-id', id);
+    event.dataTransfer?.setData(TASK_TYPE, id);
     if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
     card.classList.add('dragging');
   });
@@ -39,7 +47,7 @@ export function dropZone(
     return cards[index]?.dataset.id;
   };
   list.addEventListener('dragover', (event) => {
-    if (!editable()) return;
+    if (!editable() || !event.dataTransfer?.types.includes(TASK_TYPE)) return;
     event.preventDefault();
     list.classList.add('over');
   });
@@ -48,12 +56,58 @@ export function dropZone(
     if (!editable()) return;
     event.preventDefault();
     list.classList.remove('over');
-    const id = event.dataTransfer?.getData('text/task-id');
+    const id = event.dataTransfer?.getData(TASK_TYPE);
     if (!id) return;
     // With a filter on, the cards shown are some of the column's: the drop goes just before the card under the pointer.
     const others = tasks().filter((task) => task.id !== id);
     const next = nextAt(event.clientY);
     const at = next === undefined ? others.length : others.findIndex((task) => task.id === next);
     move(id, between(others[at - 1]?.sort, others[at]?.sort));
+  });
+}
+
+/** Makes `grip` drag its column (`column`, the element that fades while it is carried). */
+export function columnDrag(grip: HTMLElement, column: HTMLElement, id: string): void {
+  grip.draggable = true;
+  grip.addEventListener('dragstart', (event) => {
+    event.dataTransfer?.setData(COLUMN_TYPE, id);
+    if (event.dataTransfer) {
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setDragImage(column, 16, 16);
+    }
+    column.classList.add('dragging');
+  });
+  grip.addEventListener('dragend', () => column.classList.remove('dragging'));
+}
+
+/**
+ * Dropping a column on a row's strip puts it before the column whose middle is
+ * right of the pointer (at the end past the last); `move` gets the column and
+ * the one it goes before, or null.
+ */
+export function columnDropZone(
+  strip: HTMLElement,
+  editable: () => boolean,
+  move: (id: string, beforeId: string | null) => void,
+): void {
+  const carriesColumn = (event: DragEvent) => editable() && event.dataTransfer?.types.includes(COLUMN_TYPE) === true;
+  strip.addEventListener('dragover', (event) => {
+    if (!carriesColumn(event)) return;
+    event.preventDefault();
+    strip.classList.add('over');
+  });
+  strip.addEventListener('dragleave', () => strip.classList.remove('over'));
+  strip.addEventListener('drop', (event) => {
+    if (!carriesColumn(event)) return;
+    event.preventDefault();
+    strip.classList.remove('over');
+    const id = event.dataTransfer?.getData(COLUMN_TYPE);
+    if (!id) return;
+    const columns = [...strip.querySelectorAll<HTMLElement>(':scope > .column:not(.dragging)')];
+    const next = columns.find((column) => {
+      const rect = column.getBoundingClientRect();
+      return event.clientX < rect.left + rect.width / 2;
+    });
+    move(id, next?.dataset.columnId ?? null);
   });
 }

@@ -68,15 +68,16 @@ export class KanbanBoard {
     const schedule = () => {
       cancelAnimationFrame(this.frame);
       this.frame = requestAnimationFrame(() => {
-        // A title being typed (while someone else edits the board) would lose its text if its row or
-        // column were drawn again, so the render waits until the field is left. The quick entry field
-        // is the exception: it is put back, with its text and focus, after the render.
+        // A row title being typed (while someone else edits the board) would lose its text if its row
+        // were drawn again, so the render waits until the field is left. The quick entry field and a
+        // column's title are put back, with their text, caret and focus, after the render (focus.ts).
         const typing = document.activeElement;
         if (
           typing instanceof HTMLInputElement &&
           typing.type === 'text' &&
           this.lanesElement.contains(typing) &&
-          !typing.classList.contains('quick-add')
+          !typing.classList.contains('quick-add') &&
+          !typing.classList.contains('column-title')
         ) {
           typing.addEventListener('blur', schedule, { once: true });
           return;
@@ -94,6 +95,7 @@ export class KanbanBoard {
         editable: () => this.editable,
         moveByKey: (id, columnStep, rowStep) => this.moveByKey(id, columnStep, rowStep),
         editTask: (id) => this.editTaskNamed(id),
+        moveColumnByKey: (id, step, title) => this.moveColumnByKey(id, step, title),
       }),
     );
     this.render();
@@ -165,7 +167,12 @@ export class KanbanBoard {
       const laneView = this.lanes.get(String(lane), JSON.stringify([title, editable]), (previous) => {
         const built =
           previous ??
-          new LaneView(lane, { setTitle: (at, t) => this.setLaneTitle(at, t), addColumn: (at) => this.addColumn(at) });
+          new LaneView(lane, {
+            setTitle: (at, t) => this.setLaneTitle(at, t),
+            addColumn: (at) => this.addColumn(at),
+            editable: () => this.editable,
+            moveColumn: (id, at, beforeId) => this.moveColumn(id, at, beforeId),
+          });
         built.draw(title, editable);
         return built;
       });
@@ -217,6 +224,28 @@ export class KanbanBoard {
     if (!to) return;
     this.focusCard = taskId;
     this.session.write((w) => moveTask(w, taskId, to));
+  }
+
+  /** Puts a column in row `lane` before the column `beforeId` (at the row's end for null), with `patch` besides. */
+  private moveColumn(id: string, lane: number, beforeId: string | null, patch: { title?: string } = {}): void {
+    const others = this.view().columns.filter((column) => column.lane === lane && column.id !== id);
+    const found = beforeId === null ? -1 : others.findIndex((column) => column.id === beforeId);
+    const at = found < 0 ? others.length : found;
+    const sort = between(others[at - 1]?.sort, others[at]?.sort);
+    this.session.write((w) => patchColumn(w, id, { ...patch, lane, sort }));
+  }
+
+  /** Alt+←/→ in a column's title: one place along its row, the title as typed going with it. */
+  private moveColumnByKey(id: string, step: number, title: string): void {
+    const { columns } = this.view();
+    const column = columns.find((entry) => entry.id === id);
+    if (!column) return;
+    const row = columns.filter((entry) => entry.lane === column.lane);
+    const to = row.indexOf(column) + step;
+    if (to < 0 || to >= row.length) return;
+    // Past the neighbour: before the column after it (moving right) or before it (moving left).
+    const before = step < 0 ? row[to].id : (row[to + 1]?.id ?? null);
+    this.moveColumn(id, column.lane, before, title !== column.title ? { title } : {});
   }
 
   private setLaneTitle(lane: number, title: string): void {

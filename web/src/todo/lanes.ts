@@ -1,5 +1,6 @@
 /** A row of columns (a lane): its title and "+ Column" button, and the strip its columns scroll in, which stays for as long as the row does. */
 import { h } from '../ui.js';
+import { columnDropZone } from './drag.js';
 
 export class LaneView {
   readonly element: HTMLElement;
@@ -9,9 +10,16 @@ export class LaneView {
 
   constructor(
     private readonly lane: number,
-    private readonly actions: { setTitle: (lane: number, title: string) => void; addColumn: (lane: number) => void },
+    private readonly actions: {
+      setTitle: (lane: number, title: string) => void;
+      addColumn: (lane: number) => void;
+      editable: () => boolean;
+      /** Puts a column in this row, before `beforeId` (at the end for null). */
+      moveColumn: (id: string, lane: number, beforeId: string | null) => void;
+    },
   ) {
     this.element = h('section.lane', { 'data-lane': lane }, this.head, this.strip);
+    columnDropZone(this.strip, actions.editable, (id, beforeId) => actions.moveColumn(id, lane, beforeId));
   }
 
   /** Draws the row's head again, for a new title or a change of who may edit. */
