@@ -145,6 +145,11 @@ describe('a text typed on one page, seen on another', () => {
     await pageB.waitForSelector('textarea.editor');
     await until(async () => (await pageA.locator('[data-testid=editing-mark]').textContent())?.endsWith('is editing'));
     await until(async () => (await pageB.locator('[data-testid=editing-mark]').count()) === 1);
+    // B's pointer is over the text A types in: it shows no name label there (the mark names B).
+    const editorB = (await pageB.locator('textarea.editor').boundingBox())!;
+    await pageB.mouse.move(editorB.x + 12, editorB.y + 8);
+    await until(async () => (await pageA.locator('.cursor.typing').count()) === 1);
+    expect(await pageA.locator('.cursor span:visible').count()).toBe(0);
     await pageA.keyboard.press('End');
     await pageB.keyboard.press('Home');
     await Promise.all([

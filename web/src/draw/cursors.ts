@@ -56,9 +56,16 @@ export class Cursors {
         ),
       ];
     });
-    const cursors = people.flatMap(({ cursor, color, name }) =>
+    // While someone types, their name is on the text's mark: a label by their pointer would cover what they type.
+    const cursors = people.flatMap(({ cursor, color, name, editing }) =>
       cursor
-        ? [h('div.cursor', { style: `left:${cursor.x}px;top:${cursor.y}px;--who:${color}` }, h('span', {}, name))]
+        ? [
+            h(
+              editing === undefined ? 'div.cursor' : 'div.cursor.typing',
+              { style: `left:${cursor.x}px;top:${cursor.y}px;--who:${color}` },
+              h('span', {}, name),
+            ),
+          ]
         : [],
     );
     this.element.replaceChildren(...marks, ...cursors);
