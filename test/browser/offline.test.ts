@@ -119,6 +119,48 @@ describe('opening boards offline', () => {
     await context.close();
   });
 
+  it('an image added offline is kept and shown where it goes, through a reload, and goes on the board once, back online', async () => {
+    const { id } = await (
+      await fetch(`${t.server.url}/api/boards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: { texts: [{ x: 0, y: 0, content: 'Seen online' }] } }),
+      })
+    ).json();
+    const { page, context, errors } = await person(chrome.browser);
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${t.server.url}/#${id}`);
+    await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    await serviceWorkerControls(page);
+
+    await context.setOffline(true);
+    await page.waitForSelector('[data-testid=status]:has-text("Offline")');
+    await page.setInputFiles('.toolbar input[type=file]', {
+      name: 'picture.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG_4X3, 'base64'),
+    });
+    await page.waitForSelector('.toast:has-text("the image is kept here")');
+    await page.waitForSelector('.waiting-image img');
+    await page.screenshot({ path: join(ARTIFACTS, 'offline-image-waiting.png') });
+    await page.reload(); // still offline: the image waits in IndexedDB
+    await page.waitForSelector('.item.text:has-text("Seen online")');
+    await page.waitForSelector('.waiting-image img');
+    expect((await boardJson(t.server.url, id)).images).toEqual([]);
+
+    await context.setOffline(false);
+    await until(async () => (await boardJson(t.server.url, id)).images.length === 1, 15_000);
+    await page.waitForSelector('.waiting-image', { state: 'detached' });
+    await page.waitForSelector('.item.image img');
+    // Sent once: another connection (a reload online) finds nothing left to send.
+    await page.reload();
+    await page.waitForSelector('[data-testid=status]:text-is("Live")');
+    expect(await page.locator('.waiting-image').count()).toBe(0);
+    expect((await boardJson(t.server.url, id)).images).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('offline, a board this browser never opened says so instead of failing', async () => {
     const { id } = await (await fetch(`${t.server.url}/api/boards`, { method: 'POST' })).json();
     const { page, context, errors } = await person(chrome.browser);

@@ -68,8 +68,14 @@ export class ApiError extends Error {
 }
 
 /** A JSON request to the service, with the board's key when the app holds one. */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, boardId?: string): Promise<T> {
-  const headers: Record<string, string> = {};
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  boardId?: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const key = boardId ? keys.get(boardId) : undefined;
   if (key) headers['x-board-key'] = key;

@@ -25,6 +25,7 @@ import { bindPointer } from './pointer.js';
 import { Toolbar } from './toolbar.js';
 import { Handles } from './transform.js';
 import { CanvasView } from './view.js';
+import { WaitingImages } from './waiting-images.js';
 
 /** A draw board's whole interface, for a session; `embed` shows it read-only without a toolbar. */
 export class DrawBoard {
@@ -45,7 +46,8 @@ export class DrawBoard {
     session.textSize = (node) => layer.sizeOf(node);
     const cursors = new Cursors(session, (id) => layer.maps().texts.get(id));
     const handles = new Handles(layer, editable);
-    const world = h('div.world', {}, layer.items, layer.lifted, handles.element, cursors.element);
+    const waiting = new WaitingImages(session);
+    const world = h('div.world', {}, layer.items, waiting.element, layer.lifted, handles.element, cursors.element);
     world.prepend(layer.paper, layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
     const hint = h(
@@ -110,7 +112,7 @@ export class DrawBoard {
     };
     const keys: CanvasKeys = { ...context, focus: new ItemFocus(context) };
     bindPointer(context);
-    this.cleanup.push(bindKeyboard(keys), layer.follow(), cursors.follow());
+    this.cleanup.push(bindKeyboard(keys), layer.follow(), cursors.follow(), waiting.follow());
     // A board opens on its content (view.ts fitOnOpen) as soon as some of it is drawn: from the snapshot, this browser's copy or the sync.
     const fitOnOpen = () => !options.embed && requestAnimationFrame(() => !this.destroyed && view.fitOnOpen()); // the app fits an embed itself
     void takeSnapshot(session.boardId).then((snapshot) => {

@@ -1,11 +1,13 @@
 /**
  * Images from the person's machine (paste, drop, file picker): checked against
  * the size limit, given a thumbnail of at most 64 px and 8000 bytes, and
- * uploaded through REST (the payload is stored outside the document).
+ * uploaded through REST (the payload is stored outside the document); while
+ * offline, kept here until the board is connected (waiting-images.ts).
  */
 import { base64DecodedBytes, MAX_IMAGE_BYTES, MAX_THUMBNAIL_CHARS, parseImageDataUrl } from '../../../schema/index.js';
-import { ApiError, api, authorTag } from '../api.js';
+import { authorTag } from '../api.js';
 import { required, toast } from '../ui.js';
+import { sendImage } from './waiting-images.js';
 
 const THUMB_SIDE_PX = 64;
 const MAX_SHOWN_SIDE_PX = 480;
@@ -88,13 +90,7 @@ export async function uploadImage(
     // The person's, not the REST surface's: an upload from the app is a person's edit.
     author: authorTag(),
   };
-  try {
-    await api('POST', `/api/boards/${boardId}/images`, body, boardId);
-    return true;
-  } catch (error) {
-    toast(error instanceof ApiError ? error.message : 'The image could not be uploaded.', 'error', 7000);
-    return false;
-  }
+  return sendImage(boardId, body);
 }
 
 /** Uploads several images at once, each a little below and right of the one before so none hides another. */
