@@ -121,6 +121,45 @@ describe('draw gestures', () => {
     await context.close();
   });
 
+  it('on a phone zoomed far out, a new text is typed at a readable size, and the view comes back after', async () => {
+    const { id, page, context } = await openBoard(
+      [
+        { x: 0, y: 0, content: 'one corner' },
+        { x: 3000, y: 6000, content: 'the other' },
+      ],
+      { phone: true },
+    );
+    await until(async () => (await view(page)).scale < 0.2); // fitted to the far corners
+    const before = await view(page);
+    const at = { x: 200, y: 400 };
+    const world = {
+      x: (at.x - before.left - before.x) / before.scale,
+      y: (at.y - before.top - before.y) / before.scale,
+    };
+    await doubleTap(page, at);
+    const editor = page.locator('textarea.editor');
+    await editor.waitFor({ timeout: 2_000 });
+    await until(async () => (await view(page)).scale === 1);
+    const fontPx = await editor.evaluate((area) => parseFloat(getComputedStyle(area).fontSize));
+    expect(fontPx).toBeGreaterThanOrEqual(12); // on the screen, at 100%
+    const box = (await editor.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    const canvas = (await page.locator('[data-testid=canvas]').boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height / 2 + 1); // above a phone's keyboard
+    await page.keyboard.type('readable');
+    await shot(page, 'draw-phone-edit-zoomed-out.png');
+    await page.keyboard.press('Escape');
+    await until(async () => (await view(page)).scale === before.scale);
+    expect(await view(page)).toEqual(before);
+    const made = await until(async () =>
+      (await boardJson(t.server.url, id)).texts.find((text: { content: string }) => text.content === 'readable'),
+    );
+    expect(Math.abs(made.x - world.x)).toBeLessThan(2);
+    expect(Math.abs(made.y - world.y)).toBeLessThan(2);
+    await context.close();
+  });
+
   it('Escape ends editing and keeps what was typed; an empty new text is never stored', async () => {
     const { id, page, context } = await openBoard();
     const etag = (await boardJson(t.server.url, id)).etag;

@@ -91,7 +91,7 @@ export class DrawBoard {
         };
       },
     });
-    const editing = new Editing(session, layer, toolbar, viewport);
+    const editing = new Editing(session, layer, toolbar, viewport, (box) => view.zoomToEdit(box));
     this.view = view;
     this.toolbar = toolbar;
     toolbar.showZoom(view.scale);

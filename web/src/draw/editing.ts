@@ -20,7 +20,7 @@ import { LiveWrite } from './live.js';
 import { asUrl } from './markup.js';
 import { mapSelection, rebaseText } from './text-rebase.js';
 import type { Toolbar } from './toolbar.js';
-import { round, type World } from './view.js';
+import { type Box, round, type World } from './view.js';
 
 /** While a text is typed its content is written at most this often, so others see it typed: each write carries the whole text. */
 const TYPING_WRITE_MS = 100;
@@ -43,6 +43,8 @@ export class Editing {
     private readonly layer: ItemLayer,
     private readonly toolbar: Toolbar,
     private readonly viewport: HTMLElement,
+    /** Makes the edited box readable (view.ts zoomToEdit); returns what puts the view back. */
+    private readonly readable: (box: Box) => () => void,
   ) {
     // The item layer redraws a text on every change (each of its own drafts among them): the editor stays in front.
     layer.onChange((id) => id === this.underEditor && this.hide(id));
@@ -129,6 +131,7 @@ export class Editing {
     target: { at: { x: number; y: number }; id?: string; style?: TextStyle },
   ): void {
     this.area?.blur();
+    const viewBack = this.readable({ x: options.x, y: options.y, width: options.width, height: options.minHeight });
     const live = new LiveWrite(this.session, TYPING_WRITE_MS);
     let id = target.id;
     /** The content this editor and the document last agreed on: what others type is merged in from there. */
@@ -202,6 +205,7 @@ export class Editing {
         this.area = null;
         this.hide(null);
         stopMerging();
+        viewBack();
         this.session.setEditing(null);
         if (!refused) live.set(final(content));
         const result = refused ? undefined : live.flush();

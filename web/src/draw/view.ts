@@ -15,6 +15,8 @@ const FIT_MARGIN_PX = 40;
 const REDRAW_AFTER_ZOOM_MS = 200;
 /** Fitting a small board never blows it up past this. */
 const MAX_FIT_SCALE = 2;
+/** Below this scale a text's letters are too small to type in (a 14 px font under 10 px on the screen). */
+const READABLE_SCALE = 0.7;
 
 /** A world coordinate as stored: to a tenth of a pixel, which no zoom shows and keeps the document small. */
 export const round = (value: number) => Math.round(value * 10) / 10;
@@ -98,6 +100,32 @@ export class CanvasView {
     this.changes++;
     this.moved = true;
     this.fitNow(1, box);
+  }
+
+  /**
+   * Makes `box` (a text being edited) readable: below READABLE_SCALE the view
+   * goes to 100%, keeping the box where it was on the screen as far as it fits
+   * (and in the upper half, above a phone's keyboard). Returns what puts the
+   * view back when the editing ends, unless the person moved it meanwhile.
+   */
+  zoomToEdit(box: Box): () => void {
+    if (this.zoom >= READABLE_SCALE) return () => {};
+    const before = { x: this.x, y: this.y, zoom: this.zoom };
+    const rect = this.viewport.getBoundingClientRect();
+    const margin = FIT_MARGIN_PX / 2;
+    const clamp = (value: number, low: number, high: number) => Math.max(low, Math.min(value, Math.max(low, high)));
+    const left = clamp(box.x * this.zoom + this.x, margin, rect.width - margin - box.width);
+    const top = clamp(box.y * this.zoom + this.y, margin, rect.height / 2 - box.height);
+    this.zoom = 1;
+    [this.x, this.y] = [left - box.x, top - box.y];
+    const change = ++this.changes;
+    this.apply();
+    return () => {
+      if (change !== this.changes) return;
+      [this.x, this.y, this.zoom] = [before.x, before.y, before.zoom];
+      this.changes++;
+      this.apply();
+    };
   }
 
   /** Moves the world by screen pixels. */
