@@ -1,13 +1,13 @@
 /**
- * A kanban card moved on a phone, with no drag and no keyboard: the card
+ * A kanban card moved on a phone, with no mouse and no keyboard: the card
  * editor's Column field moves it to another column (of any row), to the end
- * of that column. And a sideways swipe on the kanban stays on the page: the
+ * of that column; a finger held on it lifts it and drops it between cards. And a sideways swipe on the kanban stays on the page: the
  * board's scroller keeps overscroll to itself, so it is never the browser's
  * Back gesture.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, boardJson, openBoard, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -59,6 +59,60 @@ describe('a kanban card on a phone', () => {
           .first()
           .evaluate((element) => getComputedStyle(element).overscrollBehaviorX),
       ).not.toBe('auto');
+    await context.close();
+  });
+
+  it('moves by a finger held on it and dragged: into another column, between its cards, with no editor opened', async () => {
+    const { id } = await post('/api/boards', { mode: 'todo' });
+    const [first, second] = (await boardJson(t.server.url, id)).columns;
+    await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Top' });
+    await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Bottom' });
+    const task = await post(`/api/boards/${id}/tasks`, { column_id: first.id, name: 'Carry me' });
+    const context = await chrome.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 2,
+    });
+    const { page } = await openBoard(context, t.server.url, id);
+    const cdp = await context.newCDPSession(page);
+    const centre = async (selector: string) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const from = await centre('.task:has-text("Carry me")');
+    const touch = (type: string, points: { x: number; y: number }[]) =>
+      cdp.send('Input.dispatchTouchEvent', { type: type as 'touchStart', touchPoints: points });
+    const moveTo = async (a: { x: number; y: number }, b: { x: number; y: number }) => {
+      for (let i = 1; i <= 8; i++)
+        await touch('touchMove', [{ x: a.x + ((b.x - a.x) * i) / 8, y: a.y + ((b.y - a.y) * i) / 8 }]);
+    };
+    await touch('touchStart', [from]);
+    await page.waitForSelector('.task.lifted');
+    // The phone shows one column at a time: held at the row's right side, the row scrolls to the next.
+    const edge = { x: 385, y: from.y };
+    await moveTo(from, edge);
+    const secondList = page.locator(`.tasks[data-column-id="${second.id}"]`);
+    await until(async () => ((await secondList.boundingBox())?.x ?? Infinity) < 40);
+    const top = (await page.locator('.task:has-text("Top")').boundingBox())!;
+    const bottom = (await page.locator('.task:has-text("Bottom")').boundingBox())!;
+    // Between the two cards: below Top's middle, above Bottom's.
+    const to = { x: top.x + top.width / 2, y: (top.y + top.height + bottom.y) / 2 + 1 };
+    await moveTo(edge, to);
+    expect(await page.locator(`.tasks.over[data-column-id="${second.id}"]`).count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'kanban-phone-drag.png') });
+    await touch('touchEnd', []);
+    await expect
+      .poll(async () => {
+        const tasks = (await boardJson(t.server.url, id)).tasks as { column_id: string; name: string; sort: number }[];
+        return tasks
+          .filter((x) => x.column_id === second.id)
+          .sort((a, b) => a.sort - b.sort)
+          .map((x) => x.name);
+      })
+      .toEqual(['Top', 'Carry me', 'Bottom']);
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    expect(await page.locator('.task.lifted, .tasks.over').count()).toBe(0);
     await context.close();
   });
 });

@@ -38,14 +38,6 @@ export function dropZone(
   tasks: () => TaskItem[],
   move: (id: string, sort: number) => void,
 ): void {
-  const nextAt = (clientY: number) => {
-    const cards = [...list.querySelectorAll<HTMLElement>('.task:not(.dragging)')];
-    const index = cards.findIndex((card) => {
-      const rect = card.getBoundingClientRect();
-      return clientY < rect.top + rect.height / 2;
-    });
-    return cards[index]?.dataset.id;
-  };
   list.addEventListener('dragover', (event) => {
     if (!editable() || !event.dataTransfer?.types.includes(TASK_TYPE)) return;
     event.preventDefault();
@@ -57,13 +49,25 @@ export function dropZone(
     event.preventDefault();
     list.classList.remove('over');
     const id = event.dataTransfer?.getData(TASK_TYPE);
-    if (!id) return;
-    // With a filter on, the cards shown are some of the column's: the drop goes just before the card under the pointer.
-    const others = tasks().filter((task) => task.id !== id);
-    const next = nextAt(event.clientY);
-    const at = next === undefined ? others.length : others.findIndex((task) => task.id === next);
-    move(id, between(others[at - 1]?.sort, others[at]?.sort));
+    if (id) move(id, sortAt(list, tasks(), id, event.clientY));
   });
+}
+
+/**
+ * The sort that puts the card `id`, dropped at `clientY` on `list` (a column's
+ * cards, `tasks` its tasks), just before the card under the pointer: with a
+ * filter on, the cards shown are some of the column's.
+ */
+export function sortAt(list: HTMLElement, tasks: readonly TaskItem[], id: string, clientY: number): number {
+  const cards = [...list.querySelectorAll<HTMLElement>('.task:not(.dragging)')];
+  const next = cards.find((card) => {
+    const rect = card.getBoundingClientRect();
+    return clientY < rect.top + rect.height / 2;
+  })?.dataset.id;
+  const others = tasks.filter((task) => task.id !== id);
+  const found = next === undefined ? -1 : others.findIndex((task) => task.id === next);
+  const at = found < 0 ? others.length : found;
+  return between(others[at - 1]?.sort, others[at]?.sort);
 }
 
 /** Makes `grip` drag its column (`column`, the element that fades while it is carried). */

@@ -29,13 +29,14 @@ import { dialog, h } from '../ui.js';
 import { type CardDraft, editCard } from './card-editor.js';
 import { type CardHandlers, cardKey, renderCard } from './cards.js';
 import { type ColumnActions, ColumnView } from './columns.js';
-import { between } from './drag.js';
+import { between, sortAt } from './drag.js';
 import { TaskFilter } from './filter.js';
 import { captureFocus, restoreFocus } from './focus.js';
 import { Keyed, placeChildren } from './keyed.js';
 import { LaneView } from './lanes.js';
 import { moveByKey } from './moves.js';
 import { kanbanToolbar } from './toolbar.js';
+import { touchDragCards } from './touch-drag.js';
 
 export class KanbanBoard {
   readonly element: HTMLElement;
@@ -97,6 +98,18 @@ export class KanbanBoard {
         editTask: (id) => this.editTaskNamed(id),
         moveColumnByKey: (id, step, title) => this.moveColumnByKey(id, step, title),
       }),
+    );
+    this.cleanup.push(
+      touchDragCards(
+        this.lanesElement,
+        () => this.editable,
+        (id, list, clientY) => {
+          const columnId = list.dataset.columnId;
+          if (!columnId) return;
+          const sort = sortAt(list, this.columnActions.tasks(columnId), id, clientY);
+          this.columnActions.moveTask(id, columnId, sort);
+        },
+      ),
     );
     this.render();
   }
