@@ -67,7 +67,7 @@ describe('a kanban card on a phone', () => {
     const [first, second] = (await boardJson(t.server.url, id)).columns;
     await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Top' });
     await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Bottom' });
-    const task = await post(`/api/boards/${id}/tasks`, { column_id: first.id, name: 'Carry me' });
+    await post(`/api/boards/${id}/tasks`, { column_id: first.id, name: 'Carry me' });
     const context = await chrome.browser.newContext({
       viewport: { width: 390, height: 844 },
       hasTouch: true,
