@@ -371,43 +371,6 @@ describe.skipIf(!available)('two instances, one board', () => {
     }
   });
 
-  it('history: one version per settled burst whichever instance took the edits; a restore on B reaches a Yjs client on A', async () => {
-    const { a, b } = t.cluster;
-    const [onA, onB] = [client(a.url), client(b.url)];
-    const { id } = (await onA.post('/api/boards')).body;
-    const settled = async (edit: () => Promise<unknown>) => {
-      const waiting = onA.get(`/api/boards/${id}/wait?timeout_ms=20000`);
-      await edit();
-      expect((await waiting).body.updated).toBe(true);
-    };
-    const versionsOn = async (api: typeof onA) =>
-      (await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version);
-    await settled(() => onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on A' }));
-    await eventually(async () => expect(await versionsOn(onB)).toEqual([1]), 8_000);
-    // One burst with an edit on each instance: both record it, the store keeps one version of that state.
-    await settled(() =>
-      Promise.all([
-        onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A again' }),
-        onB.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on B' }),
-      ]),
-    );
-    await sleep(1_000); // the later of the two recordings
-    expect(await versionsOn(onA)).toEqual([2, 1]);
-    const yjs = connectYjs(a.url, id);
-    await yjs.synced;
-    const restored = await onB.post(`/api/boards/${id}/versions/1/restore`);
-    expect(restored.body).toMatchObject({ ok: true, version: 3, restoredFrom: 1 });
-    await eventually(
-      () =>
-        expect([...boardMaps(yjs.doc).texts.values()].map((x) => (x as { content?: string }).content)).toEqual([
-          'on A',
-        ]),
-      8_000,
-    );
-    expect((await onA.get(`/json/${id}`)).body.etag).toBe(restored.body.etag);
-    yjs.destroy();
-  });
-
   it('erasing on A closes JSON channels and Yjs connections on B, and B answers 404 at once', async () => {
     const { a, b } = t.cluster;
     const { id } = (await client(a.url).post('/api/boards')).body;
@@ -422,6 +385,52 @@ describe.skipIf(!available)('two instances, one board', () => {
     expect((await client(b.url).get(`/json/${id}`)).status).toBe(404);
     await eventually(() => expect(yjsClosed).toBe(true), 3_000);
     expect(yjs.provider.isAuthenticated).toBe(false);
+    yjs.destroy();
+  });
+});
+
+/**
+ * Each instance records its own view of a burst when it settles; the two are one
+ * version when both views hold both edits by then. The relay between them takes
+ * milliseconds; the test servers' settle is 300 ms, which a loaded machine's relay
+ * can pass, so this cluster settles as the contract does, in seconds.
+ */
+describe.skipIf(!available)('history across two instances', () => {
+  const history = useCluster({ NOTIFICATION_SETTLE_MS: '2000' });
+  it('history: one version per settled burst whichever instance took the edits; a restore on B reaches a Yjs client on A', async () => {
+    const { a, b } = history.cluster;
+    const [onA, onB] = [client(a.url), client(b.url)];
+    const { id } = (await onA.post('/api/boards')).body;
+    // Each instance records its own view when its burst settles, and its long polls wake only once that is recorded.
+    const settled = async (edit: () => Promise<unknown>) => {
+      const waiting = [onA, onB].map((api) => api.get(`/api/boards/${id}/wait?timeout_ms=20000`));
+      await edit();
+      for (const answer of await Promise.all(waiting)) expect(answer.body.updated).toBe(true);
+    };
+    const versionsOn = async (api: typeof onA) =>
+      (await api.get(`/api/boards/${id}/versions`)).body.versions.map((v: any) => v.version);
+    await settled(() => onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on A' }));
+    await eventually(async () => expect(await versionsOn(onB)).toEqual([1]), 8_000);
+    // One burst with an edit on each instance: both record it, the store keeps one version of that state.
+    await settled(() =>
+      Promise.all([
+        onA.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'A again' }),
+        onB.post(`/api/boards/${id}/texts`, { x: 0, y: 0, content: 'on B' }),
+      ]),
+    );
+    expect(await versionsOn(onA)).toEqual([2, 1]);
+    const yjs = connectYjs(a.url, id);
+    await yjs.synced;
+    const restored = await onB.post(`/api/boards/${id}/versions/1/restore`);
+    expect(restored.body).toMatchObject({ ok: true, version: 3, restoredFrom: 1 });
+    await eventually(
+      () =>
+        expect([...boardMaps(yjs.doc).texts.values()].map((x) => (x as { content?: string }).content)).toEqual([
+          'on A',
+        ]),
+      8_000,
+    );
+    expect((await onA.get(`/json/${id}`)).body.etag).toBe(restored.body.etag);
     yjs.destroy();
   });
 });
