@@ -52,10 +52,24 @@ async function centreOf(page: Page, selector: string): Promise<{ x: number; y: n
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+/**
+ * Two taps 150 ms apart by their own timestamps: the app tells a double tap by
+ * the events' times, which a loaded machine's slow round trips would stretch.
+ */
 async function doubleTap(page: Page, at: { x: number; y: number }): Promise<void> {
-  await page.touchscreen.tap(at.x, at.y);
-  await page.waitForTimeout(80);
-  await page.touchscreen.tap(at.x, at.y);
+  const cdp = await page.context().newCDPSession(page);
+  const start = Date.now() / 1000;
+  const touch = (type: 'touchStart' | 'touchEnd', after: number) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: type === 'touchEnd' ? [] : [{ x: at.x, y: at.y }],
+      timestamp: start + after,
+    });
+  await touch('touchStart', 0);
+  await touch('touchEnd', 0.05);
+  await touch('touchStart', 0.15);
+  await touch('touchEnd', 0.2);
+  await cdp.detach();
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });

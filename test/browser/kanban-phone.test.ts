@@ -94,22 +94,33 @@ describe('a kanban card on a phone', () => {
     await moveTo(from, edge);
     const secondList = page.locator(`.tasks[data-column-id="${second.id}"]`);
     await until(async () => ((await secondList.boundingBox())?.x ?? Infinity) < 40);
+    // Away from the side the row stops scrolling: the cards stay where they are read.
+    const middle = { x: 195, y: from.y };
+    await moveTo(edge, middle);
     const top = (await page.locator('.task:has-text("Top")').boundingBox())!;
     const bottom = (await page.locator('.task:has-text("Bottom")').boundingBox())!;
     // Between the two cards: below Top's middle, above Bottom's.
     const to = { x: top.x + top.width / 2, y: (top.y + top.height + bottom.y) / 2 + 1 };
-    await moveTo(edge, to);
+    await moveTo(middle, to);
     expect(await page.locator(`.tasks.over[data-column-id="${second.id}"]`).count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'kanban-phone-drag.png') });
     await touch('touchEnd', []);
+    // The drop reaches the server through the Yjs connection: waited for as long as `until` waits.
     await expect
-      .poll(async () => {
-        const tasks = (await boardJson(t.server.url, id)).tasks as { column_id: string; name: string; sort: number }[];
-        return tasks
-          .filter((x) => x.column_id === second.id)
-          .sort((a, b) => a.sort - b.sort)
-          .map((x) => x.name);
-      })
+      .poll(
+        async () => {
+          const tasks = (await boardJson(t.server.url, id)).tasks as {
+            column_id: string;
+            name: string;
+            sort: number;
+          }[];
+          return tasks
+            .filter((x) => x.column_id === second.id)
+            .sort((a, b) => a.sort - b.sort)
+            .map((x) => x.name);
+        },
+        { timeout: 5_000 },
+      )
       .toEqual(['Top', 'Carry me', 'Bottom']);
     expect(await page.locator('dialog[open]').count()).toBe(0);
     expect(await page.locator('.task.lifted, .tasks.over').count()).toBe(0);
