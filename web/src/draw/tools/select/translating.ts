@@ -12,6 +12,14 @@ import type { Gesture, GestureState, Screen } from '../state.js';
 
 /** How far a press must move, in screen pixels, before it is a drag and not a click. */
 const DRAG_SLOP_PX = 3;
+/**
+ * A drag of more items than this is shared every LARGE_DRAG_EVERY_MS instead of
+ * every frame: the person dragging sees it move by the lifted layer's transform
+ * alone, and a write of every item of a full board takes several frames
+ * (docs/performance.md). Its release writes where it ends, as always.
+ */
+const LIVE_EVERY_FRAME_ITEMS = 200;
+const LARGE_DRAG_EVERY_MS = 500;
 
 export class Translating implements GestureState {
   readonly kind = 'move';
@@ -30,7 +38,10 @@ export class Translating implements GestureState {
     const { ctx } = this;
     const [dx, dy] = [world.x - this.start.x, world.y - this.start.y];
     if (!this.live && Math.hypot(dx, dy) * ctx.view.scale > DRAG_SLOP_PX) {
-      this.live = new LiveWrite(ctx.session);
+      this.live = new LiveWrite(
+        ctx.session,
+        this.origins.size > LIVE_EVERY_FRAME_ITEMS ? LARGE_DRAG_EVERY_MS : undefined,
+      );
       ctx.layer.lift(this.origins.keys());
     }
     if (!this.live) return;
