@@ -48,6 +48,12 @@ export function applyTheme(): void {
 }
 
 systemDark.addEventListener('change', () => applyTheme());
+// A choice made in another page of this site (another tab, or the landing page around an embedded example) is this page's too.
+addEventListener('storage', (event) => {
+  if (event.key !== STORAGE_KEY && event.key !== null) return;
+  choice = stored();
+  applyTheme();
+});
 
 function label(button: HTMLButtonElement): void {
   const dark = currentTheme() === 'dark';
