@@ -23,18 +23,22 @@ async function post(path: string, body: unknown): Promise<any> {
   return response.json();
 }
 
+/** A 390×844 touch phone. */
+const phone = () =>
+  chrome.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 2,
+  });
+
 describe('a kanban card on a phone', () => {
   it('moves to another column through the card editor, and a swipe never leaves the page', async () => {
     const { id } = await post('/api/boards', { mode: 'todo' });
     const [first, second] = (await boardJson(t.server.url, id)).columns;
     await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Already there' });
     const task = await post(`/api/boards/${id}/tasks`, { column_id: first.id, name: 'Move me' });
-    const context = await chrome.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-      isMobile: true,
-      deviceScaleFactor: 2,
-    });
+    const context = await phone();
     const { page } = await openBoard(context, t.server.url, id);
     await page.locator('.task:has-text("Move me")').tap();
     const column = page.locator('dialog[open] select[aria-label=Column]');
@@ -68,12 +72,7 @@ describe('a kanban card on a phone', () => {
     await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Top' });
     await post(`/api/boards/${id}/tasks`, { column_id: second.id, name: 'Bottom' });
     await post(`/api/boards/${id}/tasks`, { column_id: first.id, name: 'Carry me' });
-    const context = await chrome.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      hasTouch: true,
-      isMobile: true,
-      deviceScaleFactor: 2,
-    });
+    const context = await phone();
     const { page } = await openBoard(context, t.server.url, id);
     const cdp = await context.newCDPSession(page);
     const centre = async (selector: string) => {
@@ -94,13 +93,25 @@ describe('a kanban card on a phone', () => {
     await moveTo(from, edge);
     const secondList = page.locator(`.tasks[data-column-id="${second.id}"]`);
     await until(async () => ((await secondList.boundingBox())?.x ?? Infinity) < 40);
-    // Away from the side the row stops scrolling: the cards stay where they are read.
+    // Away from the side the row stops scrolling: the cards are read once it has (a frame without a scroll).
     const middle = { x: 195, y: from.y };
     await moveTo(edge, middle);
+    const strip = page.locator('.lane[data-lane="0"] .columns');
+    await until(() =>
+      strip.evaluate(
+        (row) =>
+          new Promise<boolean>((resolve) => {
+            const before = row.scrollLeft;
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(row.scrollLeft === before)));
+          }),
+      ),
+    );
     const top = (await page.locator('.task:has-text("Top")').boundingBox())!;
     const bottom = (await page.locator('.task:has-text("Bottom")').boundingBox())!;
-    // Between the two cards: below Top's middle, above Bottom's.
-    const to = { x: top.x + top.width / 2, y: (top.y + top.height + bottom.y) / 2 + 1 };
+    // Between the two cards: below Top's middle, above Bottom's; clear of the row's sides, which would scroll it again.
+    const to = { x: Math.min(Math.max(top.x + top.width / 2, 60), 330), y: (top.y + top.height + bottom.y) / 2 + 1 };
+    expect(to.x).toBeGreaterThan(top.x);
+    expect(to.x).toBeLessThan(top.x + top.width);
     await moveTo(middle, to);
     expect(await page.locator(`.tasks.over[data-column-id="${second.id}"]`).count()).toBe(1);
     await page.screenshot({ path: join(ARTIFACTS, 'kanban-phone-drag.png') });
