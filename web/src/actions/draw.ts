@@ -141,9 +141,7 @@ const canvasActions: CanvasAction[] = [
     keyTest: (event) => event.shiftKey && !modKey(event) && event.code === 'Digit2',
     enabled: (ctx) => ctx.layer.selection.size > 0,
     perform: (ctx) => {
-      const { elements } = ctx.layer;
-      const selected = [...ctx.layer.selection].map((id) => elements.get(id));
-      const box = unionBox(selected.flatMap((element) => (element && ctx.layer.boxOf(element)) || []));
+      const box = unionBox(ctx.layer.boxes(ctx.layer.selection));
       if (box) ctx.view.fitBox(box);
     },
   },

@@ -53,12 +53,7 @@ const world = (ctx: DrawContext) => ctx.layer.items.parentElement as HTMLElement
 
 /** The box to draw, in world coordinates: the items' (or only `ids`') bounding box plus the margin; null when there are none. */
 function framed(ctx: DrawContext, ids: ReadonlySet<string> | null): Box | null {
-  const boxes: Box[] = [];
-  for (const [id, element] of ctx.layer.elements) {
-    const box = (!ids || ids.has(id)) && ctx.layer.boxOf(element);
-    if (box) boxes.push(box);
-  }
-  const box = unionBox(boxes);
+  const box = unionBox(ctx.layer.boxes(ids ?? undefined));
   if (!box) return null;
   const m = EXPORT_MARGIN_PX;
   return {

@@ -9,6 +9,29 @@ import type { TaskItem } from '../../../board/model/document-model.js';
 const TASK_TYPE = 'text/task-id';
 const COLUMN_TYPE = 'text/column-id';
 
+/**
+ * The sort that puts item `id` just before `beforeId` among `items` (in their
+ * order; `id` itself left out), or after the last for none or one not there.
+ */
+export function sortBefore(
+  items: readonly { id: string; sort: number }[],
+  id: string,
+  beforeId: string | undefined,
+): number {
+  const others = items.filter((item) => item.id !== id);
+  const found = beforeId === undefined ? -1 : others.findIndex((item) => item.id === beforeId);
+  const at = found < 0 ? others.length : found;
+  return between(others[at - 1]?.sort, others[at]?.sort);
+}
+
+/** The first of `elements` whose middle lies past `at` along `axis`: what a drop there goes before. */
+function firstPast(elements: readonly HTMLElement[], at: number, axis: 'x' | 'y'): HTMLElement | undefined {
+  return elements.find((element) => {
+    const rect = element.getBoundingClientRect();
+    return axis === 'x' ? at < rect.left + rect.width / 2 : at < rect.top + rect.height / 2;
+  });
+}
+
 /** The sort value that puts an item between two neighbours. */
 export function between(before: number | undefined, after: number | undefined): number {
   if (before === undefined && after === undefined) return 0;
@@ -60,14 +83,7 @@ export function dropZone(
  */
 export function sortAt(list: HTMLElement, tasks: readonly TaskItem[], id: string, clientY: number): number {
   const cards = [...list.querySelectorAll<HTMLElement>('.task:not(.dragging)')];
-  const next = cards.find((card) => {
-    const rect = card.getBoundingClientRect();
-    return clientY < rect.top + rect.height / 2;
-  })?.dataset.id;
-  const others = tasks.filter((task) => task.id !== id);
-  const found = next === undefined ? -1 : others.findIndex((task) => task.id === next);
-  const at = found < 0 ? others.length : found;
-  return between(others[at - 1]?.sort, others[at]?.sort);
+  return sortBefore(tasks, id, firstPast(cards, clientY, 'y')?.dataset.id);
 }
 
 /** Makes `grip` drag its column (`column`, the element that fades while it is carried). */
@@ -108,10 +124,6 @@ export function columnDropZone(
     const id = event.dataTransfer?.getData(COLUMN_TYPE);
     if (!id) return;
     const columns = [...strip.querySelectorAll<HTMLElement>(':scope > .column:not(.dragging)')];
-    const next = columns.find((column) => {
-      const rect = column.getBoundingClientRect();
-      return event.clientX < rect.left + rect.width / 2;
-    });
-    move(id, next?.dataset.columnId ?? null);
+    move(id, firstPast(columns, event.clientX, 'x')?.dataset.columnId ?? null);
   });
 }

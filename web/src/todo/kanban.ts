@@ -29,7 +29,7 @@ import { dialog, h } from '../ui.js';
 import { type CardDraft, editCard } from './card-editor.js';
 import { type CardHandlers, cardKey, renderCard } from './cards.js';
 import { type ColumnActions, ColumnView } from './columns.js';
-import { between, sortAt } from './drag.js';
+import { between, sortAt, sortBefore } from './drag.js';
 import { TaskFilter } from './filter.js';
 import { captureFocus, restoreFocus } from './focus.js';
 import { Keyed, placeChildren } from './keyed.js';
@@ -241,10 +241,8 @@ export class KanbanBoard {
 
   /** Puts a column in row `lane` before the column `beforeId` (at the row's end for null), with `patch` besides. */
   private moveColumn(id: string, lane: number, beforeId: string | null, patch: { title?: string } = {}): void {
-    const others = this.view().columns.filter((column) => column.lane === lane && column.id !== id);
-    const found = beforeId === null ? -1 : others.findIndex((column) => column.id === beforeId);
-    const at = found < 0 ? others.length : found;
-    const sort = between(others[at - 1]?.sort, others[at]?.sort);
+    const row = this.view().columns.filter((column) => column.lane === lane);
+    const sort = sortBefore(row, id, beforeId ?? undefined);
     this.session.write((w) => patchColumn(w, id, { ...patch, lane, sort }));
   }
 

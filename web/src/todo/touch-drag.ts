@@ -1,29 +1,19 @@
 /**
  * A card moved by a finger. The browser's drag and drop is the mouse's; a
- * finger swiping a card scrolls the board. A finger held still on a card for
- * 500 ms lifts it (as Trello's app does): it follows the finger, the list under
+ * finger swiping a card scrolls the board. A finger's long press on a card (the
+ * canvas's, draw/gestures.ts) lifts it, as Trello's app does: it follows the finger, the list under
  * it is marked, and letting go puts it there, the same move a mouse drop makes.
  * Held near a row's side, the row scrolls (a phone shows one column at a time);
  * near the board's top or bottom, the rows do.
  */
+import { LongPress } from '../draw/gestures.js';
 
-/** How long a finger rests on a card before it lifts, and how far it may wander meanwhile. */
-const LIFT_AFTER_MS = 500;
-const STILL_PX = 8;
 /** A lifted card held this near a row's side (or the board's top or bottom) scrolls it, this far a frame. */
 const EDGE_PX = 40;
 const SCROLL_PX = 10;
 
-/** A pressed card: where the finger went down, and where on the card (the card keeps that point under the finger). */
-type Lifting = {
-  card: HTMLElement;
-  pointerId: number;
-  x: number;
-  y: number;
-  grab: { x: number; y: number };
-  timer: number;
-  lifted: boolean;
-};
+/** A pressed card, and where on it the finger went down (the card keeps that point under the finger). */
+type Lifting = { card: HTMLElement; pointerId: number; grab: { x: number; y: number }; lifted: boolean };
 
 /**
  * Lets fingers drag the cards inside `root` while `editable()`; `drop` gets the
@@ -35,6 +25,7 @@ export function touchDragCards(
   drop: (taskId: string, list: HTMLElement, clientY: number) => void,
 ): () => void {
   let lifting: Lifting | null = null;
+  const longPress = new LongPress();
   let finger = { x: 0, y: 0 };
   let scrolling = 0;
   let over: HTMLElement | null = null;
@@ -81,8 +72,8 @@ export function touchDragCards(
   const reset = () => {
     cancelAnimationFrame(scrolling);
     scrolling = 0;
+    longPress.cancel();
     if (!lifting) return;
-    clearTimeout(lifting.timer);
     lifting.card.classList.remove('lifted', 'dragging');
     root.classList.remove('card-lifted');
     lifting.card.style.removeProperty('translate');
@@ -97,13 +88,10 @@ export function touchDragCards(
     const pressed: Lifting = {
       card,
       pointerId: event.pointerId,
-      x: event.clientX,
-      y: event.clientY,
       grab: { x: event.clientX - rect.left, y: event.clientY - rect.top },
-      timer: 0,
       lifted: false,
     };
-    pressed.timer = window.setTimeout(() => {
+    longPress.press(event, () => {
       pressed.lifted = true;
       // `dragging` keeps the card out of the drop's count, as a mouse drag does (drag.ts).
       card.classList.add('lifted', 'dragging');
@@ -111,16 +99,12 @@ export function touchDragCards(
       // The lifted card lets the finger through to what is under it (styles.css); the root follows the finger instead.
       root.setPointerCapture(pressed.pointerId);
       navigator.vibrate?.(10);
-    }, LIFT_AFTER_MS);
+    });
     lifting = pressed;
   };
   const onMove = (event: PointerEvent) => {
     if (!lifting || event.pointerId !== lifting.pointerId) return;
-    const [dx, dy] = [event.clientX - lifting.x, event.clientY - lifting.y];
-    if (!lifting.lifted) {
-      if (Math.hypot(dx, dy) > STILL_PX) reset(); // a swipe: the board scrolls
-      return;
-    }
+    if (!lifting.lifted) return longPress.move(event); // a swipe cancels it: the board scrolls
     finger = { x: event.clientX, y: event.clientY };
     follow();
     mark(listAt(event.clientX, event.clientY));
