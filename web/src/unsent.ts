@@ -11,17 +11,27 @@ type Shared = Y.Transaction['changed'] extends Map<infer T, unknown> ? T : never
 
 const storageKey = (boardId: string) => `board-unsent:${boardId}`;
 
-/** The board item a change inside the document belongs to (`kind:id`), or null for a change outside any item. */
-function itemOf(type: Shared, key: string | null): string | null {
+/** The name a top-level map has in its document. */
+const nameOf = (map: Shared) => [...(map.doc?.share ?? [])].find(([, shared]) => shared === map)?.[0];
+
+/**
+ * The board items (`kind:id`) a change to `type` at `keys` belongs to: each key
+ * of a top-level map is an item; a change below one (its fields, their texts)
+ * is that item's, whatever its keys.
+ */
+function itemsOf(type: Shared, keys: Set<string | null>): string[] {
+  if (type._item === null) {
+    const kind = nameOf(type);
+    return kind === undefined ? [] : [...keys].flatMap((key) => (key === null ? [] : [`${kind}:${key}`]));
+  }
   let child: Shared = type;
-  let field = key;
-  // Up to the top-level map: an item is one of its entries, its fields and their texts nest below.
+  let id: string | null = null;
   while (child._item !== null) {
-    field = child._item.parentSub;
+    id = child._item.parentSub;
     child = child._item.parent as Shared;
   }
-  const kind = [...(child.doc?.share ?? [])].find(([, shared]) => shared === child)?.[0];
-  return kind === undefined || field === null ? null : `${kind}:${field}`;
+  const kind = nameOf(child);
+  return kind === undefined || id === null ? [] : [`${kind}:${id}`];
 }
 
 export class UnsentEdits {
@@ -44,12 +54,7 @@ export class UnsentEdits {
   /** Adds the items a local transaction changed; true when the count grew. */
   add(transaction: Y.Transaction): boolean {
     const before = this.items.size;
-    for (const [type, keys] of transaction.changed) {
-      for (const key of keys) {
-        const item = itemOf(type, key);
-        if (item !== null) this.items.add(item);
-      }
-    }
+    for (const [type, keys] of transaction.changed) for (const item of itemsOf(type, keys)) this.items.add(item);
     if (this.items.size === before) return false;
     this.save();
     return true;

@@ -28,7 +28,7 @@ export function bindPointer(ctx: DrawContext): void {
     if (ctx.editing.editor && event.target === ctx.editing.editor) return;
     vp.focus({ preventScroll: true });
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    if (pointers.size === 1) selectionBefore = [...layer.selection];
+    if (pointers.size === 1 && event.pointerType === 'touch') selectionBefore = [...layer.selection]; // only fingers pinch
     if (pointers.size === 2) {
       longPress.cancel();
       gesture?.onCancel();

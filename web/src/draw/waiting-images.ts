@@ -32,10 +32,14 @@ const store = () => {
 
 const listeners = new Set<() => void>();
 
+/** The upload, under the key that makes it safe to send again. */
+const post = (boardId: string, body: ImageUpload, key: string) =>
+  api('POST', `/api/boards/${boardId}/images`, body, boardId, { 'idempotency-key': key });
+
 /** Uploads an image, or keeps it to upload later when there is no network; false when the server refused it. */
 export async function sendImage(boardId: string, body: ImageUpload, key = crypto.randomUUID()): Promise<boolean> {
   try {
-    await api('POST', `/api/boards/${boardId}/images`, body, boardId, { 'idempotency-key': key });
+    await post(boardId, body, key);
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) {
@@ -58,6 +62,8 @@ async function waitingFor(boardId: string): Promise<Waiting[]> {
 export class WaitingImages {
   readonly element = h('div.waiting-images');
   private sending = false;
+  /** How many are shown: the session's every change looks at it, not at IndexedDB. */
+  private waiting = 0;
 
   constructor(private readonly session: BoardSession) {}
 
@@ -65,9 +71,9 @@ export class WaitingImages {
   follow(): () => void {
     const refresh = () => void this.refresh();
     listeners.add(refresh);
-    const stop = this.session.onChange(() => this.connected() && void this.send());
+    const stop = this.session.onChange(() => this.waiting > 0 && this.connected() && void this.send());
     void this.refresh().then(() => {
-      if (this.connected()) void this.send();
+      if (this.waiting > 0 && this.connected()) void this.send();
     });
     return () => {
       listeners.delete(refresh);
@@ -82,6 +88,7 @@ export class WaitingImages {
 
   private async refresh(): Promise<void> {
     const waiting = await waitingFor(this.session.boardId);
+    this.waiting = waiting.length;
     this.element.replaceChildren(
       ...waiting.map(({ key, body }) =>
         h(
@@ -108,9 +115,7 @@ export class WaitingImages {
     try {
       for (const { key, body } of await waitingFor(this.session.boardId)) {
         try {
-          await api('POST', `/api/boards/${this.session.boardId}/images`, body, this.session.boardId, {
-            'idempotency-key': key,
-          });
+          await post(this.session.boardId, body, key);
         } catch (error) {
           if (error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500)) break;
           toast(`An image added offline was refused: ${(error as Error).message}`, 'error', 7000);
