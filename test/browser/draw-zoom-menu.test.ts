@@ -58,6 +58,11 @@ describe('the zoom menu', () => {
     await pick(page, 'zoom-in');
     await until(async () => (await shown(page)) === '125%');
 
+    // Escape closes it, as it does the Export menu, and gives the focus back to its button.
+    await page.click('.zoom-menu > summary');
+    await page.keyboard.press('Escape');
+    await until(async () => !(await page.locator('.zoom-menu').evaluate((menu) => (menu as HTMLDetailsElement).open)));
+    expect(await page.evaluate(() => document.activeElement?.matches('.zoom-menu > summary'))).toBe(true);
     await page.click('.zoom-menu > summary');
     await page.screenshot({ path: join(ARTIFACTS, 'draw-zoom-menu.png') });
     // Nothing is selected: there is no selection to zoom to.

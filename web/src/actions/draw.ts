@@ -52,7 +52,7 @@ const toolActions: CanvasAction[] = TOOLS.map(({ tool, label, key }) => ({
 
 const canvasActions: CanvasAction[] = [
   {
-    // An open menu of the toolbar (Export) closes first; the Escape goes on to drop the selection.
+    // An open menu of the toolbar (Export, Zoom: draw/menu.ts) closes first; the Escape goes on to drop the selection.
     name: 'close-menu',
     label: 'Close the menu',
     keys: 'Escape',
@@ -60,9 +60,9 @@ const canvasActions: CanvasAction[] = [
     passThrough: true,
     hidden: true,
     keyTest: (event, ctx) =>
-      event.key === 'Escape' && ctx.toolbar.element.querySelector('details.export-menu[open]') !== null,
+      event.key === 'Escape' && ctx.toolbar.element.querySelector('details.toolbar-menu[open]') !== null,
     perform: (ctx) => {
-      const menu = ctx.toolbar.element.querySelector<HTMLDetailsElement>('details.export-menu[open]');
+      const menu = ctx.toolbar.element.querySelector<HTMLDetailsElement>('details.toolbar-menu[open]');
       if (!menu) return;
       menu.open = false;
       menu.querySelector('summary')?.focus();
