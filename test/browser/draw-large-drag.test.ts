@@ -6,6 +6,7 @@
  * where the drag ends, and one undo takes the whole drag back.
  */
 import { describe, expect, it } from 'vitest';
+import { createBoard } from '../helpers/http.js';
 import { boardJson, openBoard, person, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
@@ -32,12 +33,7 @@ describe('dragging a large selection', () => {
         ],
       })),
     };
-    const response = await fetch(`${t.server.url}/api/boards`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content }),
-    });
-    const { id } = (await response.json()) as { id: string };
+    const id = await createBoard(t.server.url, { content });
     const before = await boardJson(t.server.url, id);
     const dragger = await person(chrome.browser);
     const watcher = await person(chrome.browser);

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createBoard } from '../helpers/http.js';
 import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
@@ -25,17 +26,10 @@ async function row(id: string, lane = 0): Promise<string[]> {
 
 describe('moving kanban columns', () => {
   it('by Alt+arrows in the title and by dragging the grip, within a row and to another', async () => {
-    const response = await fetch(`${t.server.url}/api/boards`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        mode: 'todo',
-        content: {
-          columns: [{ title: 'To do' }, { title: 'Doing' }, { title: 'Done' }, { title: 'Later', lane: 1 }],
-        },
-      }),
+    const id = await createBoard(t.server.url, {
+      mode: 'todo',
+      content: { columns: [{ title: 'To do' }, { title: 'Doing' }, { title: 'Done' }, { title: 'Later', lane: 1 }] },
     });
-    const { id } = (await response.json()) as { id: string };
     expect(await row(id)).toEqual(['To do', 'Doing', 'Done']);
     const context = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const { page, errors } = await openBoard(context, t.server.url, id);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PNG_1PX } from '../helpers/http.js';
+import { createBoard, PNG_1PX } from '../helpers/http.js';
 import { ARTIFACTS, boardJson, person, serviceWorkerControls, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
@@ -120,13 +120,7 @@ describe('opening boards offline', () => {
   });
 
   it('an image added offline is kept and shown where it goes, through a reload, and goes on the board once, back online', async () => {
-    const { id } = await (
-      await fetch(`${t.server.url}/api/boards`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ content: { texts: [{ x: 0, y: 0, content: 'Seen online' }] } }),
-      })
-    ).json();
+    const id = await createBoard(t.server.url, { content: { texts: [{ x: 0, y: 0, content: 'Seen online' }] } });
     const { page, context, errors } = await person(chrome.browser);
     page.setDefaultTimeout(5_000);
     await page.goto(`${t.server.url}/#${id}`);
