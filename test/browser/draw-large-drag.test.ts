@@ -48,6 +48,9 @@ describe('dragging a large selection', () => {
     const strokeId = before.lines[0].id as string;
     const stroke = page.locator(`[data-id="${strokeId}"]`);
     const strokeBefore = (await stroke.boundingBox())!;
+    // Where the watcher sees the text before the drag: its first shared write can come before the dragger's checks end.
+    const watched = seen.locator(`[data-id="${t0}"]`);
+    const watchedBefore = (await watched.boundingBox())!;
     const [x, y] = [first.x + first.width / 2, first.y + first.height / 2];
     await page.mouse.move(x, y);
     await page.mouse.down();
@@ -58,8 +61,6 @@ describe('dragging a large selection', () => {
       return Math.abs(box.x - strokeBefore.x - 80) < 2 && Math.abs(box.y - strokeBefore.y - 40) < 2;
     });
     // Held still mid-drag, the watcher sees the selection moved before the release.
-    const watched = seen.locator(`[data-id="${t0}"]`);
-    const watchedBefore = (await watched.boundingBox())!;
     await until(async () => ((await watched.boundingBox())?.x ?? 0) > watchedBefore.x + 1);
     await page.mouse.move(x + 100, y + 50);
     await page.mouse.up();
