@@ -15,7 +15,16 @@ import {
   Template,
   TextColor,
 } from './common.js';
-import { Anchors, ImageInput, LinkUrl, notPostitAndDiagram, POSTIT_AND_DIAGRAM, Points, TextInput } from './draw.js';
+import {
+  Anchors,
+  Arrowhead,
+  ImageInput,
+  LinkUrl,
+  notPostitAndDiagram,
+  POSTIT_AND_DIAGRAM,
+  Points,
+  TextInput,
+} from './draw.js';
 import { EtagText } from './history.js';
 import { advertise, toJsonSchema } from './json-schema.js';
 import { MAX_BOARD_TITLE_CHARS, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS, WAIT_MIN_TIMEOUT_MS } from './limits.js';
@@ -75,6 +84,7 @@ export const ImportLine = itemObject(
     points: Points,
     color: StrokeColor.optional(),
     anchors: Anchors.optional(),
+    arrowhead: Arrowhead.optional(),
     author: AuthorTag.optional(),
   },
   SNAPSHOT_KEYS.stroke,

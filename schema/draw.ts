@@ -1,13 +1,15 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
 import { Author, Coordinate, ItemId, itemObject, StrokeColor, strictObject, TextColor } from './common.js';
-import { Anchors, LinkUrl, Points } from './item-fields.js';
+import { Anchors, Arrowhead, LinkUrl, Points } from './item-fields.js';
 import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_TEXT_WIDTH_PX } from './limits.js';
 import { SNAPSHOT_KEYS } from './stored.js';
 
 export {
   Anchor,
   Anchors,
+  ARROWHEADS,
+  Arrowhead,
   IMAGE_MIME_TYPES,
   type ImageMimeType,
   isIsoDate,
@@ -65,6 +67,7 @@ export const StrokeInput = itemObject(
     points: Points,
     color: StrokeColor.optional(),
     anchors: Anchors.optional(),
+    arrowhead: Arrowhead.optional(),
     author: Author.optional(),
   },
   SNAPSHOT_KEYS.stroke,

@@ -91,6 +91,13 @@ export type Anchor = z.infer<typeof Anchor>;
 export const Anchors = z.object({ start: Anchor.optional(), end: Anchor.optional() }).describe('Ends tied to nodes');
 export type Anchors = z.infer<typeof Anchors>;
 
+/** Which ends of a stroke carry an arrowhead; a stroke without one has a head where its end is anchored (every stroke drawn before keeps its look). */
+export const ARROWHEADS = ['none', 'start', 'end', 'both'] as const;
+export const Arrowhead = z
+  .enum(ARROWHEADS, { error: 'must be "none", "start", "end" or "both"' })
+  .describe('Heads; default: end if anchored');
+export type Arrowhead = z.infer<typeof Arrowhead>;
+
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AUTHOR_PATTERN, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
-import { Anchors, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
+import { Anchors, Arrowhead, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
 import {
   MAX_ASSIGNEE_CHARS,
   MAX_AUTHOR_CHARS,
@@ -76,6 +76,7 @@ export const StoredStroke = z.strictObject({
   color: z.enum(INK_COLORS),
   width: z.literal(STROKE_WIDTH_PX),
   anchors: Anchors.optional(),
+  arrowhead: Arrowhead.optional(),
   ...Stamp,
 });
 

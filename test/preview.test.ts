@@ -256,6 +256,34 @@ describe('the preview shows the board as the app does', () => {
     expect(res.match(/marker-end=/g)).toHaveLength(1);
   });
 
+  it("a stroke's arrowhead field puts heads where it says, anchored or not", async () => {
+    const { id } = (await t.api.post('/api/boards')).body;
+    const target = (await t.api.post(`/api/boards/${id}/texts`, { x: 300, y: 0, content: 'target' })).body;
+    const line = (y: number) => [
+      [0, y],
+      [200, y],
+    ];
+    await t.api.post(`/api/boards/${id}/strokes`, { points: line(20), arrowhead: 'end' });
+    await t.api.post(`/api/boards/${id}/strokes`, { points: line(60), arrowhead: 'both' });
+    await t.api.post(`/api/boards/${id}/strokes`, { points: line(100), arrowhead: 'start' });
+    await t.api.post(`/api/boards/${id}/strokes`, {
+      points: line(140),
+      arrowhead: 'none',
+      anchors: { end: { kind: 'text', id: target.id, dx: 0, dy: 10 } },
+    });
+    const res = (await preview(id)).text;
+    const polylines = [...res.matchAll(/<polyline [^>]*>/g)].map(([tag]) => tag);
+    const at = (y: number) => polylines.find((tag) => tag.includes(`,${y} `)) ?? '';
+    expect([at(20), at(60), at(100), at(140)].map((tag) => [/marker-start/.test(tag), /marker-end/.test(tag)])).toEqual(
+      [
+        [false, true],
+        [true, true],
+        [true, false],
+        [false, false],
+      ],
+    );
+  });
+
   it("a post-it's ink reads on its yellow fill in every colour of the palette", async () => {
     const { id } = (await t.api.post('/api/boards')).body;
     for (const [i, color] of INK_COLORS.entries())

@@ -234,6 +234,25 @@ describe('strokes', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_payload', field: 'points' });
   });
+
+  it('an arrowhead is stored as given, kept by a later write that names none, and anything else is refused', async () => {
+    const id = await newBoard();
+    const res = await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 50, 0], arrowhead: 'end' });
+    expect(res.status).toBe(200);
+    expect((await snapshot(id)).lines[0]).toMatchObject({ id: res.body.id, arrowhead: 'end' });
+    await t.api.post(`/api/boards/${id}/strokes`, { id: res.body.id, points: [0, 0, 80, 0] });
+    expect((await snapshot(id)).lines[0]).toMatchObject({
+      points: [
+        [0, 0],
+        [80, 0],
+      ],
+      arrowhead: 'end',
+    });
+    const bad = await t.api.post(`/api/boards/${id}/strokes`, { points: [0, 0, 50, 0], arrowhead: 'tail' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'invalid_payload', field: 'arrowhead' });
+    expect((await snapshot(id)).lines).toHaveLength(1);
+  });
 });
 
 describe('images', () => {

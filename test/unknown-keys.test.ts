@@ -46,7 +46,12 @@ beforeAll(async () => {
         { kind: 'link', x: 0, y: 300, url: 'https://a.test/' },
       ],
       lines: [
-        { points: [0, 0, 10, 10], color: 'blue', anchors: { start: { kind: 'text', id: 'note', dx: 1, dy: 2 } } },
+        {
+          points: [0, 0, 10, 10],
+          color: 'blue',
+          anchors: { start: { kind: 'text', id: 'note', dx: 1, dy: 2 } },
+          arrowhead: 'end',
+        },
       ],
       images: [{ x: 50, y: 50, width: 4, height: 4, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX }],
     },

@@ -5,7 +5,7 @@
  * and `meta`, a map of plain settings.
  */
 import type * as Y from 'yjs';
-import type { Anchors, BoardMode, CardColorName, InkColor, Point } from '../../schema/index.js';
+import type { Anchors, Arrowhead, BoardMode, CardColorName, InkColor, Point } from '../../schema/index.js';
 import { StagedMap } from '../mutations/staged-map.js';
 import { ItemMap } from './item-map.js';
 
@@ -31,6 +31,7 @@ export type StrokeItem = Stamp & {
   color: InkColor;
   width: number;
   anchors?: Anchors;
+  arrowhead?: Arrowhead;
 };
 
 /** The image payload is in the blob store under `blob`; the document keeps what a layout needs. */

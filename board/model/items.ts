@@ -1,5 +1,8 @@
 /** Small helpers for plain JSON items stored in the document. */
+
+import type { Arrowhead } from '../../schema/index.js';
 import type { BoardWrite, CountedMap } from '../mutations/board-write.js';
+import type { StrokeItem } from './document-model.js';
 
 /**
  * Applies an optional input field to an item with patch semantics:
@@ -57,4 +60,15 @@ export function dropItem(w: BoardWrite, name: CountedMap, id: string): void {
   const count = w.counts[name];
   if (count !== undefined && w.maps[name].has(id)) w.counts[name] = count - 1;
   w.maps[name].delete(id);
+}
+
+/** Which ends of a stroke are drawn with a head: those its `arrowhead` names, else its end when that is anchored. */
+export function arrowheadOf(stroke: Pick<StrokeItem, 'anchors' | 'arrowhead'>): Arrowhead {
+  return stroke.arrowhead ?? (stroke.anchors?.end ? 'end' : 'none');
+}
+
+/** arrowheadOf as the two ends a renderer marks. */
+export function arrowheadEnds(stroke: Pick<StrokeItem, 'anchors' | 'arrowhead'>): { start: boolean; end: boolean } {
+  const heads = arrowheadOf(stroke);
+  return { start: heads === 'start' || heads === 'both', end: heads === 'end' || heads === 'both' };
 }

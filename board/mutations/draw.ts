@@ -102,7 +102,7 @@ export function strokeResult(stroke: StrokeItem) {
   };
 }
 
-/** Creates a stroke, or replaces the points (and colour, anchors) of the stroke `id` names. */
+/** Creates a stroke, or replaces the points (and colour, anchors, arrowheads) of the stroke `id` names. */
 export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
   requireMode(w, 'draw');
   const current = input.id === undefined ? undefined : w.maps.lines.get(input.id);
@@ -114,7 +114,7 @@ export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
     color: input.color ?? current?.color ?? 'auto',
     width: STROKE_WIDTH_PX,
   };
-  setPresentFields(item, input, ['anchors']);
+  setPresentFields(item, input, ['anchors', 'arrowhead']);
   const placed = routed(w, item);
   putItem(w, 'lines', placed);
   return placed;

@@ -18,6 +18,7 @@ import {
   type TaskItem,
   type TextItem,
 } from '../model/document-model.js';
+import { arrowheadEnds } from '../model/items.js';
 import { boardTitle } from '../model/title.js';
 import { todoView } from '../reads/snapshot.js';
 import { textWidth } from './glyph-widths.js';
@@ -272,7 +273,7 @@ function arrowhead(color: string): string {
   return `<marker id="arrowhead-${color.slice(1)}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
 }
 
-/** A stroke as a polyline; one anchored at its end is an arrow and gets the head of its colour (added to `heads`). */
+/** A stroke as a polyline; an end with an arrowhead (arrowheadEnds) gets the head of its colour (added to `heads`). */
 function drawStroke(
   stroke: StrokeItem,
   bounds: Bounds,
@@ -284,9 +285,12 @@ function drawStroke(
   for (const [x, y] of points) bounds.add({ x, y, width: 0, height: 0 });
   const color = INK_HEX[stroke.color] ?? INK_HEX.auto;
   const path = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
-  const arrow = stroke.anchors?.end !== undefined;
+  const ends = arrowheadEnds(stroke);
+  const arrow = ends.start || ends.end;
   if (arrow) heads.add(color);
-  return `<polyline class="stroke${arrow ? ' arrow' : ''}${isAi(stroke.author) ? ' ai' : ''}" points="${path}" stroke="${color}"${arrow ? ` marker-end="url(#arrowhead-${color.slice(1)})"` : ''}/>`;
+  const marker = `"url(#arrowhead-${color.slice(1)})"`;
+  const markers = `${ends.start ? ` marker-start=${marker}` : ''}${ends.end ? ` marker-end=${marker}` : ''}`;
+  return `<polyline class="stroke${arrow ? ' arrow' : ''}${isAi(stroke.author) ? ' ai' : ''}" points="${path}" stroke="${color}"${markers}/>`;
 }
 
 type Drawing = { body: string; bounds: Bounds; defs?: string };

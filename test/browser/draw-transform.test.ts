@@ -374,6 +374,27 @@ describe('draw selection and transform', () => {
     await context.close();
   });
 
+  it('an arrow drawn to empty canvas has its head too, in the app and the preview', async () => {
+    const id = await makeBoard({ texts: [{ x: 100, y: 100, content: 'from here' }] });
+    const { page, context, errors } = await open(id, { items: 1 });
+    const [from] = (await boardJson(t.server.url, id)).texts;
+    await page.keyboard.press('a');
+    const start = await centre(page, text(from.id));
+    await drag(page, start, { x: start.x + 300, y: start.y + 200 });
+    const [line] = await until(async () => {
+      const board = await boardJson(t.server.url, id);
+      return board.lines.length === 1 && board.lines;
+    });
+    expect(line).toMatchObject({ arrowhead: 'end', anchors: { start: { id: from.id } } });
+    expect(line.anchors.end).toBeUndefined();
+    expect(await page.locator(`.stroke[data-id="${line.id}"]`).getAttribute('marker-end')).toMatch(/^url\(#arrowhead-/);
+    const svg = await (await fetch(`${t.server.url}/svg-preview/${id}`)).text();
+    expect(svg).toMatch(/<polyline class="stroke arrow[^"]*"[^>]*marker-end=/);
+    await shot(page, 'draw-arrow-open-end.png');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('an arrow runs edge to edge on the line between the centres after its target moves far below-left, live, stored and in the preview', async () => {
     const id = await makeBoard({
       texts: [

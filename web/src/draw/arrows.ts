@@ -32,15 +32,16 @@ const centre = (box: Box): World => ({ x: box.x + box.width / 2, y: box.y + box.
  * The stroke an arrow gesture makes, from its press at `a` to its release at
  * `b`: a straight line between the items under its ends, edge to edge on the
  * line between their centres, each end anchored to its item by its offset
- * from the item's top-left. The domain routes it the same way again whenever
- * either item moves or resizes (anchored-strokes.ts).
+ * from the item's top-left, with its head at the release whether or not an
+ * item is there. The domain routes it the same way again whenever either item
+ * moves or resizes (anchored-strokes.ts).
  */
 export function arrowStroke(
   from: Node | null,
   a: World,
   to: Node | null,
   b: World,
-): Pick<StrokeInput, 'points' | 'anchors'> {
+): Pick<StrokeInput, 'points' | 'anchors' | 'arrowhead'> {
   const p = from ? exitPoint(from.box, to ? centre(to.box) : b) : a;
   const q = to ? exitPoint(to.box, from ? centre(from.box) : a) : b;
   const points: Point[] = [
@@ -56,7 +57,7 @@ export function arrowStroke(
   const anchors: Anchors = {};
   if (from) anchors.start = anchor(from, points[0]);
   if (to && to.id !== from?.id) anchors.end = anchor(to, points[1]);
-  return { points, ...(anchors.start || anchors.end ? { anchors } : {}) };
+  return { points, arrowhead: 'end', ...(anchors.start || anchors.end ? { anchors } : {}) };
 }
 
 /** The squared distance from p to the segment a–b. */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
 import { ITEM_QUOTAS, requireImageBytes, requireRoom } from '../../../board/model/item-quotas.js';
-import { itemCount, putItem, stamp } from '../../../board/model/items.js';
+import { arrowheadOf, itemCount, putItem, stamp } from '../../../board/model/items.js';
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { upsertLink, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
 import { type Anchors, type Point, StoredImage, StoredLink, StoredStroke, StoredText } from '../../../schema/index.js';
@@ -236,8 +236,17 @@ export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): s
     if (sameBoard) for (const image of images) renamed.set(image.id, copyImage(w, image, dx, dy).id);
     const ids = [...renamed.values()];
     for (const stroke of strokes) {
+      // A head stays though the anchor that gave it is dropped with an item not copied.
+      const arrowhead = arrowheadOf(stroke);
       const points = stroke.points.map(([x, y]): Point => [round(x + dx), round(y + dy)]);
-      ids.push(upsertStroke(w, { points, color: stroke.color, anchors: keptAnchors(stroke.anchors, renamed) }).id);
+      ids.push(
+        upsertStroke(w, {
+          points,
+          color: stroke.color,
+          anchors: keptAnchors(stroke.anchors, renamed),
+          arrowhead: arrowhead === 'none' ? undefined : arrowhead,
+        }).id,
+      );
     }
     return ids;
   });

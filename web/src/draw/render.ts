@@ -1,6 +1,7 @@
 /** How each kind of draw item becomes DOM: texts and links as positioned elements, strokes as SVG polylines. */
 
 import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
+import { arrowheadEnds } from '../../../board/model/items.js';
 import { INK_HEX, type InkColor, tintsNote } from '../../../schema/index.js';
 import { keys } from '../api.js';
 import { authorName, itemName } from '../names.js';
@@ -140,10 +141,10 @@ export function strokePath(points: [number, number][]): string {
 }
 
 /**
- * A stroke; one whose end is anchored to an item is drawn as an arrow, with a
- * head from `layer`'s markers. The document has no "arrow" kind: a stroke tied
- * to an item at its end is how the arrow tool, REST and MCP all say "points at
- * this" (docs/browser-app.md).
+ * A stroke; one with an arrowhead (its `arrowhead`, else an end anchored to an
+ * item) is drawn as an arrow, with heads from `layer`'s markers. The document
+ * has no "arrow" kind: the arrow tool, REST and MCP all draw a stroke with a
+ * head (docs/browser-app.md).
  */
 export function renderStroke(
   element: SVGPolylineElement | null,
@@ -154,13 +155,18 @@ export function renderStroke(
   line.setAttribute('points', strokePath(stroke.points));
   line.setAttribute('class', `stroke${isAi(stroke.author) ? ' ai' : ''}`);
   line.style.stroke = inkCss(stroke.color);
-  if (stroke.anchors?.end) line.setAttribute('marker-end', `url(#${arrowhead(layer, stroke.color)})`);
-  else line.removeAttribute('marker-end');
+  const ends = arrowheadEnds(stroke);
+  for (const [end, headed] of [
+    ['marker-start', ends.start],
+    ['marker-end', ends.end],
+  ] as const)
+    if (headed) line.setAttribute(end, `url(#${arrowhead(layer, stroke.color)})`);
+    else line.removeAttribute(end);
   line.dataset.id = stroke.id;
   line.dataset.kind = 'strokes';
   line.setAttribute('tabindex', '-1');
   line.setAttribute('role', 'img');
-  line.setAttribute('aria-label', itemName(stroke.anchors?.end ? 'Arrow' : 'Stroke', stroke.author));
+  line.setAttribute('aria-label', itemName(ends.start || ends.end ? 'Arrow' : 'Stroke', stroke.author));
   return line;
 }
 
