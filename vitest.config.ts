@@ -50,6 +50,9 @@ const UNIT_FILES = [
   'store-contract',
 ].map((name) => `test/${name}.test.ts`);
 
+/** The domain's own tests, beside the modules they test: no server, no I/O, as browser-safe as the domain. */
+const DOMAIN_FILES = ['board/**/*.test.ts'];
+
 /** Files that start servers or services as processes of their own: they kill, stop and restart them. */
 const PROCESS_FILES = [
   'built-service',
@@ -86,7 +89,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       globalSetup: ['test/helpers/pg-template.ts'],
       projects: [
         // Inline projects inherit the options above. `vitest run --project <name>` runs one.
-        { test: { name: 'unit', include: UNIT_FILES } },
+        { test: { name: 'unit', include: [...UNIT_FILES, ...DOMAIN_FILES] } },
         {
           test: {
             name: 'server',

@@ -7,9 +7,10 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from '@hocuspocus/provider';
 import { IndexeddbPersistence, storeState } from 'y-indexeddb';
 import * as Y from 'yjs';
-import { commitMaps, MAP_NAMES, stagedMaps } from '../../board/model/document-model.js';
-import { BoardError, errors } from '../../board/model/errors.js';
+import { MAP_NAMES } from '../../board/model/document-model.js';
+import { BoardError } from '../../board/model/errors.js';
 import type { BoardWrite } from '../../board/mutations/board-write.js';
+import { localWrite } from '../../board/mutations/local-write.js';
 import { type BoardMode, CollabStateless } from '../../schema/index.js';
 import { authorTag, deviceId, keys } from './api.js';
 import { guestName } from './names.js';
@@ -209,21 +210,13 @@ export class BoardSession {
       toast('This board is read-only for you.', 'warn');
       return undefined;
     }
-    const write: BoardWrite = {
-      boardId: this.boardId,
-      mode: this.mode,
-      maps: stagedMaps(this.doc),
-      blobs: NO_BLOBS,
-      author: authorTag(),
-      now: new Date().toISOString(),
-      newId: () => crypto.randomUUID(),
-      textSize: (node) => this.textSize(node),
-      counts: {},
-    };
     try {
-      const result = mutate(write);
-      this.doc.transact(() => commitMaps(write.maps), LOCAL_ORIGIN);
-      return result;
+      return localWrite(
+        this.doc,
+        { boardId: this.boardId, mode: this.mode, author: authorTag(), textSize: (node) => this.textSize(node) },
+        mutate,
+        LOCAL_ORIGIN,
+      );
     } catch (error) {
       if (error instanceof BoardError) toast(error.message, 'warn');
       else throw error;
@@ -305,10 +298,3 @@ export class BoardSession {
     this.doc.destroy();
   }
 }
-
-/** Images are uploaded through REST (their payload is not in the document), never written through Yjs. */
-const NO_BLOBS = {
-  put(): string {
-    throw errors.imagesViaRest();
-  },
-} as unknown as BoardWrite['blobs'];
