@@ -2,6 +2,10 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { boardMaps, type TextItem, type TextNode } from '../../board/model/document-model.js';
+import { upsertText } from '../../board/mutations/draw.js';
+import { localWrite } from '../../board/mutations/local-write.js';
+import type { TextInput } from '../../schema/index.js';
 
 export type Provider = {
   doc: Y.Doc;
@@ -24,6 +28,23 @@ export function provider(url: string, name: string): Provider {
   });
   p.attach();
   return { doc, provider: p, socket, synced: ready };
+}
+
+/** The content of a text or link as a plain item, if it has one. */
+export const contentOf = (item: TextNode | undefined): string | undefined =>
+  item && 'content' in item ? item.content : undefined;
+
+/** A provider's texts as plain items: the document holds each as a nested map of its fields (docs/document-model.md). */
+export const textsOf = (p: Provider) => boardMaps(p.doc).texts;
+
+/** Writes a text on a provider's board as the app does: the domain's upsert, one transaction in the document's layout. */
+export function writeText(p: Provider, input: TextInput, author = 'user:bench'): TextItem {
+  return localWrite(
+    p.doc,
+    { boardId: 'bench', mode: 'draw', author, textSize: () => undefined },
+    (w) => upsertText(w, input),
+    null,
+  );
 }
 
 export function closeProviders(providers: Provider[]): void {

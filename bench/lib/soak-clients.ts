@@ -4,7 +4,7 @@
  * sockets that write with `ref` and wait for their `ack`.
  */
 import WebSocket from 'ws';
-import { closeProviders, provider } from './clients.js';
+import { closeProviders, contentOf, provider, textsOf, writeText } from './clients.js';
 
 /** Every write's content ends with its sequence number, so any client can tell which write it heard. */
 export const tagged = (seq: number) => `A soak note, updated in place by a steady stream of writes #${seq}`;
@@ -60,7 +60,6 @@ export async function watchJson(baseUrl: string, board: string, heard: Heard): P
 /** A Yjs provider on the board; resolves once synced. A `compensated` message (a refused edit) is counted. */
 export async function watchYjs(baseUrl: string, board: string, heard: Heard, refused: Refused): Promise<YjsWatcher> {
   const client = provider(`${wsUrl(baseUrl)}/collab`, board);
-  const texts = client.doc.getMap<{ content?: string }>('texts');
   const watcher: YjsWatcher = {
     kind: 'yjs',
     closed: false,
@@ -68,14 +67,13 @@ export async function watchYjs(baseUrl: string, board: string, heard: Heard, ref
       watcher.closed = true;
       closeProviders([client]);
     },
-    edit: (id, content) =>
-      texts.set(id, { id, x: 0, y: 40, content, author: 'user:soak', last_updated: new Date().toISOString() } as never),
+    edit: (id, content) => writeText(client, { id, x: 0, y: 40, content }, 'user:soak'),
   };
-  texts.observe((event, transaction) => {
+  textsOf(client).observe((changes, transaction) => {
     if (transaction.local) return;
     const at = performance.now();
-    for (const key of event.keysChanged) {
-      const seq = seqOf(texts.get(key)?.content);
+    for (const { after } of changes) {
+      const seq = seqOf(contentOf(after));
       if (seq !== undefined) heard(seq, watcher, at);
     }
   });

@@ -7,7 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { closeProviders, jsonClients, type Provider, provider } from '../lib/clients.js';
+import { closeProviders, contentOf, jsonClients, type Provider, provider, textsOf, writeText } from '../lib/clients.js';
 import { spawnReady, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
@@ -25,12 +25,13 @@ async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<vo
 /** Pushes the time at which each provider first sees a text with this content; returns the unsubscribers. */
 function recordArrivals(providers: Provider[], content: string, got: number[]): (() => void)[] {
   return providers.map((p) => {
-    const texts = p.doc.getMap<any>('texts');
-    const listener = () => {
-      for (const item of texts.values()) if (item.content === content) return void got.push(performance.now());
-    };
-    texts.observe(listener);
-    return () => texts.unobserve(listener);
+    let heard = false;
+    return textsOf(p).observe((changes) => {
+      if (!heard && changes.some((change) => contentOf(change.after) === content)) {
+        heard = true;
+        got.push(performance.now());
+      }
+    });
   });
 }
 
@@ -95,14 +96,7 @@ async function measureBaseline(url: string, n: number, rounds: number) {
     const got: number[] = [];
     const listeners = recordArrivals(readers, content, got);
     const sent = performance.now();
-    writer.doc.getMap('texts').set(`t${round}`, {
-      id: `t${round}`,
-      x: round,
-      y: 0,
-      content,
-      author: 'user:bench',
-      last_updated: new Date().toISOString(),
-    });
+    writeText(writer, { x: round, y: 0, content });
     await waitFor(() => got.length >= n);
     samples.push(...got.map((at) => at - sent));
     for (const off of listeners) off();

@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type WebSocket from 'ws';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
-import { closeProviders, jsonClients, type Provider, provider } from '../lib/clients.js';
+import { closeProviders, contentOf, jsonClients, type Provider, provider, textsOf } from '../lib/clients.js';
 import { cpuMsOf, rssOf, type Spawned, spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
@@ -127,11 +127,10 @@ async function measureLoad(load: Load): Promise<Measured> {
       const group = boards.slice(i, i + CONNECT_GROUP);
       const added = group.flatMap((board) => [provider(collab, board), provider(collab, board)]);
       for (const p of added) {
-        const texts = p.doc.getMap<{ content: string }>('texts');
-        texts.observe((event) => {
+        textsOf(p).observe((changes) => {
           const at = performance.now();
-          for (const key of event.keysChanged) {
-            const content = texts.get(key)?.content;
+          for (const { after } of changes) {
+            const content = contentOf(after);
             if (content) (arrivals.yjs.get(content) ?? arrivals.yjs.set(content, []).get(content)!).push(at);
           }
         });
