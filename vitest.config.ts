@@ -39,6 +39,7 @@ const SHARED_SETUP_FILES = [
 const UNIT_FILES = [
   'clocks',
   'compensation',
+  'draw-snapping',
   'history-thinning',
   'layers',
   'openapi-lint',

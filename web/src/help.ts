@@ -26,6 +26,7 @@ export function shortcuts(mode: 'draw' | 'todo'): { title: string; rows: Shortcu
   return [
     { title: 'Tools', rows: rows(DRAW_ACTIONS.tools) },
     { title: 'Canvas', rows: rows(DRAW_ACTIONS.canvas) },
+    { title: 'Arrange', rows: rows(DRAW_ACTIONS.arrange) },
     { title: 'Everywhere', rows: rows(ALWAYS) },
   ];
 }

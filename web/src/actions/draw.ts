@@ -10,6 +10,7 @@ import { focusedItem, type ItemFocus } from '../draw/item-focus.js';
 import { TOOLS } from '../draw/tools/names.js';
 import { nudgeSelection } from '../draw/tools/select/translating.js';
 import { type Action, modKey } from './action.js';
+import { arrangeActions } from './arrange.js';
 import { redo, undo } from './history.js';
 
 /** What the canvas's actions act on: the canvas, and the keyboard focus among its items. */
@@ -234,7 +235,7 @@ const canvasActions: CanvasAction[] = [
 ];
 
 /** The help dialog's sections of the draw board, and the order keys are tried in. */
-export const DRAW_ACTIONS = { tools: toolActions, canvas: canvasActions } as const;
+export const DRAW_ACTIONS = { tools: toolActions, canvas: canvasActions, arrange: arrangeActions } as const;
 
-/** Every draw action, for the keyboard. */
-export const drawActions: readonly CanvasAction[] = [...canvasActions, ...toolActions];
+/** Every draw action, for the keyboard; Alt+A aligns before A picks the Arrow tool. */
+export const drawActions: readonly CanvasAction[] = [...canvasActions, ...arrangeActions, ...toolActions];

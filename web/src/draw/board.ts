@@ -9,10 +9,12 @@
  */
 
 import { actionNamed } from '../actions/action.js';
+import { arrangeActions } from '../actions/arrange.js';
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
 import { takeSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
+import { ArrangeBar } from './arrange-bar.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
 import { Cursors } from './cursors.js';
@@ -23,6 +25,7 @@ import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
 import { Toolbar } from './toolbar.js';
+import { SnapGuides } from './tools/select/snapper.js';
 import { Handles } from './transform.js';
 import { CanvasView } from './view.js';
 import { WaitingImages } from './waiting-images.js';
@@ -36,6 +39,7 @@ export class DrawBoard {
   /** The one line of what to do, on an empty board that the person may edit. */
   private readonly hint: HTMLElement;
   private readonly layer: ItemLayer;
+  private readonly arrangeBar: ArrangeBar;
 
   constructor(
     private readonly session: BoardSession,
@@ -47,7 +51,9 @@ export class DrawBoard {
     const cursors = new Cursors(session, (id) => layer.maps().texts.get(id));
     const handles = new Handles(layer, editable);
     const waiting = new WaitingImages(session);
+    const guides = new SnapGuides();
     const world = h('div.world', {}, layer.items, waiting.element, layer.lifted, handles.element, cursors.element);
+    world.append(guides.element);
     world.prepend(layer.paper, layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
     const hint = h(
@@ -64,9 +70,31 @@ export class DrawBoard {
       rubber,
       hint,
     );
+    // Its actions act on `keys`, made below; the bar first asks them once the selection changes.
+    const arrangeBar = new ArrangeBar(
+      arrangeActions.flatMap(({ perform, ...action }) =>
+        perform
+          ? [
+              {
+                name: action.name,
+                label: action.label,
+                shortcut: action.shortcut,
+                perform: () => perform(keys, null),
+                enabled: () => action.enabled?.(keys) ?? true,
+              },
+            ]
+          : [],
+      ),
+      () => this.editable && layer.selection.size >= 2,
+    );
+    viewport.append(arrangeBar.element);
+    this.arrangeBar = arrangeBar;
     this.hint = hint;
     this.layer = layer;
-    layer.selection.onChange(() => handles.update());
+    layer.selection.onChange(() => {
+      handles.update();
+      arrangeBar.update();
+    });
     layer.onChange((id) => {
       if (layer.selection.has(id)) handles.update();
       this.refreshHint();
@@ -104,6 +132,7 @@ export class DrawBoard {
       view,
       layer,
       handles,
+      guides,
       toolbar,
       editing,
       cursors,
@@ -140,6 +169,7 @@ export class DrawBoard {
     // A person who may only look keeps the zoom and Export (styles.css hides the rest); an embed is the board alone.
     this.toolbar.element.hidden = this.options.embed;
     this.element.classList.toggle('readonly', !this.editable);
+    this.arrangeBar.update();
     this.refreshHint();
   }
 

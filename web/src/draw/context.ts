@@ -4,6 +4,7 @@ import type { Cursors } from './cursors.js';
 import type { Editing } from './editing.js';
 import type { ItemLayer } from './items.js';
 import type { Toolbar } from './toolbar.js';
+import type { SnapGuides } from './tools/select/snapper.js';
 import type { Handles } from './transform.js';
 import type { CanvasView } from './view.js';
 
@@ -18,6 +19,8 @@ export type DrawContext = {
   layer: ItemLayer;
   /** The resize handle of the selected item. */
   handles: Handles;
+  /** The guide lines of a drag that snaps to other items. */
+  guides: SnapGuides;
   toolbar: Toolbar;
   editing: Editing;
   cursors: Cursors;

@@ -9,6 +9,7 @@ import { LiveWrite } from '../../live.js';
 import { round, type World } from '../../view.js';
 import { itemUnder } from '../press.js';
 import type { Gesture, GestureState, Screen } from '../state.js';
+import { Snapper } from './snapper.js';
 
 /** How far a press must move, in screen pixels, before it is a drag and not a click. */
 const DRAG_SLOP_PX = 3;
@@ -26,6 +27,8 @@ export class Translating implements GestureState {
   /** Null until the press has moved far enough to be a drag. */
   private live: LiveWrite | null = null;
   private readonly origins: Map<string, World>;
+  /** Snaps the drag to the items around it once it is a drag (snapper.ts). */
+  private snapper: Snapper | null = null;
 
   constructor(
     private readonly ctx: DrawContext,
@@ -34,7 +37,7 @@ export class Translating implements GestureState {
     this.origins = originsOf(ctx);
   }
 
-  onPointerMove(_event: PointerEvent, world: World): void {
+  onPointerMove(event: PointerEvent, world: World): void {
     const { ctx } = this;
     const [dx, dy] = [world.x - this.start.x, world.y - this.start.y];
     if (!this.live && Math.hypot(dx, dy) * ctx.view.scale > DRAG_SLOP_PX) {
@@ -42,25 +45,26 @@ export class Translating implements GestureState {
         ctx.session,
         this.origins.size > LIVE_EVERY_FRAME_ITEMS ? LARGE_DRAG_EVERY_MS : undefined,
       );
+      this.snapper = new Snapper(ctx, this.origins.keys());
       ctx.layer.lift(this.origins.keys());
     }
-    if (!this.live) return;
-    ctx.layer.shiftLifted(dx, dy);
-    this.live.set(moveWrite(ctx, this.origins, dx, dy));
+    if (!this.live || !this.snapper) return;
+    const [sx, sy] = this.snapper.offset(event, dx, dy);
+    ctx.layer.shiftLifted(sx, sy);
+    this.live.set(moveWrite(ctx, this.origins, sx, sy));
   }
 
   onPointerUp(event: PointerEvent): void {
-    if (!this.live) return;
+    if (!this.live || !this.snapper) return;
     const world = this.ctx.view.toWorld(event.clientX, event.clientY);
-    this.live.end(
-      event.type === 'pointerup'
-        ? moveWrite(this.ctx, this.origins, world.x - this.start.x, world.y - this.start.y)
-        : undefined,
-    );
+    const [dx, dy] = this.snapper.offset(event, world.x - this.start.x, world.y - this.start.y);
+    this.snapper.end();
+    this.live.end(event.type === 'pointerup' ? moveWrite(this.ctx, this.origins, dx, dy) : undefined);
     this.ctx.layer.land();
   }
 
   onCancel(): void {
+    this.snapper?.end();
     this.live?.end();
     this.ctx.layer.land();
   }
@@ -76,11 +80,17 @@ export class Translating implements GestureState {
 }
 
 /**
- * The write that puts every moved item at its origin plus (dx, dy). Strokes
+ * The write that puts every moved item at its origin plus (dx, dy) (with no
+ * offset, at the places given: align and distribute, actions/arrange.ts). Strokes
  * come last: a selected stroke anchored to a selected text is first pulled
  * along by the text, then set where the drag puts it.
  */
-function moveWrite(ctx: DrawContext, origins: Map<string, World>, dx: number, dy: number): (w: BoardWrite) => void {
+export function moveWrite(
+  ctx: DrawContext,
+  origins: Map<string, World>,
+  dx: number,
+  dy: number,
+): (w: BoardWrite) => void {
   const { layer } = ctx;
   const order = [...origins].sort(
     ([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'),
