@@ -55,9 +55,10 @@ export class Snapper {
     dragged: Iterable<string>,
   ) {
     const ids = new Set(dragged);
-    this.box = unionBox(ctx.layer.boxes(ids));
-    const candidates = this.box ? [...onScreen(ctx, ids)] : [];
+    const candidates = [...onScreen(ctx, ids)];
+    // With nothing else on screen (every item dragged, after Ctrl+A) the dragged items' boxes are not even read.
     this.targets = candidates.length ? snapTargets(candidates) : null;
+    this.box = this.targets && unionBox(ctx.layer.boxes(ids));
   }
 
   /** The drag's offset snapped, and its guides shown; with Ctrl/⌘ held nothing snaps (as in Figma). */
