@@ -25,6 +25,24 @@ export interface Registry {
   setLock(id: string, lock: Lock | null, expectedVersion: number): Promise<boolean>;
 }
 
+/** A view-only link as stored: its token only as the SHA-256 hash (docs/sharing.md). */
+export type StoredViewLink = { id: string; boardId: string; label: string | null; createdAt: string };
+
+/**
+ * A board's view-only links. A revoked link is deleted, so its token names
+ * nothing; erasing a board deletes its links with its document (StoreTx.eraseDocument).
+ */
+export interface ViewLinkStore {
+  /** Adds a link unless the board already holds `max` of them: false then, and nothing is stored. */
+  add(link: StoredViewLink, tokenHash: string, max: number): Promise<boolean>;
+  /** The board's links, oldest first. */
+  list(boardId: string): Promise<StoredViewLink[]>;
+  /** The link a token's hash names, or null. */
+  find(tokenHash: string): Promise<StoredViewLink | null>;
+  /** Deletes one of the board's links; false when it has none by that id. */
+  revoke(boardId: string, id: string): Promise<boolean>;
+}
+
 /** The first answer of a write sent with an idempotency key, as host/idempotency.ts seals it. */
 export type StoredAnswer = { id: string; fingerprint: string; answer: Uint8Array };
 
@@ -46,7 +64,7 @@ export interface StoreTx {
   /** Registry.setLock inside a change: a lock that moved since `expectedVersion` refuses the change (lock_conflict). */
   swapLock(id: string, lock: Lock | null, expectedVersion: number): void;
   tombstone(id: string): void;
-  /** Forgets a board's stored document, its image payloads and its history. */
+  /** Forgets a board's stored document, its image payloads, its history and its view links. */
   eraseDocument(id: string): void;
   /** Makes a live document's whole state the stored state, with an empty journal. */
   replaceDocument(id: string, doc: Y.Doc): void;
@@ -153,6 +171,7 @@ export interface BoardStore {
   readonly blobs: BlobStore;
   readonly history: VersionStore;
   readonly answers: AnswerStore;
+  readonly viewLinks: ViewLinkStore;
   /** Present on a store several instances share. */
   readonly committed?: CommittedFeed;
   /**

@@ -942,6 +942,51 @@ function storeContract(engine: Engine): void {
         expect(await storedAnswer(young.id)).not.toBeNull();
       });
     });
+
+    describe('view links', () => {
+      const viewLink = (boardId: string, label: string | null = null) => ({
+        id: randomUUID(),
+        boardId,
+        label,
+        createdAt: '2025-01-01 00:00:00',
+      });
+
+      it("finds a link by its token hash only, lists a board's, holds at most `max`, revokes one; another store sees the same", async () => {
+        const id = await newBoard();
+        const first = viewLink(id, 'first');
+        expect(await store.viewLinks.add(first, 'hash-1', 2)).toBe(true);
+        expect(await store.viewLinks.add(viewLink(id), 'hash-2', 2)).toBe(true);
+        expect(await store.viewLinks.add(viewLink(id), 'hash-3', 2)).toBe(false);
+        expect(await outside((other) => other.viewLinks.find('hash-1'))).toEqual(first);
+        expect(await store.viewLinks.find('hash-3')).toBeNull();
+        expect((await outside((other) => other.viewLinks.list(id))).map((link) => link.label)).toEqual(['first', null]);
+        expect(await store.viewLinks.revoke(id, first.id)).toBe(true);
+        expect(await store.viewLinks.revoke(id, first.id)).toBe(false);
+        expect(await store.viewLinks.revoke(await newBoard(), randomUUID())).toBe(false);
+        expect(await outside((other) => other.viewLinks.find('hash-1'))).toBeNull();
+        expect(await store.viewLinks.add(viewLink(id), 'hash-3', 2)).toBe(true);
+      });
+
+      it('makers racing on one board never pass the limit together', async () => {
+        const id = await newBoard();
+        const made = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => store.viewLinks.add(viewLink(id), `race-${id}-${i}`, 3)),
+        );
+        expect(made.filter(Boolean)).toHaveLength(3);
+        expect(await store.viewLinks.list(id)).toHaveLength(3);
+      });
+
+      it("erasing a board's document erases its links in the same change", async () => {
+        const id = await newBoard();
+        await store.viewLinks.add(viewLink(id), `erase-${id}`, 5);
+        await store.atomically(id, (tx) => {
+          tx.tombstone(id);
+          tx.eraseDocument(id);
+        });
+        expect(await outside((other) => other.viewLinks.find(`erase-${id}`))).toBeNull();
+        expect(await store.viewLinks.list(id)).toEqual([]);
+      });
+    });
   });
 }
 

@@ -8,6 +8,7 @@ import { BoardError, errors } from '../../board/model/errors.js';
 import { answersTable } from '../answer-rows.js';
 import { BOARDS_TABLE } from '../registry-row.js';
 import { versionsTables } from '../version-rows.js';
+import { viewLinksTable } from '../view-link-rows.js';
 
 export type Pool = pg.Pool;
 export type Client = pg.PoolClient;
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS image_blobs (
 );
 ${versionsTables('BYTEA')}
 ${answersTable('BYTEA')}
+${viewLinksTable('BIGSERIAL')}
 `;
 
 /** Any key will do, as long as every instance takes the same one around the schema. */

@@ -18,6 +18,7 @@ import { type Client, openPool, type Pool, transaction } from './database.js';
 import { deleteDocumentRows, PgJournal } from './journal.js';
 import { PgRegistry, SWAP_LOCK } from './registry.js';
 import { deleteVersionRows, PgVersions } from './version-store.js';
+import { PgViewLinks } from './view-links.js';
 
 type Step = (client: Client) => Promise<unknown>;
 
@@ -34,6 +35,7 @@ export class PgStore implements BoardStore {
   readonly blobs: PgBlobs;
   readonly history: PgVersions;
   readonly answers: PgAnswers;
+  readonly viewLinks: PgViewLinks;
   readonly committed: PgCommittedFeed;
   /** Told of every board whose registry row a change committed (other instances must read it again). */
   recordChanged: (boardId: string) => void = () => {};
@@ -47,6 +49,7 @@ export class PgStore implements BoardStore {
     this.blobs = new PgBlobs(pool);
     this.history = new PgVersions(pool);
     this.answers = new PgAnswers(pool);
+    this.viewLinks = new PgViewLinks(pool);
     this.committed = new PgCommittedFeed(pool, now);
   }
 
@@ -145,6 +148,7 @@ export class PgStore implements BoardStore {
           await deleteDocumentRows(c, id);
           await c.query('DELETE FROM image_blobs WHERE board_id = $1', [id]);
           await deleteVersionRows(c, id);
+          await c.query('DELETE FROM view_links WHERE board_id = $1', [id]);
         });
       },
       replaceDocument: (id, doc) => {

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { answersTable } from '../answer-rows.js';
 import { BOARDS_TABLE } from '../registry-row.js';
 import { versionsTables } from '../version-rows.js';
+import { viewLinksTable } from '../view-link-rows.js';
 
 export type Db = Database.Database;
 
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS image_blobs (
 );
 ${versionsTables('BLOB')}
 ${answersTable('BLOB')}
+${viewLinksTable('INTEGER')}
 `;
 
 export const DATABASE_FILE = 'boards.sqlite';

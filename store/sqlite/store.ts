@@ -13,6 +13,7 @@ import { SqliteDocuments } from './document-store.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteRegistry } from './registry.js';
 import { SqliteVersions } from './version-store.js';
+import { SqliteViewLinks } from './view-link-store.js';
 
 export class SqliteStore implements BoardStore {
   readonly db: Db;
@@ -21,6 +22,7 @@ export class SqliteStore implements BoardStore {
   readonly blobs: SqliteBlobs;
   readonly history: SqliteVersions;
   readonly answers: SqliteAnswers;
+  readonly viewLinks: SqliteViewLinks;
   private readonly tx: StoreTx;
   private readonly group: GroupCommit;
   private readonly checkpoints: Checkpointer;
@@ -33,8 +35,9 @@ export class SqliteStore implements BoardStore {
     this.blobs = new SqliteBlobs(this.db, this.group);
     this.history = new SqliteVersions(this.db, this.group);
     this.answers = new SqliteAnswers(this.db, this.group, now);
+    this.viewLinks = new SqliteViewLinks(this.db, this.group);
     this.checkpoints = new Checkpointer(this.db.name, CHECKPOINT_INTERVAL_MS);
-    const { registry, documents, blobs, history, answers } = this;
+    const { registry, documents, blobs, history, answers, viewLinks } = this;
     this.tx = {
       rememberAnswer: (answer) => answers.remember(answer),
       createBoard: (id: string, mode: BoardMode, lock?: Lock) => registry.create(id, mode, lock),
@@ -46,6 +49,7 @@ export class SqliteStore implements BoardStore {
         documents.eraseNow(id);
         blobs.eraseBoard(id);
         history.eraseNow(id);
+        viewLinks.eraseNow(id);
       },
       replaceDocument: (id, doc) => documents.replace(id, doc),
     };
