@@ -30,6 +30,7 @@ const SHARED_SETUP_FILES = [
   'mcp-history',
   'keep-loaded',
   'idempotency',
+  'view-links',
 ].map((name) => `test/${name}.test.ts`);
 
 /**

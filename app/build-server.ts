@@ -259,6 +259,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     app,
     hocuspocus,
     sockets,
+    async (token) => {
+      const link = await boards.viewLinks.find(token);
+      return link && { boardId: link.boardId, linkId: link.id };
+    },
     (boardId) => documents.pending(boardId),
     () => metrics.opened('collab'),
   );

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { VIEW_TOKENS_IN_TEXT } from '../schema/index.js';
 
 /** An incoming X-Request-Id we keep (a proxy's or a client's); anything else is replaced by our own. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -35,7 +36,9 @@ function decoded(raw: string): string {
  * Strips credentials from a logged URL: keys must never reach the logs. Names
  * are compared decoded, as the query parser reads them: `?%6Bey=` is `?key=`.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(raw: string): string {
+  // A view token in a path is a credential too: its `v_` prefix stays, so a line still says one was used.
+  const url = raw.replace(VIEW_TOKENS_IN_TEXT, 'v_[redacted]');
   const start = url.indexOf('?');
   if (start === -1) return url;
   const pairs = url

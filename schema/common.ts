@@ -2,15 +2,20 @@
 import { z } from 'zod';
 import { advertise, unadvertised } from './json-schema.js';
 import { MAX_AUTHOR_CHARS, MAX_COORDINATE, MAX_ITEM_ID_CHARS } from './limits.js';
-import { UUID_PATTERN } from './uuid.js';
+import { isUuid } from './uuid.js';
+import { isViewToken } from './view-token.js';
 
 export { isUuid, UUID_IN_TEXT } from './uuid.js';
+export { isViewToken, VIEW_TOKEN_IN_TEXT, VIEW_TOKEN_PATTERN, VIEW_TOKENS_IN_TEXT } from './view-token.js';
 
-/** A board id: a UUID, normalised to lower case. */
+/**
+ * A board id: a UUID, normalised to lower case; or a view token in its place,
+ * kept as it is (the host lets a token read only, docs/sharing.md).
+ */
 export const BoardId = z
   .string()
-  .regex(UUID_PATTERN, { error: 'must be a UUID' })
-  .transform((id) => id.toLowerCase())
+  .refine((id) => isUuid(id) || isViewToken(id), { error: 'must be a UUID' })
+  .transform((id) => (isViewToken(id) ? id : id.toLowerCase()))
   .describe('Board UUID');
 
 /** An item id as a client may name it; ids the server mints are UUIDs. */

@@ -13,4 +13,5 @@ export * from './mcp-output.js';
 export * from './pages.js';
 export * from './stored.js';
 export * from './todo.js';
+export * from './view-links.js';
 export * from './ws.js';

@@ -57,6 +57,10 @@ export const MAX_IMPORT_LANE_TITLES = 10;
 export const MAX_IMPORT_BATCH_STATEMENTS = 320;
 export const MAX_IMPORT_BOUND_PARAMETERS = 100;
 
+// View-only links (docs/sharing.md)
+export const MAX_VIEW_LINKS = 20;
+export const MAX_VIEW_LINK_LABEL_CHARS = 80;
+
 // Time
 export const TOMBSTONE_RETENTION_DAYS = 30;
 export const NOTIFICATION_DEBOUNCE_MS = 3_000;

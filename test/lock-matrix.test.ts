@@ -8,6 +8,7 @@
  * appear in logs, error bodies, snapshots or documents.
  */
 
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +75,7 @@ type Board = {
   presented?: string;
   /** The board's real key, to read it back whatever the cell. */
   realKey?: string;
-  ids: { text: string; stroke: string; image: string; column: string; column2: string; task: string };
+  ids: { text: string; stroke: string; image: string; column: string; column2: string; task: string; viewLink: string };
 };
 
 let db: Database.Database;
@@ -111,6 +112,10 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
   // What the settle of its creation would record, now rather than in three seconds.
   if (kind === 'versioned') await t.server.server.events.settling!(res.body.id);
   const ids = res.body.ids ?? { texts: [], lines: [], images: [], columns: [], tasks: [] };
+  // A view link to revoke, stored as making one stores it.
+  const viewLink = randomUUID();
+  const link = { id: viewLink, boardId: res.body.id, label: null, createdAt: '2026-01-01 00:00:00' };
+  await t.server.server.store.viewLinks.add(link, randomUUID(), 20);
   return {
     id: res.body.id,
     presented: presentedKey(cell, realKey),
@@ -122,6 +127,7 @@ async function makeBoard(kind: BoardKind, cell: Case): Promise<Board> {
       column: ids.columns[0],
       column2: ids.columns[1],
       task: ids.tasks[0],
+      viewLink,
     },
   };
 }
@@ -350,6 +356,21 @@ const REST: Record<string, RestSpec> = {
     board: 'versioned',
     request: (b) => ({ path: `${on(b)}/changes?since=1` }),
   },
+  'POST /api/boards/:boardId/view-links': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/view-links`, body: { label: 'matrix' } }),
+  },
+  'GET /api/boards/:boardId/view-links': {
+    class: 'rest-read',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/view-links` }),
+  },
+  'DELETE /api/boards/:boardId/view-links/:itemId': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/view-links/${b.ids.viewLink}` }),
+  },
   'POST /api/boards/:boardId/versions/:version/restore': {
     class: 'rest-write',
     board: 'versioned',
@@ -448,6 +469,7 @@ const TOOLS: Record<string, McpSpec> = {
   list_versions: { class: 'mcp-read', board: 'versioned', args: () => ({ limit: 10 }) },
   get_changes: { class: 'mcp-read', board: 'versioned', args: () => ({ since: 1 }) },
   restore_version: { class: 'mcp-write', board: 'versioned', args: () => ({ version: 1 }) },
+  view_links: { class: 'mcp-write', board: 'draw', args: () => ({ action: 'create' }) },
 };
 
 type ResourceSpec = {

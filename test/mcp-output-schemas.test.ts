@@ -91,6 +91,9 @@ async function everyTool(mcp: McpClient): Promise<Set<string>> {
   const first = versions.at(-1).version;
   expect((await call('get_changes', { board_id, since: first })).added.length).toBeGreaterThan(0);
   await call('restore_version', { board_id, version: first });
+  const made = await call('view_links', { board_id, action: 'create', label: 'outputs' });
+  await call('view_links', { board_id, action: 'list' });
+  await call('view_links', { board_id, action: 'revoke', id: made.id });
 
   const todo = (await call('create_board', {})).board_id;
   const { columns } = await call('set_board_mode', { board_id: todo, mode: 'todo', template: 'sprint' });

@@ -17,6 +17,7 @@ afterAll(() => mcp.close());
 const EXPECTED_TOOLS = [
   'create_board',
   'open_board',
+  'view_links',
   'get_board',
   'get_preview',
   'add_text',

@@ -4,12 +4,16 @@
  * its listeners; a lock change on it, set here or on another instance, checks
  * each listener again with the key it presented, as open sockets are checked
  * (host/access/socket-access.ts), and one that may no longer read is refused
- * before it is told of any change made after the lock.
+ * before it is told of any change made after the lock. A listener may name
+ * the board by a view token: it is watched under the board's own id once the
+ * token is found, checked with its link (a revoked link refuses it), and
+ * told of changes by the token it named.
  */
 import type { KeyHolder } from '../../host/access/access.js';
 import { SocketAccess } from '../../host/access/socket-access.js';
 import type { Boards } from '../../host/boards/boards.js';
 import type { BoardEvents, BoardSignal } from '../../host/events/board-events.js';
+import { isViewToken } from '../../schema/index.js';
 
 export type ListenerHooks<L> = {
   /** Whose key a listener presented for a board, and from which address. */
@@ -23,6 +27,9 @@ export type ListenerHooks<L> = {
 type Board<L> = {
   listeners: Set<L>;
   unwatch: () => void;
+  /** The board's own id (a token's until it is found) and the view link it was named by, if any. */
+  boardId: string;
+  viewLink?: string;
   /** Settles once the checks begun so far are done: a change waits for it, so a refused listener hears nothing more. */
   checked: Promise<void>;
 };
@@ -31,6 +38,7 @@ export class BoardListeners<L> {
   private readonly boards = new Map<string, Board<L>>();
   private readonly access: SocketAccess;
   private readonly events: BoardEvents;
+  private readonly deps: { boards: Boards; events: BoardEvents };
 
   constructor(
     deps: { boards: Boards; events: BoardEvents },
@@ -38,6 +46,7 @@ export class BoardListeners<L> {
   ) {
     this.access = new SocketAccess(deps);
     this.events = deps.events;
+    this.deps = deps;
   }
 
   /**
@@ -48,11 +57,22 @@ export class BoardListeners<L> {
   add(boardId: string, listener: L): void {
     let board = this.boards.get(boardId);
     if (!board) {
-      const unwatch = this.events.watch(boardId, (signal) => this.heard(boardId, signal));
-      this.boards.set(boardId, (board = { listeners: new Set(), unwatch, checked: Promise.resolve() }));
+      board = { listeners: new Set(), unwatch: () => {}, checked: Promise.resolve(), boardId };
+      this.boards.set(boardId, board);
+      if (isViewToken(boardId)) board.checked = this.watchToken(boardId, board);
+      else board.unwatch = this.events.watch(boardId, (signal) => this.heard(boardId, signal));
     }
     board.listeners.add(listener);
     this.check(boardId, board, [listener]);
+  }
+
+  /** Watches the board a token names; one that names nothing stays unwatched, and its check refuses its listeners. */
+  private async watchToken(token: string, board: Board<L>): Promise<void> {
+    const link = await this.deps.boards.viewLinks.find(token).catch(() => null);
+    if (!link || this.boards.get(token) !== board) return;
+    board.boardId = link.boardId;
+    board.viewLink = link.id;
+    board.unwatch = this.events.watch(link.boardId, (signal) => this.heard(token, signal));
   }
 
   remove(boardId: string, listener: L): void {
@@ -87,7 +107,12 @@ export class BoardListeners<L> {
   /** Checks listeners against the board's record as it stands, after the checks already under way. */
   private check(boardId: string, board: Board<L>, listeners: L[]): void {
     board.checked = board.checked
-      .then(() => this.access.recheck(boardId, listeners, (listener) => this.hooks.holder(listener, boardId)))
+      .then(() =>
+        this.access.recheck(board.boardId, listeners, (listener) => ({
+          ...this.hooks.holder(listener, boardId),
+          ...(board.viewLink !== undefined && { viewLink: board.viewLink }),
+        })),
+      )
       .then((verdicts) => {
         for (const [listener, verdict] of verdicts)
           if (!verdict.admitted && board.listeners.has(listener)) this.hooks.refused(listener, boardId, verdict.error);

@@ -106,6 +106,12 @@ function nextStep(error: BoardError, keyChannel: KeyChannel = 'argument'): strin
     case 'board_locked':
     case 'invalid_key':
       return LOCK_STEPS[keyChannel][details.keyState === 'wrong' ? 'wrong' : 'missing'](String(details.lockMode));
+    case 'read_only_link':
+      return 'This board was opened with a view-only link: read it as much as you like; to change it, ask its editors for the board link.';
+    case 'too_many_view_links':
+      return 'Revoke a view link that is no longer needed (view_links action list, then revoke), then create again.';
+    case 'view_link_not_found':
+      return 'Call view_links with action list to see the live links and their ids.';
     case 'rate_limited':
       return `Too many calls: retry in ${String(details.retryAfterSeconds)} s.`;
     case 'quota_exceeded':
@@ -159,7 +165,9 @@ export const actionableMessage = (error: BoardError, keyChannel: KeyChannel = 'a
 export function toMcpError(boardError: BoardError, keyChannel: KeyChannel = 'argument'): RpcError {
   const data = { code: boardError.code, ...boardError.details };
   const message = actionableMessage(boardError, keyChannel);
-  if (boardError.status === 401) return new RpcError(MCP_BOARD_LOCKED, message, data);
+  // A view token is refused as a lock refuses: the contract's -32001, with its own code.
+  if (boardError.status === 401 || boardError.code === 'read_only_link')
+    return new RpcError(MCP_BOARD_LOCKED, message, data);
   if (
     boardError.code === 'board_not_found' ||
     boardError.code === 'board_deleted' ||

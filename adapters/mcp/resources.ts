@@ -15,7 +15,7 @@ import { errors } from '../../board/model/errors.js';
 import { jsonSnapshot, tasksView } from '../../board/reads/snapshot.js';
 import type { Caller } from '../../host/access/access.js';
 import type { Boards } from '../../host/boards/boards.js';
-import { isUuid, VersionNumber } from '../../schema/index.js';
+import { isUuid, isViewToken, VersionNumber } from '../../schema/index.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);
@@ -85,8 +85,9 @@ export function parseUri(uri: string): { boardId: string; name: ResourceName; ve
       'uri',
       'must be svc://board/{id}/state.json, preview.svg, tasks.json or versions/{version}/state.json',
     );
-  if (!isUuid(match[1])) throw errors.boardNotFound();
-  const boardId = match[1].toLowerCase();
+  // A view token names the board as well as its id does, for reading (docs/sharing.md).
+  if (!isUuid(match[1]) && !isViewToken(match[1])) throw errors.boardNotFound();
+  const boardId = isViewToken(match[1]) ? match[1] : match[1].toLowerCase();
   if (match[2] !== undefined) return { boardId, name: match[2] as ResourceName };
   // The version is checked as REST checks its path segment: the same validator, the same refusals.
   const version = VersionNumber.safeParse(match[3]);

@@ -135,6 +135,7 @@ async function runOperation(operation: AnyOperation, args: BoardArgs, context: T
         caller: (boardId) => callerFor(context, args, boardId),
         signal: context.signal,
         retry: context.retry,
+        baseUrl: context.request.baseUrl,
       };
       result = await operation.run(boards, args, call);
       const answer = ANSWERS[operation.name as McpToolName];

@@ -13,6 +13,7 @@ import {
   Template,
   TOMBSTONE_RETENTION_DAYS,
   UUID_IN_TEXT,
+  VIEW_TOKEN_IN_TEXT,
 } from '../../schema/index.js';
 import { callerOf } from '../kit/caller.js';
 import { restIdempotency } from '../kit/idempotency.js';
@@ -120,7 +121,8 @@ export function boardRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseU
 
   // `/json?board=<board URL or id>`: agents often hold the human-facing URL.
   const byQuery = async (request: FastifyRequest<{ Querystring: { board?: string } }>, reply: FastifyReply) => {
-    const match = UUID_IN_TEXT.exec(String(request.query.board ?? ''));
+    const board = String(request.query.board ?? '');
+    const match = VIEW_TOKEN_IN_TEXT.exec(board) ?? UUID_IN_TEXT.exec(board);
     if (!match) throw errors.boardNotFound();
     return sendSnapshot(boardIdParam(match[0], 'read'), request, reply);
   };

@@ -83,7 +83,7 @@ export async function registerRest(app: FastifyInstance, boards: Boards, options
 
   const baseUrl = baseUrlOf(options.publicUrl);
   boardRoutes(app, boards, baseUrl);
-  operationRoutes(app, boards);
+  operationRoutes(app, boards, baseUrl);
   lockRoutes(app, boards);
   previewRoutes(app, boards);
   historyRoutes(app, boards);

@@ -56,7 +56,7 @@ const HTTP_LAYER_ERROR: Schema = {
 const EVERY_ROUTE_ERRORS = [431];
 
 const PATH_PARAMS: Record<string, string> = {
-  boardId: 'the board id (a UUID)',
+  boardId: 'the board id (a UUID); on a read, a view token (`v_…`) in its place',
   kind: 'texts, links, strokes (alias lines) or images',
   version: 'a version number (GET /versions lists them)',
 };
@@ -90,7 +90,13 @@ function operation(path: string, method: string, op: Operation): Schema {
       description: 'operator token: selects the higher rate tiers (server-to-server only)',
     });
   }
-  if (method !== 'get' && path.startsWith('/api/boards') && !path.endsWith('/verify-key')) {
+  // A made view link is not replayed: its answer holds the token, which is stored nowhere but as its hash.
+  if (
+    method !== 'get' &&
+    path.startsWith('/api/boards') &&
+    !path.endsWith('/verify-key') &&
+    !path.includes('/view-links')
+  ) {
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',

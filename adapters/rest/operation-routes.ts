@@ -14,6 +14,7 @@ import { DrawKind, VersionParams } from '../../schema/index.js';
 import { callerOf } from '../kit/caller.js';
 import { restIdempotency } from '../kit/idempotency.js';
 import { boardIdParam, itemIdParam, parse } from '../kit/params.js';
+import type { BaseUrl } from './boards.js';
 
 type Params = Record<string, string>;
 type Request = FastifyRequest<{ Params: Params }>;
@@ -78,7 +79,14 @@ function hangUp(reply: FastifyReply): AbortSignal {
  * row's own promise is the answer (Fastify takes a handler's throw as it
  * takes a rejection).
  */
-function handle(boards: Boards, operation: AnyOperation, route: RestRoute, request: Request, reply: FastifyReply) {
+function handle(
+  boards: Boards,
+  baseUrl: BaseUrl,
+  operation: AnyOperation,
+  route: RestRoute,
+  request: Request,
+  reply: FastifyReply,
+) {
   const boardId = boardOf(operation, route, request);
   const args = argsOf(route, request, operation.fieldError);
   switch (operation.kind) {
@@ -100,18 +108,19 @@ function handle(boards: Boards, operation: AnyOperation, route: RestRoute, reque
         caller: () => ({ ...callerOf(request), ...(author !== undefined && { author }) }),
         signal: hangUp(reply),
         retry: route.method === 'GET' ? undefined : restIdempotency(request, reply),
+        baseUrl: baseUrl(request),
       });
     }
   }
 }
 
 /** Registers every REST route the operation table names. */
-export function operationRoutes(app: FastifyInstance, boards: Boards): void {
+export function operationRoutes(app: FastifyInstance, boards: Boards, baseUrl: BaseUrl): void {
   for (const operation of OPERATION_LIST)
     for (const route of operation.rest)
       app.route<{ Params: Params }>({
         method: route.method,
         url: routeUrl(route),
-        handler: (request, reply) => handle(boards, operation, route, request, reply),
+        handler: (request, reply) => handle(boards, baseUrl, operation, route, request, reply),
       });
 }

@@ -37,9 +37,14 @@ import {
 import { knownError } from '../../store/storage-errors.js';
 import { idempotencyKey } from '../kit/idempotency.js';
 
-/** `lockChanges`: the lock changes counted before the admission read the record (SocketAccess.mark). */
+/**
+ * `lockChanges`: the lock changes counted before the admission read the
+ * record (SocketAccess.mark). `boardId` is the board's own id (its room);
+ * `shownId` names it as the client did, a view token staying the token.
+ */
 export type Admission = {
   boardId: string;
+  shownId: string;
   mode: BoardMode;
   lockMode: LockMode | null;
   readOnly: boolean;
@@ -148,8 +153,7 @@ export class JsonChannelConnection implements RoomMember {
   }
 
   erased(): void {
-    const { boardId } = this.admission;
-    this.send({ type: 'board_erased', boardId });
+    this.send({ type: 'board_erased', boardId: this.admission.shownId });
     this.socket.close(CLOSE.boardErased.code, CLOSE.boardErased.reason);
   }
 
@@ -160,7 +164,8 @@ export class JsonChannelConnection implements RoomMember {
       return;
     }
     this.sendError(verdict.error, undefined);
-    this.socket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
+    const close = this.admission.caller.viewLink === undefined ? CLOSE.boardLocked : CLOSE.viewLinkRevoked;
+    this.socket.close(close.code, close.reason);
   }
 
   reloaded(): void {
@@ -177,8 +182,8 @@ export class JsonChannelConnection implements RoomMember {
 
   /** Sends `hello` and then `snapshot`. */
   async start(): Promise<void> {
-    const { boardId, mode, lockMode, readOnly, caller } = this.admission;
-    this.send({ type: 'hello', boardId, mode, lockMode, readOnly, author: caller.author });
+    const { shownId, mode, lockMode, readOnly, caller } = this.admission;
+    this.send({ type: 'hello', boardId: shownId, mode, lockMode, readOnly, author: caller.author });
     // Ops of changes made while the snapshot is read come after it (they may be in it: an op is applied idempotently).
     this.afterResync(() => this.sendSnapshot());
     await this.resync;
@@ -187,7 +192,7 @@ export class JsonChannelConnection implements RoomMember {
   /** Sends the board's whole state as a `snapshot` frame; a board that cannot be read any more closes the socket. */
   private async sendSnapshot(): Promise<void> {
     try {
-      const { board, etag } = await this.deps.boards.fullSnapshot(this.admission.boardId, this.admission.caller);
+      const { board, etag } = await this.deps.boards.fullSnapshot(this.admission.shownId, this.admission.caller);
       this.send({ type: 'snapshot', board, etag });
     } catch (error) {
       this.sendError(error, undefined);
@@ -269,6 +274,7 @@ export class JsonChannelConnection implements RoomMember {
 
   /** Read-only connections and the board's frame budget (a continued batch counts once). */
   private async admit(): Promise<void> {
+    if (this.admission.caller.viewLink !== undefined) throw errors.readOnlyLink();
     if (this.admission.readOnly)
       throw errors.boardLocked(this.admission.lockMode ?? 'write', keyStateOf(this.admission.caller.key));
     await this.deps.access.admitFrame(this.admission.boardId);

@@ -73,10 +73,18 @@ export function registerJsonChannel(
           author: clientAuthor(request.query.client),
         };
         const lockChanges = socketAccess.mark();
-        const { record, readOnly } = await deps.boards.admitSocket(boardId, caller);
+        const { record, readOnly, viewLink } = await deps.boards.admitSocket(boardId, caller);
         // Only an upgrade opens a WebSocket; a plain GET here would hold its slot until its keep-alive connection closed.
         if (request.ws) takeSocketSlot(deps.sockets, request.ip, request.raw);
-        request.admission = { boardId, mode: record.mode, lockMode: record.lockMode, readOnly, caller, lockChanges };
+        request.admission = {
+          boardId: record.id,
+          shownId: boardId,
+          mode: record.mode,
+          lockMode: record.lockMode,
+          readOnly,
+          caller: viewLink === undefined ? caller : { ...caller, viewLink },
+          lockChanges,
+        };
       },
     },
     (socket, request: WsRequest) => {

@@ -1,7 +1,7 @@
 /**
  * `/collab`: the Yjs sync protocol, served by Hocuspocus on a Fastify
- * WebSocket route. A document name is a board id; the provider's token is the
- * board's access key. Lock and tombstone state come from the registry, never
+ * WebSocket route. A document name is a board id, or a view token that reads
+ * it only (view-names.ts renames it); the provider's token is the board's access key. Lock and tombstone state come from the registry, never
  * from the document. Updates pass the same rules as every other surface
  * (accept-then-compensate, host/documents/compensation.ts) and a per-board rate limit.
  */
@@ -20,8 +20,9 @@ import type {
 import { isTransactionOrigin, MessageType } from '@hocuspocus/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
 import type { WebSocket } from 'ws';
-import { messageYjsSyncStep2, messageYjsUpdate } from 'y-protocols/sync';
+import { messageYjsSyncStep2, messageYjsUpdate, writeUpdate } from 'y-protocols/sync';
 import { BoardError, CLOSE } from '../../board/model/errors.js';
 import type { Access } from '../../host/access/access.js';
 import { SocketAccess } from '../../host/access/socket-access.js';
@@ -29,6 +30,7 @@ import type { Boards } from '../../host/boards/boards.js';
 import { attachCompensator, type Repair } from '../../host/documents/compensation.js';
 import type { DocumentHost } from '../../host/documents/document-host.js';
 import { attachPresence } from '../../host/documents/presence.js';
+import { undoRefused } from '../../host/documents/refused-updates.js';
 import type { BoardEvents } from '../../host/events/board-events.js';
 import {
   type CollabStateless,
@@ -39,6 +41,7 @@ import {
 import type { BlobStore, Registry } from '../../store/board-store.js';
 import { clientAuthor } from '../kit/caller.js';
 import { type OpenCounter, takeSocketSlot } from '../kit/socket-limits.js';
+import { type ViewNames, viewTokenIncoming, viewTokenOutgoing } from './view-names.js';
 
 /** A Hocuspocus message's document address and type, with the decoder at its payload; null if malformed. */
 function messageHeader(message: Uint8Array): { name: string; type: number; decoder: decoding.Decoder } | null {
@@ -51,16 +54,32 @@ function messageHeader(message: Uint8Array): { name: string; type: number; decod
   }
 }
 
-/** True for a message that carries document changes (not awareness, auth or a state request). */
-export function carriesUpdate(message: Uint8Array): boolean {
+/** The Yjs update a message carries (a sync step 2 or an update; not awareness, auth or a state request), else null. */
+function updateOf(message: Uint8Array): Uint8Array | null {
   const header = messageHeader(message);
-  if (!header || (header.type !== MessageType.Sync && header.type !== MessageType.SyncReply)) return false;
+  if (!header || (header.type !== MessageType.Sync && header.type !== MessageType.SyncReply)) return null;
   try {
     const step = decoding.readVarUint(header.decoder);
-    return step === messageYjsSyncStep2 || step === messageYjsUpdate;
+    return step === messageYjsSyncStep2 || step === messageYjsUpdate
+      ? decoding.readVarUint8Array(header.decoder)
+      : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** True for a message that carries document changes (not awareness, auth or a state request). */
+export function carriesUpdate(message: Uint8Array): boolean {
+  return updateOf(message) !== null;
+}
+
+/** A sync message that applies `update` to the client's copy of the named document. */
+function updateMessage(documentName: string, update: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarString(encoder, documentName);
+  encoding.writeVarUint(encoder, MessageType.Sync);
+  writeUpdate(encoder, update);
+  return encoding.toUint8Array(encoder);
 }
 
 /** The board whose document a message changes or acknowledges (sync and sync-status messages), else null. */
@@ -89,7 +108,17 @@ type Offenses = { count: number; since: number };
  * What onAuthenticate keeps on a connection for later checks; `retryLater`
  * (set by registerCollab) closes the socket once a refusal is sent.
  */
-type CollabContext = { ip?: string; author?: string; key?: string; lockChanges?: number; retryLater?: () => void };
+type CollabContext = {
+  ip?: string;
+  author?: string;
+  key?: string;
+  lockChanges?: number;
+  retryLater?: () => void;
+  /** The socket's view tokens, shared by its documents' contexts (Hocuspocus copies a context shallowly). */
+  viewNames?: ViewNames;
+  /** The view link this document was opened with: it reads only, while the link lives. */
+  viewLink?: string;
+};
 
 /**
  * Why authentication failed, as the provider's `reason`: the error's machine
@@ -130,13 +159,14 @@ export function collabExtension(deps: CollabDeps): Extension {
   const socketAccess = new SocketAccess(deps);
   const recheckAccess = async (boardId: string, connections: Connection[]) => {
     const verdicts = await socketAccess.recheck(boardId, connections, (connection) => {
-      const { ip, key } = connection.context as CollabContext;
-      return { ip: ip ?? 'unknown', key };
+      const { ip, key, viewLink } = connection.context as CollabContext;
+      return { ip: ip ?? 'unknown', key, viewLink };
     });
     for (const [connection, verdict] of verdicts) {
       const readOnly = verdict.admitted ? verdict.readOnly : null; // null: refused
-      if (readOnly !== connection.readOnly)
-        connection.webSocket.close(CLOSE.boardLocked.code, CLOSE.boardLocked.reason);
+      if (readOnly === connection.readOnly) continue;
+      const close = (connection.context as CollabContext).viewLink ? CLOSE.viewLinkRevoked : CLOSE.boardLocked;
+      connection.webSocket.close(close.code, close.reason);
     }
   };
   socketAccess.onLockChanged(
@@ -149,13 +179,15 @@ export function collabExtension(deps: CollabDeps): Extension {
     async onAuthenticate({ documentName, token, connectionConfig, context, requestParameters }: onAuthenticatePayload) {
       if (!isUuid(documentName)) throw { reason: 'board_not_found' };
       context.lockChanges = socketAccess.mark();
+      const view = (context as CollabContext).viewNames?.get(documentName);
       try {
-        const { readOnly } = await deps.boards.admitSocket(documentName, {
+        const { readOnly, viewLink } = await deps.boards.admitSocket(view?.token ?? documentName, {
           surface: 'yjs',
           ip: context.ip ?? 'unknown',
           key: token || undefined,
         });
         connectionConfig.readOnly = readOnly;
+        context.viewLink = viewLink;
         context.author = clientAuthor(requestParameters.get('client'));
         context.key = token || undefined; // checked again when the lock changes
       } catch (error) {
@@ -173,7 +205,17 @@ export function collabExtension(deps: CollabDeps): Extension {
     },
 
     async beforeHandleMessage({ update, documentName, connection }: beforeHandleMessagePayload) {
-      if (connection.readOnly || !carriesUpdate(update)) return;
+      if (connection.readOnly) {
+        // Dropped by Hocuspocus as for any read-only connection; a view link's client is also repaired (refused-updates.ts).
+        const refused = (connection.context as CollabContext).viewLink && updateOf(update);
+        const undone = refused && undoRefused(connection.document, refused);
+        if (undone) {
+          connection.send(updateMessage(documentName, undone.undo));
+          tellClient({ source: 'connection', connection }, undone.repairs);
+        }
+        return;
+      }
+      if (!carriesUpdate(update)) return;
       try {
         await deps.access.admitCollabUpdate(documentName);
       } catch {
@@ -260,6 +302,7 @@ export function registerCollab(
   app: FastifyInstance,
   hocuspocus: Hocuspocus,
   sockets: OpenCounter,
+  findViewLink: (token: string) => Promise<{ boardId: string; linkId: string } | null>,
   pending?: (boardId: string) => Promise<void> | undefined,
   opened?: () => () => void,
 ): void {
@@ -275,20 +318,20 @@ export function registerCollab(
     const url = new URL(request.url, 'http://collab.invalid');
     const closed = opened?.();
     if (closed) socket.once('close', closed);
-    const bounded = boundedSocket(socket);
+    const viewNames: ViewNames = new Map();
+    const bounded = viewTokenOutgoing(boundedSocket(socket), viewNames);
     // After the refusal Hocuspocus sends once onAuthenticate has thrown: having heard from the server, the
     // provider reconnects after its fixed delay (a second) instead of its growing backoff.
     const retryLater = () =>
       setTimeout(() => socket.close(CLOSE.storageUnavailable.code, CLOSE.storageUnavailable.reason), 0);
-    const context: CollabContext = { ip: request.ip, retryLater };
+    const context: CollabContext = { ip: request.ip, retryLater, viewNames };
     const connection = hocuspocus.handleConnection(
       pending ? durableSends(bounded, pending) : bounded,
       new Request(url, { headers }),
       context,
     );
-    socket.on('message', (data: Buffer) =>
-      connection.handleMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)),
-    );
+    const incoming = viewTokenIncoming(viewNames, findViewLink, (message) => connection.handleMessage(message));
+    socket.on('message', (data: Buffer) => incoming(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
     socket.on('close', (code: number, reason: Buffer) => connection.handleClose({ code, reason: reason.toString() }));
   });
 }

@@ -141,6 +141,11 @@ export const errors = {
     { keyState },
   ]),
   invalidImportToken: listed(403, 'invalid_import_token', () => 'X-Import-Token does not match'),
+  readOnlyLink: listed(
+    403,
+    'read_only_link',
+    () => 'this is a view-only link: it reads the board and changes nothing (its editors hold the board id)',
+  ),
   hostNotAllowed: listed(
     403,
     'host_not_allowed',
@@ -158,8 +163,16 @@ export const errors = {
     `no version ${version} of this board (it does not exist or was thinned)`,
     { version },
   ]),
+  viewLinkNotFound: listed(404, 'view_link_not_found', (id: string) => [
+    `no live view link with id ${id} on this board`,
+    { id },
+  ]),
   routeNotFound: listed(404, 'route_not_found', (method: string, url: string) => `no route ${method} ${url}`),
   lockConflict: listed(409, 'lock_conflict', () => 'the lock changed while this request ran; reload and retry'),
+  tooManyViewLinks: listed(409, 'too_many_view_links', (limit: number) => [
+    `a board holds at most ${limit} live view links: revoke one first`,
+    { limit },
+  ]),
   idempotencyKeyInUse: listed(
     409,
     'idempotency_key_in_use',
@@ -308,6 +321,8 @@ export const CLOSE = {
   /** The board's lock changed what this connection may do: reconnect and be authorised afresh. */
   boardLocked: { code: 4401, reason: 'board_locked' },
   boardErased: { code: 4404, reason: 'board_erased' },
+  /** The view link this connection was opened with was revoked: its token names no board any more. */
+  viewLinkRevoked: { code: 4404, reason: 'view_link_revoked' },
   /** Over the board's Yjs update budget: the provider reconnects with backoff and resyncs. */
   rateLimited: { code: 4429, reason: 'rate_limited' },
   /** The storage refused a change (the document was dropped) or could not be read to authorise the connection: reconnect. */

@@ -36,10 +36,12 @@ export type Caller = {
   author?: string;
   /** Already counted against the board's rate limit at the edge (before its body was read). */
   admitted?: boolean;
+  /** The view link a socket or listener was opened with (its id): it reads only, and only while the link lives. */
+  viewLink?: string;
 };
 
-/** Who presents a key, as the wrong-key budget needs it: the client's address and the key. */
-export type KeyHolder = Pick<Caller, 'ip' | 'key'>;
+/** Who presents a key, as the wrong-key budget needs it: the client's address and the key (and a view link's id). */
+export type KeyHolder = Pick<Caller, 'ip' | 'key' | 'viewLink'>;
 
 export type Tier = 'standard' | 'token';
 
@@ -161,10 +163,11 @@ export class Access {
   }
 
   /**
-   * The lock check: a `write` lock guards mutations, an `all` lock reads too.
+   * The lock check: a `write` lock guards mutations, an `all` lock reads too; a view link never writes.
    * Missing or wrong key: 401 board_locked, its `keyState` telling which (see checkKey for the budget).
    */
   requireAccess(record: BoardRecord, access: 'read' | 'write', holder: KeyHolder): void {
+    if (access === 'write' && holder.viewLink !== undefined) throw errors.readOnlyLink();
     if (!record.lockMode) return;
     if (access === 'read' && record.lockMode === 'write') return;
     if (!this.checkKey(record, holder)) throw errors.boardLocked(record.lockMode, keyStateOf(holder.key));

@@ -6,6 +6,7 @@
  * the board's record as it stands, and its adapter acts on the verdict on its
  * own wire.
  */
+import { errors } from '../../board/model/errors.js';
 import type { BoardRecord } from '../../board/model/record.js';
 import type { Boards } from '../boards/boards.js';
 import type { BoardEvents } from '../events/board-events.js';
@@ -36,7 +37,8 @@ export class SocketAccess {
   /**
    * Checks a board's open sockets again, with one registry read for them
    * all, as the admission did (existence, the `all` lock's key, the `write`
-   * lock's read-only): the verdict for each socket, in order.
+   * lock's read-only), and one read of its view links for those opened with
+   * one (a revoked link reads nothing more): the verdict for each socket, in order.
    */
   async recheck<S>(
     boardId: string,
@@ -45,14 +47,19 @@ export class SocketAccess {
   ): Promise<[S, SocketVerdict][]> {
     if (sockets.length === 0) return [];
     let record: BoardRecord;
+    let liveLinks: Set<string> | undefined;
     try {
       record = await this.deps.boards.requireLive(boardId);
+      if (sockets.some((socket) => holderOf(socket).viewLink !== undefined))
+        liveLinks = await this.deps.boards.viewLinks.liveIds(boardId);
     } catch (error) {
       return sockets.map((socket) => [socket, { admitted: false, error }]);
     }
     return sockets.map((socket): [S, SocketVerdict] => {
       try {
-        return [socket, { admitted: true, readOnly: this.deps.boards.socketReadOnly(record, holderOf(socket)) }];
+        const holder = holderOf(socket);
+        if (holder.viewLink !== undefined && !liveLinks?.has(holder.viewLink)) throw errors.boardNotFound();
+        return [socket, { admitted: true, readOnly: this.deps.boards.socketReadOnly(record, holder) }];
       } catch (error) {
         return [socket, { admitted: false, error }];
       }

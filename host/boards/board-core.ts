@@ -35,6 +35,7 @@ export type BoardCore = {
     run: (caller: Caller, unit: Unit<T>) => Promise<T>,
   ): Promise<T>;
   requireLive(boardId: string): Promise<BoardRecord>;
+  boardOf(ref: string, access: 'read' | 'write'): Promise<string>;
   admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord>;
   read<T>(
     boardId: string,

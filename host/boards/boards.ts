@@ -17,7 +17,7 @@ import type { BoardPageArgs } from '../../board/reads/board-pages.js';
 import { knownEtag } from '../../board/reads/snapshot.js';
 import type { TaskQuery } from '../../board/reads/task-query.js';
 import { itemSize } from '../../board/render/item-layout.js';
-import type { LockMode, WaitResult } from '../../schema/index.js';
+import { isViewToken, type LockMode, type WaitResult } from '../../schema/index.js';
 import type { Caller, KeyHolder } from '../access/access.js';
 import { BoardHistory } from '../history/board-history.js';
 import type { PreviewPool } from '../previews/preview-pool.js';
@@ -29,6 +29,7 @@ import { type AnswerTx, type IdempotentRequest, IdempotentWrites, type Unit } fr
 import { BoardLocks } from './locks.js';
 import { BoardRepresentations } from './representations.js';
 import { commit, stage } from './transact.js';
+import { BoardViewLinks } from './view-links.js';
 
 export type { CreateBoard, CreatedBoard } from './creation.js';
 export type { BrowserSnapshot } from './representations.js';
@@ -45,6 +46,8 @@ export class Boards implements BoardCore {
   private readonly erasure: BoardErasure;
   private readonly locks: BoardLocks;
   private readonly representations: BoardRepresentations;
+  /** The board's view-only links (view-links.ts). */
+  readonly viewLinks: BoardViewLinks;
 
   constructor(private readonly deps: BoardsDeps) {
     this.history = new BoardHistory({
@@ -59,6 +62,7 @@ export class Boards implements BoardCore {
     this.erasure = new BoardErasure(this, deps);
     this.locks = new BoardLocks(this, deps);
     this.representations = new BoardRepresentations(this, deps);
+    this.viewLinks = new BoardViewLinks(this, deps);
   }
 
   /**
@@ -73,6 +77,8 @@ export class Boards implements BoardCore {
     retry: IdempotentRequest | undefined,
     run: (caller: Caller, unit: Unit<T>) => Promise<T>,
   ): Promise<T> {
+    // Every write comes through here: a view token is refused before anything is counted or stored.
+    if (isViewToken(boardId)) return this.boardOf(boardId, 'write') as Promise<never>;
     if (!retry) return run(caller, this.idempotent.plain as Unit<T>);
     try {
       this.deps.access.admitBoardRequest(boardId, caller);
@@ -111,10 +117,27 @@ export class Boards implements BoardCore {
   }
 
   /**
-   * Admits a caller to a board: token tier and rate limit, existence, then the
-   * lock. Public for the domain's siblings (board history) that read no document.
+   * The board a reference names: a board id as it is, or the board of a live
+   * view token (docs/sharing.md), which may only read: 404 for a token that
+   * names nothing (never made, or revoked), 403 read_only_link for a write.
    */
-  async admit(boardId: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
+  async boardOf(ref: string, access: 'read' | 'write'): Promise<string> {
+    if (!isViewToken(ref)) return ref;
+    const link = await this.viewLinks.find(ref);
+    if (!link) throw errors.boardNotFound();
+    if (access === 'write') throw errors.readOnlyLink();
+    return link.boardId;
+  }
+
+  /**
+   * Admits a caller to a board its id or a view token names: token tier and
+   * rate limit (the board's, whichever names it), existence, then the lock.
+   * The record is the board's own: what is stored is found by `record.id`,
+   * while what is shown names the board as the caller did. Public for the
+   * domain's siblings (board history) that read no document.
+   */
+  async admit(ref: string, caller: Caller, access: 'read' | 'write'): Promise<BoardRecord> {
+    const boardId = await this.boardOf(ref, access);
     this.deps.access.admitBoardRequest(boardId, caller);
     const record = live(await this.deps.store.registry.get(boardId));
     this.deps.access.requireAccess(record, access, caller);
@@ -182,12 +205,13 @@ export class Boards implements BoardCore {
    * board's image payloads are at hand for `blobs.get` in the view.
    */
   async read<T>(
-    boardId: string,
+    ref: string,
     caller: Caller,
     view: (doc: Document, record: BoardRecord) => T,
     payloads = false,
   ): Promise<T> {
-    const admitted = await this.admit(boardId, caller, 'read');
+    const admitted = await this.admit(ref, caller, 'read');
+    const boardId = admitted.id;
     return this.deps.host.use(boardId, async (doc, waited) => {
       const record = waited ? await this.requireLive(boardId) : admitted;
       if (payloads)
@@ -195,7 +219,8 @@ export class Boards implements BoardCore {
           boardId,
           [...boardMaps(doc).images.values()].map((image) => image.blob),
         );
-      const result = view(doc, record);
+      // The view names the board as the caller did (a view token stays the token); the document is the board's.
+      const result = view(doc, ref === boardId ? record : { ...record, id: ref });
       // A view that took the state's ETag may hand it out: it must stay a starting point for changes.
       if (knownEtag(doc) !== undefined) this.deps.recorder.handedOut(boardId, doc);
       return result;
@@ -209,23 +234,40 @@ export class Boards implements BoardCore {
    * state is no longer that one answers at once.
    */
   async wait(
-    boardId: string,
+    ref: string,
     caller: Caller,
     timeoutMs: number,
     signal?: AbortSignal,
     sinceEtag?: string,
   ): Promise<WaitResult> {
-    await this.admit(boardId, caller, 'read');
+    const boardId = (await this.admit(ref, caller, 'read')).id;
     if (sinceEtag !== undefined) {
       // The board already moved past what the caller saw: nothing to wait for (an edit between two waits is not missed).
       const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
-      if (etag !== sinceEtag) return { boardId, updated: true, timedOut: false, etag };
+      if (etag !== sinceEtag) return { boardId: ref, updated: true, timedOut: false, etag };
     }
-    const { updated, timedOut } = await this.deps.events.nextUpdate(boardId, timeoutMs, signal);
+    const revoked = isViewToken(ref) ? this.whenRevoked(ref, boardId) : undefined;
+    const { updated, timedOut } = await this.deps.events
+      .nextUpdate(boardId, timeoutMs, revoked ? AbortSignal.any([revoked.signal, ...(signal ? [signal] : [])]) : signal)
+      .finally(() => revoked?.stop());
+    if (revoked) await this.boardOf(ref, 'read'); // a link revoked while it waited answers 404
     const record = await this.deps.store.registry.get(boardId);
-    if (!record || record.deletedAt) return { boardId, updated: true, timedOut: false, etag: null, deleted: true };
+    if (!record || record.deletedAt) return { boardId: ref, updated: true, timedOut: false, etag: null, deleted: true };
     const etag = await this.deps.host.use(boardId, (doc) => this.deps.recorder.handedOut(boardId, doc));
-    return { boardId, updated, timedOut, etag };
+    return { boardId: ref, updated, timedOut, etag };
+  }
+
+  /** A signal aborted once the view token no longer names the board (its link revoked): told by the board's lock changes. */
+  private whenRevoked(token: string, boardId: string): { signal: AbortSignal; stop: () => void } {
+    const revoked = new AbortController();
+    const stop = this.deps.events.watch(boardId, (heard) => {
+      if (heard !== 'lockChanged') return;
+      void this.viewLinks.find(token).then(
+        (link) => link || revoked.abort(),
+        () => {},
+      );
+    });
+    return { signal: revoked.signal, stop };
   }
 
   /** The threads that draw previews: get_preview's PNG is rendered there too. */

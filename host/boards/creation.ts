@@ -10,7 +10,7 @@ import { type BoardRecord, tombstoneIsFresh } from '../../board/model/record.js'
 import { setBoardTitle } from '../../board/model/title.js';
 import { type BoardOrigin, DEFAULT_AUTHORS } from '../../board/mutations/board-write.js';
 import { type DrawSeed, seedDiagram, seedTemplate } from '../../board/mutations/templates.js';
-import type { BoardMode, LockMode, Template } from '../../schema/index.js';
+import { type BoardMode, isViewToken, type LockMode, type Template } from '../../schema/index.js';
 import type { Caller } from '../access/access.js';
 import { generateKey, hashKey } from '../access/keys.js';
 import type { BoardCore, BoardsDeps } from './board-core.js';
@@ -93,6 +93,8 @@ export class BoardCreation {
    */
   async open(boardId: string, caller: Caller): Promise<{ record: BoardRecord; created: boolean }> {
     const { store } = this.deps;
+    // A view token opens the board it names, read-only; it never creates one.
+    if (isViewToken(boardId)) return { record: await this.boards.admit(boardId, caller, 'read'), created: false };
     const existing = await store.registry.get(boardId);
     if (existing && !existing.deletedAt)
       return { record: await this.boards.admit(boardId, caller, 'read'), created: false };

@@ -6,10 +6,11 @@
  */
 import { errors, keyStateOf } from '../../board/model/errors.js';
 import type { BoardRecord } from '../../board/model/record.js';
-import type { LockMode } from '../../schema/index.js';
+import { isViewToken, type LockMode } from '../../schema/index.js';
 import type { Lock } from '../../store/board-store.js';
 import type { Caller, KeyHolder } from '../access/access.js';
 import { generateKey, hashKeyAsync } from '../access/keys.js';
+import { hashViewToken } from '../access/view-tokens.js';
 import type { BoardCore, BoardsDeps } from './board-core.js';
 import type { IdempotentRequest, Unit } from './idempotency.js';
 
@@ -59,18 +60,29 @@ export class BoardLocks {
   }
 
   /**
-   * Admits a socket to a board (the JSON channel before its upgrade, a Yjs
-   * document when it authenticates): an `all` lock needs the key (401); a
-   * `write` lock without it gives a read-only connection.
+   * Admits a socket to a board its id or a view token names (the JSON channel
+   * before its upgrade, a Yjs document when it authenticates): an `all` lock
+   * needs the key (401); a `write` lock without it, or a view token, gives a
+   * read-only connection, `viewLink` naming the link it holds.
    */
-  async admitSocket(boardId: string, caller: Caller): Promise<{ record: BoardRecord; readOnly: boolean }> {
-    const record = await this.boards.requireLive(boardId);
-    return { record, readOnly: this.socketReadOnly(record, caller) };
+  async admitSocket(
+    ref: string,
+    caller: Caller,
+  ): Promise<{ record: BoardRecord; readOnly: boolean; viewLink?: string }> {
+    const link = isViewToken(ref) ? await this.deps.store.viewLinks.find(hashViewToken(ref)) : undefined;
+    if (link === null) throw errors.boardNotFound();
+    const record = await this.boards.requireLive(link?.boardId ?? ref);
+    const holder = link ? { ...caller, viewLink: link.id } : caller;
+    return { record, readOnly: this.socketReadOnly(record, holder), ...(link && { viewLink: link.id }) };
   }
 
-  /** Whether a socket whose client presents its key is read-only on a board as `record` stands; throws when it may not even read. */
+  /**
+   * Whether a socket whose client presents its key (or a view link) is
+   * read-only on a board as `record` stands; throws when it may not even read.
+   */
   socketReadOnly(record: BoardRecord, holder: KeyHolder): boolean {
     this.deps.access.requireAccess(record, 'read', holder);
+    if (holder.viewLink !== undefined) return true;
     return record.lockMode !== null && !this.deps.access.checkKey(record, holder);
   }
 
@@ -84,7 +96,8 @@ export class BoardLocks {
     return answer;
   }
 
-  private admitLockOperation(boardId: string, caller: Caller): Promise<BoardRecord> {
+  private async admitLockOperation(boardId: string, caller: Caller): Promise<BoardRecord> {
+    if (isViewToken(boardId)) await this.boards.boardOf(boardId, 'write'); // a token never touches a lock
     this.deps.access.admitLockOperation(caller);
     this.deps.access.admitBoardRequest(boardId, caller);
     return this.boards.requireLive(boardId);

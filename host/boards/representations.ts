@@ -2,7 +2,9 @@
  * What a board looks like to each reader: the browser's and the JSON
  * channel's snapshots (with image payloads), the SVG preview, the metadata a
  * client needs before it opens a board, an image's payload, and the agent
- * reads in pages (get_board, query_tasks). Each is a read through Boards.read.
+ * reads in pages (get_board, query_tasks). Each is a read through Boards.read,
+ * which takes a view token too: what is shown names the board by `boardId` as
+ * given, what is stored is found by the document's name, the board's own id.
  */
 
 import { boardMaps } from '../../board/model/document-model.js';
@@ -52,7 +54,7 @@ export class BoardRepresentations {
     return this.boards.read(
       boardId,
       caller,
-      (doc) => drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob)),
+      (doc) => drawView(doc, (image) => this.deps.store.blobs.get(doc.name, image.blob)),
       true,
     );
   }
@@ -75,7 +77,7 @@ export class BoardRepresentations {
       caller,
       (doc) => {
         const image = boardMaps(doc).images.get(imageId);
-        const dataUrl = image && this.deps.store.blobs.get(boardId, image.blob);
+        const dataUrl = image && this.deps.store.blobs.get(doc.name, image.blob);
         if (!image || !dataUrl) throw errors.itemNotFound('image', imageId);
         return { dataUrl, etag: `"${image.blob.slice(0, 32)}"` };
       },
@@ -93,7 +95,7 @@ export class BoardRepresentations {
       caller,
       (doc, record) => {
         const etag = etagOf(doc);
-        const draw = drawView(doc, (image) => this.deps.store.blobs.get(boardId, image.blob));
+        const draw = drawView(doc, (image) => this.deps.store.blobs.get(doc.name, image.blob));
         const board = {
           boardId,
           mode: record.mode,
@@ -133,9 +135,10 @@ export class BoardRepresentations {
       return this.boards.read(boardId, caller, (doc, record) =>
         boardPage(doc, record.id, record.mode, args, { budget: READ_PAGE_MAX_BYTES }),
       );
-    const outline = await this.boards.read(boardId, caller, (doc, record) =>
-      boardOutline(doc, record.id, record.mode, 0),
-    );
-    return { ...outline, versions: await this.deps.store.history.count(boardId) };
+    const { outline, stored } = await this.boards.read(boardId, caller, (doc, record) => ({
+      outline: boardOutline(doc, record.id, record.mode, 0),
+      stored: doc.name,
+    }));
+    return { ...outline, versions: await this.deps.store.history.count(stored) };
   }
 }

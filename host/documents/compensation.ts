@@ -210,6 +210,23 @@ function mirroredMode(doc: Y.Doc, changes: ClientChange[]): BoardMode | undefine
   return mode === 'draw' || mode === 'todo' ? mode : undefined;
 }
 
+/** Calls `note` with every change of a board's content maps and settings, with its transaction. */
+export function watchChanges(doc: Y.Doc, note: (transaction: Y.Transaction, change: ClientChange) => void): void {
+  const maps = boardMaps(doc);
+  for (const kind of CONTENT_MAPS) {
+    maps[kind].observe((changes, transaction) => {
+      for (const { key, before, after } of changes) {
+        const action = before === undefined ? 'add' : after === undefined ? 'delete' : 'update';
+        note(transaction, { kind, key, action, oldValue: before });
+      }
+    });
+  }
+  maps.meta.observe((event) => {
+    for (const [key, change] of event.changes.keys)
+      note(event.transaction, { kind: 'meta', key, action: change.action, oldValue: change.oldValue });
+  });
+}
+
 /** The origin of a server repair transaction. */
 export const COMPENSATION_ORIGIN = { source: 'system', author: 'system:compensation' } as const;
 
@@ -225,24 +242,11 @@ export function attachCompensator(
 ): void {
   const pending = new Map<Y.Transaction, ClientChange[]>();
   const fromClient = (origin: unknown) => isTransactionOrigin(origin) && origin.source === 'connection';
-  const note = (transaction: Y.Transaction, change: ClientChange) => {
+  watchChanges(doc, (transaction, change) => {
     if (!fromClient(transaction.origin)) return;
     const list = pending.get(transaction) ?? [];
     list.push(change);
     pending.set(transaction, list);
-  };
-  const maps = boardMaps(doc);
-  for (const kind of CONTENT_MAPS) {
-    maps[kind].observe((changes, transaction) => {
-      for (const { key, before, after } of changes) {
-        const action = before === undefined ? 'add' : after === undefined ? 'delete' : 'update';
-        note(transaction, { kind, key, action, oldValue: before });
-      }
-    });
-  }
-  maps.meta.observe((event) => {
-    for (const [key, change] of event.changes.keys)
-      note(event.transaction, { kind: 'meta', key, action: change.action, oldValue: change.oldValue });
   });
   doc.on('afterTransaction', (transaction: Y.Transaction) => {
     const changes = pending.get(transaction);

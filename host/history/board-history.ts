@@ -126,9 +126,9 @@ export class BoardHistory {
     caller: Caller,
     page: { before?: number; limit: number; cursor?: string; budget?: number },
   ): Promise<VersionPage> {
-    await this.deps.boards.admit(boardId, caller, 'read');
+    const stored = (await this.deps.boards.admit(boardId, caller, 'read')).id;
     const before = page.cursor === undefined ? page.before : versionBefore(page.cursor, boardId);
-    const metas = await this.deps.store.history.list(boardId, page.limit + 1, before);
+    const metas = await this.deps.store.history.list(stored, page.limit + 1, before);
     const listed = metas.slice(0, page.limit).map(summaryOf);
     const budget = page.budget ?? Infinity;
     const answer = pageAnswer(
@@ -215,31 +215,31 @@ export class BoardHistory {
   ): Promise<BoardChanges & { next_cursor?: string }> {
     // A later page starts where the first did: its cursor carries that version (or ETag).
     const since = asked.cursor === undefined ? startOf(asked) : changesFrom(asked.cursor, boardId);
-    await this.deps.boards.admit(boardId, caller, 'read');
+    const stored = (await this.deps.boards.admit(boardId, caller, 'read')).id;
     const { history } = this.deps.store;
     const { recorder } = this.deps;
     const from =
-      'since' in since ? await history.get(boardId, since.since) : await history.findEtag(boardId, since.since_etag);
+      'since' in since ? await history.get(stored, since.since) : await history.findEtag(stored, since.since_etag);
     let before: ItemMaps | null | undefined;
     let start: number | string;
     if (from) {
-      before = await recorder.itemsAt(boardId, from.version);
+      before = await recorder.itemsAt(stored, from.version);
       if (!before) throw errors.historyGone(`version ${from.version} was thinned`);
       start = from.version;
     } else if ('since_etag' in since) {
       // An ETag a read handed out before its burst settled: no version holds it, the memory of its state does.
-      before = recorder.itemsHandedOut(boardId, since.since_etag);
+      before = recorder.itemsHandedOut(stored, since.since_etag);
       if (!before) throw errors.historyGone('no stored version holds that ETag, and this server does not remember it');
       start = since.since_etag;
     } else {
-      const newest = await history.newest(boardId);
+      const newest = await history.newest(stored);
       if (!newest || since.since > newest.meta.version) throw errors.versionNotFound(since.since);
       throw errors.historyGone(`version ${since.since} was thinned`);
     }
-    const newest = await history.newest(boardId);
-    const { after, etag } = await this.deps.host.use(boardId, (doc) => ({
+    const newest = await history.newest(stored);
+    const { after, etag } = await this.deps.host.use(stored, (doc) => ({
       after: itemMapsOf(doc),
-      etag: recorder.handedOut(boardId, doc),
+      etag: recorder.handedOut(stored, doc),
     }));
     const to = newest && newest.meta.etag === etag ? newest.meta.version : null;
     const changes = diffItems(before, after);

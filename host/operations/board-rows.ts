@@ -15,6 +15,7 @@ import {
   QueryTasksArgs,
   QueryTasksResult,
   UUID_IN_TEXT,
+  VIEW_TOKEN_IN_TEXT,
   WAIT_DEFAULT_TIMEOUT_MS,
   WAIT_MAX_TIMEOUT_MS,
   WAIT_MIN_TIMEOUT_MS,
@@ -72,9 +73,10 @@ export const ENTRY_ROWS = {
     rate: 'create',
     tool: { title: 'Open a board', description: 'Opens a board by URL or id (a new UUID creates one).' },
     run: async (boards, args, call) => {
-      const match = UUID_IN_TEXT.exec(args.board);
+      const token = VIEW_TOKEN_IN_TEXT.exec(args.board);
+      const match = token ?? UUID_IN_TEXT.exec(args.board);
       if (!match) throw errors.invalidPayload('board', 'holds no board id (a UUID)');
-      const boardId = match[0].toLowerCase();
+      const boardId = token ? match[0] : match[0].toLowerCase();
       return { boardId, ...(await boards.open(boardId, call.caller(boardId))) };
     },
   }),

@@ -17,6 +17,8 @@ export type HostCall = {
   /** Aborted when the client goes away: a long poll stops waiting. */
   signal: AbortSignal;
   retry?: IdempotentRequest;
+  /** The service's public URL as this call reached it: where a link an answer names points. */
+  baseUrl: string;
 };
 
 export type HostArgs<A extends z.ZodType> = ArgsOf<A> & { board_id: string; access_key?: string };

@@ -21,6 +21,7 @@ import type { ToolWords } from '../../board/operations/row.js';
 import { ENTRY_ROWS, TASK_QUERY_ROWS, WAIT_ROWS } from './board-rows.js';
 import { HISTORY_ROWS } from './history-rows.js';
 import type { HostRow } from './host-row.js';
+import { VIEW_LINK_ROWS } from './view-link-rows.js';
 
 export type { HostArgs, HostCall, HostRow } from './host-row.js';
 
@@ -30,6 +31,7 @@ export type AnyOperation = AnyMutation | AnyView | HostRow;
 /** Every operation, in the order tools/list gives the tools and OpenAPI the routes. */
 export const OPERATIONS = named({
   ...ENTRY_ROWS,
+  ...VIEW_LINK_ROWS,
   ...DRAW_ROWS,
   ...WAIT_ROWS,
   ...BOARD_SETTING_ROWS,

@@ -100,7 +100,7 @@ export function framesMarkdown(): string {
     '',
     '## WebSocket: Yjs sync `/collab`',
     '',
-    `The Hocuspocus protocol: the document name is the board id, the token is the access key of a locked board (empty otherwise). Besides the Yjs sync and awareness messages, the server sends one stateless message: ${stateless}, the repairs it made to a change that broke a quota or an item rule. Details: [realtime.md](realtime.md#collab-yjs-sync-hocuspocus).`,
+    `The Hocuspocus protocol: the document name is the board id (or a view token, which reads only: docs/sharing.md), the token is the access key of a locked board (empty otherwise). Besides the Yjs sync and awareness messages, the server sends one stateless message: ${stateless}, the repairs it made to a change that broke a quota or an item rule. Details: [realtime.md](realtime.md#collab-yjs-sync-hocuspocus).`,
     '',
     '## WebSocket close codes',
     '',
@@ -116,6 +116,7 @@ const CLOSE_WHEN: Record<(typeof CLOSE)[keyof typeof CLOSE]['reason'], string> =
   board_locked:
     'the board was locked and this connection may no longer read it (or, on /collab, its token was refused)',
   board_erased: 'the board was erased',
+  view_link_revoked: 'the view-only link this connection was opened with was revoked (docs/sharing.md)',
   rate_limited: "over the board's Yjs update budget: the provider reconnects with backoff and resyncs",
   storage_unavailable:
     'the storage refused a change, or could not be read to authorise the connection (the refusal `storage_unavailable` comes first): reconnect, as the provider does by itself, to read what is stored',
