@@ -69,6 +69,7 @@ const PROCESS_FILES = [
   'redis-health',
   'relay-catch-up',
   'runtime',
+  'view-links-cluster',
   'scale-out',
   'storage-faults',
   'time',
