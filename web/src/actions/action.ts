@@ -2,7 +2,8 @@
  * An action, as Excalidraw registers them: a name, the words and keys the help
  * dialog shows, the test that says a key press is this action's, and what it
  * does. One list of them per board kind feeds the keyboard (keys.ts), the
- * toolbar's buttons, the help dialog (help.ts) and the Export menu.
+ * toolbar's buttons, the help dialog (help.ts), the Export and Zoom menus and
+ * the canvas's context menu (draw/context-menu.ts).
  */
 export type Action<C> = {
   readonly name: string;
@@ -17,6 +18,8 @@ export type Action<C> = {
   readonly perform?: (ctx: C, event: KeyboardEvent | null) => void;
   /** Whether a menu offers it now; none: always. */
   readonly enabled?: (ctx: C) => boolean;
+  /** It changes the board: a menu leaves it out for a visitor who may only look. */
+  readonly changes?: boolean;
   /** The press goes on to the actions after this one (a menu's Escape also drops the selection). */
   readonly passThrough?: boolean;
   /** Not a row of the help dialog: listed with another (Zoom out under Zoom), or a menu's own key. */

@@ -4,7 +4,7 @@
  * keys are listened for on the whole document (keys.ts), so that they work
  * without first clicking the canvas.
  */
-import { duplicateSelection, unionBox } from '../draw/clipboard.js';
+import { duplicateSelection, pasteFromClipboard, unionBox } from '../draw/clipboard.js';
 import type { DrawContext } from '../draw/context.js';
 import { focusedItem, type ItemFocus } from '../draw/item-focus.js';
 import { TOOLS } from '../draw/tools/names.js';
@@ -33,6 +33,8 @@ const ARROWS: Record<string, [number, number]> = {
 const plainEdit = (event: KeyboardEvent, ctx: CanvasKeys) => ctx.editable() && !modKey(event);
 const modEdit = (event: KeyboardEvent, ctx: CanvasKeys, key: string) =>
   ctx.editable() && modKey(event) && event.key.toLowerCase() === key;
+/** A menu entry on the selection: only while there is one (and, for `edits`, only where the person may edit). */
+const onSelection = (edits: boolean) => (ctx: CanvasKeys) => ctx.layer.selection.size > 0 && (!edits || ctx.editable());
 
 /** Moves the selection by one arrow key: `step` world pixels the other way of its pan. */
 function nudge(ctx: CanvasKeys, event: KeyboardEvent, step: number): void {
@@ -148,15 +150,25 @@ const canvasActions: CanvasAction[] = [
   },
   { name: 'select-click', label: 'Select, add to the selection', keys: 'Click, Shift + click' }, // tools/select
   { name: 'select-box', label: 'Selection box', keys: 'Drag on empty canvas (Select tool), Shift + drag' },
+  // Gestures of the selection's box (tools/shared/scaling.ts, tools/select) and the context menu (draw/context-menu.ts).
   {
-    // Select all means every item on the canvas, never the text of the page around it.
+    name: 'scale-selection',
+    label: 'Resize the whole selection (Shift: free ratio); drag inside its box to move it',
+    keys: 'Drag a corner of the selection box',
+  },
+  { name: 'drag-copy', label: 'Drag a copy of the selection', keys: 'Alt + drag' },
+  { name: 'context-menu', label: 'The menu of these actions', keys: 'Right-click, long press (touch)' },
+  {
+    // Select all means every item on the canvas, never the text of the page around it; a visitor who may only look selects too (to export).
     name: 'select-all',
     label: 'Select every item',
     keys: 'Ctrl + A',
+    shortcut: 'Ctrl+A',
     keyTest: (event) => modKey(event) && event.key.toLowerCase() === 'a',
+    enabled: (ctx) => ctx.layer.elements.size > 0,
     perform: (ctx, event) => {
       event?.preventDefault();
-      if (ctx.editable()) ctx.layer.selection.select([...ctx.layer.elements.keys()]);
+      if (!ctx.embed) ctx.layer.selection.select([...ctx.layer.elements.keys()]);
     },
   },
   {
@@ -172,12 +184,45 @@ const canvasActions: CanvasAction[] = [
       if (event && ctx.focus.next(event.shiftKey)) event.preventDefault();
     },
   },
-  // The clipboard's own events (clipboard.ts), not keys: so they work between boards and with other apps.
+  // The keys are the clipboard's own events (clipboard.ts), so they work between boards and with other apps; a menu runs them.
   { name: 'clipboard', label: 'Copy, cut, paste (also between boards)', keys: 'Ctrl + C / Ctrl + X / Ctrl + V' },
+  {
+    name: 'copy',
+    hidden: true, // the help lists it in the clipboard's row
+    label: 'Copy',
+    keys: 'Ctrl + C',
+    shortcut: 'Ctrl+C',
+    enabled: onSelection(false),
+    perform: () => document.execCommand('copy'),
+  },
+  {
+    name: 'cut',
+    hidden: true, // the help lists it in the clipboard's row
+    label: 'Cut',
+    keys: 'Ctrl + X',
+    shortcut: 'Ctrl+X',
+    changes: true,
+    enabled: onSelection(true),
+    perform: () => document.execCommand('cut'),
+  },
+  {
+    // A page may not paste by execCommand: the menu reads the clipboard (the browser may ask), at where it was opened.
+    name: 'paste',
+    hidden: true, // the help lists it in the clipboard's row
+    label: 'Paste',
+    keys: 'Ctrl + V',
+    shortcut: 'Ctrl+V',
+    changes: true,
+    enabled: (ctx) => ctx.editable(),
+    perform: (ctx) => void pasteFromClipboard(ctx, ctx.input.menuAt ?? ctx.view.centre()),
+  },
   {
     name: 'duplicate',
     label: 'Duplicate the selection',
     keys: 'Ctrl + D',
+    shortcut: 'Ctrl+D',
+    changes: true,
+    enabled: onSelection(true),
     keyTest: (event, ctx) => modEdit(event, ctx, 'd'),
     perform: (ctx, event) => {
       event?.preventDefault(); // not the browser's bookmark
@@ -190,6 +235,8 @@ const canvasActions: CanvasAction[] = [
     label: 'Delete the selection',
     keys: 'Delete, Backspace',
     shortcut: 'Del',
+    changes: true,
+    enabled: onSelection(true),
     keyTest: (event, ctx) => (event.key === 'Delete' || event.key === 'Backspace') && ctx.editable(),
     perform: (ctx, event) => {
       if (focusedItem(ctx)) ctx.viewport.focus({ preventScroll: true });
@@ -214,9 +261,9 @@ const canvasActions: CanvasAction[] = [
     keyTest: (event) => event.key === 'Escape',
     perform: (ctx, event) => {
       if (focusedItem(ctx)) ctx.viewport.focus({ preventScroll: true });
-      if (!ctx.editable() || (event && modKey(event))) return;
-      ctx.layer.selection.select([]);
-      ctx.toolbar.setTool('select');
+      if (ctx.embed || (event && modKey(event))) return;
+      ctx.layer.selection.select([]); // a visitor who may only look selects for the menu's export, so drops it too
+      if (ctx.editable()) ctx.toolbar.setTool('select');
     },
   },
   {

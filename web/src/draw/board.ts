@@ -11,12 +11,14 @@
 import { actionNamed } from '../actions/action.js';
 import { arrangeActions } from '../actions/arrange.js';
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
+import { EXPORT_ACTIONS } from '../actions/export.js';
 import { takeSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
 import { ArrangeBar } from './arrange-bar.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
+import { ContextMenu } from './context-menu.js';
 import { Cursors } from './cursors.js';
 import { Editing } from './editing.js';
 import { uploadImages } from './images.js';
@@ -24,6 +26,7 @@ import { ItemFocus } from './item-focus.js';
 import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
+import { SelectionBox } from './selection-box.js';
 import { Toolbar } from './toolbar.js';
 import { SnapGuides } from './tools/select/snapper.js';
 import { Handles } from './transform.js';
@@ -50,6 +53,8 @@ export class DrawBoard {
     session.textSize = (node) => layer.sizeOf(node);
     const cursors = new Cursors(session, (id) => layer.maps().texts.get(id));
     const handles = new Handles(layer, editable);
+    const box = new SelectionBox(layer, editable);
+    handles.element.append(box.element); // drawn at the screen's size (--scale) and hidden with the handle
     const waiting = new WaitingImages(session);
     const guides = new SnapGuides();
     const world = h('div.world', {}, layer.items, waiting.element, layer.lifted, handles.element, cursors.element);
@@ -94,9 +99,14 @@ export class DrawBoard {
     layer.selection.onChange(() => {
       handles.update();
       arrangeBar.update();
+      box.update();
+      world.classList.toggle('multi', layer.selection.size > 1); // one box, lighter outlines of its items
     });
     layer.onChange((id) => {
-      if (layer.selection.has(id)) handles.update();
+      if (layer.selection.has(id)) {
+        handles.update();
+        box.update();
+      }
       this.refreshHint();
     });
     const view = new CanvasView(
@@ -133,15 +143,20 @@ export class DrawBoard {
       layer,
       handles,
       guides,
+      box,
       toolbar,
       editing,
       cursors,
       editable,
-      input: { spaceDown: false, hovered: null },
+      embed: options.embed,
+      input: { spaceDown: false, hovered: null, menuAt: null },
+      openMenu: (at, focus) => menu.open(at, focus),
     };
     const keys: CanvasKeys = { ...context, focus: new ItemFocus(context) };
+    const menu = new ContextMenu(keys, [...drawActions, ...EXPORT_ACTIONS], () => !options.embed);
+    this.element.append(menu.element);
     bindPointer(context);
-    this.cleanup.push(bindKeyboard(keys), layer.follow(), cursors.follow(), waiting.follow());
+    this.cleanup.push(bindKeyboard(keys), menu.bind(), layer.follow(), cursors.follow(), waiting.follow());
     // A board opens on its content (view.ts fitOnOpen) as soon as some of it is drawn: from the snapshot, this browser's copy or the sync.
     const fitOnOpen = () => !options.embed && requestAnimationFrame(() => !this.destroyed && view.fitOnOpen()); // the app fits an embed itself
     void takeSnapshot(session.boardId).then((snapshot) => {

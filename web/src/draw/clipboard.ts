@@ -42,6 +42,8 @@ type ClipPayload = z.infer<typeof ClipPayload>;
 
 /** Images copied in this tab, by blob hash: what a cut image pasted on another board is uploaded from. */
 const imagePayloads = new Map<string, Promise<Blob | null>>();
+/** The last items copied in this tab: what a menu's Paste takes when the browser will not let it read the clipboard. */
+let lastCopied: ClipPayload | null = null;
 
 /** Binds copy, cut and paste on the document and follows the pointer over the canvas; returns what unbinds them. */
 export function bindClipboard(ctx: DrawContext): () => void {
@@ -132,6 +134,7 @@ function copy(ctx: DrawContext, event: ClipboardEvent, cut: boolean): void {
     `<div ${HTML_ATTRIBUTE}="${escapeHtml(json)}">${text.split('\n').map(escapeHtml).join('<br>')}</div>`,
   );
   event.clipboardData.setData('text/plain', text);
+  lastCopied = payload;
   for (const image of payload.images as ImageItem[]) rememberImage(payload.board, image);
   if (cut && ctx.editable()) ctx.editing.deleteSelection();
 }
@@ -166,40 +169,63 @@ export function readPayload(data: DataTransfer): ClipPayload | null {
   }
 }
 
-/** `Ctrl+V`: board items at the pointer; otherwise images are uploaded, a URL becomes a link and other text a text. */
+/** `Ctrl+V` (or the browser's Paste), at the pointer. */
 function paste(ctx: DrawContext, event: ClipboardEvent, at: World): void {
   if (!ctx.editable() || !ours(ctx, event) || !event.clipboardData) return;
-  const data = event.clipboardData;
+  if (pasteData(ctx, event.clipboardData, at)) event.preventDefault();
+}
+
+/** Board items at `at`; otherwise images are uploaded, a URL becomes a link and other text a text. False: nothing to paste. */
+function pasteData(ctx: DrawContext, data: DataTransfer, at: World): boolean {
   const payload = readPayload(data);
   if (payload) {
-    event.preventDefault();
     pasteItems(ctx, payload, at);
-    return;
+    return true;
   }
   const files = [...data.files].filter((file) => file.type.startsWith('image/'));
   if (files.length) {
-    event.preventDefault();
     uploadImages(ctx.session.boardId, files, at);
-    return;
+    return true;
   }
   const text = data.getData('text/plain');
   const url = asUrl(text);
   if (url) {
-    event.preventDefault();
     const link = ctx.session.write((w) => upsertLink(w, { x: round(at.x), y: round(at.y), url }));
     if (link) ctx.layer.selection.select([link.id]);
-  } else if (text.trim()) {
-    event.preventDefault();
-    const node = ctx.session.write((w) => upsertText(w, { x: round(at.x), y: round(at.y), content: text }));
-    if (node) ctx.layer.selection.select([node.id]);
+    return true;
   }
+  if (!text.trim()) return false;
+  const node = ctx.session.write((w) => upsertText(w, { x: round(at.x), y: round(at.y), content: text }));
+  if (node) ctx.layer.selection.select([node.id]);
+  return true;
 }
 
-/** `Ctrl+D`: a copy of the selection a little below and right of it, selected in its place. */
-export function duplicateSelection(ctx: DrawContext): void {
+/**
+ * A menu's Paste: a page cannot start the browser's paste, so it reads the
+ * clipboard through the async API (the browser may ask first; our items
+ * travel in its `text/html`), and takes this tab's last copy when refused.
+ */
+export async function pasteFromClipboard(ctx: DrawContext, at: World): Promise<void> {
+  const data = new DataTransfer();
+  try {
+    for (const item of await navigator.clipboard.read())
+      for (const type of item.types) {
+        const blob = await item.getType(type);
+        if (type.startsWith('image/')) data.items.add(new File([blob], 'pasted', { type }));
+        else if (type === 'text/html' || type === 'text/plain') data.setData(type, await blob.text());
+      }
+  } catch {
+    // refused or empty: this tab's own copy, below
+  }
+  if (!ctx.editable() || pasteData(ctx, data, at)) return;
+  if (lastCopied) pasteItems(ctx, lastCopied, at);
+  else toast('The browser did not let the menu read the clipboard: press Ctrl+V to paste.', 'warn');
+}
+
+/** `Ctrl+D`: a copy of the selection a little below and right of it (`offset`; Alt+drag: 0), selected in its place; its ids. */
+export function duplicateSelection(ctx: DrawContext, offset = DUPLICATE_OFFSET_PX): string[] {
   const payload = selectionPayload(ctx);
-  if (payload)
-    pasteItems(ctx, payload, { x: payload.box.x + DUPLICATE_OFFSET_PX, y: payload.box.y + DUPLICATE_OFFSET_PX });
+  return payload ? pasteItems(ctx, payload, { x: payload.box.x + offset, y: payload.box.y + offset }) : [];
 }
 
 /**

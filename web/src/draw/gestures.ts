@@ -86,7 +86,7 @@ export function cancelPressDefaults(canvas: HTMLElement, isEditor: (target: Even
   canvas.addEventListener('mousedown', (event) => {
     if (!isEditor(event.target)) event.preventDefault();
   });
-  // A held finger is a long press of ours (a selection), not the page's context menu; a mouse keeps its menu.
+  // A held finger is a long press of ours (a selection, our menu: pointer.ts), not the browser's context menu.
   canvas.addEventListener('contextmenu', (event) => {
     if ((event as PointerEvent).pointerType === 'touch' && !isEditor(event.target)) event.preventDefault();
   });
@@ -96,6 +96,11 @@ export function cancelPressDefaults(canvas: HTMLElement, isEditor: (target: Even
 export const LONG_PRESS_MS = 500;
 /** How far a held finger may drift and still be held still. */
 const LONG_PRESS_SLOP_PX = 8;
+
+/** Whether a pointer has drifted from a held point beyond the long press's slop. */
+export function movedFrom(at: { x: number; y: number }, event: PointerEvent): boolean {
+  return Math.hypot(event.clientX - at.x, event.clientY - at.y) > LONG_PRESS_SLOP_PX;
+}
 
 /**
  * Recognises a long press of one finger: held within a few pixels of where it
@@ -122,12 +127,7 @@ export class LongPress {
 
   /** A finger that drifts beyond the slop is dragging, not holding. */
   move(event: PointerEvent): void {
-    if (
-      this.timer &&
-      event.pointerId === this.pointerId &&
-      Math.hypot(event.clientX - this.at.x, event.clientY - this.at.y) > LONG_PRESS_SLOP_PX
-    )
-      this.cancel();
+    if (this.timer && event.pointerId === this.pointerId && movedFrom(this.at, event)) this.cancel();
   }
 
   cancel(): void {

@@ -236,6 +236,11 @@ export class ItemLayer {
     this.lifted.parentElement?.classList.toggle('lifting', this.liftedFrom.size > 0);
   }
 
+  /** Whether a drag has items lifted now (the selection box is not measured meanwhile). */
+  get lifting(): boolean {
+    return this.liftedFrom.size > 0;
+  }
+
   /** Moves the lifted elements by (dx, dy) world pixels from where they were lifted. */
   shiftLifted(dx: number, dy: number): void {
     this.lifted.style.transform = `translate(${dx}px, ${dy}px)`;

@@ -7,6 +7,16 @@ import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import type { BoardSession } from '../session.js';
 
 /**
+ * A gesture of more items than this (a drag, a scale) is shared every
+ * LARGE_DRAG_EVERY_MS instead of every frame: the person dragging sees it move
+ * by the lifted layer's transform alone, and a write of every item of a full
+ * board takes several frames (docs/performance.md). Its release writes where
+ * it ends, as always.
+ */
+const LIVE_EVERY_FRAME_ITEMS = 200;
+const LARGE_DRAG_EVERY_MS = 500;
+
+/**
  * Writes the latest state of a gesture at most once per animation frame (or
  * once per `everyMs`), through the same domain mutation its end uses. Every
  * write between `constructor` and `end` lands in one undo step:
@@ -28,6 +38,11 @@ export class LiveWrite {
     this.timeout = undo.captureTimeout;
     undo.stopCapturing();
     undo.captureTimeout = Infinity;
+  }
+
+  /** The live write of a gesture of `items` items: once a frame, or every LARGE_DRAG_EVERY_MS for many. */
+  static ofItems(session: BoardSession, items: number): LiveWrite {
+    return new LiveWrite(session, items > LIVE_EVERY_FRAME_ITEMS ? LARGE_DRAG_EVERY_MS : undefined);
   }
 
   /** Whether anything has been written yet. */

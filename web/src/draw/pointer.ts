@@ -2,10 +2,10 @@
  * Pointer input of the draw canvas: a press starts one gesture of the tool in
  * use (tools/: pan, pinch, move, resize, selection box, pen stroke, arrow,
  * eraser, or opening an editor), and every move and the release go to that
- * gesture's state. Also the wheel (pan, and zoom with Ctrl/⌘) and dropped image files.
+ * gesture's state; a finger's long press may open the context menu. Also the wheel (pan, and zoom with Ctrl/⌘) and dropped image files.
  */
 import type { DrawContext } from './context.js';
-import { cancelPressDefaults, DoublePress, LongPress, wheelZoomFactor } from './gestures.js';
+import { cancelPressDefaults, DoublePress, LongPress, movedFrom, wheelZoomFactor } from './gestures.js';
 import { uploadImages } from './images.js';
 import { toolStates } from './tools/index.js';
 import { pressOf } from './tools/press.js';
@@ -24,9 +24,13 @@ export function bindPointer(ctx: DrawContext): void {
   let selectionBefore: string[] = [];
   cancelPressDefaults(vp, (target) => target === ctx.editing.editor);
 
+  /** A finger's long press on empty canvas (a selection box from there), and where: lifted without moving, it opens the menu. */
+  let held: { gesture: GestureState; at: Screen } | null = null;
+
   vp.addEventListener('pointerdown', (event) => {
     if (ctx.editing.editor && event.target === ctx.editing.editor) return;
     vp.focus({ preventScroll: true });
+    if (event.button === 2) return; // the context menu's (context-menu.ts), no gesture
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.size === 1 && event.pointerType === 'touch') selectionBefore = [...layer.selection]; // only fingers pinch
     if (pointers.size === 2) {
@@ -39,8 +43,19 @@ export function bindPointer(ctx: DrawContext): void {
     }
     gesture = tools[ctx.toolbar.tool].onPointerDown(ctx, pressOf(ctx, event));
     const pressed = gesture;
+    held = null;
     longPress.press(event, (at) => {
-      if (gesture === pressed && pressed) gesture = pressed.onLongPress ? pressed.onLongPress(at) : pressed;
+      if (gesture !== pressed || !pressed) return;
+      if (!ctx.editable()) {
+        // One who may only look has no box to draw: the hold opens the menu (export, select all).
+        pressed.onCancel();
+        gesture = null;
+        return ctx.openMenu(at, false);
+      }
+      gesture = pressed.onLongPress ? pressed.onLongPress(at) : pressed;
+      if (!gesture && pressed.kind === 'move')
+        ctx.openMenu(at, false); // the item held is selected alone: its menu
+      else if (gesture?.kind === 'rubber' && pressed.kind === 'pan') held = { gesture, at };
     });
   });
 
@@ -62,6 +77,10 @@ export function bindPointer(ctx: DrawContext): void {
     const current = gesture;
     gesture = null;
     current?.onPointerUp(event);
+    // A long press on empty canvas lifted where it was held is no box: it opens the menu there (paste, select all).
+    if (held && current === held.gesture && event.type === 'pointerup' && !movedFrom(held.at, event))
+      ctx.openMenu(held.at, false);
+    held = null;
   };
   vp.addEventListener('pointerup', end);
   vp.addEventListener('pointercancel', end);

@@ -12,7 +12,7 @@ import type { ItemLayer } from './items.js';
 import { type Box, round, type World } from './view.js';
 
 /** The smallest side a resize leaves an image, in world pixels: small enough for an icon, big enough to grab again. */
-const MIN_IMAGE_SIDE_PX = 8;
+export const MIN_IMAGE_SIDE_PX = 8;
 
 /** A resize under way: which item, its kind, and its box when the handle was pressed. */
 export type Resize = { id: string; kind: 'texts' | 'images'; start: World; box: Box };

@@ -2,9 +2,11 @@
 import { strokesCrossed } from '../arrows.js';
 import type { DrawContext } from '../context.js';
 import { LiveWrite } from '../live.js';
+import { scaleOf } from '../selection-scale.js';
 import type { World } from '../view.js';
 import { Panning } from './shared/panning.js';
 import { Resizing } from './shared/resizing.js';
+import { Scaling } from './shared/scaling.js';
 import type { Gesture, Press } from './state.js';
 
 /** How near a stroke a press must land to pick it, in screen pixels, on top of the stroke's own half width. */
@@ -37,7 +39,8 @@ export function pressOf(ctx: DrawContext, event: PointerEvent): Press {
 /**
  * Captures the pointer, then the gestures any tool's press makes before its
  * own: a pan (a read-only board, Space held, the middle button, or `pan` for
- * the tool) and a resize from the selected item's handle; undefined: neither,
+ * the tool), a resize from the selected item's handle and a scale from a
+ * corner of the selection's box; undefined: none of them,
  * the tool's own gesture starts.
  */
 export function panOrResize(ctx: DrawContext, press: Press, pan = false): Gesture | undefined {
@@ -45,9 +48,13 @@ export function panOrResize(ctx: DrawContext, press: Press, pan = false): Gestur
   ctx.viewport.setPointerCapture(event.pointerId);
   if (!press.editable || press.spaceDown || event.button === 1 || pan)
     return new Panning(ctx, { x: event.clientX, y: event.clientY });
+  const corner = press.onHandle ? ctx.box.cornerOf(event.target) : null;
+  const box = corner && ctx.box.box;
+  if (corner && box) return new Scaling(ctx, scaleOf(ctx.layer, corner, box, press.world));
   const resize = press.onHandle ? ctx.handles.target() : null;
   const resized = resize && ctx.layer.elements.get(resize.id);
-  const box = resized && ctx.layer.boxOf(resized);
-  if (resize && box) return new Resizing(ctx, { ...resize, start: press.world, box }, new LiveWrite(ctx.session));
+  const itemBox = resized && ctx.layer.boxOf(resized);
+  if (resize && itemBox)
+    return new Resizing(ctx, { ...resize, start: press.world, box: itemBox }, new LiveWrite(ctx.session));
   return undefined;
 }

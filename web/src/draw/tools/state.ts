@@ -15,6 +15,7 @@ import type { Translating } from './select/translating.js';
 import type { Panning } from './shared/panning.js';
 import type { Pinching } from './shared/pinching.js';
 import type { Resizing } from './shared/resizing.js';
+import type { Scaling } from './shared/scaling.js';
 import type { Pointing } from './text/pointing.js';
 
 export type Screen = { x: number; y: number };
@@ -39,7 +40,7 @@ export type Press = {
   world: World;
   /** The item under the press, if any. */
   id: string | null;
-  /** On the selected item's resize handle. */
+  /** On a handle: the selected item's resize handle, or a corner of the selection's box. */
   onHandle: boolean;
   editable: boolean;
   spaceDown: boolean;
@@ -56,6 +57,7 @@ export type Gesture =
   | Panning
   | Pinching
   | Resizing
+  | Scaling
   | Translating
   | Brushing
   | Drawing

@@ -4,6 +4,7 @@
  */
 import type { BoardWrite } from '../../../../../board/mutations/board-write.js';
 import { moveItem } from '../../../../../board/mutations/draw.js';
+import { duplicateSelection } from '../../clipboard.js';
 import type { DrawContext } from '../../context.js';
 import { LiveWrite } from '../../live.js';
 import { round, type World } from '../../view.js';
@@ -13,26 +14,20 @@ import { Snapper } from './snapper.js';
 
 /** How far a press must move, in screen pixels, before it is a drag and not a click. */
 const DRAG_SLOP_PX = 3;
-/**
- * A drag of more items than this is shared every LARGE_DRAG_EVERY_MS instead of
- * every frame: the person dragging sees it move by the lifted layer's transform
- * alone, and a write of every item of a full board takes several frames
- * (docs/performance.md). Its release writes where it ends, as always.
- */
-const LIVE_EVERY_FRAME_ITEMS = 200;
-const LARGE_DRAG_EVERY_MS = 500;
 
 export class Translating implements GestureState {
   readonly kind = 'move';
   /** Null until the press has moved far enough to be a drag. */
   private live: LiveWrite | null = null;
-  private readonly origins: Map<string, World>;
+  private origins: Map<string, World>;
   /** Snaps the drag to the items around it once it is a drag (snapper.ts). */
   private snapper: Snapper | null = null;
 
+  /** `copy` (Alt held): the drag takes a copy of the selection and leaves the originals (tldraw, Excalidraw). */
   constructor(
     private readonly ctx: DrawContext,
     private readonly start: World,
+    private readonly copy = false,
   ) {
     this.origins = originsOf(ctx);
   }
@@ -41,10 +36,8 @@ export class Translating implements GestureState {
     const { ctx } = this;
     const [dx, dy] = [world.x - this.start.x, world.y - this.start.y];
     if (!this.live && Math.hypot(dx, dy) * ctx.view.scale > DRAG_SLOP_PX) {
-      this.live = new LiveWrite(
-        ctx.session,
-        this.origins.size > LIVE_EVERY_FRAME_ITEMS ? LARGE_DRAG_EVERY_MS : undefined,
-      );
+      this.live = LiveWrite.ofItems(ctx.session, this.origins.size);
+      if (this.copy && duplicateSelection(ctx, 0).length) this.origins = originsOf(ctx); // in the drag's undo step
       this.snapper = new Snapper(ctx, this.origins.keys());
       ctx.layer.lift(this.origins.keys());
     }
