@@ -121,6 +121,22 @@ describe('the context menu', () => {
     await context.close();
   });
 
+  it('the keyboard opens it too (Shift+F10, the Menu key), on the selection, with the focus on its first entry', async () => {
+    const id = await makeBoard();
+    const { page, context, errors } = await open(id);
+    await page.locator('.item.text:has-text("Beta")').click();
+    await page.keyboard.press('Shift+F10');
+    await menu(page).waitFor();
+    expect(await focusedAction(page)).toBe('copy');
+    expect(await names(page)).toContain('delete');
+    expect(await page.locator('.item.selected').allTextContents()).toEqual(['Beta']);
+    const box = (await menu(page).boundingBox())!;
+    const beta = (await page.locator('.item.text:has-text("Beta")').boundingBox())!;
+    expect(Math.abs(box.x - (beta.x + beta.width / 2))).toBeLessThan(2); // at the middle of the selection
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('on empty canvas it offers paste and select all; a press outside closes it', async () => {
     const id = await makeBoard();
     const { page, context } = await open(id);

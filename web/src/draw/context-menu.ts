@@ -10,6 +10,7 @@
 import type { Action } from '../actions/action.js';
 import type { CanvasKeys } from '../actions/draw.js';
 import { h } from '../ui.js';
+import { unionBox } from './clipboard.js';
 import { itemUnder } from './tools/press.js';
 import type { Screen } from './tools/state.js';
 
@@ -53,19 +54,26 @@ export class ContextMenu {
       if ((event as PointerEvent).pointerType === 'touch' || event.target === this.ctx.editing.editor) return;
       if (!this.enabled()) return;
       event.preventDefault();
-      this.open({ x: event.clientX, y: event.clientY });
+      // From the keyboard (the Menu key, Shift+F10) there is no pointer: the menu opens on the selection.
+      this.open(event.button === -1 ? this.keyboardPoint() : { x: event.clientX, y: event.clientY });
     };
     const onPress = (event: PointerEvent) => {
       if (!this.element.hidden && !this.element.contains(event.target as Node)) this.close();
     };
     const close = () => this.close();
+    // A key pressed elsewhere (a finger's menu leaves the focus on the canvas) acts there: the menu would be stale.
+    const onKey = (event: KeyboardEvent) => {
+      if (!this.element.contains(event.target as Node)) this.close();
+    };
     viewport.addEventListener('contextmenu', onMenu);
+    document.addEventListener('keydown', onKey, true);
     viewport.addEventListener('wheel', close, { passive: true });
     document.addEventListener('pointerdown', onPress, true);
     addEventListener('resize', close);
     addEventListener('blur', close);
     return () => {
       viewport.removeEventListener('contextmenu', onMenu);
+      document.removeEventListener('keydown', onKey, true);
       viewport.removeEventListener('wheel', close);
       document.removeEventListener('pointerdown', onPress, true);
       removeEventListener('resize', close);
@@ -97,6 +105,16 @@ export class ContextMenu {
       this.entries()
         .find((entry) => !entry.disabled)
         ?.focus({ preventScroll: true });
+  }
+
+  /** Where a menu opened from the keyboard goes: the middle of the selection when it is on screen, else of the canvas. */
+  private keyboardPoint(): Screen {
+    const { layer, view, viewport } = this.ctx;
+    const box = unionBox(layer.boxes(layer.selection));
+    const at = box && view.toScreen({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    const rect = viewport.getBoundingClientRect();
+    const inside = at && at.x >= rect.left && at.x <= rect.right && at.y >= rect.top && at.y <= rect.bottom;
+    return inside ? at : view.centreScreen();
   }
 
   /** Closes the menu; `refocus` gives the keyboard back to the canvas (Escape, an entry picked). */

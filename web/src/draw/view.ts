@@ -60,6 +60,12 @@ export class CanvasView {
     return { x: (clientX - rect.left - this.x) / this.zoom, y: (clientY - rect.top - this.y) / this.zoom };
   }
 
+  /** The point of the screen (client coordinates) a world position is drawn at. */
+  toScreen(world: World): { x: number; y: number } {
+    const rect = this.viewport.getBoundingClientRect();
+    return { x: rect.left + this.x + world.x * this.zoom, y: rect.top + this.y + world.y * this.zoom };
+  }
+
   /** The centre of the viewport on the screen, where the zoom buttons and keys zoom around. */
   centreScreen(): { x: number; y: number } {
     const rect = this.viewport.getBoundingClientRect();
