@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createBoard } from '../helpers/http.js';
-import { ARTIFACTS, boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, injectAxe, openBoard, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -270,7 +270,7 @@ describe('the context menu', () => {
     await context.close();
   });
 
-  it('screenshots of the menu, light and dark, desktop and phone; it takes the theme', async () => {
+  it('screenshots of the menu, light and dark, desktop and phone; it takes the theme, and axe finds nothing serious in it', async () => {
     const id = await makeBoard();
     const backgrounds: string[] = [];
     for (const [name, options] of [
@@ -288,6 +288,14 @@ describe('the context menu', () => {
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       } else await rightClick(page, at);
       backgrounds.push(await menu(page).evaluate((element) => getComputedStyle(element).backgroundColor));
+      await injectAxe(page);
+      const found: { id: string; impact: string }[] = await page.evaluate(
+        async () => (await (window as any).axe.run('[data-testid=context-menu]')).violations,
+      );
+      expect(
+        found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+        name,
+      ).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `draw-context-menu-${name}.png`) });
       await context.close();
     }
