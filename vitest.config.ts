@@ -31,6 +31,7 @@ const SHARED_SETUP_FILES = [
   'keep-loaded',
   'idempotency',
   'view-links',
+  'shapes',
 ].map((name) => `test/${name}.test.ts`);
 
 /**

@@ -18,11 +18,14 @@ import {
 import {
   Anchors,
   Arrowhead,
+  FrameInput,
   ImageInput,
   LinkUrl,
   notPostitAndDiagram,
   POSTIT_AND_DIAGRAM,
   Points,
+  ShapeInput,
+  StrokeInput,
   TextInput,
 } from './draw.js';
 import { EtagText } from './history.js';
@@ -56,7 +59,7 @@ export const WaitTimeout = advertise(
 /**
  * Import items. Every array is validated item by item so that an error can name
  * its kind and index; ids are always minted by the server, `sourceId` lets
- * stroke anchors refer to texts and images of the same request. An item's
+ * stroke anchors refer to texts, images and shapes of the same request. An item's
  * keys are those it takes and those a snapshot shows of its kind (an `id`,
  * `last_updated`; dropped), so a snapshot imports back; any other is refused.
  */
@@ -85,6 +88,7 @@ export const ImportLine = itemObject(
     color: StrokeColor.optional(),
     anchors: Anchors.optional(),
     arrowhead: Arrowhead.optional(),
+    label: StrokeInput.shape.label,
     author: AuthorTag.optional(),
   },
   SNAPSHOT_KEYS.stroke,
@@ -97,6 +101,24 @@ export const ImportImage = dropping(
     y: Coordinate.optional(),
   }),
   'id',
+);
+/** A shape, placed by autolayout when it has no x and y; its `sourceId` lets a line's anchors name it. */
+export const ImportShape = dropping(
+  ShapeInput.omit({ id: true, x: true, y: true }).extend({
+    sourceId: SourceId,
+    author: AuthorTag.optional(),
+    x: Coordinate.optional(),
+    y: Coordinate.optional(),
+  }),
+  'id',
+  'created',
+);
+/** A frame, where it says: it holds what the import puts inside it. */
+export const ImportFrame = dropping(
+  FrameInput.omit({ id: true }).extend({ author: AuthorTag.optional() }),
+  'id',
+  'created',
+  'members',
 );
 export const ImportColumn = dropping(
   ColumnInput.omit({ id: true, sort: true }).extend({
@@ -130,6 +152,8 @@ export const IMPORT_ITEM_SCHEMAS = {
   texts: ImportText,
   lines: ImportLine,
   images: ImportImage,
+  shapes: ImportShape,
+  frames: ImportFrame,
   columns: ImportColumn,
   tasks: ImportTask,
   lanes: ImportLane,
@@ -147,6 +171,8 @@ export const ImportContent = strictObject(
     texts: z.array(z.unknown()).optional(),
     lines: z.array(z.unknown()).optional(),
     images: z.array(z.unknown()).optional(),
+    shapes: z.array(z.unknown()).optional(),
+    frames: z.array(z.unknown()).optional(),
     columns: z.array(z.unknown()).optional(),
     tasks: z.array(z.unknown()).optional(),
     lanes: z.array(z.unknown()).optional(),

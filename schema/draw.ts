@@ -1,11 +1,23 @@
 /** Request bodies of draw items: texts, strokes, images, links, and moves. */
 import { z } from 'zod';
 import { Author, Coordinate, ItemId, itemObject, StrokeColor, strictObject, TextColor } from './common.js';
-import { Anchors, Arrowhead, LinkUrl, Points } from './item-fields.js';
-import { MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MAX_THUMBNAIL_CHARS, MIN_TEXT_WIDTH_PX } from './limits.js';
+import { Anchors, Arrowhead, LinkUrl, Points, SHAPE_FILLS, SHAPE_KINDS } from './item-fields.js';
+import {
+  MAX_FRAME_TITLE_CHARS,
+  MAX_IMAGE_SIDE_PX,
+  MAX_SHAPE_LABEL_CHARS,
+  MAX_SHAPE_SIDE_PX,
+  MAX_STROKE_LABEL_CHARS,
+  MAX_TEXT_WIDTH_PX,
+  MAX_THUMBNAIL_CHARS,
+  MIN_FRAME_SIDE_PX,
+  MIN_SHAPE_SIDE_PX,
+  MIN_TEXT_WIDTH_PX,
+} from './limits.js';
 import { SNAPSHOT_KEYS } from './stored.js';
 
 export {
+  ANCHOR_KINDS,
   Anchor,
   Anchors,
   ARROWHEADS,
@@ -17,6 +29,10 @@ export {
   normalizePoints,
   type Point,
   Points,
+  SHAPE_FILLS,
+  SHAPE_KINDS,
+  type ShapeFill,
+  type ShapeKind,
 } from './item-fields.js';
 
 /**
@@ -60,6 +76,12 @@ export const TextInput = itemObject(
 ).refine(notPostitAndDiagram, POSTIT_AND_DIAGRAM);
 export type TextInput = z.infer<typeof TextInput>;
 
+/** A stroke's caption, drawn at its middle. */
+const StrokeLabel = z
+  .string({ error: 'must be a string' })
+  .max(MAX_STROKE_LABEL_CHARS, { error: `must be at most ${MAX_STROKE_LABEL_CHARS} characters` })
+  .describe('Caption');
+
 /** POST /strokes and MCP draw_stroke. Width is fixed; colour never rejected. */
 export const StrokeInput = itemObject(
   {
@@ -68,11 +90,64 @@ export const StrokeInput = itemObject(
     color: StrokeColor.optional(),
     anchors: Anchors.optional(),
     arrowhead: Arrowhead.optional(),
+    label: StrokeLabel.optional(),
     author: Author.optional(),
   },
   SNAPSHOT_KEYS.stroke,
 );
 export type StrokeInput = z.infer<typeof StrokeInput>;
+
+/** A side of a shape or frame, in px, within [min, MAX_SHAPE_SIDE_PX]. */
+const side = (min: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(MAX_SHAPE_SIDE_PX, { error: `must be at most ${MAX_SHAPE_SIDE_PX}` })
+    .describe('px');
+
+/** POST /shapes and MCP add_shape: create, or update when `id` names an existing shape. */
+export const ShapeInput = itemObject(
+  {
+    id: UpsertId,
+    shape: z.enum(SHAPE_KINDS, { error: `must be one of ${SHAPE_KINDS.join(', ')}` }).describe('Outline'),
+    x: Left,
+    y: Top,
+    width: side(MIN_SHAPE_SIDE_PX),
+    height: side(MIN_SHAPE_SIDE_PX),
+    label: z
+      .string({ error: 'must be a string' })
+      .max(MAX_SHAPE_LABEL_CHARS, { error: `must be at most ${MAX_SHAPE_LABEL_CHARS} characters` })
+      .optional()
+      .describe('Markup, centred'),
+    color: StrokeColor.optional(),
+    fill: z
+      .enum(SHAPE_FILLS, { error: `must be one of ${SHAPE_FILLS.join(', ')}` })
+      .optional()
+      .describe('Default none'),
+    author: Author.optional(),
+  },
+  [...SNAPSHOT_KEYS.shape, 'created'],
+);
+export type ShapeInput = z.infer<typeof ShapeInput>;
+
+/** POST /frames and MCP add_frame: create, or update when `id` names an existing frame. */
+export const FrameInput = itemObject(
+  {
+    id: UpsertId,
+    x: Left,
+    y: Top,
+    width: side(MIN_FRAME_SIDE_PX),
+    height: side(MIN_FRAME_SIDE_PX),
+    title: z
+      .string({ error: 'must be a string' })
+      .max(MAX_FRAME_TITLE_CHARS, { error: `must be at most ${MAX_FRAME_TITLE_CHARS} characters` })
+      .optional()
+      .describe('Shown above'),
+    author: Author.optional(),
+  },
+  [...SNAPSHOT_KEYS.frame, 'created', 'members'],
+);
+export type FrameInput = z.infer<typeof FrameInput>;
 
 export const THUMBNAIL_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const DATA_URL_PATTERN = /^data:(image\/(?:png|jpeg|gif|webp|svg\+xml));base64,([A-Za-z0-9+/]*={0,2})$/;
@@ -184,7 +259,7 @@ export const ImageResizeInput = strictObject({ width: ImageSide, height: ImageSi
 export type ImageResizeInput = z.infer<typeof ImageResizeInput>;
 
 /** Item kinds as they appear in move and erase paths. `lines` is an alias of `strokes`. */
-export const DRAW_KINDS = ['texts', 'links', 'strokes', 'lines', 'images'] as const;
+export const DRAW_KINDS = ['texts', 'links', 'strokes', 'lines', 'images', 'shapes', 'frames'] as const;
 export type DrawKind = (typeof DRAW_KINDS)[number];
 
 const isDrawKind = (kind: string): kind is DrawKind => (DRAW_KINDS as readonly string[]).includes(kind);

@@ -77,10 +77,13 @@ export const Points = advertise(
   },
 ).describe('[[x,y],...], [x1,y1,...] or JSON text');
 
-/** One end of a stroke tied to a text or image; the point follows when that node moves. */
+/** The kinds of item a stroke's end can be tied to. */
+export const ANCHOR_KINDS = ['text', 'image', 'shape'] as const;
+
+/** One end of a stroke tied to a text, image or shape; the point follows when that node moves. */
 export const Anchor = z
   .object({
-    kind: z.enum(['text', 'image'], { error: 'must be "text" or "image"' }).describe('Node kind'),
+    kind: z.enum(ANCHOR_KINDS, { error: 'must be "text", "image" or "shape"' }).describe('Node kind'),
     id: ItemId.describe('Node id'),
     dx: z.number().describe('x offset'),
     dy: z.number().describe('y offset'),
@@ -132,3 +135,11 @@ export function isIsoDate(value: string): boolean {
   }
   return true;
 }
+
+/** The outlines a shape is drawn with (the contract's shapes extension). */
+export const SHAPE_KINDS = ['rectangle', 'ellipse', 'diamond'] as const;
+export type ShapeKind = (typeof SHAPE_KINDS)[number];
+
+/** How a shape is filled with its colour. */
+export const SHAPE_FILLS = ['none', 'semi', 'solid'] as const;
+export type ShapeFill = (typeof SHAPE_FILLS)[number];

@@ -23,6 +23,8 @@ export const MAX_COLUMNS_PER_LANE = 20;
 export const MAX_LANES = 10;
 export const MAX_TASKS = 1_000;
 export const MAX_TASK_CONTENT_CHARS = 20_000;
+export const MAX_SHAPES = 1_000; // the shapes extension of the contract
+export const MAX_FRAMES = 50;
 
 // Field limits
 export const MAX_AUTHOR_CHARS = 80;
@@ -39,6 +41,12 @@ export const MAX_TASK_NAME_CHARS = 500;
 export const MAX_ASSIGNEE_CHARS = 200;
 export const STROKE_WIDTH_PX = 3;
 export const MAX_IMAGE_SIDE_PX = 16_384;
+export const MIN_SHAPE_SIDE_PX = 4;
+export const MIN_FRAME_SIDE_PX = 40;
+export const MAX_SHAPE_SIDE_PX = 20_000; // shapes and frames
+export const MAX_SHAPE_LABEL_CHARS = 10_000;
+export const MAX_FRAME_TITLE_CHARS = 200;
+export const MAX_STROKE_LABEL_CHARS = 200;
 
 // Limits the specification leaves open; chosen here and documented in docs/choices.md
 export const MAX_STROKE_POINTS = 10_000;

@@ -10,7 +10,18 @@ import { z } from 'zod';
 import { BOARD_MODES, INK_COLORS, LOCK_MODES } from './common.js';
 import { DRAW_KINDS } from './draw.js';
 import { advertise, toJsonSchema } from './json-schema.js';
-import { StoredColumn, StoredImage, StoredLane, StoredLink, StoredStroke, StoredTask, StoredText } from './stored.js';
+import { FIND_KINDS } from './pages.js';
+import {
+  StoredColumn,
+  StoredFrame,
+  StoredImage,
+  StoredLane,
+  StoredLink,
+  StoredShape,
+  StoredStroke,
+  StoredTask,
+  StoredText,
+} from './stored.js';
 
 const Mode = z.enum(BOARD_MODES);
 
@@ -53,6 +64,8 @@ const Stroke = z.looseObject({
 });
 /** An image as reads show it: its payload elided (`dataUrl: null`), its thumbnail kept. */
 const Image = z.looseObject(readShape(StoredImage)).omit({ blob: true }).extend({ dataUrl: z.string().nullable() });
+const Shape = z.looseObject(readShape(StoredShape));
+const Frame = z.looseObject(readShape(StoredFrame));
 const Column = z.looseObject(readShape(StoredColumn));
 const Task = z.looseObject(readShape(StoredTask));
 const Lane = z.looseObject(readShape(StoredLane)).omit({ last_updated: true });
@@ -88,6 +101,8 @@ const Snapshot = z.looseObject({
   texts: z.array(z.union([Text, Link])),
   lines: z.array(Stroke),
   images: z.array(Image),
+  shapes: z.array(Shape).optional(),
+  frames: z.array(Frame).optional(),
   ...z.object(TodoView).partial().shape,
   ...NextCursor,
 });
@@ -117,7 +132,7 @@ const Outline = z.looseObject({
 });
 const FoundItem = z.looseObject({
   id: z.string(),
-  kind: z.enum(['texts', 'links', 'tasks']),
+  kind: z.enum(FIND_KINDS),
   excerpt: z.string().optional(),
 });
 
@@ -132,14 +147,14 @@ const VersionSummary = z.looseObject({
 /** An item in a change list: the snapshot's item, with its id and the list it sits in (a link: `link`). */
 const ChangedItem = z.looseObject({
   id: z.string(),
-  kind: z.enum(['texts', 'link', 'lines', 'images', 'columns', 'tasks', 'lanes']),
+  kind: z.enum(['texts', 'link', 'lines', 'images', 'shapes', 'frames', 'columns', 'tasks', 'lanes']),
 });
 
 /** Each MCP tool's result (its outputSchema), named after the tool; a row of the operation table names its own. */
 export const CreateBoardResult = BoardLink.extend({
   access_key: z.string().optional(),
-  imported: Counts(['texts', 'lines', 'images', 'columns', 'tasks', 'lanes']).optional(),
-  ids: IdLists(['texts', 'lines', 'images', 'columns', 'tasks']).optional(),
+  imported: Counts(['texts', 'lines', 'images', 'shapes', 'frames', 'columns', 'tasks', 'lanes']).optional(),
+  ids: IdLists(['texts', 'lines', 'images', 'shapes', 'frames', 'columns', 'tasks']).optional(),
 });
 export const OpenBoardResult = BoardLink.extend({
   created: z.boolean(),
@@ -183,7 +198,11 @@ export const DrawStrokeResult = z.looseObject({
   author: z.string(),
   created: Created,
 });
-export const MoveResult = z.looseObject({ id: z.string(), x: z.number(), y: z.number() });
+export const AddShapeResult = Shape.extend({ created: Created });
+/** A frame's answer names its members: the items wholly inside it now. */
+const Members = z.array(z.string()).describe('ids of the items wholly inside');
+export const AddFrameResult = Frame.extend({ created: Created, members: Members });
+export const MoveResult = z.looseObject({ id: z.string(), x: z.number(), y: z.number(), members: Members.optional() });
 export const EraseResult = Deleted.extend({ kind: z.enum(DRAW_KINDS) });
 /** The long poll's answer, on MCP (wait_for_update) and REST (GET /wait) alike. */
 export const WaitForUpdateResult = z.looseObject({

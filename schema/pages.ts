@@ -5,7 +5,7 @@
  * read into the values the tool arguments take, then checked alike.
  */
 import { z } from 'zod';
-import { Coordinate, strictObject } from './common.js';
+import { Coordinate, ItemId, strictObject } from './common.js';
 import { advertise } from './json-schema.js';
 import { MAX_ASSIGNEE_CHARS, MAX_COORDINATE, MAX_TEXT_CHARS } from './limits.js';
 import { ColumnId, LaneIndex } from './todo.js';
@@ -30,7 +30,7 @@ const Extent = z
 /** An area of the canvas: items that intersect it match. */
 export const Box = strictObject({ x: Coordinate, y: Coordinate, width: Extent, height: Extent });
 
-export const FIND_KINDS = ['texts', 'links', 'tasks'] as const;
+export const FIND_KINDS = ['texts', 'links', 'shapes', 'frames', 'tasks'] as const;
 
 /**
  * find_items' filters: every one given must hold. Advertised in the fewest
@@ -45,8 +45,12 @@ export const FindItemsQuery = z.object({
   )
     .optional()
     .describe('Any case'),
-  kind: z.enum(FIND_KINDS, { error: 'must be "texts", "links" or "tasks"' }).optional().describe('Kind'),
+  kind: z
+    .enum(FIND_KINDS, { error: `must be one of ${FIND_KINDS.join(', ')}` })
+    .optional()
+    .describe('Kind'),
   bbox: advertise(Box, { type: 'object' }).optional().describe('{x,y,width,height}'),
+  frame: advertise(ItemId, { type: 'string' }).optional().describe("A frame's members"),
   column_id: advertise(ColumnId, { type: 'string' }).optional().describe('Column id'),
   lane: advertise(LaneIndex, { type: 'integer' }).optional().describe('Row 0-9'),
   assignee: advertise(

@@ -5,7 +5,16 @@
  */
 import { z } from 'zod';
 import { AUTHOR_PATTERN, CARD_COLORS, INK_COLORS, ItemId } from './common.js';
-import { Anchors, Arrowhead, IMAGE_MIME_TYPES, isIsoDate, LinkUrl, normalizePoints } from './item-fields.js';
+import {
+  Anchors,
+  Arrowhead,
+  IMAGE_MIME_TYPES,
+  isIsoDate,
+  LinkUrl,
+  normalizePoints,
+  SHAPE_FILLS,
+  SHAPE_KINDS,
+} from './item-fields.js';
 import {
   MAX_ASSIGNEE_CHARS,
   MAX_AUTHOR_CHARS,
@@ -13,10 +22,14 @@ import {
   MAX_COLUMN_TITLE_CHARS,
   MAX_COLUMN_WIDTH_PX,
   MAX_COORDINATE,
+  MAX_FRAME_TITLE_CHARS,
   MAX_IMAGE_BYTES,
   MAX_IMAGE_SIDE_PX,
   MAX_LANE_TITLE_CHARS,
   MAX_LANES,
+  MAX_SHAPE_LABEL_CHARS,
+  MAX_SHAPE_SIDE_PX,
+  MAX_STROKE_LABEL_CHARS,
   MAX_TASK_CONTENT_CHARS,
   MAX_TASK_DESCRIPTION_CHARS,
   MAX_TASK_NAME_CHARS,
@@ -24,6 +37,8 @@ import {
   MAX_TEXT_WIDTH_PX,
   MAX_THUMBNAIL_CHARS,
   MIN_COLUMN_WIDTH_PX,
+  MIN_FRAME_SIDE_PX,
+  MIN_SHAPE_SIDE_PX,
   MIN_TEXT_WIDTH_PX,
   STROKE_WIDTH_PX,
 } from './limits.js';
@@ -77,6 +92,32 @@ export const StoredStroke = z.strictObject({
   width: z.literal(STROKE_WIDTH_PX),
   anchors: Anchors.optional(),
   arrowhead: Arrowhead.optional(),
+  label: z.string().max(MAX_STROKE_LABEL_CHARS).optional(),
+  ...Stamp,
+});
+
+/** A rectangle, ellipse or diamond with an optional label inside (the contract's shapes extension). */
+export const StoredShape = z.strictObject({
+  id: ItemId,
+  shape: z.enum(SHAPE_KINDS),
+  x: Coord,
+  y: Coord,
+  width: z.number().min(MIN_SHAPE_SIDE_PX).max(MAX_SHAPE_SIDE_PX),
+  height: z.number().min(MIN_SHAPE_SIDE_PX).max(MAX_SHAPE_SIDE_PX),
+  label: z.string().max(MAX_SHAPE_LABEL_CHARS).optional(),
+  color: z.enum(INK_COLORS),
+  fill: z.enum(SHAPE_FILLS),
+  ...Stamp,
+});
+
+/** A titled area whose members are the items wholly inside it (the contract's shapes extension). */
+export const StoredFrame = z.strictObject({
+  id: ItemId,
+  x: Coord,
+  y: Coord,
+  width: z.number().min(MIN_FRAME_SIDE_PX).max(MAX_SHAPE_SIDE_PX),
+  height: z.number().min(MIN_FRAME_SIDE_PX).max(MAX_SHAPE_SIDE_PX),
+  title: z.string().max(MAX_FRAME_TITLE_CHARS).optional(),
   ...Stamp,
 });
 
@@ -150,6 +191,8 @@ export const SNAPSHOT_KEYS = {
   link: Object.keys(StoredLink.shape),
   stroke: Object.keys(StoredStroke.shape),
   image: [...Object.keys(StoredImage.shape).filter((key) => key !== 'blob'), 'dataUrl'],
+  shape: Object.keys(StoredShape.shape),
+  frame: Object.keys(StoredFrame.shape),
   column: Object.keys(StoredColumn.shape),
   task: Object.keys(StoredTask.shape),
   lane: Object.keys(StoredLane.shape),

@@ -54,7 +54,7 @@ describe('versions', () => {
       version: 1,
       at: expect.any(String),
       authors: ['ai:rest'],
-      counts: { texts: 2, lines: 0, images: 0 },
+      counts: { texts: 2, lines: 0, images: 0, shapes: 0, frames: 0 },
       changes: { added: 2, updated: 0, removed: 0 },
     });
     expect(Date.parse(version.at)).toBeGreaterThan(Date.now() - 60_000);

@@ -53,11 +53,13 @@ describe('draw import', () => {
     expect(res.body).toEqual({
       id: expect.any(String),
       mode: 'draw',
-      imported: { texts: 3, lines: 2, images: 1, columns: 0, tasks: 0, lanes: 0 },
+      imported: { texts: 3, lines: 2, images: 1, shapes: 0, frames: 0, columns: 0, tasks: 0, lanes: 0 },
       ids: {
         texts: [expect.any(String), expect.any(String), expect.any(String)],
         lines: [expect.any(String), expect.any(String)],
         images: [expect.any(String)],
+        shapes: [],
+        frames: [],
         columns: [],
         tasks: [],
       },
@@ -267,7 +269,16 @@ describe('todo import', () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.imported).toEqual({ texts: 0, lines: 0, images: 0, columns: 2, tasks: 3, lanes: 1 });
+    expect(res.body.imported).toEqual({
+      texts: 0,
+      lines: 0,
+      images: 0,
+      shapes: 0,
+      frames: 0,
+      columns: 2,
+      tasks: 3,
+      lanes: 1,
+    });
     const snap = await snapshot(res.body.id);
     expect(snap.colWidth).toBe(480);
     expect(snap.columns.map((c: any) => [c.title, c.lane, c.sort])).toEqual([
@@ -441,7 +452,7 @@ describe('import rules', () => {
       { field: 'content.Tasks', reason: 'unknown key "Tasks": did you mean "tasks"?' },
     );
     expect((await importBoard({ content: { notes: [] } })).body.reason).toBe(
-      'unknown key "notes"; known keys: texts, lines, images, columns, tasks, lanes, colWidth, boardId, mode, title, etag',
+      'unknown key "notes"; known keys: texts, lines, images, shapes, frames, columns, tasks, lanes, colWidth, boardId, mode, title, etag',
     );
     // The create body is strict too: `contents` would have made an empty board.
     const typo = await importBoard({ mode: 'draw', contents: { texts: [{ x: 0, y: 0, content: 'lost' }] } });

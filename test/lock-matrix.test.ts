@@ -240,6 +240,16 @@ const REST: Record<string, RestSpec> = {
       },
     }),
   },
+  'POST /api/boards/:boardId/shapes': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/shapes`, body: { shape: 'rectangle', x: 0, y: 0, width: 10, height: 10 } }),
+  },
+  'POST /api/boards/:boardId/frames': {
+    class: 'rest-write',
+    board: 'draw',
+    request: (b) => ({ path: `${on(b)}/frames`, body: { x: 0, y: 0, width: 100, height: 100 } }),
+  },
   'POST /api/boards/:boardId/images': {
     class: 'rest-write',
     board: 'draw',
@@ -536,6 +546,8 @@ const DRAW_FRAMES: FrameSpec[] = [
   ['add_link', () => ({ x: 0, y: 0, url: 'https://f.test/' })],
   ['add_image', () => ({ x: 0, y: 0, width: 2, height: 2, dataUrl: PNG_1PX })],
   ['draw_stroke', () => ({ points: [0, 0, 1, 1] })],
+  ['add_shape', () => ({ shape: 'ellipse', x: 0, y: 0, width: 10, height: 10 })],
+  ['add_frame', () => ({ x: 0, y: 0, width: 100, height: 100 })],
   ['move', (b) => ({ id: b.ids.text, x: 5, y: 5 })],
   ['recolor', (b) => ({ ids: [b.ids.text], color: 'red' })],
   ['erase', (b) => ({ id: b.ids.stroke })],

@@ -97,7 +97,7 @@ describe('tools/list', () => {
     expect(property('create_board', 'template').enum).toEqual(['kanban', 'sprint', 'bugs', 'none']);
     expect(property('create_board', 'lock').enum).toEqual(['write', 'all']);
     expect(property('move', 'kind').enum).toEqual(expect.arrayContaining(['texts', 'strokes', 'images']));
-    expect(property('draw_stroke', 'anchors.start.kind').enum).toEqual(['text', 'image']);
+    expect(property('draw_stroke', 'anchors.start.kind').enum).toEqual(['text', 'image', 'shape']);
     expect(property('export_tasks', 'format').enum).toEqual(['csv', 'markdown']);
   });
 

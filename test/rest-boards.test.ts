@@ -107,11 +107,11 @@ describe('POST /api/boards', () => {
 });
 
 describe('board reads', () => {
-  it('GET /api/boards/{id} gives {texts, lines, images} without a wrapper', async () => {
+  it('GET /api/boards/{id} gives {texts, lines, images, shapes, frames} without a wrapper', async () => {
     const { body } = await t.api.post('/api/boards');
     const res = await t.api.get(`/api/boards/${body.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ texts: [], lines: [], images: [] });
+    expect(res.body).toEqual({ texts: [], lines: [], images: [], shapes: [], frames: [] });
   });
 
   it('GET /json/{id} wraps the snapshot with boardId, mode and etag', async () => {

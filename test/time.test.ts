@@ -140,7 +140,13 @@ describe('tombstones', () => {
       locked: false,
       lock_mode: null,
     });
-    expect((await api.get(`/api/boards/${id}`)).body).toEqual({ texts: [], lines: [], images: [] });
+    expect((await api.get(`/api/boards/${id}`)).body).toEqual({
+      texts: [],
+      lines: [],
+      images: [],
+      shapes: [],
+      frames: [],
+    });
     const fresh = await api.post(`/api/boards/${id}/texts`, { x: 1, y: 1, content: 'new life' });
     expect(fresh.status).toBe(200);
     const { bbox: _box, created: _created, ...stored } = fresh.body; // the answer's box and created flag are not stored

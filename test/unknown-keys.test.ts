@@ -51,9 +51,12 @@ beforeAll(async () => {
           color: 'blue',
           anchors: { start: { kind: 'text', id: 'note', dx: 1, dy: 2 } },
           arrowhead: 'end',
+          label: 'calls',
         },
       ],
       images: [{ x: 50, y: 50, width: 4, height: 4, dataUrl: PNG_1PX, thumbDataUrl: PNG_1PX }],
+      shapes: [{ shape: 'ellipse', x: 400, y: 0, width: 80, height: 40, label: 'A', color: 'red', fill: 'semi' }],
+      frames: [{ x: 380, y: -20, width: 200, height: 120, title: 'Group' }],
     },
   });
   todo = await boardWith({
@@ -151,6 +154,8 @@ describe('unknown keys: one rule on REST, MCP and /ws frames', () => {
     expect(sorted(Object.keys(draw.snapshot.texts[2]))).toEqual(sorted(SNAPSHOT_KEYS.link));
     expect(sorted(Object.keys(draw.snapshot.lines[0]))).toEqual(sorted(SNAPSHOT_KEYS.stroke));
     expect(sorted(Object.keys(draw.snapshot.images[0]))).toEqual(sorted(SNAPSHOT_KEYS.image));
+    expect(sorted(Object.keys(draw.snapshot.shapes[0]))).toEqual(sorted(SNAPSHOT_KEYS.shape));
+    expect(sorted(Object.keys(draw.snapshot.frames[0]))).toEqual(sorted(SNAPSHOT_KEYS.frame));
     expect(sorted(Object.keys(todo.snapshot.columns[0]))).toEqual(sorted(SNAPSHOT_KEYS.column));
     expect(sorted(Object.keys(todo.snapshot.tasks[0]))).toEqual(sorted(SNAPSHOT_KEYS.task));
     expect(sorted(Object.keys(todo.snapshot.lanes[0]))).toEqual(sorted(SNAPSHOT_KEYS.lane));
@@ -187,6 +192,8 @@ describe('unknown keys: one rule on REST, MCP and /ws frames', () => {
       ops: [
         { type: 'add_text', ...draw.snapshot.texts[0] },
         { type: 'draw_stroke', ...draw.snapshot.lines[0] },
+        { type: 'add_shape', ...draw.snapshot.shapes[0] },
+        { type: 'add_frame', ...draw.snapshot.frames[0] },
       ],
     });
     expect((await socket.next((f) => f.ref === 'b')).type).toBe('ack');

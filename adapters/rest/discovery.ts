@@ -113,7 +113,7 @@ export function llmsTxt(baseUrl: string, mcp: McpDescription): string {
   const ws = baseUrl.replace(/^http/, 'ws');
   return `# ${SERVICE_INFO.title}
 
-> Shared boards with no accounts. A board is a \`draw\` board (an infinite canvas of texts, post-its, Mermaid diagrams, strokes, images and links) or a \`todo\` board (a kanban of columns, lanes and tasks). People in a browser, AI agents over MCP and scripts over REST edit the same board and see each other's changes live.
+> Shared boards with no accounts. A board is a \`draw\` board (an infinite canvas of texts, post-its, Mermaid diagrams, shapes, frames, connectors, strokes, images and links) or a \`todo\` board (a kanban of columns, lanes and tasks). People in a browser, AI agents over MCP and scripts over REST edit the same board and see each other's changes live.
 
 Whoever knows a board id can read and write it, unless the board is locked with an access key: a model passes it as the MCP tool argument \`access_key\`; a program sends the \`X-Board-Key\` header. A person opens a board at \`${baseUrl}/#<boardId>\`; a read-only embed is \`${baseUrl}/?embed=1#<boardId>\`. Items written by agents carry an author tag starting with \`ai:\`.
 
@@ -141,7 +141,7 @@ ${editLines('board', 'Any board')}
 ## Limits
 
 - [quotas.json](${baseUrl}/quotas.json): the machine-readable list.
-- Per board: ${L.MAX_TEXT_NODES} text nodes of at most ${L.MAX_TEXT_CHARS} characters, ${L.MAX_STROKES} strokes, ${L.MAX_IMAGES} images (${L.MAX_IMAGE_BYTES} bytes each, ${L.MAX_IMAGE_BYTES_TOTAL} in all), ${L.MAX_COLUMNS} columns, ${L.MAX_TASKS} tasks.
+- Per board: ${L.MAX_TEXT_NODES} text nodes of at most ${L.MAX_TEXT_CHARS} characters, ${L.MAX_STROKES} strokes, ${L.MAX_IMAGES} images (${L.MAX_IMAGE_BYTES} bytes each, ${L.MAX_IMAGE_BYTES_TOTAL} in all), ${L.MAX_SHAPES} shapes, ${L.MAX_FRAMES} frames, ${L.MAX_COLUMNS} columns, ${L.MAX_TASKS} tasks.
 - ${L.RATE_BOARD_STANDARD} REST/MCP requests per ${L.RATE_WINDOW_BOARD_MS / 1000} s per board; ${L.RATE_CREATE_STANDARD} board creations per ${L.RATE_WINDOW_CREATE_MS / 1000} s per client; bodies up to ${L.MAX_BODY_BYTES} bytes. Over a limit: 429 with \`Retry-After\`.
 
 ## Optional

@@ -196,7 +196,7 @@ const TAGS: Record<string, string> = {
   snapshots: 'Read a whole board as JSON or as a schematic SVG',
   history: 'Versions of a board, what changed since one, and restoring one',
   exports: 'The tasks of a todo board as CSV or Markdown',
-  draw: 'Texts, strokes, images and links on a draw board',
+  draw: 'Texts, strokes, images, links, shapes and frames on a draw board',
   todo: 'Columns, lanes and tasks on a todo board',
   locks: 'Lock a board with an access key, change or remove the lock',
   mcp: 'The Model Context Protocol endpoint (Streamable HTTP) for AI agents',

@@ -2,7 +2,7 @@
  * Board import (`POST /api/boards` with `content`): every item is validated and
  * every quota checked before anything exists, then the whole board is written
  * in one transaction (one journal entry). Ids are always minted here; a
- * write-only `sourceId` on texts and images lets stroke anchors name them.
+ * write-only `sourceId` on texts, images and shapes lets stroke anchors name them.
  */
 import type { z } from 'zod';
 import type { BoardMode, ImportKind, Template } from '../../schema/index.js';
@@ -14,11 +14,13 @@ import {
   isServerAuthor,
   MAX_COLUMNS,
   MAX_COLUMNS_PER_LANE,
+  MAX_FRAMES,
   MAX_IMAGE_BYTES,
   MAX_IMAGE_BYTES_TOTAL,
   MAX_IMAGES,
   MAX_IMPORT_ITEMS,
   MAX_IMPORT_LANE_TITLES,
+  MAX_SHAPES,
   MAX_STROKES,
   MAX_TASK_CONTENT_CHARS,
   MAX_TASKS,
@@ -29,6 +31,7 @@ import {
 import { errors, issueField } from '../model/errors.js';
 import type { BoardWrite } from '../mutations/board-write.js';
 import { upsertImage, upsertLink, upsertStroke, upsertText } from '../mutations/draw.js';
+import { upsertFrame, upsertShape } from '../mutations/shapes.js';
 import { seedTemplate } from '../mutations/templates.js';
 import { setColumnWidth, setLane, upsertColumn, upsertTask } from '../mutations/todo.js';
 import { newDiagram } from '../render/item-layout.js';
@@ -43,10 +46,10 @@ export type ImportPlan = { mode: BoardMode; template: Template; items: Items; co
 
 export type ImportResult = {
   imported: Record<ImportKind, number>;
-  ids: { texts: string[]; lines: string[]; images: string[]; columns: string[]; tasks: string[] };
+  ids: { [K in Exclude<ImportKind, 'lanes'>]: string[] };
 };
 
-const DRAW_KINDS: ImportKind[] = ['texts', 'lines', 'images'];
+const DRAW_KINDS: ImportKind[] = ['texts', 'lines', 'images', 'shapes', 'frames'];
 const TODO_KINDS: ImportKind[] = ['columns', 'tasks', 'lanes'];
 const KINDS: ImportKind[] = [...DRAW_KINDS, ...TODO_KINDS];
 
@@ -108,6 +111,8 @@ export function planImport(request: ImportRequest): ImportPlan {
     texts: parseItems('texts', IMPORT_ITEM_SCHEMAS.texts, content.texts),
     lines: parseItems('lines', IMPORT_ITEM_SCHEMAS.lines, content.lines),
     images: parseItems('images', IMPORT_ITEM_SCHEMAS.images, content.images),
+    shapes: parseItems('shapes', IMPORT_ITEM_SCHEMAS.shapes, content.shapes),
+    frames: parseItems('frames', IMPORT_ITEM_SCHEMAS.frames, content.frames),
     columns: parseItems('columns', IMPORT_ITEM_SCHEMAS.columns, content.columns),
     tasks: parseItems('tasks', IMPORT_ITEM_SCHEMAS.tasks, content.tasks),
     lanes: parseItems('lanes', IMPORT_ITEM_SCHEMAS.lanes, content.lanes),
@@ -146,9 +151,12 @@ export function anchoredDiagrams(plan: ImportPlan): string[] {
 /** What only a text takes; a link given one is refused rather than stored without it. */
 const TEXT_ONLY_FIELDS = ['content', 'color', 'width', 'postit', 'diagram'] as const;
 
+/** The anchor kind an import's item answers to by its sourceId. */
+const ANCHOR_KIND = { texts: 'text', images: 'image', shapes: 'shape' } as const;
+
 function checkDrawItems(items: Items, autolayout: boolean): void {
-  const sourceIds = new Set<string>();
-  for (const kind of ['texts', 'images'] as const) {
+  const sourceIds = new Map<string, (typeof ANCHOR_KIND)[keyof typeof ANCHOR_KIND]>();
+  for (const kind of ['texts', 'images', 'shapes'] as const) {
     items[kind].forEach((item, index) => {
       if ((item.x === undefined || item.y === undefined) && !autolayout) {
         throw errors.invalidItem(kind, index, 'x and y are required unless autolayout is true');
@@ -156,7 +164,7 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
       if (item.sourceId !== undefined) {
         if (sourceIds.has(item.sourceId))
           throw errors.invalidItem(kind, index, `sourceId "${item.sourceId}" is used twice`);
-        sourceIds.add(item.sourceId);
+        sourceIds.set(item.sourceId, ANCHOR_KIND[kind]);
       }
     });
   }
@@ -180,11 +188,11 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
   items.lines.forEach((line, index) => {
     for (const end of ['start', 'end'] as const) {
       const anchor = line.anchors?.[end];
-      if (anchor && !sourceIds.has(anchor.id)) {
+      if (anchor && sourceIds.get(anchor.id) !== anchor.kind) {
         throw errors.invalidItem(
           'lines',
           index,
-          `anchors.${end}.id "${anchor.id}" names no sourceId of a text or image in this import`,
+          `anchors.${end}.id "${anchor.id}" names no sourceId of a ${anchor.kind} in this import`,
         );
       }
     }
@@ -192,6 +200,8 @@ function checkDrawItems(items: Items, autolayout: boolean): void {
   quota('texts', items.texts.length, MAX_TEXT_NODES, 'text nodes');
   quota('strokes', items.lines.length, MAX_STROKES, 'strokes');
   quota('images', items.images.length, MAX_IMAGES, 'images');
+  quota('shapes', items.shapes.length, MAX_SHAPES, 'shapes');
+  quota('frames', items.frames.length, MAX_FRAMES, 'frames');
   let bytes = 0;
   items.images.forEach((image, index) => {
     const size = base64DecodedBytes(checked(parseImageDataUrl(image.dataUrl), `images[${index}] data URL`).base64);
@@ -262,11 +272,18 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
       height: image.height,
       place: image,
     })),
+    ...items.shapes.map((shape) => ({
+      x: shape.x,
+      y: shape.y,
+      width: shape.width,
+      height: shape.height,
+      place: shape,
+    })),
   ];
   for (const box of masonry(boxes)) [box.place.x, box.place.y] = [box.x, box.y];
 
   const minted = new Map<string, string>();
-  const ids: ImportResult['ids'] = { texts: [], lines: [], images: [], columns: [], tasks: [] };
+  const ids: ImportResult['ids'] = { texts: [], lines: [], images: [], shapes: [], frames: [], columns: [], tasks: [] };
   for (const text of items.texts) {
     const { sourceId, kind: _kind, x: _x, y: _y, url, content, ...rest } = text;
     const at = placed(text);
@@ -282,6 +299,13 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
     if (sourceId !== undefined) minted.set(sourceId, item.id);
     ids.images.push(item.id);
   }
+  for (const shape of items.shapes) {
+    const { sourceId, x: _x, y: _y, ...rest } = shape;
+    const item = upsertShape(w, { ...rest, ...placed(shape) });
+    if (sourceId !== undefined) minted.set(sourceId, item.id);
+    ids.shapes.push(item.id);
+  }
+  for (const frame of items.frames) ids.frames.push(upsertFrame(w, frame).id);
   for (const line of items.lines) {
     const anchors = line.anchors && {
       ...(line.anchors.start && { start: { ...line.anchors.start, id: mintedId(minted, line.anchors.start.id) } }),
@@ -306,6 +330,8 @@ export function applyImport(w: BoardWrite, plan: ImportPlan): ImportResult {
       texts: ids.texts.length,
       lines: ids.lines.length,
       images: ids.images.length,
+      shapes: ids.shapes.length,
+      frames: ids.frames.length,
       columns: ids.columns.length,
       tasks: ids.tasks.length,
       lanes: items.lanes.length,

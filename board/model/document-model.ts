@@ -5,7 +5,16 @@
  * and `meta`, a map of plain settings.
  */
 import type * as Y from 'yjs';
-import type { Anchors, Arrowhead, BoardMode, CardColorName, InkColor, Point } from '../../schema/index.js';
+import type {
+  Anchors,
+  Arrowhead,
+  BoardMode,
+  CardColorName,
+  InkColor,
+  Point,
+  ShapeFill,
+  ShapeKind,
+} from '../../schema/index.js';
 import { StagedMap } from '../mutations/staged-map.js';
 import { ItemMap } from './item-map.js';
 
@@ -32,7 +41,22 @@ export type StrokeItem = Stamp & {
   width: number;
   anchors?: Anchors;
   arrowhead?: Arrowhead;
+  label?: string;
 };
+
+export type ShapeItem = Stamp & {
+  id: string;
+  shape: ShapeKind;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  label?: string;
+  color: InkColor;
+  fill: ShapeFill;
+};
+
+export type FrameItem = Stamp & { id: string; x: number; y: number; width: number; height: number; title?: string };
 
 /** The image payload is in the blob store under `blob`; the document keeps what a layout needs. */
 export type ImageItem = Stamp & {
@@ -78,6 +102,8 @@ type MapTypes = {
   texts: TextNode;
   lines: StrokeItem;
   images: ImageItem;
+  shapes: ShapeItem;
+  frames: FrameItem;
   columns: ColumnItem;
   tasks: TaskItem;
   lanes: LaneItem;
@@ -85,7 +111,7 @@ type MapTypes = {
 };
 export type MapName = keyof MapTypes;
 /** The maps of draw items and of todo items (a board of the other mode holds none of them). */
-export const DRAW_MAPS = ['texts', 'lines', 'images'] as const;
+export const DRAW_MAPS = ['texts', 'lines', 'images', 'shapes', 'frames'] as const;
 export const TODO_MAPS = ['columns', 'tasks', 'lanes'] as const;
 /** Names of the maps that hold content, in the order snapshots list them. */
 export const CONTENT_MAPS = [...DRAW_MAPS, ...TODO_MAPS] as const;
@@ -99,6 +125,8 @@ export const TEXT_FIELDS: { [K in ContentMapName]: readonly string[] } = {
   texts: ['content'],
   lines: [],
   images: [],
+  shapes: ['label'],
+  frames: ['title'],
   columns: ['title'],
   tasks: ['name', 'description', 'content'],
   lanes: ['title'],
@@ -119,6 +147,8 @@ export function boardMaps(doc: Y.Doc): BoardMaps {
       texts: items('texts'),
       lines: items('lines'),
       images: items('images'),
+      shapes: items('shapes'),
+      frames: items('frames'),
       columns: items('columns'),
       tasks: items('tasks'),
       lanes: items('lanes'),
@@ -147,6 +177,8 @@ export function stagedMaps(doc: Y.Doc): WriteMaps {
     texts: new StagedMap(maps.texts),
     lines: new StagedMap(maps.lines),
     images: new StagedMap(maps.images),
+    shapes: new StagedMap(maps.shapes),
+    frames: new StagedMap(maps.frames),
     columns: new StagedMap(maps.columns),
     tasks: new StagedMap(maps.tasks),
     lanes: new StagedMap(maps.lanes),

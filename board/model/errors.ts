@@ -103,7 +103,7 @@ export const errors = {
   boardNotEmpty: listed(
     400,
     'board_not_empty',
-    () => 'the board holds texts, strokes, images or tasks; its mode can only change while it is empty',
+    () => 'the board holds texts, strokes, images, shapes, frames or tasks; its mode can only change while it is empty',
   ),
   wrongMode: listed(400, 'wrong_mode', (needed: string) => `this operation needs a ${needed} board`),
   unknownKind: listed(400, 'unknown_kind', (kind: string, allowed: readonly string[]) => [

@@ -8,8 +8,10 @@
 import {
   MAX_COLUMNS,
   MAX_COLUMNS_PER_LANE,
+  MAX_FRAMES,
   MAX_IMAGE_BYTES_TOTAL,
   MAX_IMAGES,
+  MAX_SHAPES,
   MAX_STROKES,
   MAX_TASKS,
   MAX_TEXT_NODES,
@@ -30,6 +32,8 @@ export const ITEM_QUOTAS = {
   texts: { map: 'texts', limit: MAX_TEXT_NODES, kind: 'texts', what: 'text nodes (texts and links)' },
   lines: { map: 'lines', limit: MAX_STROKES, kind: 'strokes', what: 'strokes' },
   images: { map: 'images', limit: MAX_IMAGES, kind: 'images', what: 'images' },
+  shapes: { map: 'shapes', limit: MAX_SHAPES, kind: 'shapes', what: 'shapes' },
+  frames: { map: 'frames', limit: MAX_FRAMES, kind: 'frames', what: 'frames' },
   columns: { map: 'columns', limit: MAX_COLUMNS, kind: 'columns', what: 'columns' },
   tasks: { map: 'tasks', limit: MAX_TASKS, kind: 'tasks', what: 'tasks' },
 } as const satisfies Record<CountedMap, ItemQuota>;

@@ -5,8 +5,10 @@
  */
 import type { BoardMode } from '../../schema/index.js';
 
-/** Items per kind at a version: `texts, lines, images` for draw, `columns, tasks, lanes` for todo. */
-export type VersionCounts = Partial<Record<'texts' | 'lines' | 'images' | 'columns' | 'tasks' | 'lanes', number>>;
+/** Items per kind at a version: `texts, lines, images, shapes, frames` for draw, `columns, tasks, lanes` for todo. */
+export type VersionCounts = Partial<
+  Record<'texts' | 'lines' | 'images' | 'shapes' | 'frames' | 'columns' | 'tasks' | 'lanes', number>
+>;
 
 /** A version as `GET /versions` lists it. */
 export type VersionSummary = {

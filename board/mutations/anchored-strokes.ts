@@ -1,10 +1,8 @@
-import type { Anchor, Point } from '../../schema/index.js';
+import type { Anchor, Point, ShapeKind } from '../../schema/index.js';
 import type { StrokeItem } from '../model/document-model.js';
+import type { Box, World } from '../model/geometry.js';
 import type { ItemMap } from '../model/item-map.js';
 import type { BoardWrite } from './board-write.js';
-
-type World = { x: number; y: number };
-type Box = World & { width: number; height: number };
 
 /** A stored coordinate: to a tenth of a pixel, as the app stores what it draws. */
 const tenth = (value: number) => Math.round(value * 10) / 10;
@@ -23,10 +21,30 @@ export function exitPoint(box: Box, to: World): World {
   return { x: from.x + dx * t, y: from.y + dy * t };
 }
 
-/** The box an anchor's item is laid out in; null when the item is gone or its size is unknown to this write. */
-function anchorBox(w: BoardWrite, anchor: Anchor): Box | null {
+/** An item an end can meet: its box, and the outline within it (a text's or image's is its box). */
+export type Outlined = Box & { outline?: ShapeKind };
+
+/**
+ * Where the ray from the centre of an item towards `to` crosses its outline:
+ * the box's edge, the ellipse inscribed in it, or the diamond joining the
+ * middles of its sides (the shapes extension: an end meets the outline, not the box).
+ */
+export function outlinePoint(item: Outlined, to: World): World {
+  if (item.outline === undefined || item.outline === 'rectangle') return exitPoint(item, to);
+  const from = centreOf(item);
+  const [dx, dy] = [to.x - from.x, to.y - from.y];
+  if (dx === 0 && dy === 0) return from;
+  const [a, b] = [item.width / 2, item.height / 2];
+  const t = item.outline === 'ellipse' ? 1 / Math.hypot(dx / a, dy / b) : 1 / (Math.abs(dx) / a + Math.abs(dy) / b);
+  return { x: from.x + dx * t, y: from.y + dy * t };
+}
+
+/** The item an anchor names as this write sees it; null when it is gone or its size is unknown to this write. */
+function anchorBox(w: BoardWrite, anchor: Anchor): Outlined | null {
   const image = w.maps.images.get(anchor.id);
   if (image) return { x: image.x, y: image.y, width: image.width, height: image.height };
+  const shape = w.maps.shapes.get(anchor.id);
+  if (shape) return { x: shape.x, y: shape.y, width: shape.width, height: shape.height, outline: shape.shape };
   const node = w.maps.texts.get(anchor.id);
   const size = node && w.textSize(node);
   return node && size ? { x: node.x, y: node.y, width: size.width, height: size.height } : null;
@@ -44,8 +62,8 @@ export function routed(w: BoardWrite, stroke: StrokeItem): StrokeItem {
   const end = anchors.end && anchorBox(w, anchors.end);
   if (!start && !end) return stroke;
   const [p, q] = points.map(([x, y]) => ({ x, y }));
-  const from = start ? exitPoint(start, end ? centreOf(end) : q) : p;
-  const to = end ? exitPoint(end, start ? centreOf(start) : p) : q;
+  const from = start ? outlinePoint(start, end ? centreOf(end) : q) : p;
+  const to = end ? outlinePoint(end, start ? centreOf(start) : p) : q;
   const tie = (anchor: Anchor, box: Box | null | undefined, at: World): Anchor =>
     box ? { ...anchor, dx: tenth(at.x - box.x), dy: tenth(at.y - box.y) } : anchor;
   return {
@@ -65,10 +83,18 @@ export function routed(w: BoardWrite, stroke: StrokeItem): StrokeItem {
  * Brings the strokes anchored to a node that moved by (dx, dy), or changed
  * size, to it: each anchored end moves by the delta and the pull fades along
  * the stroke to the other end (a stroke with both ends on the node moves
- * whole); then a straight stroke is routed edge to edge.
+ * whole); then a straight stroke is routed edge to edge. Strokes in `moved`
+ * were moved whole by the same write (a frame's members) and stay as they are.
  */
-export function followAnchors(w: BoardWrite, nodeId: string, dx: number, dy: number): void {
+export function followAnchors(
+  w: BoardWrite,
+  nodeId: string,
+  dx: number,
+  dy: number,
+  moved?: ReadonlySet<string>,
+): void {
   for (const id of strokesAnchoredTo(w, nodeId)) {
+    if (moved?.has(id)) continue;
     const stroke = w.maps.lines.get(id);
     if (!stroke) continue;
     const startFollows = stroke.anchors?.start?.id === nodeId;

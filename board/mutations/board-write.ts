@@ -60,7 +60,7 @@ export type BoardWrite = {
 };
 
 /** The maps whose item counts quotas limit. */
-export type CountedMap = 'texts' | 'lines' | 'images' | 'columns' | 'tasks';
+export type CountedMap = 'texts' | 'lines' | 'images' | 'shapes' | 'frames' | 'columns' | 'tasks';
 
 /** Rejects draw operations on todo boards and the reverse. */
 export function requireMode(write: BoardWrite, mode: BoardMode): void {

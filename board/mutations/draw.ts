@@ -4,12 +4,12 @@
  * every check comes before the first change, so a rejected call changes nothing.
  */
 import type {
+  Anchors,
   DrawKind,
   ImageInput,
   ImageResizeInput,
   LinkInput,
   MoveInput,
-  Point,
   StrokeInput,
   TextInput,
 } from '../../schema/index.js';
@@ -20,13 +20,15 @@ import {
   parseImageDataUrl,
   STROKE_WIDTH_PX,
 } from '../../schema/index.js';
-import type { ImageItem, LinkItem, StrokeItem, TextItem, TextNode } from '../model/document-model.js';
+import type { ImageItem, LinkItem, ShapeItem, StrokeItem, TextItem, TextNode } from '../model/document-model.js';
 import { isLink } from '../model/document-model.js';
 import { errors } from '../model/errors.js';
+import { strokeBBox } from '../model/geometry.js';
 import { ITEM_QUOTAS, requireImageBytes, requireRoom } from '../model/item-quotas.js';
 import { dropItem, itemCount, putItem, setPresentFields, stamp } from '../model/items.js';
 import { followAnchors, routed } from './anchored-strokes.js';
-import { type BoardWrite, requireMode } from './board-write.js';
+import { type BoardWrite, type CountedMap, requireMode } from './board-write.js';
+import { moveFrame } from './shapes.js';
 
 /** Creates a text, or updates the text `id` names (its author stays; omitted optional fields keep their value). */
 export function upsertText(w: BoardWrite, input: TextInput): TextItem {
@@ -77,20 +79,6 @@ export function upsertLink(w: BoardWrite, input: LinkInput): LinkItem {
   return item;
 }
 
-/** Integer bounding box of a point list: floor of the top-left, ceil of the bottom-right. */
-export function strokeBBox(points: Point[]): { x: number; y: number; width: number; height: number } {
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of points) {
-    minX = Math.min(minX, x);
-    minY = Math.min(minY, y);
-    maxX = Math.max(maxX, x);
-    maxY = Math.max(maxY, y);
-  }
-  const left = Math.floor(minX);
-  const top = Math.floor(minY);
-  return { x: left, y: top, width: Math.ceil(maxX) - left, height: Math.ceil(maxY) - top };
-}
-
 /** The stroke write response of the spec. */
 export function strokeResult(stroke: StrokeItem) {
   return {
@@ -102,7 +90,24 @@ export function strokeResult(stroke: StrokeItem) {
   };
 }
 
-/** Creates a stroke, or replaces the points (and colour, anchors, arrowheads) of the stroke `id` names. */
+/** The map that holds the items an anchor of each kind names. */
+const ANCHORED_IN = { text: 'texts', image: 'images', shape: 'shapes' } as const;
+
+/**
+ * Refuses an end tied to an item this board does not hold under that kind. An
+ * end the stroke already had stays as it is (its item may have been erased
+ * since, which leaves the stroke where it is), so a snapshot sent back works.
+ */
+function requireAnchoredItems(w: BoardWrite, anchors: Anchors | undefined, current: Anchors | undefined): void {
+  for (const end of ['start', 'end'] as const) {
+    const anchor = anchors?.[end];
+    if (!anchor || (anchor.id === current?.[end]?.id && anchor.kind === current?.[end]?.kind)) continue;
+    if (!w.maps[ANCHORED_IN[anchor.kind]].has(anchor.id))
+      throw errors.invalidPayload(`anchors.${end}.id`, `names no ${anchor.kind} on this board`);
+  }
+}
+
+/** Creates a stroke, or replaces the points (and colour, anchors, arrowheads, label) of the stroke `id` names. */
 export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
   requireMode(w, 'draw');
   const current = input.id === undefined ? undefined : w.maps.lines.get(input.id);
@@ -114,7 +119,8 @@ export function upsertStroke(w: BoardWrite, input: StrokeInput): StrokeItem {
     color: input.color ?? current?.color ?? 'auto',
     width: STROKE_WIDTH_PX,
   };
-  setPresentFields(item, input, ['anchors', 'arrowhead']);
+  requireAnchoredItems(w, input.anchors, current?.anchors);
+  setPresentFields(item, input, ['anchors', 'arrowhead', 'label']);
   const placed = routed(w, item);
   putItem(w, 'lines', placed);
   return placed;
@@ -177,7 +183,8 @@ export function resizeImage(w: BoardWrite, id: string, size: ImageResizeInput): 
   return item;
 }
 
-function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageItem | undefined {
+/** The item a move places by its top-left: a text, link, image or shape (strokes and frames move their own way). */
+function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageItem | ShapeItem | undefined {
   switch (kind) {
     case 'texts':
       return w.maps.texts.get(id); // links are listed among texts, so `texts` reaches them too
@@ -187,23 +194,27 @@ function findNode(w: BoardWrite, kind: DrawKind, id: string): TextNode | ImageIt
     }
     case 'images':
       return w.maps.images.get(id);
+    case 'shapes':
+      return w.maps.shapes.get(id);
     case 'strokes':
     case 'lines':
+    case 'frames':
       return undefined;
   }
 }
 
 /**
- * Moves an item: texts, links and images put their top-left at (x, y); a
- * stroke is translated so its bounding-box top-left lands there. Strokes
- * anchored to a moved text or image follow it (anchored-strokes.ts).
+ * Moves an item: texts, links, images and shapes put their top-left at (x, y);
+ * a stroke is translated so its bounding-box top-left lands there; a frame
+ * carries its members along (shapes.ts), and its answer lists them. Strokes
+ * anchored to a moved item follow it (anchored-strokes.ts).
  */
 export function moveItem(
   w: BoardWrite,
   kind: DrawKind,
   id: string,
   to: MoveInput,
-): { id: string; x: number; y: number } {
+): { id: string; x: number; y: number; members?: string[] } {
   requireMode(w, 'draw');
   if (kind === 'strokes' || kind === 'lines') {
     const stroke = w.maps.lines.get(id);
@@ -214,27 +225,35 @@ export function moveItem(
     w.maps.lines.set(id, { ...stroke, points: stroke.points.map(([x, y]) => [x + dx, y + dy]), last_updated: w.now });
     return { id, x: to.x, y: to.y };
   }
+  if (kind === 'frames') return { id, x: to.x, y: to.y, members: moveFrame(w, id, to.x, to.y).members };
   const node = findNode(w, kind, id);
   if (!node) throw errors.itemNotFound(kind.replace(/s$/, ''), id);
   const [dx, dy] = [to.x - node.x, to.y - node.y];
-  if (kind === 'images') w.maps.images.set(id, { ...(node as ImageItem), x: to.x, y: to.y, last_updated: w.now });
-  else w.maps.texts.set(id, { ...(node as TextNode), x: to.x, y: to.y, last_updated: w.now });
+  const moved = { x: to.x, y: to.y, last_updated: w.now };
+  if (kind === 'images') w.maps.images.set(id, { ...(node as ImageItem), ...moved });
+  else if (kind === 'shapes') w.maps.shapes.set(id, { ...(node as ShapeItem), ...moved });
+  else w.maps.texts.set(id, { ...(node as TextNode), ...moved });
   if (dx !== 0 || dy !== 0) followAnchors(w, id, dx, dy);
   return { id, x: to.x, y: to.y };
 }
 
-/** Erases an item by kind and id. */
+/** The map each kind of a path or argument erases from. */
+const ERASED_FROM = {
+  texts: 'texts',
+  links: 'texts',
+  strokes: 'lines',
+  lines: 'lines',
+  images: 'images',
+  shapes: 'shapes',
+  frames: 'frames',
+} as const satisfies Record<DrawKind, CountedMap>;
+
+/** Erases an item by kind and id; a frame's members stay where they are (the contract's shapes extension). */
 export function eraseItem(w: BoardWrite, kind: DrawKind, id: string): { ok: true; id: string; kind: DrawKind } {
   requireMode(w, 'draw');
-  if (kind === 'strokes' || kind === 'lines') {
-    if (!w.maps.lines.has(id)) throw errors.itemNotFound('stroke', id);
-    dropItem(w, 'lines', id);
-  } else if (kind === 'images') {
-    if (!w.maps.images.has(id)) throw errors.itemNotFound('image', id);
-    dropItem(w, 'images', id);
-  } else {
-    if (!findNode(w, kind, id)) throw errors.itemNotFound(kind.replace(/s$/, ''), id);
-    dropItem(w, 'texts', id);
-  }
+  const map = ERASED_FROM[kind];
+  const found = map === 'texts' ? findNode(w, kind, id) : w.maps[map].get(id);
+  if (!found) throw errors.itemNotFound(kind === 'strokes' || kind === 'lines' ? 'stroke' : kind.replace(/s$/, ''), id);
+  dropItem(w, map, id);
   return { ok: true, id, kind };
 }

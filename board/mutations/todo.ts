@@ -13,10 +13,10 @@ import { todoView } from '../reads/todo-view.js';
 import { type BoardWrite, requireMode } from './board-write.js';
 import { seedTemplate } from './templates.js';
 
-/** True when the board holds real content: texts, links, strokes, images or tasks (columns do not count). */
+/** True when the board holds real content: texts, links, strokes, images, shapes, frames or tasks (columns do not count). */
 export function hasRealContent(w: BoardWrite): boolean {
-  const { texts, lines, images, tasks } = w.maps;
-  return texts.size + lines.size + images.size + tasks.size > 0;
+  const { texts, lines, images, shapes, frames, tasks } = w.maps;
+  return texts.size + lines.size + images.size + shapes.size + frames.size + tasks.size > 0;
 }
 
 /**

@@ -59,13 +59,13 @@ export const FIND_ROWS = {
       get(
         '/items',
         FindItemsRestQuery,
-        'Find texts, links and tasks (text, kind, bbox=x,y,width,height, column_id, lane, assignee; cursor, limit)',
+        'Find texts, links, shapes, frames and tasks (text, kind, bbox=x,y,width,height, frame, column_id, lane, assignee; cursor, limit)',
         'the matching items, compact, in pages',
       ),
     ],
     tool: {
       title: 'Find items',
-      description: 'Texts, links and tasks matching every filter, compact.',
+      description: 'Texts, links, shapes, frames and tasks matching every filter, compact.',
     },
     view: (doc, record, args) =>
       findItems(doc, record.id, record.mode, args, {

@@ -1,12 +1,15 @@
-/** The rows of a draw board: texts, links, images, strokes, moved and erased. */
+/** The rows of a draw board: texts, links, images, strokes, shapes and frames, moved and erased. */
 import { z } from 'zod';
 import {
+  AddFrameResult,
   AddImageResult,
   AddLinkResult,
+  AddShapeResult,
   AddTextResult,
   DrawStrokeResult,
   EraseArgs,
   EraseResult,
+  FrameInput,
   ImageInput,
   LaidOutText,
   LinkInput,
@@ -18,6 +21,7 @@ import {
   MoveArgs,
   MoveInput,
   MoveResult,
+  ShapeInput,
   StrokeInput,
   TextInput,
 } from '../../schema/index.js';
@@ -32,6 +36,7 @@ import {
   upsertStroke,
   upsertText,
 } from '../mutations/draw.js';
+import { frameMembers, upsertFrame, upsertShape } from '../mutations/shapes.js';
 import { Deleted, del, kindOf, mutation, post, UPSERT, upsertAnswer, upserted, withBox } from './row.js';
 
 export const DRAW_ROWS = {
@@ -105,13 +110,39 @@ export const DRAW_ROWS = {
     },
     mutate: (w, args) => upserted(args, strokeResult(upsertStroke(w, args))),
   }),
+  add_shape: mutation({
+    args: ShapeInput,
+    result: AddShapeResult,
+    group: 'draw',
+    effect: 'add',
+    rest: [post('/shapes', ShapeInput, 'Create a shape, or update the one `id` names', 'the shape')],
+    // No MCP tool yet: tools/list has no room for it within its budget (docs/mcp.md, "The tool list's budget").
+    mutate: (w, args) => upserted(args, upsertShape(w, args)),
+  }),
+  add_frame: mutation({
+    args: FrameInput,
+    result: AddFrameResult,
+    group: 'draw',
+    effect: 'add',
+    rest: [post('/frames', FrameInput, 'Create a frame, or update the one `id` names', 'the frame and its members')],
+    // No MCP tool yet, as add_shape.
+    mutate: (w, args) => {
+      const frame = upsertFrame(w, args);
+      return { ...upserted(args, frame), members: frameMembers(w.maps, w.textSize, frame).map((member) => member.id) };
+    },
+  }),
   move: mutation({
     args: MoveArgs,
     result: MoveResult,
     group: 'draw',
     effect: 'set',
     rest: [
-      post('/:kind/:itemId/move', MoveInput, 'Move an item (strokes: their bounding box top-left)', 'where it is'),
+      post(
+        '/:kind/:itemId/move',
+        MoveInput,
+        'Move an item (strokes: their bounding box top-left; a frame: with its members)',
+        'where it is',
+      ),
     ],
     tool: { title: 'Move an item', description: 'Moves an item (its top-left) to x, y.' },
     mutate: (w, args) => moveItem(w, args.kind ?? kindOf(w, args.id), args.id, args),
@@ -122,7 +153,10 @@ export const DRAW_ROWS = {
     group: 'draw',
     effect: 'remove',
     rest: [del('/:kind/:itemId', 'Erase an item', 'erased', Deleted.extend({ kind: z.string() }))],
-    tool: { title: 'Erase an item', description: 'Deletes a text, link, stroke or image.' },
+    tool: {
+      title: 'Erase an item',
+      description: 'Deletes a text, link, stroke, image, shape or frame (not its members).',
+    },
     mutate: (w, args) => eraseItem(w, args.kind ?? kindOf(w, args.id), args.id),
   }),
 };

@@ -220,5 +220,7 @@ export function kindOf(w: BoardWrite, id: string) {
   if (node) return isLink(node) ? ('links' as const) : ('texts' as const);
   if (w.maps.lines.has(id)) return 'strokes' as const;
   if (w.maps.images.has(id)) return 'images' as const;
+  if (w.maps.shapes.has(id)) return 'shapes' as const;
+  if (w.maps.frames.has(id)) return 'frames' as const;
   throw errors.itemNotFound('item', id);
 }

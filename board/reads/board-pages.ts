@@ -6,8 +6,8 @@
 import type * as Y from 'yjs';
 import type { BoardMode } from '../../schema/index.js';
 import { boardMaps, type ColumnItem, type LaneItem, type StrokeItem, type TaskItem } from '../model/document-model.js';
+import { strokeBBox } from '../model/geometry.js';
 import { titleEntry } from '../model/title.js';
-import { strokeBBox } from '../mutations/draw.js';
 import { compareKeys, type Key, listOf, type PageList, type PageRequest, pageAnswer } from './paging.js';
 import { drawView, etagOf, tasksView, todoView } from './snapshot.js';
 
@@ -67,6 +67,8 @@ export function boardPage(doc: Y.Doc, boardId: string, mode: BoardMode, args: Bo
     texts: [],
     lines: [],
     images: [],
+    shapes: [],
+    frames: [],
     ...(todo && { colWidth: todo.colWidth, columns: [], tasks: [], lanes: [] }),
   };
   const lists = [
@@ -78,6 +80,8 @@ export function boardPage(doc: Y.Doc, boardId: string, mode: BoardMode, args: Bo
       show: args.include_points ? undefined : strokeSummary,
     }),
     listOf({ name: 'images', items: pick(draw.images), key: byId }),
+    listOf({ name: 'shapes', items: pick(draw.shapes), key: byId }),
+    listOf({ name: 'frames', items: pick(draw.frames), key: byId }),
     ...(todo
       ? todoLists(
           { columns: pick(todo.columns), tasks: pick(todo.tasks), lanes: wanted ? [] : todo.lanes },

@@ -7,8 +7,8 @@
 import type * as Y from 'yjs';
 import { type BoardMode, OUTLINE_MAX_BYTES } from '../../schema/index.js';
 import { boardMaps, isLink, type TaskItem } from '../model/document-model.js';
+import { strokeBBox } from '../model/geometry.js';
 import { boardTitle } from '../model/title.js';
-import { strokeBBox } from '../mutations/draw.js';
 import { jsonBytes } from './paging.js';
 import { etagOf, todoView } from './snapshot.js';
 
@@ -25,7 +25,7 @@ export function oneLine(text: string, max: number): string {
 
 const at = (x: number, y: number) => `@${Math.round(x)},${Math.round(y)}`;
 
-/** The board's items as outline lines, in board order: texts and links, images, strokes; or tasks. */
+/** The board's items as outline lines, in board order: texts and links, frames, shapes, images, strokes; or tasks. */
 function itemLines(doc: Y.Doc, mode: BoardMode, columnTitle: (task: TaskItem) => string): string[] {
   const maps = boardMaps(doc);
   if (mode === 'todo')
@@ -41,11 +41,18 @@ function itemLines(doc: Y.Doc, mode: BoardMode, columnTitle: (task: TaskItem) =>
       lines.push(`${kind} ${node.id} ${at(node.x, node.y)}: ${oneLine(node.content, EXCERPT_CHARS)}`);
     }
   }
-  for (const image of maps.images.values())
-    lines.push(`image ${image.id} ${at(image.x, image.y)} ${Math.round(image.width)}x${Math.round(image.height)}`);
+  const size = (box: { width: number; height: number }) => `${Math.round(box.width)}x${Math.round(box.height)}`;
+  for (const frame of maps.frames.values())
+    lines.push(`frame ${frame.id} ${at(frame.x, frame.y)} ${size(frame)}: ${oneLine(frame.title ?? '', TITLE_CHARS)}`);
+  for (const shape of maps.shapes.values())
+    lines.push(
+      `${shape.shape} ${shape.id} ${at(shape.x, shape.y)} ${size(shape)}: ${oneLine(shape.label ?? '', EXCERPT_CHARS)}`,
+    );
+  for (const image of maps.images.values()) lines.push(`image ${image.id} ${at(image.x, image.y)} ${size(image)}`);
   for (const stroke of maps.lines.values()) {
     const box = strokeBBox(stroke.points);
-    lines.push(`stroke ${stroke.id} ${at(box.x, box.y)} ${box.width}x${box.height}, ${stroke.points.length} points`);
+    const label = stroke.label ? `: ${oneLine(stroke.label, EXCERPT_CHARS)}` : '';
+    lines.push(`stroke ${stroke.id} ${at(box.x, box.y)} ${size(box)}, ${stroke.points.length} points${label}`);
   }
   return lines;
 }
@@ -54,7 +61,16 @@ function itemLines(doc: Y.Doc, mode: BoardMode, columnTitle: (task: TaskItem) =>
 function newestEdit(doc: Y.Doc): { at: string; author: string } | null {
   const maps = boardMaps(doc);
   let newest: { last_updated: string; author: string } | undefined;
-  for (const map of [maps.texts, maps.lines, maps.images, maps.columns, maps.tasks, maps.lanes])
+  for (const map of [
+    maps.texts,
+    maps.lines,
+    maps.images,
+    maps.shapes,
+    maps.frames,
+    maps.columns,
+    maps.tasks,
+    maps.lanes,
+  ])
     for (const item of map.values() as Iterable<{ last_updated?: string; author: string }>)
       if (item.last_updated && (!newest || item.last_updated > newest.last_updated))
         newest = item as { last_updated: string; author: string };
@@ -77,7 +93,14 @@ export function boardOutline(doc: Y.Doc, boardId: string, mode: BoardMode, versi
           lanes: new Set(view.columns.map((column) => column.lane)).size,
           tasks: view.tasks.length,
         }
-      : { texts: texts.length - links, links, strokes: maps.lines.size, images: maps.images.size };
+      : {
+          texts: texts.length - links,
+          links,
+          strokes: maps.lines.size,
+          images: maps.images.size,
+          shapes: maps.shapes.size,
+          frames: maps.frames.size,
+        };
   const laneTitles = new Map(view.lanes.map((lane) => [lane.lane, lane.title]));
   const laneIndexes = [...new Set([...view.columns.map((column) => column.lane), ...laneTitles.keys()])].sort(
     (a, b) => a - b,

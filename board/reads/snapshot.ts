@@ -14,7 +14,7 @@ import { todoView } from './todo-view.js';
 
 export { type TodoView, todoView } from './todo-view.js';
 
-import type { ImageItem, StrokeItem, TextNode } from '../model/document-model.js';
+import type { FrameItem, ImageItem, ShapeItem, StrokeItem, TextNode } from '../model/document-model.js';
 
 type Cached = { etag?: string; views?: Map<string, unknown> };
 const cache = new WeakMap<Y.Doc, Cached>();
@@ -62,6 +62,8 @@ export function drawView(doc: Y.Doc, dataUrlOf: (image: ImageItem) => string | n
     texts: [...maps.texts.values()] as TextNode[],
     lines: [...maps.lines.values()] as StrokeItem[],
     images: [...maps.images.values()].map((image) => publicImage(image, dataUrlOf(image))),
+    shapes: [...maps.shapes.values()] as ShapeItem[],
+    frames: [...maps.frames.values()] as FrameItem[],
   };
 }
 

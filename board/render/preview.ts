@@ -403,6 +403,8 @@ export function previewMaps(doc: Y.Doc): { [K in keyof ReadMaps]: Map<string, Va
     texts: new Map(maps.texts.entries()),
     lines: new Map(maps.lines.entries()),
     images: new Map(maps.images.entries()),
+    shapes: new Map(maps.shapes.entries()),
+    frames: new Map(maps.frames.entries()),
     columns: new Map(maps.columns.entries()),
     tasks: new Map(maps.tasks.entries()),
     lanes: new Map(maps.lanes.entries()),

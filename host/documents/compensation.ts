@@ -16,9 +16,11 @@ import type { BoardMode } from '../../schema/index.js';
 import {
   StoredColumn,
   StoredColWidth,
+  StoredFrame,
   StoredImage,
   StoredLane,
   StoredLink,
+  StoredShape,
   StoredStroke,
   StoredTask,
   StoredText,
@@ -104,6 +106,10 @@ function problemWith(doc: Y.Doc, change: ClientChange, value: unknown, context: 
         ? null
         : 'unknown image payload: add images through REST, MCP or the JSON channel';
     }
+    case 'shapes':
+      return firstIssue(StoredShape, value) ?? (item.id === change.key ? null : 'id must equal its key');
+    case 'frames':
+      return firstIssue(StoredFrame, value) ?? (item.id === change.key ? null : 'id must equal its key');
     case 'columns':
       return firstIssue(StoredColumn, value) ?? (item.id === change.key ? null : 'id must equal its key');
     case 'tasks': {

@@ -47,6 +47,8 @@ function countsText(counts: VersionCounts): string {
     texts: 'text',
     lines: 'line',
     images: 'image',
+    shapes: 'shape',
+    frames: 'frame',
     columns: 'column',
     tasks: 'task',
     lanes: 'row',

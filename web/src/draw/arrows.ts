@@ -4,8 +4,8 @@
  * path crosses.
  */
 
+import { strokeBBox } from '../../../board/model/geometry.js';
 import { exitPoint } from '../../../board/mutations/anchored-strokes.js';
-import { strokeBBox } from '../../../board/mutations/draw.js';
 import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
 import type { ItemLayer } from './items.js';
 import { type Box, round, type World } from './view.js';

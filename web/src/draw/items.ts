@@ -5,8 +5,8 @@ import {
   type StrokeItem,
   type TextNode,
 } from '../../../board/model/document-model.js';
+import { strokeBBox } from '../../../board/model/geometry.js';
 import type { ItemMap } from '../../../board/model/item-map.js';
-import { strokeBBox } from '../../../board/mutations/draw.js';
 import type { DrawSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
