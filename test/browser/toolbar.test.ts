@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { INK_COLORS } from '../../schema/index.js';
-import { ARTIFACTS, boardJson, injectAxe, openBoard, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, boardJson, openBoard, seriousIn, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -51,15 +51,6 @@ const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
 /** axe-core's serious and critical rule ids within `selector`, run with the popover open (a11y.test.ts checks whole pages, closed). */
-async function seriousIn(page: Page, selector: string): Promise<string[]> {
-  await injectAxe(page);
-  const found: { id: string; impact: string }[] = await page.evaluate(
-    async (scope) => (await (window as any).axe.run(scope)).violations,
-    selector,
-  );
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
-
 describe('compact toolbars', { timeout: 90_000 }, () => {
   it('at 1280×800 the draw toolbar is one row; the colour palette recolours the selected text, by mouse and by keyboard', async () => {
     const { id } = await createBoard({ content: { texts: [{ x: 100, y: 100, content: 'recolour me' }] } });
@@ -115,7 +106,7 @@ describe('compact toolbars', { timeout: 90_000 }, () => {
     await context.close();
   });
 
-  it('at 390×844 the header is one row; Copy link, Lock and the theme toggle are behind its "⋯" menu', async () => {
+  it('at 390×844 the header is one row; Share, Lock and the theme toggle are behind its "⋯" menu', async () => {
     const { id } = await createBoard({ content: { texts: [{ x: 40, y: 40, content: 'phone' }] } });
     const { page, context, errors } = await open(id, PHONE);
     const header = page.locator('header.bar');
@@ -125,7 +116,7 @@ describe('compact toolbars', { timeout: 90_000 }, () => {
     await shot(page, 'toolbar-phone-header-390.png');
     expect(await page.locator('[data-testid=lock]').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Board actions' }).tap();
-    for (const selector of ['[data-testid=lock]', '[data-testid=theme-toggle]', 'button:text-is("Copy link")'])
+    for (const selector of ['[data-testid=lock]', '[data-testid=theme-toggle]', '[data-testid=share]'])
       expect(await page.locator(selector).isVisible(), selector).toBe(true);
     await shot(page, 'toolbar-phone-header-menu-390.png');
     expect(await seriousIn(page, 'header.bar')).toEqual([]);

@@ -70,6 +70,16 @@ export async function injectAxe(page: Page): Promise<void> {
   await page.evaluate(axeSource);
 }
 
+/** The ids of the serious and critical axe violations inside `selector`. */
+export async function seriousIn(page: Page, selector: string): Promise<string[]> {
+  await injectAxe(page);
+  const found: { id: string; impact: string }[] = await page.evaluate(
+    async (scope) => (await (window as any).axe.run(scope)).violations,
+    selector,
+  );
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
+
 /** A new person: their own context (own storage, own device id) and page. */
 export async function person(
   browser: Browser,

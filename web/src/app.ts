@@ -4,17 +4,18 @@
  * has started the board's first requests.
  */
 import './jitless.js';
-import { isUuid } from '../../schema/index.js';
+import { isViewToken } from '../../schema/view-token.js';
 import { ApiError, type BoardMeta, keys, loadMeta, recent } from './api.js';
 import { DrawBoard } from './draw/board.js';
-import { prefetchBoard, takeMeta } from './first-paint.js';
+import { boardInHash, opensBoard, prefetchBoard, takeMeta } from './first-paint.js';
 import { headerMenu } from './header-menu.js';
 import { bindHelpKey, helpButton } from './help.js';
 import { HistoryPanel } from './history.js';
 import { renderLanding } from './landing.js';
 import { askForKey, lockBoard, unlockBoard } from './locks.js';
-import { localMeta } from './offline.js';
+import { localDbName, localMeta } from './offline.js';
 import { BoardSession } from './session.js';
+import { shareBoard } from './share.js';
 import { applyTheme, themeToggle } from './theme.js';
 import { boardLabel, titleControl } from './title.js';
 import { KanbanBoard } from './todo/kanban.js';
@@ -40,17 +41,26 @@ function message(title: string, text: string, ...extra: Node[]): void {
   );
 }
 
+/** A view-only link that names nothing any more: this browser forgets it, its copy of the board included. */
+function linkGone(token: string, title: string, text: string): void {
+  close?.();
+  close = undefined;
+  recent.remove(token);
+  indexedDB.deleteDatabase(localDbName(token)); // waits for the closed session's connection, then deletes
+  message(title, text);
+}
+
 async function route(): Promise<void> {
   close?.();
   close = undefined;
-  const id = location.hash.slice(1).toLowerCase();
+  const id = boardInHash();
   document.body.classList.toggle('embed', embed);
   if (!id) {
     root.replaceChildren();
     document.title = 'Boards';
     return renderLanding(root);
   }
-  if (!isUuid(id)) return message('No board here', 'This link does not name a board.');
+  if (!opensBoard(id)) return message('No board here', 'This link does not name a board.');
   prefetchBoard(id); // started already by the entry, unless the hash changed since (first-paint.ts)
   const meta = await takeMeta(id);
   if ('offline' in meta) {
@@ -62,6 +72,12 @@ async function route(): Promise<void> {
       h('button', { type: 'button', onclick: () => void show() }, 'Try again'),
     );
   }
+  if (isViewToken(id) && ('missing' in meta || 'deleted' in meta))
+    return linkGone(
+      id,
+      'This link no longer works',
+      'This view-only link was revoked, or its board erased. Ask whoever shared it for a new one.',
+    );
   if ('missing' in meta) {
     recent.remove(id);
     return message('No board here', 'There is no board at this address.');
@@ -87,9 +103,17 @@ function open(id: string, meta: BoardMeta, offline = false): void {
   if (!embed) recent.add(id, meta.mode, meta.title);
   document.title = boardLabel(id, meta.mode, meta.title);
   let lockMode = meta.lockMode;
+  // Opened by a view-only link's token: read-only from the first paint, and it cannot share (docs/sharing.md).
+  const viewOnly = isViewToken(id);
   const session = new BoardSession(id, {
-    readOnly: embed,
+    readOnly: embed || viewOnly,
     present: !embed,
+    onRevoked: () =>
+      linkGone(
+        id,
+        'This view-only link was revoked',
+        'Whoever shared it took it back, so it no longer shows the board. Ask them for a new link if you need one.',
+      ),
     onNeedKey: (reason) => {
       if (reason === 'board_locked' && !embed)
         void askForKey(id, 'The board was locked. Enter its key to go on.').then((ok) => ok && session.reconnect());
@@ -144,21 +168,42 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     h('span', {}, ' Whoever locked this board can give you its key to edit.'),
     h('button', { type: 'button', onclick: askKey }, 'Enter key'),
   );
+  // The same place for a view-only link, without the way in: a token never edits, whatever the key.
+  const viewBanner = h(
+    'div.locked-banner.view-banner',
+    { role: 'status', 'data-testid': 'view-banner' },
+    h('strong', {}, 'View-only link.'),
+    h('span', {}, ' Look, zoom, export and see the history: this link cannot change the board.'),
+  );
   // The board's name, renamed in place (title.ts); the document holds it, so it follows every rename live.
   const title = titleControl(
     session,
     () => (session.doc.getMap('meta').get('mode') as string | undefined) ?? meta.mode,
     { editable: () => !embed && !session.readOnly, recentList: !embed },
   );
-  const share = h(
-    'button',
-    {
-      type: 'button',
-      onclick: () =>
-        navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('Board link copied.')),
-    },
-    'Copy link',
-  );
+  const share = viewOnly
+    ? h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            navigator.clipboard?.writeText(`${location.origin}/#${id}`).then(() => toast('View-only link copied.')),
+        },
+        'Copy link',
+      )
+    : h(
+        'button',
+        {
+          type: 'button',
+          'data-testid': 'share',
+          onclick: () =>
+            void shareBoard(id, () => {
+              session.reconnect();
+              refresh();
+            }),
+        },
+        'Share',
+      );
   const header = h(
     'header.bar',
     {},
@@ -168,7 +213,8 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     people,
     h('span.spacer'),
     embed ? null : history.button,
-    headerMenu(share, keyButton, lockButton, unlockButton, themeToggle()), // one "⋯" on a phone (header-menu.ts)
+    // One "⋯" on a phone (header-menu.ts); a view-only link has no key or lock to offer.
+    viewOnly ? headerMenu(share, themeToggle()) : headerMenu(share, keyButton, lockButton, unlockButton, themeToggle()),
     helpButton(() => mode),
   );
 
@@ -237,7 +283,7 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     view = mode === 'todo' ? new KanbanBoard(session, { embed }) : new DrawBoard(session, { embed });
     // The history sits beside the board (over it on a phone); an embed is read-only and minimal, so it has none.
     root.replaceChildren(
-      ...(embed ? [] : [header, lockedBanner]),
+      ...(embed ? [] : [header, viewOnly ? viewBanner : lockedBanner]),
       h('div.board-area', {}, view.element, history.viewer, history.panel),
     );
     if (embed && view instanceof DrawBoard) {

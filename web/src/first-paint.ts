@@ -13,7 +13,22 @@
  * loaded, and the router takes them once it runs.
  */
 import type { ImageItem, StrokeItem, TextNode } from '../../board/model/document-model.js';
+import { isUuid } from '../../schema/uuid.js';
+import { isViewToken } from '../../schema/view-token.js';
 import { api, loadMeta, recent } from './api.js';
+
+/**
+ * The board the URL's hash names: a board id (any case, as typed) or a view
+ * token (`v_…`, whose case matters), as given; '' for none. An id or token
+ * is valid only when `isUuid` or `isViewToken` says so.
+ */
+export function boardInHash(hash: string = location.hash): string {
+  const name = hash.slice(1);
+  return isViewToken(name) ? name : name.toLowerCase();
+}
+
+/** A name a board opens by: its id, or a view-only link's token. */
+export const opensBoard = (name: string) => isUuid(name) || isViewToken(name);
 
 /** The draw content of `/json/{id}`; images come without their blob hash, which only the document has. */
 export type DrawSnapshot = {

@@ -8,6 +8,7 @@
  * (`/?embed=1#<id>`), live. Without a network on the first view there is no
  * board to show, and the page says so rather than showing a fake.
  */
+import { isViewToken } from '../../schema/view-token.js';
 import { ApiError, api, recent } from './api.js';
 import { themeToggle } from './theme.js';
 import { boardLabel } from './title.js';
@@ -195,6 +196,8 @@ export function renderLanding(root: HTMLElement): void {
                   'li',
                   {},
                   h('a', { href: `#${entry.id}`, 'data-id': entry.id }, boardLabel(entry.id, entry.mode, entry.title)),
+                  // Opened by a view-only link: kept to open again, and said so, since it cannot edit.
+                  isViewToken(entry.id) ? h('span.view-tag', {}, 'view only') : null,
                   h('span.when', {}, ` ${new Date(entry.opened).toLocaleString()}`),
                 ),
               ),

@@ -1,6 +1,20 @@
 /** Locking a board, entering a key for one, and unlocking it. */
+import { isViewToken } from '../../schema/view-token.js';
 import { ApiError, api, keys } from './api.js';
 import { dialog, h, toast } from './ui.js';
+
+/** Whether `key` opens the board; a view token cannot verify a key (a write), so its read with the key is the test. */
+async function keyOpens(boardId: string, key: string): Promise<boolean> {
+  if (!isViewToken(boardId))
+    return (await api<{ ok: boolean }>('POST', `/api/boards/${boardId}/verify-key`, { key })).ok;
+  try {
+    await api('GET', `/api/boards/${boardId}/meta`, undefined, undefined, { 'x-board-key': key });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return false;
+    throw error;
+  }
+}
 
 /** Asks for the key of a locked board, checks it, and keeps it for this browser session. */
 export async function askForKey(boardId: string, why: string): Promise<boolean> {
@@ -17,8 +31,7 @@ export async function askForKey(boardId: string, why: string): Promise<boolean> 
   const check = async (): Promise<string | null> => {
     const key = input.value.trim().toLowerCase();
     try {
-      const { ok } = await api<{ ok: boolean }>('POST', `/api/boards/${boardId}/verify-key`, { key });
-      if (!ok) return 'That key does not open this board. Check it and try again.';
+      if (!(await keyOpens(boardId, key))) return 'That key does not open this board. Check it and try again.';
       keys.set(boardId, key);
       return null;
     } catch (error) {

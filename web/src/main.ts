@@ -7,9 +7,8 @@
  * first-paint.ts needs: no zod, no Yjs.
  */
 import './styles.css';
-import { isUuid } from '../../schema/uuid.js';
-import { prefetchBoard } from './first-paint.js';
+import { boardInHash, opensBoard, prefetchBoard } from './first-paint.js';
 
-const boardId = location.hash.slice(1).toLowerCase();
-if (isUuid(boardId)) prefetchBoard(boardId);
+const boardId = boardInHash();
+if (opensBoard(boardId)) prefetchBoard(boardId);
 void import('./app.js');

@@ -8,7 +8,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from
 import { IndexeddbPersistence, storeState } from 'y-indexeddb';
 import * as Y from 'yjs';
 import { MAP_NAMES } from '../../board/model/document-model.js';
-import { BoardError } from '../../board/model/errors.js';
+import { BoardError, CLOSE } from '../../board/model/errors.js';
 import type { BoardWrite } from '../../board/mutations/board-write.js';
 import { localWrite } from '../../board/mutations/local-write.js';
 import { type BoardMode, CollabStateless } from '../../schema/index.js';
@@ -57,6 +57,8 @@ export class BoardSession {
       /** False for an embed: a viewer the board's people do not see (no name, no cursor). */
       present?: boolean;
       onNeedKey: (reason: string) => void;
+      /** The view-only link this board was opened with was revoked (close 4404): the provider is not to reconnect. */
+      onRevoked?: () => void;
     },
   ) {
     this.readOnly = options.readOnly;
@@ -87,6 +89,7 @@ export class BoardSession {
       onUnsyncedChanges: ({ number }) => this.update({ pending: number }),
       onStateless: ({ payload }) => this.reportRepairs(payload),
     });
+    this.socket.on('close', this.onClose);
     this.quietFirstSync();
     this.provider.attach();
     this.provider.awareness?.setLocalState(this.present ? { user: this.me } : null);
@@ -131,6 +134,14 @@ export class BoardSession {
     };
     this.doc.on('beforeTransaction', onBefore);
   }
+
+  private readonly onClose = ({ event }: { event: { code: number; reason: string } }) => {
+    const { code, reason } = CLOSE.viewLinkRevoked;
+    if (event.code === code && event.reason === reason) {
+      this.socket.disconnect(); // before the provider's retry, which would only be refused
+      this.options.onRevoked?.();
+    }
+  };
 
   private readonly onNetwork = () => {
     this.update({ online: navigator.onLine });

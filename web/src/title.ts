@@ -8,13 +8,19 @@
 
 import { boardTitle, setBoardTitle } from '../../board/model/title.js';
 import { BoardTitle, MAX_BOARD_TITLE_CHARS } from '../../schema/index.js';
+import { isViewToken } from '../../schema/view-token.js';
 import { recent } from './api.js';
 import type { BoardSession } from './session.js';
 import { h, toast } from './ui.js';
 
-/** What a board is called: its title, else its kind and the start of its id (`Draw board 6ee9b121`). */
+/**
+ * What a board is called: its title, else its kind and the start of its id (`Draw board 6ee9b121`);
+ * a view-only link's board is "Shared draw board", since the start of its token would be part of a credential.
+ */
 export function boardLabel(id: string, mode: string, title?: string): string {
-  return title || `${mode === 'todo' ? 'Todo' : 'Draw'} board ${id.slice(0, 8)}`;
+  if (title) return title;
+  const kind = mode === 'todo' ? 'todo' : 'draw';
+  return isViewToken(id) ? `Shared ${kind} board` : `${kind === 'todo' ? 'Todo' : 'Draw'} board ${id.slice(0, 8)}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  * they do on screen), and printing (or saving as PDF) through the browser's
  * print dialogue, on one page the size of the board.
  */
+import { isViewToken } from '../../../schema/view-token.js';
 import type { Action } from '../actions/action.js';
 import { h, toast } from '../ui.js';
 import { unionBox } from './clipboard.js';
@@ -193,9 +194,9 @@ function dropRepeated(element: Element, inherited: Map<string, string>): void {
   for (const child of element.children) dropRepeated(child, own);
 }
 
-/** The file name of an export: the board's short id, and whether it is only the selection. */
+/** The file name of an export: the board's short id (never part of a view token, a credential), and whether it is only the selection. */
 export function exportName(boardId: string, format: ExportFormat, selection: boolean): string {
-  return `board-${boardId.slice(0, 8)}${selection ? '-selection' : ''}.${format}`;
+  return `board-${isViewToken(boardId) ? 'shared' : boardId.slice(0, 8)}${selection ? '-selection' : ''}.${format}`;
 }
 
 /** Exports and downloads; the selection when `selection` (and something is selected), else the whole board. */
