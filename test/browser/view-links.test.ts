@@ -124,11 +124,18 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
     const viewer = await openAsViewer(url);
     await viewer.page.goto(`${t.server.url}/`); // the landing page lists it, marked view only
     await viewer.page.waitForSelector('.recent li:has-text("view only")');
+    await viewer.page.locator('.recent').screenshot({ path: join(SHOTS, 'recent-1280-light.png') });
     await viewer.page.click('.recent li:has-text("view only") a');
     await viewer.page.waitForSelector('[data-testid=status]:text-is("Live")');
 
     await editor.page.click('dialog[open] button[aria-label="Revoke temporary"]');
-    await editor.page.click('dialog[open] >> nth=-1 >> button:text-is("Revoke")');
+    const confirm = editor.page.locator('dialog[open]', { hasText: 'Revoke this link?' }).getByRole('button', {
+      name: 'Revoke',
+      exact: true,
+    });
+    await confirm.waitFor();
+    await editor.page.screenshot({ path: join(SHOTS, 'revoke-confirm-1280-light.png') });
+    await confirm.click();
     const revoked = Date.now();
     await viewer.page.waitForSelector('h1:text-is("This view-only link was revoked")', { timeout: 3_000 });
     expect(Date.now() - revoked).toBeLessThan(1_500);
@@ -248,6 +255,11 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
         );
         await viewer.page.screenshot({ path: join(SHOTS, `view-${name}.png`) });
         expect(await seriousIn(viewer.page, 'body'), name).toEqual([]);
+        if (viewport === PHONE) {
+          await viewer.page.getByRole('button', { name: 'Board actions' }).tap();
+          await viewer.page.waitForSelector('.header-menu-list:popover-open');
+          await viewer.page.screenshot({ path: join(SHOTS, `view-menu-${name}.png`) });
+        }
         await viewer.context.close();
         const context = await chrome.browser.newContext({
           viewport,

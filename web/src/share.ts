@@ -157,7 +157,13 @@ export async function shareBoard(boardId: string, onKey: () => void): Promise<vo
   const revoke = async (link: ViewLink) => {
     const sure = await dialog(
       'Revoke this link?',
-      [h('p', {}, `Whoever has "${link.label ?? 'the link without a label'}" can no longer see the board, at once.`)],
+      [
+        h(
+          'p',
+          {},
+          `Whoever has "${link.label ?? 'the link without a label'}" can no longer open the board, from now on.`,
+        ),
+      ],
       [
         { label: 'Cancel', value: 'cancel' },
         { label: 'Revoke', value: 'ok', primary: true },
