@@ -63,15 +63,29 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
     const id = await createBoard(t.server.url, { content: { texts: [{ x: 200, y: 200, content: 'Shared note' }] } });
     const editorContext = await chrome.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const editor = await openBoard(editorContext, t.server.url, id, { items: 1 });
-    await openShare(editor.page);
+    // By keyboard alone: Enter on Share, the edit link's Copy has the focus, Tab to the label, Enter makes the link.
+    const focused = () => editor.page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await editor.page.locator('[data-testid=share]').focus();
+    await editor.page.keyboard.press('Enter');
+    await editor.page.waitForSelector('dialog[open] [data-testid=view-links]');
+    expect(await focused()).toBe('copy-edit-link');
     expect(await editor.page.locator('dialog[open] input[aria-label="Edit link"]').inputValue()).toBe(
       `${t.server.url}/#${id}`,
     );
-    const url = await makeLink(editor.page, 'for the client');
+    await editor.page.keyboard.press('Tab');
+    expect(await focused()).toBe('view-link-label');
+    await editor.page.keyboard.type('for the client');
+    await editor.page.keyboard.press('Enter');
+    const made = editor.page.locator('dialog[open] .share-made input');
+    await made.waitFor();
+    await editor.page.waitForSelector('dialog[open] [data-testid=view-links] li:has-text("for the client")');
+    expect(await focused()).toBe('copy-view-link');
+    const url = await made.inputValue();
     expect(url).toMatch(/\/#v_[A-Za-z0-9_-]{22}$/);
     await editor.page.screenshot({ path: join(SHOTS, 'share-dialog-1280-light.png') });
     await editor.page.keyboard.press('Escape');
     await editor.page.waitForSelector('dialog[open]', { state: 'detached' });
+    expect(await focused()).toBe('share');
 
     const viewer = await openAsViewer(url);
     const { page } = viewer;
@@ -141,6 +155,12 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
     expect(Date.now() - revoked).toBeLessThan(1_500);
     await editor.page.waitForSelector('dialog[open] [data-testid=view-links] li:text-is("None yet.")');
     expect(await viewer.page.locator('[data-testid=canvas]').count()).toBe(0);
+    // The browser's copy of the board goes with the link.
+    const token = url.slice(url.indexOf('#') + 1);
+    await viewer.page.waitForFunction(
+      async (name) => !(await indexedDB.databases()).some((db) => db.name === name),
+      `board-${token}`,
+    );
     await viewer.page.screenshot({ path: join(SHOTS, 'revoked-1280-light.png') });
     // No reconnect loop: the page stays as it is, and the landing page no longer offers the link.
     await viewer.page.goto(`${t.server.url}/`);
@@ -237,6 +257,27 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
     expect(await page.locator('[data-testid=share], [data-testid=lock]').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  // The copy this browser kept loads as an update the server refuses a read-only connection and never acknowledges.
+  it('a view-only link opened again from this browser is Live, not Saving… for ever (and a write-locked board still is)', async () => {
+    const locked = (
+      await t.api.post('/api/boards', { lock: 'write', content: { texts: [{ x: 9, y: 9, content: 'A' }] } })
+    ).body;
+    const { token } = (
+      await t.api.post(`/api/boards/${locked.id}/view-links`, {}, { 'x-board-key': locked.access_key })
+    ).body;
+    for (const name of [token, locked.id]) {
+      const viewer = await openAsViewer(`${t.server.url}/#${name}`);
+      await viewer.page.waitForSelector('[data-id]:has-text("A")');
+      await viewer.page.waitForFunction(
+        async (db) => (await indexedDB.databases()).some((x) => x.name === db),
+        `board-${name}`,
+      );
+      await viewer.page.reload();
+      await viewer.page.waitForSelector('[data-testid=status]:text-is("Live")');
+      await viewer.context.close();
+    }
   });
 
   it('looks right on a phone and a desktop, light and dark', async () => {

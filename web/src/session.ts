@@ -81,7 +81,7 @@ export class BoardSession {
       token: () => keys.get(boardId) ?? '',
       onAuthenticated: ({ scope }) => {
         this.readOnly = this.options.readOnly || scope === 'readonly';
-        this.changed();
+        this.update({});
       },
       onAuthenticationFailed: ({ reason }) => this.options.onNeedKey(reason),
       onStatus: ({ status }) => this.update({ connected: status === 'connected' }),
@@ -184,6 +184,8 @@ export class BoardSession {
 
   private update(partial: Partial<SyncState>): void {
     this.state = { ...this.state, ...partial };
+    // The server refuses a read-only connection's updates (this browser's copy loading, say) and never acknowledges them: none waits to be saved.
+    if (this.readOnly) this.state.pending = 0;
     const { connected, synced, pending } = this.state;
     if (connected && synced && pending === 0 && this.state.edits > 0) {
       this.unsent.settle();
