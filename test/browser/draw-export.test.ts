@@ -215,6 +215,8 @@ describe('draw export and print', () => {
       const svg = bytes.toString('utf8');
       writeFileSync(join(ARTIFACTS, `draw-export-15${dark ? '-dark' : ''}.svg`), svg);
       expect(svg.length, 'the SVG of 15 items without images').toBeLessThan(40_000);
+      // Only the board: none of the app's own layers (handles, the selection's box, snap guides, waiting images).
+      expect(svg).not.toMatch(/class="(handles|box-handle|selection-box|snap-guides|waiting-images)"/);
       const seen = await page.evaluate((text) => {
         const root = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
         const [width, height] = ['width', 'height'].map((name) => Number(root.getAttribute(name)));

@@ -451,12 +451,13 @@ describe('draw selection and transform', () => {
     expectEdgeToEdge(await drawn(), 'mid-drag');
     await page.mouse.move(at.x - 750, at.y + 400, { steps: 6 });
     await page.mouse.up();
+    const seen = await drawn();
+    // The release's own write: a live write of the drag can be read first, and is not where it ended.
     const moved = await until(async () => {
       const board = await boardJson(t.server.url, id);
-      const target = board.texts.find((x: any) => x.id === to.id);
-      return target.x < from.x - 50 && board;
+      const points: number[][] = board.lines[0].points;
+      return seen.ends.every((end, i) => Math.hypot(points[i][0] - end.x, points[i][1] - end.y) < 0.5) && board;
     });
-    const seen = await drawn();
     expect(seen.to.x + seen.to.width).toBeLessThan(seen.from.x); // below-left, clear of the source
     expect(seen.to.y).toBeGreaterThan(seen.from.y + seen.from.height);
     expectEdgeToEdge(seen, 'after the move');

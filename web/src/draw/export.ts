@@ -71,6 +71,9 @@ function framed(ctx: DrawContext, ids: ReadonlySet<string> | null): Box | null {
  * picture's, whatever the person's pan and zoom; other people's cursors, the
  * selection's outline and items outside `ids` are left out.
  */
+/** The world layer's parts that are the app's, not the board's: never in a picture of the board. */
+const NOT_CONTENT = ['cursors', 'editor', 'paper', 'handles', 'snap-guides', 'waiting-images'];
+
 export async function exportBlob(
   ctx: DrawContext,
   format: ExportFormat,
@@ -97,7 +100,7 @@ export async function exportBlob(
     style: { transform: `translate(${-frame.x}px, ${-frame.y}px)`, left: '0', top: '0' },
     filter: (node: Node) => {
       if (!(node instanceof Element)) return true;
-      if (['cursors', 'editor', 'paper'].some((name) => node.classList.contains(name))) return false;
+      if (NOT_CONTENT.some((name) => node.classList.contains(name))) return false;
       const id = (node as HTMLElement).dataset?.id;
       return !ids || !id || ids.has(id);
     },
