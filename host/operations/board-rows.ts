@@ -89,7 +89,7 @@ export const ENTRY_ROWS = {
     access: 'read',
     tool: {
       title: 'Read a board',
-      description: 'The board: etag, texts, lines, images; columns, tasks, lanes.',
+      description: 'The board: etag, texts, lines, images, shapes, frames; columns, tasks, lanes.',
     },
     run: (boards, { board_id, access_key: _key, ...read }, call) => boards.board(board_id, call.caller(board_id), read),
   }),
