@@ -1,16 +1,28 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { upsertImage, upsertStroke, upsertText } from '../board/mutations/draw.js';
-import { INK_COLORS, MAX_IMAGES, MAX_STROKES, MAX_TEXT_NODES } from '../schema/index.js';
+import { upsertFrame, upsertShape } from '../board/mutations/shapes.js';
+import {
+  INK_COLORS,
+  MAX_FRAME_TITLE_CHARS,
+  MAX_FRAMES,
+  MAX_IMAGES,
+  MAX_SHAPE_LABEL_CHARS,
+  MAX_SHAPES,
+  MAX_STROKE_LABEL_CHARS,
+  MAX_STROKES,
+  MAX_TEXT_NODES,
+  SHAPE_KINDS,
+} from '../schema/index.js';
 import { PNG_1PX } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { connectJson } from './helpers/realtime.js';
 import { TEST_CALLER, useServer } from './helpers/server.js';
+import { contrast, parseSvg } from './helpers/svg.js';
 
 const t = useServer();
 
 /** The documented bound for the preview of a board filled to every quota (docs/preview.md). */
-const MAX_PREVIEW_BYTES = 800_000;
+const MAX_PREVIEW_BYTES = 1_400_000;
 const HOSTILE = [
   '<script>alert(1)</script>',
   ']]><!--',
@@ -22,12 +34,6 @@ const HOSTILE = [
   '```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B["</svg><svg onload=alert(1)>"]\n  B -->|"&lt;x&gt; \'"| C{{"]]><!--"}}\n```',
   '```mermaid\nsequenceDiagram\n  participant A as <script>\n  A->>B: </text><foreignObject onload="x">\n```',
 ];
-
-function parse(svg: string) {
-  const valid = XMLValidator.validate(svg);
-  if (valid !== true) throw new Error(`invalid XML: ${JSON.stringify(valid)}`);
-  return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(svg).svg;
-}
 
 /** The item groups of the preview (and each stroke's polyline), with their class. */
 function groups(svg: any): any[] {
@@ -72,7 +78,7 @@ describe('GET /svg-preview/{id}', () => {
     const res = await preview(id);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
-    const svg = parse(res.text);
+    const svg = parseSvg(res.text);
     const [minX, minY, width, height] = svg.viewBox.split(' ').map(Number);
     expect(minX).toBeLessThanOrEqual(0);
     expect(minY).toBeLessThanOrEqual(0);
@@ -111,7 +117,7 @@ describe('GET /svg-preview/{id}', () => {
       })
     ).body;
     const res = await preview(id);
-    const svg = parse(res.text);
+    const svg = parseSvg(res.text);
     expect(res.text).toContain('Backlog row');
     expect(res.text).toContain('☐ urgent thing');
     expect(res.text).toContain('☑ finished thing');
@@ -130,7 +136,7 @@ describe('GET /svg-preview/{id}', () => {
     human.send({ type: 'draw_stroke', ref: 1, points: [0, 0, 10, 10] });
     await human.next((f) => f.type === 'ack');
     human.close();
-    const svg = parse((await preview(id)).text);
+    const svg = parseSvg((await preview(id)).text);
     const byText = (text: string) => groups(svg).find((g) => JSON.stringify(g).includes(text));
     expect(byText('by an agent').class).toContain('ai');
     expect(byText('by an agent').rect.stroke).toBe('#8e24aa');
@@ -144,6 +150,26 @@ describe('GET /svg-preview/{id}', () => {
     for (const [i, content] of HOSTILE.entries())
       await t.api.post(`/api/boards/${draw}/texts`, { x: i * 300, y: 0, content });
     await t.api.post(`/api/boards/${draw}/links`, { x: 0, y: 300, url: 'https://x.test/"><script>alert(1)</script>' });
+    let frame = '';
+    for (const [i, text] of HOSTILE.entries()) {
+      const [x, y] = [i * 300, 600];
+      await t.api.post(`/api/boards/${draw}/shapes`, { shape: 'diamond', x, y, width: 200, height: 100, label: text });
+      await t.api.post(`/api/boards/${draw}/strokes`, {
+        points: [
+          [x, y + 150],
+          [x + 200, y + 150],
+        ],
+        label: text.slice(0, 200),
+      });
+      const made = await t.api.post(`/api/boards/${draw}/frames`, {
+        x,
+        y: y - 40,
+        width: 250,
+        height: 300,
+        title: text.slice(0, 200),
+      });
+      frame ||= made.body.id;
+    }
     const todo = (
       await t.api.post('/api/boards', {
         mode: 'todo',
@@ -154,8 +180,8 @@ describe('GET /svg-preview/{id}', () => {
         },
       })
     ).body.id;
-    for (const id of [draw, todo]) {
-      const { text } = await preview(id);
+    for (const path of [draw, `${draw}?frame=${frame}`, todo]) {
+      const { text } = await preview(path);
       const names = new Set<string>();
       const walk = (node: unknown) => {
         if (node && typeof node === 'object')
@@ -164,7 +190,7 @@ describe('GET /svg-preview/{id}', () => {
             walk(value);
           }
       };
-      walk(parse(text));
+      walk(parseSvg(text));
       expect([...names].filter((name) => name === 'script' || name.startsWith('on'))).toEqual([]);
       expect(text).not.toMatch(/<script/i);
       expect(text).not.toContain('\u0000');
@@ -207,29 +233,36 @@ describe('GET /svg-preview/{id}', () => {
         upsertStroke(w, {
           points: Array.from({ length: 50 }, (_, k) => [i + k * 3, (i * 7 + k * 11) % 700] as [number, number]),
           color: 'blue',
+          label: `label ${i} `.repeat(40).slice(0, MAX_STROKE_LABEL_CHARS),
         });
       for (let i = 0; i < MAX_IMAGES; i++)
         upsertImage(w, { x: i * 70, y: -300, width: 64, height: 64, dataUrl: PNG_1PX, thumbDataUrl: thumb });
+      for (let i = 0; i < MAX_SHAPES; i++)
+        upsertShape(w, {
+          shape: SHAPE_KINDS[i % 3],
+          x: (i % 40) * 200,
+          y: 6_000 + Math.floor(i / 40) * 120,
+          width: 180,
+          height: 100,
+          label: `**Shape** ${i} `.repeat(1_000).slice(0, MAX_SHAPE_LABEL_CHARS),
+          fill: 'semi',
+          author: 'ai:bench',
+        });
+      for (let i = 0; i < MAX_FRAMES; i++)
+        upsertFrame(w, {
+          x: (i % 10) * 800,
+          y: 10_000 + Math.floor(i / 10) * 500,
+          width: 700,
+          height: 400,
+          title: 'F'.repeat(MAX_FRAME_TITLE_CHARS),
+        });
     });
     const res = await preview(id);
-    parse(res.text);
+    parseSvg(res.text);
     expect(res.text.length).toBeLessThan(MAX_PREVIEW_BYTES);
     console.log(`preview of a board filled to its quotas: ${res.text.length} bytes`);
   });
 });
-
-/** WCAG contrast ratio of two #rrggbb colours. */
-function contrast(a: string, b: string): number {
-  const luminance = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => {
-      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 describe('the preview shows the board as the app does', () => {
   it('an arrow (a stroke anchored at its end) has a head of its colour; a plain stroke has none', async () => {
@@ -288,7 +321,7 @@ describe('the preview shows the board as the app does', () => {
     const { id } = (await t.api.post('/api/boards')).body;
     for (const [i, color] of INK_COLORS.entries())
       await t.api.post(`/api/boards/${id}/texts`, { x: 0, y: i * 60, content: color, postit: true, color });
-    const svg = parse((await preview(id)).text);
+    const svg = parseSvg((await preview(id)).text);
     const postits = groups(svg).filter((g) => g.class.startsWith('text postit'));
     expect(postits).toHaveLength(INK_COLORS.length);
     for (const postit of postits) {
@@ -305,7 +338,7 @@ describe('the preview shows the board as the app does', () => {
     const title = /<text class="title" x="(-?\d+)" y="(-?\d+)"[^>]*>([^<]*)<\/text>/.exec(res);
     expect(title?.[3]).toBe('Q3 architecture &lt;draft&gt;');
     expect(Number(title![2])).toBeLessThan(0);
-    const [, minY] = parse(res).viewBox.split(' ').map(Number);
+    const [, minY] = parseSvg(res).viewBox.split(' ').map(Number);
     expect(minY).toBeLessThan(Number(title![2]) - 22);
   });
 
@@ -332,7 +365,7 @@ describe('the preview shows the board as the app does', () => {
       assignee: 'dana',
     });
     const res = (await preview(id)).text;
-    const [, minY] = parse(res).viewBox.split(' ').map(Number);
+    const [, minY] = parseSvg(res).viewBox.split(' ').map(Number);
     const lane = /<text class="lane" x="-?\d+" y="(-?\d+)"[^>]*>Marketing<\/text>/.exec(res);
     // The label's glyphs rise about a font size above its baseline: all of them inside the viewBox.
     expect(Number(lane![1]) - 15).toBeGreaterThanOrEqual(minY);

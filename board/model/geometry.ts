@@ -24,3 +24,10 @@ export const liesWithin = (box: Box, area: Box): boolean =>
   box.y >= area.y &&
   box.x + box.width <= area.x + area.width &&
   box.y + box.height <= area.y + area.height;
+
+/** Whether `box` and `area` share any point, edges included. */
+export const overlaps = (box: Box, area: Box): boolean =>
+  box.x <= area.x + area.width &&
+  area.x <= box.x + box.width &&
+  box.y <= area.y + area.height &&
+  area.y <= box.y + box.height;

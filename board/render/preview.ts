@@ -2,13 +2,15 @@
  * The schematic SVG preview of a board: a few kB that show its layout at a
  * glance (texts as boxes with their Markdown laid out and wrapped, post-its
  * yellow, Mermaid diagrams drawn, strokes as simplified polylines, images as
- * their thumbnails, links as pills, kanban columns and cards). AI-authored
- * items get a purple border. Every user string is escaped.
+ * their thumbnails, links as pills, shapes, frames and connector labels
+ * (preview-shapes.ts), kanban columns and cards), or one frame's area alone.
+ * AI-authored items get a purple border. Every user string is escaped.
  */
 import type * as Y from 'yjs';
-import { type BoardMode, INK_HEX, type InkColor, NOTE_TINT, type Point, tintsNote } from '../../schema/index.js';
+import { type BoardMode, INK_HEX, type Point, tintsNote } from '../../schema/index.js';
 import {
   boardMaps,
+  type FrameItem,
   type ImageItem,
   isLink,
   type LinkItem,
@@ -18,6 +20,7 @@ import {
   type TaskItem,
   type TextItem,
 } from '../model/document-model.js';
+import { liesWithin, strokeBBox, type World } from '../model/geometry.js';
 import { arrowheadEnds } from '../model/items.js';
 import { boardTitle } from '../model/title.js';
 import { todoView } from '../reads/snapshot.js';
@@ -35,14 +38,15 @@ import {
   type TextLayout,
 } from './item-layout.js';
 import { mermaidSource } from './markdown.js';
-import { BODY_FONT_PX, baseline, lineHeight, type Run } from './preview-markdown.js';
+import { AI_BORDER, AI_WIDTH, Bounds, type Box, Canvas, isAi, MARGIN_PX, n, truncate } from './preview-canvas.js';
+import { postitFill, postitInk } from './preview-ink.js';
+import { drawLines } from './preview-lines.js';
+import { BODY_FONT_PX } from './preview-markdown.js';
 import { drawMermaid, placeDiagram } from './preview-mermaid.js';
+import { drawFrame, drawLineLabels, drawShape, FRAME_TITLE_ROOM_PX, labelBudget } from './preview-shapes.js';
 import { xml } from './xml.js';
 
 const CARD_HEX: Record<string, string> = { red: '#ffcdd2', blue: '#bbdefb', green: '#c8e6c9' };
-const AI_BORDER = '#8e24aa';
-const POSTIT_FILL = '#fff59d';
-const AI_WIDTH = 2;
 /** Lines a text shows: at most 40, and 1500 shared by all texts (a board of 500 shows 3 each), so the preview stays bounded. */
 const MAX_LINES_PER_TEXT = 40;
 const MIN_LINES_PER_TEXT = 3;
@@ -56,15 +60,6 @@ const MAX_POINTS_PER_STROKE = 48;
 const MIN_POINTS_PER_STROKE = 4;
 /** Points shared by all strokes: a board of 2000 strokes draws each with about 8, so the preview stays bounded. */
 const STROKE_POINT_BUDGET = 16_000;
-const MARGIN_PX = 20;
-
-const isAi = (author: string) => author.startsWith('ai:');
-const n = (value: number) => String(Math.round(value));
-
-function truncate(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
-}
 
 /** Ramer-Douglas-Peucker, then an even pick if still more than `maxPoints`: thousands of points stay a few dozen. */
 export function simplify(points: Point[], tolerance: number, maxPoints = MAX_POINTS_PER_STROKE): Point[] {
@@ -96,61 +91,6 @@ export function simplify(points: Point[], tolerance: number, maxPoints = MAX_POI
   return kept;
 }
 
-type Box = { x: number; y: number; width: number; height: number };
-
-class Bounds {
-  minX = Infinity;
-  minY = Infinity;
-  maxX = -Infinity;
-  maxY = -Infinity;
-  add(box: Box): void {
-    this.minX = Math.min(this.minX, box.x);
-    this.minY = Math.min(this.minY, box.y);
-    this.maxX = Math.max(this.maxX, box.x + box.width);
-    this.maxY = Math.max(this.maxY, box.y + box.height);
-  }
-  viewBox(): Box {
-    if (this.minX === Infinity) return { x: 0, y: 0, width: 400, height: 300 };
-    return {
-      x: this.minX - MARGIN_PX,
-      y: this.minY - MARGIN_PX,
-      width: this.maxX - this.minX + 2 * MARGIN_PX,
-      height: this.maxY - this.minY + 2 * MARGIN_PX,
-    };
-  }
-}
-
-/** A post-it's fill: the note's yellow, or its colour as a light tint, as coloured sticky notes are (the app's .postit.tinted). */
-export function postitFill(color: InkColor | undefined): string {
-  if (!tintsNote(color)) return POSTIT_FILL;
-  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(INK_HEX[color].slice(i, i + 2), 16));
-  return rgbHex(
-    ...([r, g, b].map((c) => Math.round(c * NOTE_TINT + 255 * (1 - NOTE_TINT))) as [number, number, number]),
-  );
-}
-
-/** Ink on a post-it: a colour too light for the yellow fill is darkened until it reads (contrast 4.5:1). */
-export function postitInk(hex: string): string {
-  let [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
-  const fill = luminance(POSTIT_FILL);
-  for (let step = 0; step < 20 && (fill + 0.05) / (luminance(rgbHex(r, g, b)) + 0.05) < 4.5; step++)
-    [r, g, b] = [r, g, b].map((c) => Math.round(c * 0.85));
-  return rgbHex(r, g, b);
-}
-
-function rgbHex(r: number, g: number, b: number): string {
-  return `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/** Relative luminance (WCAG) of a #rrggbb colour. */
-export function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
 /** The frame of a text item: post-its yellow with a shadow as in the app, diagram frames dark, AI authors purple. */
 function textFrame(text: TextItem, width: number, height: number, framed: boolean): string {
   const ai = isAi(text.author);
@@ -163,48 +103,11 @@ function textFrame(text: TextItem, width: number, height: number, framed: boolea
   return `${shadow}<rect x="${n(text.x)}" y="${n(text.y)}" width="${n(width)}" height="${n(height)}" rx="${text.postit ? 2 : 4}" fill="${text.postit ? postitFill(text.color) : '#ffffff'}" stroke="${stroke}" stroke-width="${strokeWidth}"/>`;
 }
 
-function runMarkup(run: Run): string {
-  const attributes = [
-    run.bold ? ' font-weight="bold"' : '',
-    run.italic ? ' font-style="italic"' : '',
-    run.code ? ' font-family="DejaVu Sans Mono, monospace"' : '',
-    run.strike ? ' text-decoration="line-through"' : run.link ? ' text-decoration="underline"' : '',
-    run.link ? ' fill="#1565c0"' : run.code ? ' fill="#37474f"' : '',
-  ].join('');
-  return attributes ? `<tspan${attributes}>${xml(run.text)}</tspan>` : xml(run.text);
-}
-
 /** A text's laid-out lines inside its box (item-layout.ts), the last marked when some did not fit. */
-function drawLines(text: TextItem, layout: TextLayout): string {
-  const { lines, cut, width, border } = layout;
-  const last = lines.at(-1);
-  if (cut && last) {
-    if (last.gap || last.rule) lines[lines.length - 1] = { runs: [{ text: '…' }], size: BODY_FONT_PX, indent: 0 };
-    else last.runs.push({ text: ' …' });
-  }
-  const parts: string[] = [];
-  const left = text.x + border + TEXT_PAD_X_PX;
-  const right = text.x + width - border - TEXT_PAD_X_PX;
-  let y = text.y + border + TEXT_PAD_Y_PX;
-  for (const line of lines) {
-    const height = lineHeight(line);
-    const x = left + line.indent;
-    if (line.rule)
-      parts.push(
-        `<line x1="${n(x)}" y1="${n(y + height / 2)}" x2="${n(right)}" y2="${n(y + height / 2)}" stroke="#bdbdbd"/>`,
-      );
-    if (line.code)
-      parts.push(`<rect x="${n(left)}" y="${n(y)}" width="${n(right - left)}" height="${n(height)}" fill="#eceff1"/>`);
-    if (line.quote) parts.push(`<rect x="${n(left)}" y="${n(y)}" width="3" height="${n(height)}" fill="#bdbdbd"/>`);
-    if (line.runs.length) {
-      const size = line.size === BODY_FONT_PX ? '' : ` font-size="${line.size}"`;
-      parts.push(
-        `<text x="${n(x)}" y="${n(y + baseline(line))}"${size}${line.quote ? ' fill="#616161"' : ''}>${line.runs.map(runMarkup).join('')}</text>`,
-      );
-    }
-    y += height;
-  }
-  return parts.join('');
+function drawTextLines(text: TextItem, layout: TextLayout): string {
+  const left = text.x + layout.border + TEXT_PAD_X_PX;
+  const right = text.x + layout.width - layout.border - TEXT_PAD_X_PX;
+  return drawLines(layout, { left, right, top: text.y + layout.border + TEXT_PAD_Y_PX });
 }
 
 /** A Mermaid text: the diagram drawn and scaled into the box, or its source in a framed monospace box. */
@@ -227,91 +130,146 @@ function drawDiagram(text: TextItem, source: string, budget: DiagramBudget): { m
   // Not drawn (a type the renderer lacks, syntax it reads otherwise, a syntax error, past the budget): the source, framed.
   const framed = sourceText(text, source);
   const layout = layoutText(framed, SOURCE_LINES);
-  return { markup: drawLines(framed, layout), box: layout };
+  return { markup: drawTextLines(framed, layout), box: layout };
 }
 
 type DiagramBudget = { drawn: number; bytes: number; ms: number };
 
-function drawText(text: TextItem, bounds: Bounds, maxLines: number, budget: DiagramBudget): string {
+function drawText(text: TextItem, canvas: Canvas, maxLines: number, budget: DiagramBudget): void {
+  if (canvas.pastArea(text.x, text.y)) return;
   const source = mermaidSource(text.content);
   let markup: string;
   let box: Size;
   if (source === undefined) {
     const layout = layoutText(text, maxLines);
-    [markup, box] = [drawLines(text, layout), layout];
+    [markup, box] = [drawTextLines(text, layout), layout];
   } else ({ markup, box } = drawDiagram(text, source, budget));
-  bounds.add({ x: text.x, y: text.y, ...box });
   const ink = INK_HEX[text.color ?? 'auto'];
   // A coloured post-it shows its colour as the note's, with the plain ink on it.
   const color = text.postit ? (tintsNote(text.color) ? INK_HEX.auto : postitInk(ink)) : ink;
   const framed = !!text.diagram || source !== undefined;
   const classes = `text${text.postit ? ' postit' : ''}${framed ? ' diagram' : ''}${isAi(text.author) ? ' ai' : ''}`;
-  return `<g class="${classes}" fill="${color}">${textFrame(text, box.width, box.height, framed)}${markup}</g>`;
+  canvas.put(
+    { x: text.x, y: text.y, ...box },
+    `<g class="${classes}" fill="${color}">${textFrame(text, box.width, box.height, framed)}${markup}</g>`,
+  );
 }
 
-function drawLink(link: LinkItem, bounds: Bounds): string {
+function drawLink(link: LinkItem, canvas: Canvas): void {
   const label = linkLabel(link);
   const { width, height } = layoutLink(link);
-  bounds.add({ x: link.x, y: link.y, width, height });
   const ai = isAi(link.author);
   const stroke = ai ? AI_BORDER : '#1976d2';
-  return `<g class="link${ai ? ' ai' : ''}"><rect x="${n(link.x)}" y="${n(link.y)}" width="${n(width)}" height="${height}" rx="${height / 2}" fill="#e3f2fd" stroke="${stroke}" stroke-width="${ai ? 2 : 1}"/><text x="${n(link.x + width / 2)}" y="${n(link.y + height / 2 + 5)}" text-anchor="middle" fill="#0d47a1">${xml(label)}</text></g>`;
+  canvas.put(
+    { x: link.x, y: link.y, width, height },
+    `<g class="link${ai ? ' ai' : ''}"><rect x="${n(link.x)}" y="${n(link.y)}" width="${n(width)}" height="${height}" rx="${height / 2}" fill="#e3f2fd" stroke="${stroke}" stroke-width="${ai ? 2 : 1}"/><text x="${n(link.x + width / 2)}" y="${n(link.y + height / 2 + 5)}" text-anchor="middle" fill="#0d47a1">${xml(label)}</text></g>`,
+  );
 }
 
-function drawImage(image: ImageItem, bounds: Bounds): string {
-  bounds.add(image);
+function drawImage(image: ImageItem, canvas: Canvas): void {
   const ai = isAi(image.author);
   const frame = `<rect x="${n(image.x)}" y="${n(image.y)}" width="${n(image.width)}" height="${n(image.height)}" fill="${image.thumbDataUrl ? 'none' : '#eeeeee'}" stroke="${ai ? AI_BORDER : '#9e9e9e'}" stroke-width="${ai ? 2 : 1}"/>`;
   const picture = image.thumbDataUrl
     ? `<image href="${xml(image.thumbDataUrl)}" x="${n(image.x)}" y="${n(image.y)}" width="${n(image.width)}" height="${n(image.height)}" preserveAspectRatio="xMidYMid meet"/>`
     : `<text x="${n(image.x + image.width / 2)}" y="${n(image.y + image.height / 2)}" text-anchor="middle" fill="#757575">image</text>`;
-  return `<g class="image${ai ? ' ai' : ''}">${picture}${frame}</g>`;
+  canvas.put(image, `<g class="image${ai ? ' ai' : ''}">${picture}${frame}</g>`);
 }
 
-/** The arrowhead of an ink, as the app draws it (draw/render.ts): a marker takes its colour from where it is defined. */
-function arrowhead(color: string): string {
-  return `<marker id="arrowhead-${color.slice(1)}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${color}"/></marker>`;
+/**
+ * The arrowhead of an ink at a stroke's end or start, as the app draws it
+ * (draw/render.ts): a marker takes its colour from where it is defined. The
+ * start's head is drawn reversed rather than by `auto-start-reverse`, which
+ * resvg (the PNG) turns the wrong way on a vertical stroke.
+ */
+function arrowhead(head: string): string {
+  const [end, color] = head.split(' ');
+  const path = end === 'end' ? 'M0,0 L10,5 L0,10 z' : 'M10,0 L0,5 L10,10 z';
+  return `<marker id="${markerId(end, color)}" viewBox="0 0 10 10" refX="${end === 'end' ? 10 : 0}" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="${path}" fill="${color}"/></marker>`;
 }
 
-/** A stroke as a polyline; an end with an arrowhead (arrowheadEnds) gets the head of its colour (added to `heads`). */
+const markerId = (end: string, color: string) => `arrowhead${end === 'end' ? '' : '-start'}-${color.slice(1)}`;
+
+/** A stroke as a polyline; an end with an arrowhead (arrowheadEnds) gets the head of its colour (added to `heads` as `end #colour`). */
 function drawStroke(
   stroke: StrokeItem,
-  bounds: Bounds,
+  canvas: Canvas,
   tolerance: number,
   maxPoints: number,
   heads: Set<string>,
-): string {
+): void {
   const points = simplify(stroke.points, tolerance, maxPoints);
-  for (const [x, y] of points) bounds.add({ x, y, width: 0, height: 0 });
   const color = INK_HEX[stroke.color] ?? INK_HEX.auto;
   const path = points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ');
   const ends = arrowheadEnds(stroke);
   const arrow = ends.start || ends.end;
-  if (arrow) heads.add(color);
-  const marker = `"url(#arrowhead-${color.slice(1)})"`;
-  const markers = `${ends.start ? ` marker-start=${marker}` : ''}${ends.end ? ` marker-end=${marker}` : ''}`;
-  return `<polyline class="stroke${arrow ? ' arrow' : ''}${isAi(stroke.author) ? ' ai' : ''}" points="${path}" stroke="${color}"${markers}/>`;
+  const marker = (end: string) => `"url(#${markerId(end, color)})"`;
+  const markers = `${ends.start ? ` marker-start=${marker('start')}` : ''}${ends.end ? ` marker-end=${marker('end')}` : ''}`;
+  const drawn = canvas.put(
+    strokeBBox(points),
+    `<polyline class="stroke${arrow ? ' arrow' : ''}${isAi(stroke.author) ? ' ai' : ''}" points="${path}" stroke="${color}"${markers}/>`,
+  );
+  if (drawn && ends.start) heads.add(`start ${color}`);
+  if (drawn && ends.end) heads.add(`end ${color}`);
+}
+
+/** How many items a budget is shared by: all of them, or for a frame's preview those whose place is in its area. */
+function sharing<T>(
+  items: { values(): IterableIterator<T>; readonly size: number },
+  canvas: Canvas,
+  at: (item: T) => World,
+): number {
+  const { area } = canvas;
+  if (!area) return items.size;
+  let count = 0;
+  for (const item of items.values()) if (liesWithin({ ...at(item), width: 0, height: 0 }, area)) count++;
+  return count;
 }
 
 type Drawing = { body: string; bounds: Bounds; defs?: string };
 
-function drawBoard(maps: PreviewMaps): Drawing {
-  const bounds = new Bounds();
-  const parts: string[] = [];
-  for (const image of maps.images.values()) parts.push(drawImage(image, bounds));
+/**
+ * A draw board, back to front: frames behind everything, then images,
+ * shapes, texts and links, strokes, and the strokes' labels over them all.
+ * With a frame, its area alone: the frame itself, and what reaches into it
+ * clipped to its box.
+ */
+function drawBoard(maps: PreviewMaps, frame?: FrameItem): Drawing {
+  const canvas = new Canvas(frame);
+  if (frame) {
+    drawFrame(frame, canvas);
+    canvas.raw(`<g class="frame-area" clip-path="url(#frame-area)">`);
+  }
+  for (const other of maps.frames.values()) if (other.id !== frame?.id) drawFrame(other, canvas);
+  for (const image of maps.images.values()) drawImage(image, canvas);
+  const labels = labelBudget(sharing(maps.shapes, canvas, (shape) => shape));
+  let index = 0;
+  for (const shape of maps.shapes.values()) drawShape(shape, canvas, labels, index++);
   const maxLines = Math.max(
     MIN_LINES_PER_TEXT,
-    Math.min(MAX_LINES_PER_TEXT, Math.floor(TEXT_LINE_BUDGET / Math.max(1, maps.texts.size))),
+    Math.min(
+      MAX_LINES_PER_TEXT,
+      Math.floor(
+        TEXT_LINE_BUDGET /
+          Math.max(
+            1,
+            sharing(maps.texts, canvas, (text) => text),
+          ),
+      ),
+    ),
   );
   const budget: DiagramBudget = { drawn: 0, bytes: 0, ms: 0 };
   for (const node of maps.texts.values())
-    parts.push(isLink(node) ? drawLink(node, bounds) : drawText(node, bounds, maxLines, budget));
-  const placed = bounds.viewBox();
+    isLink(node) ? drawLink(node, canvas) : drawText(node, canvas, maxLines, budget);
+  const placed = frame ?? canvas.bounds.viewBox();
   const tolerance = Math.max(1, Math.max(placed.width, placed.height) / 400);
   const strokes = [...maps.lines.values()];
+  const firstPoint = (stroke: StrokeItem) => ({ x: stroke.points[0][0], y: stroke.points[0][1] });
   const maxPoints = Math.max(
     MIN_POINTS_PER_STROKE,
-    Math.min(MAX_POINTS_PER_STROKE, Math.floor(STROKE_POINT_BUDGET / Math.max(1, strokes.length))),
+    Math.min(
+      MAX_POINTS_PER_STROKE,
+      Math.floor(STROKE_POINT_BUDGET / Math.max(1, sharing(maps.lines, canvas, firstPoint))),
+    ),
   );
   // What every stroke shares is said once, on their group; AI strokes get one glow filter for the whole group,
   // since a rasteriser runs a filter once per element it is on.
@@ -319,13 +277,18 @@ function drawBoard(maps: PreviewMaps): Drawing {
   for (const ai of [false, true]) {
     const group = strokes.filter((stroke) => isAi(stroke.author) === ai);
     if (!group.length) continue;
-    parts.push(
+    canvas.raw(
       `<g class="strokes${ai ? ' ai' : ''}" fill="none" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"${ai ? ' filter="url(#ai-border)"' : ''}>`,
     );
-    for (const stroke of group) parts.push(drawStroke(stroke, bounds, tolerance, maxPoints, heads));
-    parts.push('</g>');
+    for (const stroke of group) drawStroke(stroke, canvas, tolerance, maxPoints, heads);
+    canvas.raw('</g>');
   }
-  return { body: parts.join(''), bounds, defs: [...heads].map(arrowhead).join('') };
+  drawLineLabels(strokes, canvas);
+  if (frame) canvas.raw('</g>');
+  const clip = frame
+    ? `<clipPath id="frame-area"><rect x="${n(frame.x)}" y="${n(frame.y)}" width="${n(frame.width)}" height="${n(frame.height)}"/></clipPath>`
+    : '';
+  return { body: canvas.parts.join(''), bounds: canvas.bounds, defs: clip + [...heads].map(arrowhead).join('') };
 }
 
 const CARD_HEIGHT_PX = 30;
@@ -426,13 +389,33 @@ function drawTitle(title: string, bounds: Bounds): string {
   return `<text class="title" x="${n(left)}" y="${n(top + TITLE_FONT_PX * 1.07)}" font-size="${TITLE_FONT_PX}" font-weight="bold" fill="#212121">${xml(shown)}</text>`;
 }
 
-/** The preview of a board as an SVG document, sized to fit its content (the preview pool caches it per board state). */
-export function renderPreview(maps: PreviewMaps, mode: BoardMode): string {
-  const { body, bounds, defs = '' } = mode === 'todo' ? drawKanban(maps) : drawBoard(maps);
+/** The viewBox of a frame's preview: its box with the margin, and room for its title above. */
+function frameView(frame: FrameItem): Box {
+  const top = MARGIN_PX + (frame.title?.trim() ? FRAME_TITLE_ROOM_PX : 0);
+  return {
+    x: frame.x - MARGIN_PX,
+    y: frame.y - top,
+    width: frame.width + 2 * MARGIN_PX,
+    height: frame.height + MARGIN_PX + top,
+  };
+}
+
+/** What to draw: the whole board, or the area of the frame `frame` names (the whole board when it has none by that id). */
+export type PreviewOptions = { frame?: string };
+
+/**
+ * The preview of a board as an SVG document, sized to fit its content or the
+ * frame asked for (the preview pool caches it per board state and frame).
+ */
+export function renderPreview(maps: PreviewMaps, mode: BoardMode, options: PreviewOptions = {}): string {
+  const frame = mode === 'draw' && options.frame !== undefined ? maps.frames.get(options.frame) : undefined;
+  const { body, bounds, defs = '' } = mode === 'todo' ? drawKanban(maps) : drawBoard(maps, frame);
   const title = boardTitle(maps);
-  const heading = title === undefined ? '' : drawTitle(title, bounds);
-  const box = bounds.viewBox();
+  // A frame's preview is headed by the frame's own title, drawn above it.
+  const heading = title === undefined || frame ? '' : drawTitle(title, bounds);
+  const box = frame ? frameView(frame) : bounds.viewBox();
+  const named = `${title === undefined ? '' : `${xml(title)}: `}${frame ? `frame ${xml(frame.title ?? frame.id)}` : mode === 'todo' ? 'Todo board' : 'Draw board'}`;
   // Both sizes: a browser derives a missing height from the viewBox, but resvg (the PNG) does not.
   const width = Math.min(box.width, 1600);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(width)}" height="${n((width * box.height) / box.width)}" font-family="system-ui, sans-serif" font-size="${BODY_FONT_PX}"><title>${title === undefined ? '' : `${xml(title)}: `}${mode === 'todo' ? 'Todo board' : 'Draw board'} preview</title><defs><filter id="ai-border" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="0" stdDeviation="1.5" flood-color="${AI_BORDER}"/></filter>${defs}</defs><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${heading}${body}</svg>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="${n(box.x)} ${n(box.y)} ${n(box.width)} ${n(box.height)}" width="${n(width)}" height="${n((width * box.height) / box.width)}" font-family="system-ui, sans-serif" font-size="${BODY_FONT_PX}"><title>${named} preview</title><defs><filter id="ai-border" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="0" stdDeviation="1.5" flood-color="${AI_BORDER}"/></filter>${defs}</defs><rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" fill="#fafafa"/>${heading}${body}</svg>\n`;
 }

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { postitFill } from '../../board/render/preview.js';
+import { postitFill } from '../../board/render/preview-ink.js';
 import { ARTIFACTS, openBoard, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
