@@ -24,6 +24,7 @@ const SHARED_SETUP_FILES = [
   'realtime-yjs',
   'exports',
   'preview',
+  'preview-shapes',
   'preview-pool',
   'quotas',
   'history',

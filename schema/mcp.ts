@@ -106,7 +106,7 @@ export const GetBoardArgs = z.object({
     .optional()
     .describe('Only these, whole'),
 });
-export const GetPreviewArgs = z.object({});
+export const GetPreviewArgs = z.object({ frame: ItemId.optional().describe('Only this frame') });
 export const WaitForUpdateArgs = z.object({
   timeout_ms: WaitTimeout,
   since_etag: EtagText.optional(),

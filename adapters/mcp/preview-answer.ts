@@ -7,7 +7,7 @@
  */
 import type { ContentBlock, ResourceLink } from '@modelcontextprotocol/server';
 import type { PreviewPool } from '../../host/previews/preview-pool.js';
-import { boardResourceLinks, RESOURCE_TEMPLATES } from './resources.js';
+import { boardResourceLinks, previewUri, RESOURCE_TEMPLATES } from './resources.js';
 
 /**
  * The largest SVG given inline: a sketch of a few items. Past it the SVG's
@@ -18,7 +18,8 @@ export const INLINE_SVG_MAX_BYTES = 4_096;
 
 const PREVIEW_TEMPLATE = RESOURCE_TEMPLATES.filter((template) => template.uriTemplate.endsWith('/preview.svg'));
 
-type Preview = { board_id: string; mimeType: 'image/svg+xml'; svg: string };
+/** A preview, of the whole board or of `frame` alone. */
+type Preview = { board_id: string; mimeType: 'image/svg+xml'; svg: string; frame?: string };
 
 export async function previewAnswer(
   preview: Preview,
@@ -27,10 +28,12 @@ export async function previewAnswer(
   const png = await previews.png(preview.svg);
   const picture: ContentBlock = { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
   const bytes = Buffer.byteLength(preview.svg);
-  if (bytes <= INLINE_SVG_MAX_BYTES) return { ...preview, blocks: [picture] };
-  const [{ description: _description, ...link }] = boardResourceLinks(preview.board_id, PREVIEW_TEMPLATE) as [
+  const { frame, ...answer } = preview;
+  if (bytes <= INLINE_SVG_MAX_BYTES) return { ...answer, blocks: [picture] };
+  const [{ description: _description, ...whole }] = boardResourceLinks(preview.board_id, PREVIEW_TEMPLATE) as [
     ResourceLink,
   ];
+  const link = { ...whole, uri: previewUri(preview.board_id, frame) };
   return {
     board_id: preview.board_id,
     mimeType: preview.mimeType,

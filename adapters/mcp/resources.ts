@@ -15,7 +15,7 @@ import { errors } from '../../board/model/errors.js';
 import { jsonSnapshot, tasksView } from '../../board/reads/snapshot.js';
 import type { Caller } from '../../host/access/access.js';
 import type { Boards } from '../../host/boards/boards.js';
-import { isUuid, isViewToken, VersionNumber } from '../../schema/index.js';
+import { ItemId, isUuid, isViewToken, VersionNumber } from '../../schema/index.js';
 
 export type ResourceName = 'state.json' | 'preview.svg' | 'tasks.json' | 'versions/{version}/state.json';
 export const SUBSCRIBABLE: ReadonlySet<ResourceName> = new Set(['state.json', 'tasks.json']);
@@ -75,10 +75,12 @@ export function boardResourceLinks(boardId: string, templates: readonly Resource
 export const boardLinkBlocks = (boardId: string): ResourceLink[] =>
   boardResourceLinks(boardId, PER_BOARD_TEMPLATES).map(({ description: _description, ...link }) => link);
 
-const URI = /^svc:\/\/board\/([^/]+)\/(?:(state\.json|preview\.svg|tasks\.json)|versions\/([^/]*)\/state\.json)$/;
+// preview.svg may name one frame (`?frame={id}`), as get_preview's answer links a frame's preview.
+const URI =
+  /^svc:\/\/board\/([^/]+)\/(?:(state\.json|tasks\.json)|(preview\.svg)(?:\?frame=([^&#]+))?|versions\/([^/]*)\/state\.json)$/;
 
 /** Splits a board resource URI, or throws invalid params. */
-export function parseUri(uri: string): { boardId: string; name: ResourceName; version?: number } {
+export function parseUri(uri: string): { boardId: string; name: ResourceName; version?: number; frame?: string } {
   const match = URI.exec(uri);
   if (!match)
     throw errors.invalidPayload(
@@ -89,21 +91,39 @@ export function parseUri(uri: string): { boardId: string; name: ResourceName; ve
   if (!isUuid(match[1]) && !isViewToken(match[1])) throw errors.boardNotFound();
   const boardId = isViewToken(match[1]) ? match[1] : match[1].toLowerCase();
   if (match[2] !== undefined) return { boardId, name: match[2] as ResourceName };
+  if (match[3] !== undefined) return { boardId, name: 'preview.svg', ...(match[4] && { frame: frameOf(match[4]) }) };
   // The version is checked as REST checks its path segment: the same validator, the same refusals.
-  const version = VersionNumber.safeParse(match[3]);
+  const version = VersionNumber.safeParse(match[5]);
   if (!version.success) throw errors.invalidPayload('version', version.error.issues[0].message);
   return { boardId, name: 'versions/{version}/state.json', version: version.data };
 }
 
+/** A frame id from a preview URI's query, checked as get_preview's `frame` argument is. */
+function frameOf(raw: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    throw errors.invalidPayload('frame', 'is not a percent-encoded id');
+  }
+  const frame = ItemId.safeParse(id);
+  if (!frame.success) throw errors.invalidPayload('frame', frame.error.issues[0].message);
+  return frame.data;
+}
+
+/** The URI of a board's preview, or of one frame's. */
+export const previewUri = (boardId: string, frame?: string) =>
+  `svc://board/${boardId}/preview.svg${frame === undefined ? '' : `?frame=${encodeURIComponent(frame)}`}`;
+
 export async function readResource(boards: Boards, uri: string, caller: Caller): Promise<ReadResourceResult> {
-  const { boardId, name, version } = parseUri(uri);
+  const { boardId, name, version, frame } = parseUri(uri);
   if (version !== undefined) {
     // A history read: the lock rules of any read (history.md), applied by Boards.history.
     const { board } = await boards.history.version(boardId, caller, version);
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(board) }] };
   }
   if (name === 'preview.svg') {
-    const { svg } = await boards.preview(boardId, caller);
+    const { svg } = await boards.preview(boardId, caller, { frame });
     return { contents: [{ uri, mimeType: 'image/svg+xml', text: svg }] };
   }
   return boards.read(boardId, caller, (doc, record) => {

@@ -106,9 +106,10 @@ const ANSWERS: Partial<
     };
   },
   // A picture for vision models, beside the SVG's text when it is small.
-  get_preview: async ({ svg }: { svg: string }, args: BoardArgs, context: ToolContext) => {
+  get_preview: async ({ svg }: { svg: string }, args: BoardArgs & { frame?: string }, context: ToolContext) => {
     context.memory.used(args.board_id, keyFor(context, args));
-    return previewAnswer({ board_id: args.board_id, mimeType: 'image/svg+xml', svg }, context.boards.previews);
+    const preview = { board_id: args.board_id, mimeType: 'image/svg+xml' as const, svg, frame: args.frame };
+    return previewAnswer(preview, context.boards.previews);
   },
 };
 

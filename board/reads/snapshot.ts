@@ -41,6 +41,12 @@ export function etagOf(doc: Y.Doc): string {
   return entry.etag;
 }
 
+/** The ETag of one view of the document's state (a frame's preview): the state's ETag and a digest of the view's name. */
+export function etagOfView(doc: Y.Doc, view: string): string {
+  const name = toBase64UrlEncoded(digest(new TextEncoder().encode(view))).slice(0, 11);
+  return `"${etagOf(doc).slice(1, -1)}.${name}"`;
+}
+
 /** The ETag of the document's state if a read already took it, without computing it. */
 export const knownEtag = (doc: Y.Doc): string | undefined => cache.get(doc)?.etag;
 

@@ -306,8 +306,8 @@ export class Boards implements BoardCore {
   }
 
   // Representations (representations.ts).
-  preview(boardId: string, caller: Caller) {
-    return this.representations.preview(boardId, caller);
+  preview(boardId: string, caller: Caller, options: { frame?: string } = {}) {
+    return this.representations.preview(boardId, caller, options);
   }
   browserSnapshot(boardId: string, caller: Caller) {
     return this.representations.browserSnapshot(boardId, caller);

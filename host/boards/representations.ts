@@ -13,7 +13,7 @@ import { tombstoneIsFresh } from '../../board/model/record.js';
 import { titleEntry } from '../../board/model/title.js';
 import { type BoardPageArgs, boardPage, matchedTasksPage } from '../../board/reads/board-pages.js';
 import { boardOutline } from '../../board/reads/outline.js';
-import { drawView, etagOf, todoView } from '../../board/reads/snapshot.js';
+import { drawView, etagOf, etagOfView, todoView } from '../../board/reads/snapshot.js';
 import { queryTasks, type TaskQuery } from '../../board/reads/task-query.js';
 import { type BoardMode, type LockMode, READ_PAGE_MAX_BYTES } from '../../schema/index.js';
 import type { Caller } from '../access/access.js';
@@ -35,12 +35,25 @@ export class BoardRepresentations {
     private readonly deps: BoardsDeps,
   ) {}
 
-  /** The board's schematic SVG preview with its ETag (`/svg-preview`, get_preview, `preview.svg`), drawn in the preview pool. */
-  async preview(boardId: string, caller: Caller): Promise<{ etag: string; svg: string }> {
-    const { etag, svg } = await this.boards.read(boardId, caller, (doc, record) => ({
-      etag: etagOf(doc),
-      svg: this.deps.previews.svg(doc, record.mode),
-    }));
+  /**
+   * The board's schematic SVG preview with its ETag (`/svg-preview`,
+   * get_preview, `preview.svg`), drawn in the preview pool; with `frame`, that
+   * frame's area alone, under an ETag of its own. A frame the board does not
+   * hold is item_not_found.
+   */
+  async preview(
+    boardId: string,
+    caller: Caller,
+    options: { frame?: string } = {},
+  ): Promise<{ etag: string; svg: string }> {
+    const { frame } = options;
+    const { etag, svg } = await this.boards.read(boardId, caller, (doc, record) => {
+      if (frame !== undefined && !boardMaps(doc).frames.get(frame)) throw errors.itemNotFound('frame', frame);
+      return {
+        etag: frame === undefined ? etagOf(doc) : etagOfView(doc, `frame:${frame}`),
+        svg: this.deps.previews.svg(doc, record.mode, options),
+      };
+    });
     return { etag, svg: await svg };
   }
 

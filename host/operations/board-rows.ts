@@ -104,7 +104,7 @@ export const ENTRY_ROWS = {
       title: 'Preview a board',
       description: 'The board as a PNG picture and an SVG sketch (a big one by its URI).',
     },
-    run: (boards, args, call) => boards.preview(args.board_id, call.caller(args.board_id)),
+    run: (boards, { board_id, frame }, call) => boards.preview(board_id, call.caller(board_id), { frame }),
   }),
 };
 

@@ -12,7 +12,7 @@ import { Piscina } from 'piscina';
 import type * as Y from 'yjs';
 import { errors } from '../../board/model/errors.js';
 import { forgetView, memoized } from '../../board/reads/snapshot.js';
-import { previewMaps } from '../../board/render/preview.js';
+import { type PreviewOptions, previewMaps } from '../../board/render/preview.js';
 import type { DrawnDiagram } from '../../board/render/preview-mermaid.js';
 import type { BoardMode } from '../../schema/index.js';
 import type { PreviewPngOptions } from './preview-png.js';
@@ -47,10 +47,14 @@ export class PreviewPool {
 
   constructor(private readonly options: PreviewPoolOptions) {}
 
-  /** The board's preview SVG (board/render/preview.ts), drawn in a thread; cached per document state. */
-  svg(doc: Y.Doc, mode: BoardMode): Promise<string> {
-    const key = `svg:${mode}`;
-    const drawing = memoized(doc, key, () => this.run({ type: 'svg', maps: previewMaps(doc), mode }));
+  /**
+   * The board's preview SVG (board/render/preview.ts), or one frame's, drawn in
+   * a thread; cached per document state and frame (a frame the caller checked
+   * exists: a board holds at most MAX_FRAMES, so the keys stay few).
+   */
+  svg(doc: Y.Doc, mode: BoardMode, options: PreviewOptions = {}): Promise<string> {
+    const key = `svg:${mode}${options.frame === undefined ? '' : `:frame:${options.frame}`}`;
+    const drawing = memoized(doc, key, () => this.run({ type: 'svg', maps: previewMaps(doc), mode, options }));
     // A refusal is not kept: the next read of the same state asks again.
     drawing.catch(() => forgetView(doc, key, drawing));
     return drawing;

@@ -4,14 +4,14 @@
  * diagrams, so none of that work holds the event loop that answers requests.
  */
 
-import { type PreviewMaps, renderPreview } from '../../board/render/preview.js';
+import { type PreviewMaps, type PreviewOptions, renderPreview } from '../../board/render/preview.js';
 import { type DrawnDiagram, drawMermaid } from '../../board/render/preview-mermaid.js';
 import type { BoardMode } from '../../schema/index.js';
 import { type PreviewPngOptions, renderPreviewPng } from './preview-png.js';
 
 export type PreviewTask =
   | { type: 'ready' }
-  | { type: 'svg'; maps: PreviewMaps; mode: BoardMode }
+  | { type: 'svg'; maps: PreviewMaps; mode: BoardMode; options: PreviewOptions }
   | { type: 'png'; svg: string; options: PreviewPngOptions }
   | { type: 'diagrams'; sources: string[] };
 
@@ -23,7 +23,7 @@ export default async function run(task: PreviewTask): Promise<PreviewAnswer[Prev
     case 'ready':
       return true;
     case 'svg':
-      return renderPreview(task.maps, task.mode);
+      return renderPreview(task.maps, task.mode, task.options);
     case 'png':
       return renderPreviewPng(task.svg, task.options);
     case 'diagrams':
