@@ -12,7 +12,7 @@
  * are started by the app's entry (main.ts) before the app's own script has
  * loaded, and the router takes them once it runs.
  */
-import type { ImageItem, StrokeItem, TextNode } from '../../board/model/document-model.js';
+import type { FrameItem, ImageItem, ShapeItem, StrokeItem, TextNode } from '../../board/model/document-model.js';
 import { isUuid } from '../../schema/uuid.js';
 import { isViewToken } from '../../schema/view-token.js';
 import { api, loadMeta, recent } from './api.js';
@@ -36,6 +36,8 @@ export type DrawSnapshot = {
   texts: TextNode[];
   lines: StrokeItem[];
   images: Omit<ImageItem, 'blob'>[];
+  shapes?: ShapeItem[];
+  frames?: FrameItem[];
 };
 
 type Meta = Awaited<ReturnType<typeof loadMeta>>;

@@ -27,6 +27,7 @@ import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
 import { SelectionBox } from './selection-box.js';
+import { FillBar, fillSelection } from './shape-style.js';
 import { Toolbar } from './toolbar.js';
 import { SnapGuides } from './tools/select/snapper.js';
 import { Handles } from './transform.js';
@@ -59,7 +60,7 @@ export class DrawBoard {
     const guides = new SnapGuides();
     const world = h('div.world', {}, layer.items, waiting.element, layer.lifted, handles.element, cursors.element);
     world.append(guides.element);
-    world.prepend(layer.paper, layer.strokes);
+    world.prepend(layer.paper, layer.frameLayer, layer.shapeLayer, layer.strokes);
     const rubber = h('div.rubber', { hidden: true });
     const hint = h(
       'p.canvas-hint',
@@ -93,12 +94,15 @@ export class DrawBoard {
       () => this.editable && layer.selection.size >= 2,
     );
     viewport.append(arrangeBar.element);
+    const fillBar = new FillBar(layer, editable, (fill) => fillSelection(context, fill));
+    viewport.append(fillBar.element);
     this.arrangeBar = arrangeBar;
     this.hint = hint;
     this.layer = layer;
     layer.selection.onChange(() => {
       handles.update();
       arrangeBar.update();
+      fillBar.update();
       box.update();
       world.classList.toggle('multi', layer.selection.size > 1); // one box, lighter outlines of its items
     });
@@ -106,6 +110,7 @@ export class DrawBoard {
       if (layer.selection.has(id)) {
         handles.update();
         box.update();
+        fillBar.update();
       }
       this.refreshHint();
     });

@@ -7,12 +7,29 @@
  * in one transaction (one undo step), the selection's top-left at the pointer.
  */
 import { z } from 'zod';
-import type { ImageItem, LinkItem, StrokeItem, TextItem } from '../../../board/model/document-model.js';
+import type {
+  FrameItem,
+  ImageItem,
+  LinkItem,
+  ShapeItem,
+  StrokeItem,
+  TextItem,
+} from '../../../board/model/document-model.js';
 import { ITEM_QUOTAS, requireImageBytes, requireRoom } from '../../../board/model/item-quotas.js';
 import { arrowheadOf, itemCount, putItem, stamp } from '../../../board/model/items.js';
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { upsertLink, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
-import { type Anchors, type Point, StoredImage, StoredLink, StoredStroke, StoredText } from '../../../schema/index.js';
+import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
+import {
+  type Anchors,
+  type Point,
+  StoredFrame,
+  StoredImage,
+  StoredLink,
+  StoredShape,
+  StoredStroke,
+  StoredText,
+} from '../../../schema/index.js';
 import { keys } from '../api.js';
 import { isTyping, toast } from '../ui.js';
 import type { DrawContext } from './context.js';
@@ -37,6 +54,8 @@ const ClipPayload = z.object({
   links: z.array(z.unknown()).default([]),
   strokes: z.array(z.unknown()).default([]),
   images: z.array(z.unknown()).default([]),
+  shapes: z.array(z.unknown()).default([]),
+  frames: z.array(z.unknown()).default([]),
 });
 type ClipPayload = z.infer<typeof ClipPayload>;
 
@@ -81,7 +100,7 @@ function ours(ctx: DrawContext, event: Event): boolean {
 /** The selected items as stored, with their bounding box; null when nothing is selected. */
 export function selectionPayload(ctx: DrawContext): ClipPayload | null {
   const { layer } = ctx;
-  const { texts, lines, images } = layer.maps();
+  const { texts, lines, images, shapes, frames } = layer.maps();
   const payload: ClipPayload = {
     type: 'board-items',
     version: 1,
@@ -91,6 +110,8 @@ export function selectionPayload(ctx: DrawContext): ClipPayload | null {
     links: [],
     strokes: [],
     images: [],
+    shapes: [],
+    frames: [],
   };
   const boxes: Box[] = [];
   for (const id of layer.selection) {
@@ -101,6 +122,8 @@ export function selectionPayload(ctx: DrawContext): ClipPayload | null {
     boxes.push(box);
     if (kind === 'strokes') payload.strokes.push(lines.get(id));
     else if (kind === 'images') payload.images.push(images.get(id));
+    else if (kind === 'shapes') payload.shapes.push(shapes.get(id));
+    else if (kind === 'frames') payload.frames.push(frames.get(id));
     else payload[kind].push(texts.get(id));
   }
   const box = unionBox(boxes);
@@ -247,6 +270,8 @@ export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): s
   const links = valid(StoredLink, payload.links) as LinkItem[];
   const strokes = valid(StoredStroke, payload.strokes) as StrokeItem[];
   const images = valid(StoredImage, payload.images) as ImageItem[];
+  const shapes = valid(StoredShape, payload.shapes) as ShapeItem[];
+  const frames = valid(StoredFrame, payload.frames) as FrameItem[];
   const sameBoard = payload.board === ctx.session.boardId;
   const created = ctx.session.write((w) => {
     const renamed = new Map<string, string>();
@@ -259,6 +284,10 @@ export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): s
     }
     for (const link of links)
       renamed.set(link.id, upsertLink(w, { x: round(link.x + dx), y: round(link.y + dy), url: link.url }).id);
+    for (const { id, author: _a, last_updated: _l, ...shape } of shapes)
+      renamed.set(id, upsertShape(w, { ...shape, x: round(shape.x + dx), y: round(shape.y + dy) }).id);
+    for (const { id, author: _a, last_updated: _l, ...frame } of frames)
+      renamed.set(id, upsertFrame(w, { ...frame, x: round(frame.x + dx), y: round(frame.y + dy) }).id);
     if (sameBoard) for (const image of images) renamed.set(image.id, copyImage(w, image, dx, dy).id);
     const ids = [...renamed.values()];
     for (const stroke of strokes) {
@@ -271,6 +300,7 @@ export function pasteItems(ctx: DrawContext, payload: ClipPayload, at: World): s
           color: stroke.color,
           anchors: keptAnchors(stroke.anchors, renamed),
           arrowhead: arrowhead === 'none' ? undefined : arrowhead,
+          label: stroke.label,
         }).id,
       );
     }

@@ -16,8 +16,10 @@ import { type BoardSession, LOCAL_ORIGIN } from '../session.js';
 import { dialog, h } from '../ui.js';
 import { type EditorOptions, fitEditor, openEditor } from './editor.js';
 import type { ItemLayer } from './items.js';
+import { editLabel } from './label-editing.js';
 import { LiveWrite } from './live.js';
 import { asUrl } from './markup.js';
+import { restyleShapes, selectedShapes } from './shape-style.js';
 import { mapSelection, rebaseText } from './text-rebase.js';
 import type { Toolbar } from './toolbar.js';
 import { type Box, round, type World } from './view.js';
@@ -101,8 +103,17 @@ export class Editing {
     );
   }
 
-  /** Edits a text in place; a text that ends up as a bare URL becomes a link pill, an empty one goes. */
+  /** Edits a text in place (a text that ends up as a bare URL becomes a link pill, an empty one goes), or a shape's, frame's or stroke's words. */
   edit(id: string): void {
+    const kind = this.layer.kindOf(id);
+    if (kind === 'shapes' || kind === 'frames' || kind === 'strokes') {
+      this.area?.blur();
+      this.area = editLabel(this.session, this.layer, kind, id, (byKey) => {
+        this.area = null;
+        if (byKey) this.viewport.focus({ preventScroll: true });
+      });
+      return;
+    }
     const text = this.layer.maps().texts.get(id);
     const element = this.layer.elements.get(id) as HTMLElement | undefined;
     if (!text || !element || isLink(text)) return;
@@ -255,12 +266,17 @@ export class Editing {
     );
   }
 
-  /** Recolours the selected texts and strokes (the other kinds have no colour). */
+  /** Recolours the selected texts, strokes and shapes in one write (the other kinds have no colour). */
   recolorSelection(color: InkColor): void {
     const ids = [...this.layer.selection].filter(
       (id) => this.layer.kindOf(id) === 'texts' || this.layer.kindOf(id) === 'strokes',
     );
-    if (ids.length) this.session.write((w) => recolor(w, ids, color));
+    const shapes = selectedShapes(this.layer);
+    if (ids.length || shapes.length)
+      this.session.write((w) => {
+        if (ids.length) recolor(w, ids, color);
+        restyleShapes(w, shapes, { color });
+      });
   }
 
   /** Erases every selected item in one write, so one undo brings them all back. */

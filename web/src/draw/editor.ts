@@ -10,6 +10,8 @@ export type EditorOptions = {
   content: string;
   /** `postit` or `diagram`, so the editor looks like what it edits. */
   variant?: string;
+  /** Enter ends editing too (a title, a connector's label): no line breaks. */
+  oneLine?: boolean;
   /** Called on every change of the text while it is edited (so others can see it typed). */
   onInput?: (content: string) => void;
   /** Called once when editing ends, with the text as it is; `byKey` when Escape or Ctrl+Enter ended it. */
@@ -32,7 +34,7 @@ export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTex
     'aria-label': 'Text',
     style: `left:${options.x}px;top:${options.y}px;width:${options.width}px;min-height:${options.minHeight}px`,
   });
-  if (options.variant) area.classList.add(options.variant);
+  if (options.variant) area.classList.add(...options.variant.split(' '));
   area.value = options.content;
   let done = false;
   const finish = (byKey: boolean) => {
@@ -49,7 +51,7 @@ export function openEditor(parent: HTMLElement, options: EditorOptions): HTMLTex
   area.addEventListener('blur', () => finish(false));
   area.addEventListener('keydown', (event) => {
     event.stopPropagation();
-    if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey))) {
+    if (event.key === 'Escape' || (event.key === 'Enter' && (event.ctrlKey || event.metaKey || options.oneLine))) {
       event.preventDefault();
       finish(true);
     }

@@ -1,7 +1,9 @@
 import {
   boardMaps,
+  type FrameItem,
   type ImageItem,
   isLink,
+  type ShapeItem,
   type StrokeItem,
   type TextNode,
 } from '../../../board/model/document-model.js';
@@ -10,12 +12,14 @@ import type { ItemMap } from '../../../board/model/item-map.js';
 import type { DrawSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
+import { Paper } from './paper.js';
 import { renderImage, renderLink, renderStroke, renderText, svgElement } from './render.js';
 import { Selection } from './selection.js';
+import { renderFrame, renderShape, renderStrokeLabel } from './shape-render.js';
 import type { Box } from './view.js';
 
 /** The kinds of draw item, as the domain mutations name them. */
-export type Kind = 'texts' | 'links' | 'strokes' | 'images';
+export type Kind = 'texts' | 'links' | 'strokes' | 'images' | 'shapes' | 'frames';
 
 /**
  * Draws every item of the document and redraws one whenever it changes, and
@@ -26,6 +30,9 @@ export type Kind = 'texts' | 'links' | 'strokes' | 'images';
 export class ItemLayer {
   /** The HTML layer: texts, links and images, plus the text editor while one is open. */
   readonly items: HTMLElement = h('div.items');
+  /** Frames, behind every other item; shapes, under the strokes (an arrow or a pen line over a filled shape shows). */
+  readonly frameLayer: HTMLElement = h('div.items.frame-layer');
+  readonly shapeLayer: HTMLElement = h('div.items.shape-layer');
   /** The SVG layer of strokes. */
   readonly strokes: SVGSVGElement = svgElement('svg');
   /**
@@ -46,6 +53,8 @@ export class ItemLayer {
   private readonly strokeGroups = { people: svgElement('g'), ai: svgElement('g') };
   /** The lifted strokes: an SVG of their own in the lifted layer, grouped as in the strokes layer. */
   private readonly liftedStrokes = { svg: svgElement('svg'), people: svgElement('g'), ai: svgElement('g') };
+  /** The label of each labelled stroke, drawn beside its polyline and lifted with it. */
+  private readonly strokeLabels = new Map<string, SVGTextElement>();
   /** Every drawn item's element by id. */
   readonly elements = new Map<string, HTMLElement | SVGElement>();
   readonly selection = new Selection(this.elements);
@@ -60,6 +69,8 @@ export class ItemLayer {
     bottom: DocumentFragment;
     strokes: DocumentFragment;
     aiStrokes: DocumentFragment;
+    shapes: DocumentFragment;
+    frames: DocumentFragment;
   } | null = null;
 
   /** `onToggle` ticks a checkbox of a text; while the board is not `editable`, checkboxes are drawn but inert. */
@@ -80,13 +91,13 @@ export class ItemLayer {
 
   /** The document's maps of draw items. */
   maps() {
-    const { texts, lines, images } = boardMaps(this.session.doc);
-    return { texts, lines, images };
+    const { texts, lines, images, shapes, frames } = boardMaps(this.session.doc);
+    return { texts, lines, images, shapes, frames };
   }
 
   /** Draws every item and follows the document's changes; returns what stops following them. */
   follow(): () => void {
-    const { texts, lines, images } = this.maps();
+    const { texts, lines, images, shapes, frames } = this.maps();
     const follow = <T extends object>(map: ItemMap<T>, render: (id: string) => void) =>
       map.observe((changes) =>
         this.batch(() => {
@@ -97,8 +108,16 @@ export class ItemLayer {
       follow(texts, (id) => this.renderNode(id)),
       follow(lines, (id) => this.renderLine(id)),
       follow(images, (id) => this.renderPicture(id)),
+      follow(shapes, (id) => this.renderOutlined(id, 'shapes')),
+      follow(frames, (id) => this.renderOutlined(id, 'frames')),
     ];
-    this.drawAll({ images: images.values(), texts: texts.values(), lines: lines.values() });
+    this.drawAll({
+      images: images.values(),
+      texts: texts.values(),
+      lines: lines.values(),
+      shapes: shapes.values(),
+      frames: frames.values(),
+    });
     return () => {
       for (const stop of stops) stop();
     };
@@ -113,7 +132,14 @@ export class ItemLayer {
   private batch(draw: () => void): void {
     if (this.pending) return draw();
     const fragment = () => document.createDocumentFragment();
-    const pending = { top: fragment(), bottom: fragment(), strokes: fragment(), aiStrokes: fragment() };
+    const pending = {
+      top: fragment(),
+      bottom: fragment(),
+      strokes: fragment(),
+      aiStrokes: fragment(),
+      shapes: fragment(),
+      frames: fragment(),
+    };
     this.pending = pending;
     try {
       draw();
@@ -123,6 +149,8 @@ export class ItemLayer {
       this.items.append(pending.top);
       this.strokeGroups.people.append(pending.strokes);
       this.strokeGroups.ai.append(pending.aiStrokes);
+      this.shapeLayer.append(pending.shapes);
+      this.frameLayer.append(pending.frames);
     }
   }
 
@@ -131,8 +159,12 @@ export class ItemLayer {
     images: Iterable<ImageItem>;
     texts: Iterable<TextNode>;
     lines: Iterable<StrokeItem>;
+    shapes?: Iterable<ShapeItem>;
+    frames?: Iterable<FrameItem>;
   }): void {
     this.batch(() => {
+      for (const frame of content.frames ?? []) this.drawOutlined(frame, 'frames');
+      for (const shape of content.shapes ?? []) this.drawOutlined(shape, 'shapes');
       for (const image of content.images) this.drawPicture(image);
       for (const node of content.texts) this.drawNode(node);
       for (const stroke of content.lines) this.drawLine(stroke);
@@ -146,9 +178,10 @@ export class ItemLayer {
    * snapshot had and the document no longer holds. Returns what stops waiting.
    */
   seed(snapshot: DrawSnapshot): () => void {
-    const { texts, lines, images } = this.maps();
-    if (this.session.state.synced || texts.size + lines.size + images.size > 0) return () => {};
-    this.drawAll({ images: snapshot.images as ImageItem[], texts: snapshot.texts, lines: snapshot.lines });
+    const { texts, lines, images, shapes, frames } = this.maps();
+    if (this.session.state.synced || texts.size + lines.size + images.size + shapes.size + frames.size > 0)
+      return () => {};
+    this.drawAll({ ...snapshot, images: snapshot.images as ImageItem[] });
     const stop = this.session.onChange(() => {
       if (!this.session.state.synced) return;
       stop();
@@ -168,11 +201,13 @@ export class ItemLayer {
 
   /** The kind of an item as the mutations name it, or null when the document no longer has it. */
   kindOf(id: string): Kind | null {
-    const { texts, lines, images } = this.maps();
+    const { texts, lines, images, shapes, frames } = this.maps();
     const node = texts.get(id);
     if (node) return isLink(node) ? 'links' : 'texts';
     if (lines.has(id)) return 'strokes';
     if (images.has(id)) return 'images';
+    if (shapes.has(id)) return 'shapes';
+    if (frames.has(id)) return 'frames';
     return null;
   }
 
@@ -202,6 +237,12 @@ export class ItemLayer {
     return this.strokeBoxes.get(id);
   }
 
+  /** Where a stroke's label is drawn, if it has one. */
+  strokeLabelAt(id: string): { x: number; y: number } | undefined {
+    const label = this.strokeLabels.get(id);
+    return label && { x: Number(label.getAttribute('x')), y: Number(label.getAttribute('y')) };
+  }
+
   /** The boxes of the drawn items among `ids` (every drawn item by default). */
   *boxes(ids: Iterable<string> = this.elements.keys()): Iterable<Box> {
     for (const id of ids) {
@@ -225,7 +266,10 @@ export class ItemLayer {
       const parent = element?.parentNode;
       if (element instanceof SVGPolylineElement && parent && !this.liftedFrom.has(id)) {
         this.liftedFrom.set(id, { parent, next: element.nextSibling, x: '', y: '' });
-        this.liftedStrokes[parent === this.strokeGroups.ai ? 'ai' : 'people'].append(element);
+        const group = this.liftedStrokes[parent === this.strokeGroups.ai ? 'ai' : 'people'];
+        group.append(element);
+        const label = this.strokeLabels.get(id);
+        if (label) group.append(label);
         continue;
       }
       if (!(element instanceof HTMLElement) || !parent || this.liftedFrom.has(id)) continue;
@@ -250,16 +294,18 @@ export class ItemLayer {
   land(): void {
     const lifted = [...this.liftedFrom].reverse(); // the last lifted goes back first, so each `next` is in place
     this.liftedFrom.clear();
-    const { texts, images } = this.maps();
+    const { texts, images, shapes, frames } = this.maps();
     for (const [id, { parent, next }] of lifted) {
       const element = this.elements.get(id);
       if (!element) continue;
       parent.insertBefore(element, next?.parentNode === parent ? next : null);
       if (element instanceof SVGPolylineElement) {
+        const label = this.strokeLabels.get(id);
+        if (label) parent.insertBefore(label, element.nextSibling);
         this.renderLine(id); // at the points the document now has
         continue;
       }
-      const item = texts.get(id) ?? images.get(id);
+      const item = texts.get(id) ?? images.get(id) ?? shapes.get(id) ?? frames.get(id);
       if (item) Object.assign(element.style, { left: `${item.x}px`, top: `${item.y}px` });
       this.changed(id);
     }
@@ -286,6 +332,8 @@ export class ItemLayer {
     this.elements.get(id)?.remove();
     this.elements.delete(id);
     this.strokeBoxes.delete(id);
+    this.strokeLabels.get(id)?.remove();
+    this.strokeLabels.delete(id);
     this.drawn.delete(id);
     this.selection.forget(id);
     this.changed(id);
@@ -366,6 +414,29 @@ export class ItemLayer {
     this.changed(id);
   }
 
+  private renderOutlined(id: string, kind: 'shapes' | 'frames'): void {
+    const item = this.maps()[kind].get(id);
+    if (!item) return this.drop(id);
+    this.drawOutlined(item, kind);
+  }
+
+  /** A shape in the shape layer, or a frame in the frame layer behind everything. */
+  private drawOutlined(item: ShapeItem | FrameItem, kind: 'shapes' | 'frames'): void {
+    const { id } = item;
+    let element = this.elements.get(id) as HTMLElement | undefined;
+    if (!this.needsDrawing(element, item)) return;
+    if (!element) {
+      element = document.createElement('div');
+      (this.pending?.[kind] ?? (kind === 'shapes' ? this.shapeLayer : this.frameLayer)).append(element);
+      this.elements.set(id, element);
+    }
+    if (kind === 'shapes') renderShape(element, item as ShapeItem);
+    else renderFrame(element, item as FrameItem);
+    this.keepLifted(id, element);
+    element.classList.toggle('selected', this.selection.has(id));
+    this.changed(id);
+  }
+
   private renderLine(id: string): void {
     const stroke = this.maps().lines.get(id);
     if (!stroke) return this.drop(id);
@@ -385,55 +456,15 @@ export class ItemLayer {
       (this.pending?.[ai ? 'aiStrokes' : 'strokes'] ?? this.strokeGroups[ai ? 'ai' : 'people']).append(line);
       this.elements.set(id, line);
     }
+    const label = renderStrokeLabel(this.strokeLabels.get(id) ?? null, stroke);
+    if (label) {
+      if (label.previousSibling !== line) line.after(label);
+      this.strokeLabels.set(id, label);
+    } else this.strokeLabels.delete(id);
     if (this.selection.has(id) || existing) line.classList.toggle('selected', this.selection.has(id));
     this.changed(id);
   }
 }
-
-/**
- * An invisible sheet under the items, covering every item's position with a
- * wide margin. Chromium splits a sparse composited layer (items far apart over
- * a large area) into one layer per cluster of items, hundreds on a full board,
- * which makes every frame's commit and hit test slow; a layer painted over
- * its whole area stays one, which the compositor pans and zooms without
- * painting. Its colour is one 255th opaque: painted, yet no pixel changes.
- * It grows in steps, so a drag does not repaint it.
- */
-class Paper {
-  readonly element: HTMLElement = h('div.paper', { 'aria-hidden': 'true' });
-  private area: { left: number; top: number; right: number; bottom: number } | null = null;
-
-  /** Grows the sheet, if needed, to cover an item at (x, y). */
-  cover(x: number, y: number): void {
-    const area = this.area;
-    if (
-      area &&
-      x >= area.left + PAPER_MARGIN &&
-      x <= area.right - PAPER_MARGIN &&
-      y >= area.top + PAPER_MARGIN &&
-      y <= area.bottom - PAPER_MARGIN
-    )
-      return;
-    const step = (value: number, round: (v: number) => number) => round(value / PAPER_STEP) * PAPER_STEP;
-    const next = {
-      left: step(Math.min(area?.left ?? Infinity, x - PAPER_MARGIN), Math.floor),
-      top: step(Math.min(area?.top ?? Infinity, y - PAPER_MARGIN), Math.floor),
-      right: step(Math.max(area?.right ?? -Infinity, x + PAPER_MARGIN), Math.ceil),
-      bottom: step(Math.max(area?.bottom ?? -Infinity, y + PAPER_MARGIN), Math.ceil),
-    };
-    this.area = next;
-    Object.assign(this.element.style, {
-      left: `${next.left}px`,
-      top: `${next.top}px`,
-      width: `${next.right - next.left}px`,
-      height: `${next.bottom - next.top}px`,
-    });
-  }
-}
-
-/** How far the sheet reaches past an item's position (wider than the widest text), and the step it grows by. */
-const PAPER_MARGIN = 4096;
-const PAPER_STEP = 4096;
 
 /** What an item's element shows, less its place and time. */
 function drawnKey(item: { x: number; y: number; last_updated?: string }): string {

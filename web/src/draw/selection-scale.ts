@@ -2,15 +2,25 @@
  * Scaling a multi-selection by a corner of its box, as tldraw and Excalidraw
  * do: every item's place scales about the opposite corner, strokes scale their
  * points, images their width and height, texts their width (the one size a
- * text stores; its height follows its content), links only move.
+ * text stores; its height follows its content), shapes and frames their sides, links only move.
  */
 import { isLink } from '../../../board/model/document-model.js';
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { moveItem, resizeImage, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
+import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
 import type { Point } from '../../../schema/index.js';
-import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
+import {
+  ImageResizeInput,
+  MAX_IMAGE_SIDE_PX,
+  MAX_SHAPE_SIDE_PX,
+  MAX_TEXT_WIDTH_PX,
+  MIN_FRAME_SIDE_PX,
+  MIN_SHAPE_SIDE_PX,
+  MIN_TEXT_WIDTH_PX,
+} from '../../../schema/index.js';
 import type { ItemLayer, Kind } from './items.js';
 import type { Corner } from './selection-box.js';
+import { placeOutline } from './shape-style.js';
 import { MIN_IMAGE_SIDE_PX } from './transform.js';
 import { type Box, round, type World } from './view.js';
 
@@ -109,7 +119,9 @@ export function scaleWrite(scale: Scale, { anchor, sx, sy }: ReturnType<typeof f
           height: side(item.box.height * sy),
         });
         if (size.success) resizeImage(w, item.id, size.data);
-      } else if (w.maps.texts.get(item.id)) moveItem(w, 'links', item.id, to);
+      } else if (item.kind === 'shapes' || item.kind === 'frames')
+        placeOutline(w, item.kind, item.id, { width: item.box.width * sx, height: item.box.height * sy }, to);
+      else if (w.maps.texts.get(item.id)) moveItem(w, 'links', item.id, to);
     }
   };
 }

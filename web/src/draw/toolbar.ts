@@ -22,6 +22,19 @@ const PALETTE_COLUMNS = 8;
 /** How a swatch paints an ink: `auto` is the theme's ink. */
 const swatchCss = (color: InkColor) => (color === 'auto' ? 'var(--ink)' : INK_HEX[color]);
 
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A tool's outline icon (tools/names.ts), in the button's text colour. */
+function toolIcon(path: string): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg'); // not render.ts's: the help's tests import this file without a page
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.classList.add('tool-icon');
+  const outline = svg.appendChild(document.createElementNS(SVG, 'path'));
+  outline.setAttribute('d', path);
+  return svg;
+}
+
 /** The canvas actions (actions/draw.ts) the toolbar has a button for. */
 export type ToolbarAction = 'undo' | 'redo' | 'delete' | 'zoom-in' | 'zoom-out' | 'fit' | 'zoom-100' | 'zoom-selection';
 
@@ -41,6 +54,7 @@ export class Toolbar {
   private ink: InkColor = 'auto';
   private moreButton!: HTMLButtonElement;
   private inkButton!: HTMLButtonElement;
+  private shapeButton!: HTMLButtonElement;
   private palette!: HTMLElement;
   private zoomLabel?: HTMLElement;
 
@@ -65,6 +79,9 @@ export class Toolbar {
     for (const button of this.element.querySelectorAll<HTMLElement>('[data-tool]'))
       button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
     this.viewport.dataset.tool = tool;
+    const grouped = this.element.querySelector<HTMLElement>(`[data-group][data-tool="${tool}"]`);
+    if (grouped) this.showShape(grouped);
+    this.shapeButton.setAttribute('aria-pressed', String(grouped !== null));
     this.moreButton.classList.toggle('holds-tool', !PHONE_TOOLS.has(tool)); // a phone shows that the tool in use is in the menu
   }
 
@@ -150,12 +167,13 @@ export class Toolbar {
       );
     };
     // `order` keeps TOOLS order on a wide screen, where the More group is `display: contents` (styles.css, phone toolbar).
-    const tools = TOOLS.map(({ tool, label, key }, index) =>
+    const tools = TOOLS.map(({ tool, label, key, icon, group }, index) =>
       h(
         PHONE_TOOLS.has(tool) ? 'button.tool.phone' : 'button.tool',
         {
           type: 'button',
           'data-tool': tool,
+          'data-group': group,
           title: `${label} (${key.toUpperCase()})`,
           'aria-pressed': String(tool === this.current),
           style: `order: ${index}`,
@@ -164,7 +182,9 @@ export class Toolbar {
             this.showMore(false);
           },
         },
-        label,
+        ...(icon ? [toolIcon(icon)] : []),
+        // A grouped tool's menu entry names it beside its icon; the group's button shows the icon alone (styles.css).
+        icon && !group ? '' : label,
       ),
     );
     const swatches = INK_COLORS.filter((c) => c !== 'black').map((color) =>
@@ -187,7 +207,8 @@ export class Toolbar {
     const more = h(
       'div.toolbar-more',
       { id: 'toolbar-more' },
-      ...tools.filter((button) => !button.classList.contains('phone')),
+      ...tools.filter((button) => !button.classList.contains('phone') && !button.dataset.group),
+      this.buildShapeMenu(tools.filter((button) => button.dataset.group === 'shapes')),
       h('span.sep'),
       this.buildPalette(swatches),
       h('span.sep'),
@@ -233,6 +254,39 @@ export class Toolbar {
     };
     document.addEventListener('pointerdown', outside);
     return toolbar;
+  }
+
+  /**
+   * The shape tools under one button showing the last one picked (tldraw's habit), with a menu of them all: a popover
+   * like the ink palette's. On a phone the menu's buttons sit in the More menu with the other tools (styles.css).
+   */
+  private buildShapeMenu(buttons: HTMLElement[]): HTMLElement {
+    const menu = h(
+      'div.shape-menu',
+      { id: 'shape-menu', popover: 'auto', role: 'group', 'aria-label': 'Shapes' },
+      ...buttons,
+    );
+    this.shapeButton = h('button.shape-button', {
+      type: 'button',
+      popovertarget: 'shape-menu',
+      'data-testid': 'shape-button',
+    });
+    this.showShape(buttons[0]);
+    for (const button of buttons)
+      button.addEventListener('click', () => menu.matches(':popover-open') && menu.hidePopover());
+    return h('span.shape-tools', { style: buttons[0]?.style.cssText ?? '' }, this.shapeButton, menu);
+  }
+
+  /** The shapes' button shows the icon of `button`'s tool, and is pressed while one of them is the tool. */
+  private showShape(button: HTMLElement | undefined): void {
+    if (!button) return;
+    const icon = button.querySelector('svg')?.cloneNode(true);
+    this.shapeButton.replaceChildren(...(icon ? [icon] : []));
+    const label = `Shapes: ${button.textContent}`;
+    this.shapeButton.title = `${label} (${TOOLS.filter((t) => t.group)
+      .map((t) => t.key.toUpperCase())
+      .join(', ')})`;
+    this.shapeButton.setAttribute('aria-label', label);
   }
 
   /** The zoom as a percentage, and a menu of the ways to set it. */

@@ -9,15 +9,23 @@ import { resizeImage, upsertText } from '../../../board/mutations/draw.js';
 import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
 import { h } from '../ui.js';
 import type { ItemLayer } from './items.js';
+import { placeOutline } from './shape-style.js';
 import { type Box, round, type World } from './view.js';
 
 /** The smallest side a resize leaves an image, in world pixels: small enough for an icon, big enough to grab again. */
 export const MIN_IMAGE_SIDE_PX = 8;
 
 /** A resize under way: which item, its kind, and its box when the handle was pressed. */
-export type Resize = { id: string; kind: 'texts' | 'images'; start: World; box: Box };
+export type Resize = { id: string; kind: Resizable; start: World; box: Box };
 
-/** The write a resize makes when the pointer is at `world` (Shift held: `free`, an image's ratio is not kept). */
+/** The kinds the handle resizes. */
+type Resizable = 'texts' | 'images' | 'shapes' | 'frames';
+const RESIZABLE: ReadonlySet<string | null> = new Set<Resizable>(['texts', 'images', 'shapes', 'frames']);
+
+/**
+ * The write a resize makes when the pointer is at `world`. Shift held (`free`) frees an image's ratio, and keeps a
+ * shape's or frame's, which are free by default (as tldraw and Excalidraw resize each).
+ */
 export function resizeWrite(
   layer: ItemLayer,
   resize: Resize,
@@ -32,6 +40,7 @@ export function resizeWrite(
     const width = Math.round(Math.min(MAX_TEXT_WIDTH_PX, Math.max(MIN_TEXT_WIDTH_PX, box.width + dx)));
     return (w) => void upsertText(w, { id, x: text.x, y: text.y, content: text.content, width });
   }
+  if (resize.kind === 'shapes' || resize.kind === 'frames') return outlineWrite(resize, dx, dy, free);
   const clamp = (side: number) => round(Math.min(MAX_IMAGE_SIDE_PX, Math.max(MIN_IMAGE_SIDE_PX, side)));
   let [width, height] = [box.width + dx, box.height + dy];
   if (!free) {
@@ -43,6 +52,17 @@ export function resizeWrite(
   }
   const size = ImageResizeInput.safeParse({ width: clamp(width), height: clamp(height) });
   return size.success ? (w) => void resizeImage(w, id, size.data) : null;
+}
+
+/** A shape's or frame's new size: each side follows the pointer, or with `ratio` the side dragged further decides. */
+function outlineWrite(resize: Resize, dx: number, dy: number, ratio: boolean) {
+  const { box, id, kind } = resize;
+  let [width, height] = [box.width + dx, box.height + dy];
+  if (ratio) {
+    const scale = Math.max(width / box.width, height / box.height);
+    [width, height] = [box.width * scale, box.height * scale];
+  }
+  return (w: BoardWrite) => placeOutline(w, kind as 'shapes' | 'frames', id, { width, height });
 }
 
 /**
@@ -69,11 +89,11 @@ export class Handles {
   }
 
   /** The item the handle resizes now, if any. */
-  target(): { id: string; kind: 'texts' | 'images' } | null {
+  target(): { id: string; kind: Resizable } | null {
     if (this.layer.selection.size !== 1 || !this.editable()) return null;
     const [id] = this.layer.selection;
     const kind = this.layer.kindOf(id);
-    return kind === 'texts' || kind === 'images' ? { id, kind } : null;
+    return RESIZABLE.has(kind) ? { id, kind: kind as Resizable } : null;
   }
 
   /** Puts the handle on the selected item, or hides it. */

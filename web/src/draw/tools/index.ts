@@ -6,6 +6,7 @@ import { HandTool } from './hand/index.js';
 import type { ToolName } from './names.js';
 import { PenTool } from './pen/index.js';
 import { SelectTool } from './select/index.js';
+import { DiamondTool, EllipseTool, FrameTool, RectangleTool } from './shape/index.js';
 import type { Tool } from './state.js';
 import { DiagramTool, LinkTool, PostitTool, TextTool } from './text/index.js';
 
@@ -17,6 +18,10 @@ export function toolStates(doublePress: DoublePress): { readonly [name in ToolNa
     text: TextTool,
     postit: PostitTool,
     diagram: DiagramTool,
+    rectangle: RectangleTool,
+    ellipse: EllipseTool,
+    diamond: DiamondTool,
+    frame: FrameTool,
     pen: PenTool,
     arrow: ArrowTool,
     eraser: EraserTool,

@@ -12,6 +12,7 @@ import type { ToolName } from './names.js';
 import type { Drawing } from './pen/drawing.js';
 import type { Brushing } from './select/brushing.js';
 import type { Translating } from './select/translating.js';
+import type { ShapeDrawing } from './shape/drawing.js';
 import type { Panning } from './shared/panning.js';
 import type { Pinching } from './shared/pinching.js';
 import type { Resizing } from './shared/resizing.js';
@@ -63,4 +64,5 @@ export type Gesture =
   | Drawing
   | ArrowDrawing
   | Erasing
+  | ShapeDrawing
   | Pointing;

@@ -14,6 +14,9 @@ import { Pointing } from '../text/pointing.js';
 import { Brushing } from './brushing.js';
 import { Translating } from './translating.js';
 
+/** The kinds a double press edits: a text's content, a shape's or a stroke's label, a frame's title. */
+const EDITABLE: ReadonlySet<string | null> = new Set(['texts', 'shapes', 'frames', 'strokes']);
+
 export class SelectTool implements Tool {
   readonly name = 'select';
 
@@ -28,7 +31,7 @@ export class SelectTool implements Tool {
     const double =
       press.editable && event.button === 0 && !press.spaceDown && !press.onHandle && this.doublePress.press(event, id);
     // Not captured: a phone opens its keyboard only for a focus made in the release's user activation.
-    if (double && (id ? layer.kindOf(id) === 'texts' : !inBox))
+    if (double && (id ? EDITABLE.has(layer.kindOf(id)) : !inBox))
       return new Pointing(ctx, world, id ? { edit: id } : { create: (at) => ctx.editing.createText(at, 'text') });
     const touchOnEmpty = !id && !inBox && !press.onHandle && event.pointerType === 'touch';
     if (touchOnEmpty) layer.selection.select([]);

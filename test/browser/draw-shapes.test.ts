@@ -1,0 +1,363 @@
+/**
+ * Shapes, frames and connectors in the browser app (docs/shapes.md "Browser",
+ * issue 57 point 4), with real pointer input: the tools draw what the board
+ * stores (GET /json), REST-made ones appear live, labels and titles are edited
+ * in place, frames carry their members, and arrows end on a shape's outline.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { useServer } from '../helpers/server.js';
+
+const t = useServer();
+const chrome = useChromium();
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const SHOTS = mkdtempSync(join(tmpdir(), 'draw-shapes-'));
+
+type At = { x: number; y: number };
+
+async function makeBoard(content: Record<string, unknown[]> = {}): Promise<string> {
+  const response = await fetch(`${t.server.url}/api/boards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function post(id: string, path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${t.server.url}/api/boards/${id}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json();
+}
+
+async function open(id: string, options: { phone?: boolean; dark?: boolean; items?: number } = {}) {
+  const context = await chrome.browser.newContext({
+    ...(options.phone
+      ? { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+      : { viewport: DESKTOP }),
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  return { context, ...(await openBoard(context, t.server.url, id, options)) };
+}
+
+/** Where world point `at` is on the screen, by the world layer's transform. */
+const toScreen = (page: Page, at: At): Promise<At> =>
+  page.evaluate(({ x, y }) => {
+    const world = document.querySelector('.world')!;
+    const m = new DOMMatrix(getComputedStyle(world).transform);
+    const origin = world.parentElement!.getBoundingClientRect();
+    return { x: origin.left + m.e + m.a * x, y: origin.top + m.f + m.d * y };
+  }, at);
+
+async function drag(page: Page, from: At, to: At, options: { shift?: boolean } = {}): Promise<void> {
+  await page.mouse.move(from.x, from.y);
+  if (options.shift) await page.keyboard.down('Shift');
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 8 });
+  await page.mouse.up();
+  if (options.shift) await page.keyboard.up('Shift');
+}
+
+const centreOf = async (page: Page, selector: string): Promise<At> => {
+  const box = (await page.locator(selector).boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+};
+
+/** Drags in world coordinates. */
+async function dragWorld(page: Page, from: At, to: At, options: { shift?: boolean } = {}): Promise<void> {
+  await drag(page, await toScreen(page, from), await toScreen(page, to), options);
+}
+
+describe('shapes, frames and connectors in the app', () => {
+  it('shapes, a frame and a labelled arrow made through REST appear live for a person watching', async () => {
+    const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'here' }] });
+    const { page, context, errors } = await open(id, { items: 1 });
+    const frame = await post(id, 'frames', { x: 40, y: 120, width: 600, height: 300, title: 'Checkout' });
+    const box = await post(id, 'shapes', { shape: 'rectangle', x: 80, y: 180, width: 160, height: 90, label: 'Cart' });
+    const oval = await post(id, 'shapes', {
+      shape: 'ellipse',
+      x: 400,
+      y: 180,
+      width: 160,
+      height: 90,
+      label: 'Pay **now**',
+      color: 'blue',
+      fill: 'semi',
+    });
+    await post(id, 'strokes', {
+      points: [
+        [0, 0],
+        [1, 1],
+      ],
+      anchors: {
+        start: { kind: 'shape', id: box.id, dx: 0, dy: 0 },
+        end: { kind: 'shape', id: oval.id, dx: 0, dy: 0 },
+      },
+      arrowhead: 'end',
+      label: 'next',
+    });
+    await page.locator(`.item.shape[data-id="${oval.id}"][data-shape=ellipse].fill-semi`).waitFor();
+    await page.locator(`.item.shape[data-id="${box.id}"][data-kind=shapes]`).waitFor();
+    expect(await page.locator(`[data-id="${oval.id}"] .shape-label strong`).textContent()).toBe('now');
+    expect(await page.locator(`.item.frame[data-id="${frame.id}"] .frame-title`).textContent()).toBe('Checkout');
+    await until(async () => (await page.locator('.stroke-label').textContent()) === 'next');
+    // The frame lies behind the strokes and shapes; the label is centred in its shape.
+    const order = await page.evaluate(() => {
+      const world = document.querySelector('.world')!;
+      const children = [...world.children].map((child) => child.getAttribute('class') ?? '');
+      return children.findIndex((c) => c.includes('frame-layer')) < children.findIndex((c) => c.includes('strokes'));
+    });
+    expect(order).toBe(true);
+    const shape = (await page.locator(`[data-id="${box.id}"]`).boundingBox())!;
+    const label = (await page.locator(`[data-id="${box.id}"] .shape-label`).boundingBox())!;
+    expect(Math.abs(shape.x + shape.width / 2 - (label.x + label.width / 2))).toBeLessThan(2);
+    expect(Math.abs(shape.y + shape.height / 2 - (label.y + label.height / 2))).toBeLessThan(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('R, O and D draw a rectangle, an ellipse and a diamond by drag, Shift keeps 1:1, a click makes the default size, F a frame', async () => {
+    const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'corner' }] });
+    const { page, context, errors } = await open(id, { items: 1 });
+    await page.locator('[data-testid=canvas]').focus();
+    const drawn: { key: string; shape: string; from: At; to: At; shift?: boolean }[] = [
+      { key: 'r', shape: 'rectangle', from: { x: 100, y: 100 }, to: { x: 300, y: 180 } },
+      { key: 'o', shape: 'ellipse', from: { x: 400, y: 100 }, to: { x: 520, y: 260 } },
+      { key: 'd', shape: 'diamond', from: { x: 600, y: 100 }, to: { x: 760, y: 160 }, shift: true },
+    ];
+    for (const { key, from, to, shift } of drawn) {
+      await page.keyboard.press(key);
+      await dragWorld(page, from, to, { shift });
+    }
+    const shapes = await until(async () => {
+      const board = await boardJson(t.server.url, id);
+      return board.shapes.length === 3 && board.shapes;
+    });
+    const byKind = (shape: string) => shapes.find((s: any) => s.shape === shape);
+    expect(byKind('rectangle')).toMatchObject({ x: 100, y: 100, width: 200, height: 80, fill: 'none' });
+    expect(byKind('ellipse')).toMatchObject({ x: 400, y: 100, width: 120, height: 160 });
+    expect(byKind('diamond')).toMatchObject({ x: 600, y: 100, width: 160, height: 160 }); // Shift: 1:1
+    // After drawing, the Select tool is back and the new shape is selected (tldraw).
+    expect(await page.locator('[data-testid=canvas]').getAttribute('data-tool')).toBe('select');
+    expect(await page.locator(`.item.shape[data-id="${byKind('diamond').id}"]`).getAttribute('class')).toContain(
+      'selected',
+    );
+    await page.keyboard.press('r');
+    const click = await toScreen(page, { x: 200, y: 400 });
+    await page.mouse.click(click.x, click.y);
+    await page.keyboard.press('f');
+    await dragWorld(page, { x: 80, y: 600 }, { x: 480, y: 800 });
+    const board = await until(async () => {
+      const b = await boardJson(t.server.url, id);
+      return b.shapes.length === 4 && b.frames.length === 1 && b;
+    });
+    expect(board.shapes.find((s: any) => s.x === 120)).toMatchObject({
+      shape: 'rectangle',
+      y: 350,
+      width: 160,
+      height: 100,
+    });
+    expect(board.frames[0]).toMatchObject({ x: 80, y: 600, width: 400, height: 200 });
+    // The framed text kept its tool, on B.
+    expect(await page.locator('[data-tool=diagram]').getAttribute('title')).toBe('Framed text (B)');
+    expect(await page.locator('[data-tool=frame]').getAttribute('title')).toBe('Frame (F)');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a double-click edits a shape label, a frame title and an arrow label, stored; Enter edits the selected shape', async () => {
+    const id = await makeBoard({
+      shapes: [
+        { shape: 'rectangle', x: 100, y: 100, width: 200, height: 100 },
+        { shape: 'diamond', x: 500, y: 100, width: 200, height: 100, label: 'old' },
+      ],
+      frames: [{ x: 60, y: 300, width: 400, height: 200, title: 'Draft' }],
+      lines: [
+        {
+          points: [
+            [100, 600],
+            [500, 600],
+          ],
+          arrowhead: 'end',
+        },
+      ],
+    });
+    const { page, context, errors } = await open(id, { items: 4 });
+    const board = await boardJson(t.server.url, id);
+    const [rect, diamond] = [...board.shapes].sort((a: any, b: any) => a.x - b.x);
+    await page.dblclick(`.item.shape[data-id="${rect.id}"]`);
+    await page.locator('textarea.editor.label').fill('Start here');
+    await page.keyboard.press('Escape');
+    await until(
+      async () => (await boardJson(t.server.url, id)).shapes.find((s: any) => s.id === rect.id).label === 'Start here',
+    );
+    await page.locator(`[data-id="${rect.id}"] .shape-label`).filter({ hasText: 'Start here' }).waitFor();
+
+    await page.dblclick(`.item.frame[data-id="${board.frames[0].id}"] .frame-title`);
+    await page.locator('textarea.editor.label').fill('Release plan');
+    await page.keyboard.press('Enter'); // a title is one line: Enter ends it
+    await until(async () => (await boardJson(t.server.url, id)).frames[0].title === 'Release plan');
+
+    const middle = await toScreen(page, { x: 300, y: 600 });
+    await page.mouse.dblclick(middle.x, middle.y);
+    await page.locator('textarea.editor.label').fill('yes');
+    await page.keyboard.press('Enter');
+    await until(async () => (await boardJson(t.server.url, id)).lines[0].label === 'yes');
+    await until(async () => (await page.locator('.stroke-label').textContent()) === 'yes');
+
+    await page.click(`.item.shape[data-id="${diamond.id}"]`);
+    await page.keyboard.press('Enter');
+    const area = page.locator('textarea.editor.label');
+    expect(await area.inputValue()).toBe('old');
+    await area.fill('new');
+    await page.keyboard.press('Escape');
+    await until(
+      async () => (await boardJson(t.server.url, id)).shapes.find((s: any) => s.id === diamond.id).label === 'new',
+    );
+    // One undo takes back the whole edit of the label.
+    await page.keyboard.press('Control+z');
+    await until(
+      async () => (await boardJson(t.server.url, id)).shapes.find((s: any) => s.id === diamond.id).label === 'old',
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the handle resizes a shape (Shift keeps its ratio) and a frame; the palette colours and the fill bar fills the selected shape', async () => {
+    const id = await makeBoard({
+      shapes: [{ shape: 'rectangle', x: 100, y: 100, width: 200, height: 100 }],
+      frames: [{ x: 500, y: 100, width: 300, height: 200, title: 'Area' }],
+    });
+    const { page, context, errors } = await open(id, { items: 2 });
+    const { shapes, frames } = await boardJson(t.server.url, id);
+    const [shape, frame] = [shapes[0], frames[0]];
+    const scale = await page.evaluate(
+      () => new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform).a,
+    );
+    await page.click(`.item.shape[data-id="${shape.id}"]`);
+    const handle = page.locator('.handle[data-kind=shapes]');
+    await handle.waitFor();
+    const at = await centreOf(page, '.handle');
+    await drag(page, at, { x: at.x + 100 * scale, y: at.y + 20 * scale });
+    const stored = async () => (await boardJson(t.server.url, id)).shapes[0];
+    await until(async () => Math.abs((await stored()).width - 300) < 2 && Math.abs((await stored()).height - 120) < 2);
+    const now = await centreOf(page, '.handle');
+    await drag(page, now, { x: now.x + 150 * scale, y: now.y }, { shift: true }); // 300×120 → 450×180
+    await until(async () => Math.abs((await stored()).width - 450) < 2 && Math.abs((await stored()).height - 180) < 2);
+    expect(await stored()).toMatchObject({ x: 100, y: 100 });
+
+    await page.getByRole('button', { name: 'Colour: auto' }).click();
+    await page.locator('.ink-palette [data-color=red]').click();
+    await until(async () => (await stored()).color === 'red');
+    const fillBar = page.locator('[data-testid=fill-bar]');
+    await fillBar.waitFor();
+    expect(await fillBar.locator('[data-fill=none]').getAttribute('aria-pressed')).toBe('true');
+    await fillBar.locator('[data-fill=solid]').click();
+    await until(async () => (await stored()).fill === 'solid');
+    await page.locator(`.item.shape.fill-solid[data-id="${shape.id}"]`).waitFor();
+    expect(await fillBar.locator('[data-fill=solid]').getAttribute('aria-pressed')).toBe('true');
+
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`);
+    await page.locator('.handle[data-kind=frames]').waitFor();
+    expect(await fillBar.isVisible()).toBe(false); // a frame has no fill
+    const corner = await centreOf(page, '.handle');
+    await drag(page, corner, { x: corner.x + 50 * scale, y: corner.y + 100 * scale });
+    await until(async () => {
+      const f = (await boardJson(t.server.url, id)).frames[0];
+      return Math.abs(f.width - 350) < 2 && Math.abs(f.height - 300) < 2 && f.x === 500;
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('screenshots of a small diagram, desktop and phone, light and dark', async () => {
+    const id = await makeBoard({
+      frames: [{ x: 40, y: 60, width: 760, height: 330, title: 'Sign-up flow' }],
+      shapes: [
+        { sourceId: 's', shape: 'ellipse', x: 80, y: 160, width: 150, height: 90, label: 'Start' },
+        {
+          sourceId: 'f',
+          shape: 'rectangle',
+          x: 320,
+          y: 150,
+          width: 180,
+          height: 110,
+          label: 'Fill in the **form**',
+          color: 'blue',
+          fill: 'semi',
+        },
+        {
+          sourceId: 'ok',
+          shape: 'diamond',
+          x: 590,
+          y: 140,
+          width: 170,
+          height: 130,
+          label: 'Valid?',
+          color: 'orange',
+          fill: 'solid',
+        },
+        {
+          sourceId: 'e',
+          shape: 'rectangle',
+          x: 590,
+          y: 460,
+          width: 170,
+          height: 80,
+          label: 'Show errors',
+          color: 'red',
+        },
+      ],
+      lines: [
+        {
+          points: [
+            [0, 0],
+            [1, 1],
+          ],
+          arrowhead: 'end',
+          anchors: { start: { kind: 'shape', id: 's', dx: 0, dy: 0 }, end: { kind: 'shape', id: 'f', dx: 0, dy: 0 } },
+        },
+        {
+          points: [
+            [0, 0],
+            [1, 1],
+          ],
+          arrowhead: 'end',
+          label: 'submit',
+          anchors: { start: { kind: 'shape', id: 'f', dx: 0, dy: 0 }, end: { kind: 'shape', id: 'ok', dx: 0, dy: 0 } },
+        },
+        {
+          points: [
+            [0, 0],
+            [1, 1],
+          ],
+          arrowhead: 'end',
+          label: 'no',
+          color: 'red',
+          anchors: { start: { kind: 'shape', id: 'ok', dx: 0, dy: 0 }, end: { kind: 'shape', id: 'e', dx: 0, dy: 0 } },
+        },
+      ],
+    });
+    for (const phone of [false, true])
+      for (const dark of [false, true]) {
+        const { page, context, errors } = await open(id, { phone, dark, items: 8 });
+        await page.keyboard.press('0');
+        await page.waitForFunction(() => document.querySelectorAll('.stroke-label').length === 2);
+        const name = `draw-diagram-${phone ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}.png`;
+        await page.screenshot({ path: join(SHOTS, name) });
+        expect(errors).toEqual([]);
+        await context.close();
+      }
+    console.log(`diagram screenshots in ${SHOTS}`);
+  });
+});
