@@ -280,6 +280,46 @@ describe('shapes, frames and connectors in the app', () => {
     await context.close();
   });
 
+  it('the arrow tool binds to shapes: anchored with kind shape, ending on the ellipse and diamond outlines, rerouted when one moves', async () => {
+    const id = await makeBoard({
+      shapes: [
+        { shape: 'diamond', x: 100, y: 100, width: 200, height: 100 },
+        { shape: 'ellipse', x: 500, y: 300, width: 200, height: 120 },
+      ],
+    });
+    const { page, context, errors } = await open(id, { items: 2 });
+    const [diamond, ellipse] = [...(await boardJson(t.server.url, id)).shapes].sort((a: any, b: any) => a.x - b.x);
+    await page.locator('[data-testid=canvas]').focus();
+    await page.keyboard.press('a');
+    await dragWorld(page, { x: 200, y: 150 }, { x: 600, y: 360 });
+    const line = await until(async () => (await boardJson(t.server.url, id)).lines[0]);
+    expect(line.anchors).toMatchObject({
+      start: { kind: 'shape', id: diamond.id },
+      end: { kind: 'shape', id: ellipse.id },
+    });
+    /** 1 on the outline: |dx|/a + |dy|/b for a diamond, (dx/a)² + (dy/b)² for an ellipse. */
+    const onDiamond = ([x, y]: number[], s: any) =>
+      Math.abs(x - (s.x + s.width / 2)) / (s.width / 2) + Math.abs(y - (s.y + s.height / 2)) / (s.height / 2);
+    const onEllipse = ([x, y]: number[], s: any) =>
+      ((x - (s.x + s.width / 2)) / (s.width / 2)) ** 2 + ((y - (s.y + s.height / 2)) / (s.height / 2)) ** 2;
+    expect(onDiamond(line.points[0], diamond)).toBeCloseTo(1, 1);
+    expect(onEllipse(line.points[1], ellipse)).toBeCloseTo(1, 1);
+    // Moved by someone else, the ellipse takes the arrow's end along, still on its outline.
+    await post(id, `shapes/${ellipse.id}/move`, { x: 500, y: 500 });
+    const moved = { ...ellipse, y: 500 };
+    const rerouted = await until(async () => {
+      const l = (await boardJson(t.server.url, id)).lines[0];
+      return l.points[1][1] > 450 && l;
+    });
+    expect(onEllipse(rerouted.points[1], moved)).toBeCloseTo(1, 1);
+    await until(async () => {
+      const points = await page.locator(`.stroke[data-id="${line.id}"]`).getAttribute('points');
+      return points === rerouted.points.map((p: number[]) => p.join(',')).join(' ');
+    });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('screenshots of a small diagram, desktop and phone, light and dark', async () => {
     const id = await makeBoard({
       frames: [{ x: 40, y: 60, width: 760, height: 330, title: 'Sign-up flow' }],

@@ -5,7 +5,7 @@
  */
 
 import { strokeBBox } from '../../../board/model/geometry.js';
-import { exitPoint } from '../../../board/mutations/anchored-strokes.js';
+import { type Outlined, outlinePoint } from '../../../board/mutations/anchored-strokes.js';
 import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
 import type { ItemLayer } from './items.js';
 import { type Box, round, type World } from './view.js';
@@ -13,17 +13,20 @@ import { type Box, round, type World } from './view.js';
 /** How near a stroke the eraser must pass, in screen pixels. */
 export const ERASER_RADIUS_PX = 8;
 
-/** An item an arrow end can be anchored to: a text or an image (anchors name no other kind). */
-export type Node = { id: string; kind: Anchor['kind']; box: Box };
+/** An item an arrow end can be anchored to: a text, an image or a shape (ending on its outline: anchors name no other kind). */
+export type Node = { id: string; kind: Anchor['kind']; box: Outlined };
 
-/** The text or image an arrow end lies on, from the item id under the pointer. */
+const ANCHOR_KIND = { texts: 'text', images: 'image', shapes: 'shape' } as const;
+
+/** The text, image or shape an arrow end lies on, from the item id under the pointer. */
 export function nodeAt(layer: ItemLayer, id: string | null): Node | null {
   if (!id) return null;
   const kind = layer.kindOf(id);
   const element = layer.elements.get(id);
-  if ((kind !== 'texts' && kind !== 'images') || !element) return null;
+  if ((kind !== 'texts' && kind !== 'images' && kind !== 'shapes') || !element) return null;
   const box = layer.boxOf(element);
-  return box && { id, kind: kind === 'texts' ? 'text' : 'image', box };
+  const outline = kind === 'shapes' ? layer.maps().shapes.get(id)?.shape : undefined;
+  return box && { id, kind: ANCHOR_KIND[kind], box: { ...box, outline } };
 }
 
 const centre = (box: Box): World => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
@@ -42,8 +45,8 @@ export function arrowStroke(
   to: Node | null,
   b: World,
 ): Pick<StrokeInput, 'points' | 'anchors' | 'arrowhead'> {
-  const p = from ? exitPoint(from.box, to ? centre(to.box) : b) : a;
-  const q = to ? exitPoint(to.box, from ? centre(from.box) : a) : b;
+  const p = from ? outlinePoint(from.box, to ? centre(to.box) : b) : a;
+  const q = to ? outlinePoint(to.box, from ? centre(from.box) : a) : b;
   const points: Point[] = [
     [round(p.x), round(p.y)],
     [round(q.x), round(q.y)],
