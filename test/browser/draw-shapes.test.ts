@@ -280,6 +280,94 @@ describe('shapes, frames and connectors in the app', () => {
     await context.close();
   });
 
+  it('dragging a frame carries its members, live and stored; each item moves once; a member dragged out stays behind; undo', async () => {
+    const id = await makeBoard({
+      frames: [{ x: 100, y: 100, width: 500, height: 300, title: 'Group' }],
+      shapes: [
+        { shape: 'rectangle', x: 150, y: 150, width: 100, height: 80, label: 'in' },
+        { shape: 'ellipse', x: 400, y: 250, width: 100, height: 80, label: 'also in' },
+        { shape: 'diamond', x: 700, y: 150, width: 100, height: 80, label: 'out' },
+      ],
+      texts: [{ x: 300, y: 300, content: 'a member' }],
+    });
+    const { page, context, errors } = await open(id, { items: 5 });
+    const board = await boardJson(t.server.url, id);
+    const shape = (label: string) => board.shapes.find((s: any) => s.label === label);
+    const [frame, inside, also, outside, text] = [
+      board.frames[0],
+      shape('in'),
+      shape('also in'),
+      shape('out'),
+      board.texts[0],
+    ];
+    const where = async () => {
+      const b = await boardJson(t.server.url, id);
+      const at = (item: any) => item && [item.x, item.y];
+      return {
+        frame: at(b.frames[0]),
+        inside: at(b.shapes.find((s: any) => s.id === inside.id)),
+        also: at(b.shapes.find((s: any) => s.id === also.id)),
+        outside: at(b.shapes.find((s: any) => s.id === outside.id)),
+        text: at(b.texts[0]),
+      };
+    };
+    const scale = await page.evaluate(
+      () => new DOMMatrix(getComputedStyle(document.querySelector('.world')!).transform).a,
+    );
+    const title = await centreOf(page, `.item.frame[data-id="${frame.id}"] .frame-title`);
+    const before = (await page.locator(`[data-id="${inside.id}"]`).boundingBox())!;
+    await page.mouse.move(title.x, title.y);
+    await page.mouse.down();
+    await page.mouse.move(title.x + 200 * scale, title.y + 100 * scale, { steps: 8 });
+    // The dragger sees the members travel with the frame before the drop.
+    const during = (await page.locator(`[data-id="${inside.id}"]`).boundingBox())!;
+    expect(during.x - before.x).toBeCloseTo(200 * scale, 0);
+    await page.mouse.up();
+    await until(async () => (await where()).frame[0] === 300);
+    expect(await where()).toEqual({
+      frame: [300, 200],
+      inside: [350, 250],
+      also: [600, 350],
+      outside: [700, 150],
+      text: [500, 400],
+    });
+    expect(text.id).toBeDefined();
+    // The frame and one of its members selected: each moves once, not twice.
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`);
+    await page.click(`.item.shape[data-id="${inside.id}"]`, { modifiers: ['Shift'] }); // not two presses on the title: a double-click edits it
+    const title2 = await centreOf(page, `.item.frame[data-id="${frame.id}"] .frame-title`);
+    await drag(page, title2, { x: title2.x + 100 * scale, y: title2.y });
+    await until(async () => (await where()).frame[0] === 400);
+    expect(await where()).toMatchObject({ frame: [400, 200], inside: [450, 250], also: [700, 350] });
+    // A member dragged out leaves the frame: the next drag of the frame leaves it where it is.
+    await page.keyboard.press('Escape');
+    await drag(page, await centreOf(page, `[data-id="${also.id}"]`), await toScreen(page, { x: 1000, y: 700 }));
+    await until(async () => (await where()).also[0] > 900);
+    const left = (await where()).also;
+    await page.keyboard.press('Escape');
+    const title3 = await centreOf(page, `.item.frame[data-id="${frame.id}"] .frame-title`);
+    await drag(page, title3, { x: title3.x, y: title3.y + 50 * scale });
+    await until(async () => (await where()).frame[1] === 250);
+    expect(await where()).toMatchObject({ inside: [450, 300], also: left });
+    // One undo takes the last frame drag back, its members with it.
+    await page.keyboard.press('Control+z');
+    await until(async () => (await where()).frame[1] === 200);
+    expect(await where()).toMatchObject({ inside: [450, 250], also: left });
+    // Dropped wholly inside the frame, an item is a member: geometry decides, nothing is stored for it.
+    await page.keyboard.press('Escape');
+    const out = await centreOf(page, `[data-id="${outside.id}"]`);
+    await drag(page, out, { x: out.x, y: out.y + 150 * scale });
+    await until(async () => (await where()).outside[1] === 300);
+    const dropped = (await where()).outside; // snapping may have nudged its x
+    await page.keyboard.press('Escape');
+    const title4 = await centreOf(page, `.item.frame[data-id="${frame.id}"] .frame-title`);
+    await drag(page, title4, { x: title4.x - 100 * scale, y: title4.y });
+    await until(async () => (await where()).frame[0] === 300);
+    expect(await where()).toMatchObject({ outside: [dropped[0] - 100, 300], inside: [350, 250] });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the arrow tool binds to shapes: anchored with kind shape, ending on the ellipse and diamond outlines, rerouted when one moves', async () => {
     const id = await makeBoard({
       shapes: [

@@ -33,6 +33,7 @@ import {
 import { keys } from '../api.js';
 import { isTyping, toast } from '../ui.js';
 import type { DrawContext } from './context.js';
+import { withMembers } from './frames.js';
 import { uploadImage, uploadImages } from './images.js';
 import { asUrl } from './markup.js';
 import { type Box, round, type World } from './view.js';
@@ -97,7 +98,7 @@ function ours(ctx: DrawContext, event: Event): boolean {
   );
 }
 
-/** The selected items as stored, with their bounding box; null when nothing is selected. */
+/** The selected items as stored (a frame with its members, as tldraw copies one), with their box; null when none. */
 export function selectionPayload(ctx: DrawContext): ClipPayload | null {
   const { layer } = ctx;
   const { texts, lines, images, shapes, frames } = layer.maps();
@@ -114,7 +115,7 @@ export function selectionPayload(ctx: DrawContext): ClipPayload | null {
     frames: [],
   };
   const boxes: Box[] = [];
-  for (const id of layer.selection) {
+  for (const id of withMembers(layer, layer.selection)) {
     const element = layer.elements.get(id);
     const box = element && layer.boxOf(element);
     const kind = layer.kindOf(id);

@@ -4,8 +4,10 @@
  */
 import type { BoardWrite } from '../../../../../board/mutations/board-write.js';
 import { moveItem } from '../../../../../board/mutations/draw.js';
+import { upsertFrame } from '../../../../../board/mutations/shapes.js';
 import { duplicateSelection } from '../../clipboard.js';
 import type { DrawContext } from '../../context.js';
+import { withMembers } from '../../frames.js';
 import { LiveWrite } from '../../live.js';
 import { round, type World } from '../../view.js';
 import { itemUnder } from '../press.js';
@@ -76,7 +78,9 @@ export class Translating implements GestureState {
  * The write that puts every moved item at its origin plus (dx, dy) (with no
  * offset, at the places given: align and distribute, actions/arrange.ts). Strokes
  * come last: a selected stroke anchored to a selected text is first pulled
- * along by the text, then set where the drag puts it.
+ * along by the text, then set where the drag puts it. A frame is placed alone:
+ * its members are among `origins` (originsOf), so each item moves once, and
+ * the domain's move would carry whatever lies inside it at each step of a drag.
  */
 export function moveWrite(
   ctx: DrawContext,
@@ -91,7 +95,12 @@ export function moveWrite(
   return (w) => {
     for (const [id, origin] of order) {
       const kind = layer.kindOf(id);
-      if (kind) moveItem(w, kind, id, { x: round(origin.x + dx), y: round(origin.y + dy) });
+      const to = { x: round(origin.x + dx), y: round(origin.y + dy) };
+      const frame = kind === 'frames' ? w.maps.frames.get(id) : undefined;
+      if (frame) {
+        const { author: _a, last_updated: _l, ...rest } = frame;
+        upsertFrame(w, { ...rest, ...to });
+      } else if (kind) moveItem(w, kind, id, to);
     }
   };
 }
@@ -102,11 +111,11 @@ export function nudgeSelection(ctx: DrawContext, dx: number, dy: number): void {
   if (origins.size) ctx.session.write(moveWrite(ctx, origins, dx, dy));
 }
 
-/** Where each selected item's box starts now. */
+/** Where each selected item's box starts now, and each selected frame's members' (they move with it). */
 function originsOf(ctx: DrawContext): Map<string, World> {
   const { layer } = ctx;
   const origins = new Map<string, World>();
-  for (const id of layer.selection) {
+  for (const id of withMembers(layer, layer.selection)) {
     const element = layer.elements.get(id);
     const box = element && layer.boxOf(element);
     if (box) origins.set(id, { x: box.x, y: box.y });
