@@ -408,6 +408,95 @@ describe('shapes, frames and connectors in the app', () => {
     await context.close();
   });
 
+  it('exports a frame alone (PNG, SVG) from the Export menu and the context menu; copy and paste carry a frame with its members', async () => {
+    const id = await makeBoard({
+      frames: [{ x: 100, y: 100, width: 400, height: 250, title: 'Inside' }],
+      shapes: [
+        { shape: 'rectangle', x: 150, y: 150, width: 120, height: 80, label: 'member' },
+        { shape: 'ellipse', x: 700, y: 100, width: 120, height: 80, label: 'outside' },
+      ],
+    });
+    const { page, context, errors } = await open(id, { items: 3 });
+    const exported = async (label: string) => {
+      await page.click('.export-menu > summary');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${label}"]`)]);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+      return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+    };
+    const textOf = (svg: string) =>
+      page.evaluate((text) => new DOMParser().parseFromString(text, 'image/svg+xml').documentElement.textContent, svg);
+    const board = await exported('SVG of the board');
+    expect(await textOf(board.bytes.toString('utf8'))).toMatch(/Inside[\s\S]*member|member[\s\S]*Inside/);
+    expect(await textOf(board.bytes.toString('utf8'))).toContain('outside');
+
+    const frame = (await boardJson(t.server.url, id)).frames[0];
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`);
+    const svg = await exported('SVG of the frame');
+    expect(svg.name).toBe(`board-${id.slice(0, 8)}-frame.svg`);
+    const words = await textOf(svg.bytes.toString('utf8'));
+    expect(words).toContain('member');
+    expect(words).toContain('Inside');
+    expect(words).not.toContain('outside');
+    const png = await exported('PNG of the frame');
+    expect(png.name).toBe(`board-${id.slice(0, 8)}-frame.png`);
+    // The frame's box and the export's 24 px margin, at this screen's pixel ratio of 1.
+    expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([448, 298]);
+    // The context menu offers the frame's export only while one frame is selected.
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'SVG of the frame' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.click('.item.shape[data-shape=ellipse]', { button: 'right' });
+    await page.getByRole('menuitem', { name: 'SVG of the selection' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'SVG of the frame' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`);
+    await page.keyboard.press('Control+c');
+    const at = await toScreen(page, { x: 100, y: 500 });
+    await page.mouse.move(at.x, at.y);
+    await page.keyboard.press('Control+v');
+    const pasted = await until(async () => {
+      const b = await boardJson(t.server.url, id);
+      return b.frames.length === 2 && b.shapes.length === 3 && b;
+    });
+    const copy = pasted.frames.find((f: any) => f.id !== frame.id);
+    expect(copy).toMatchObject({ title: 'Inside', width: 400, height: 250 });
+    const member = pasted.shapes.find((s: any) => s.label === 'member' && s.y > 400);
+    expect([member.x - copy.x, member.y - copy.y]).toEqual([50, 50]);
+    // One undo takes the whole paste back.
+    await page.keyboard.press('Control+z');
+    await until(async () => (await boardJson(t.server.url, id)).frames.length === 1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('offline, a frame and a shape drawn wait with the other edits, reach the server on reconnect, and undo takes one back', async () => {
+    const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'start' }] });
+    const { page, context, errors } = await open(id, { items: 1 });
+    await context.setOffline(true);
+    await until(async () => (await page.textContent('[data-testid=status]'))?.startsWith('Offline'));
+    await page.locator('[data-testid=canvas]').focus();
+    await page.keyboard.press('f');
+    await dragWorld(page, { x: 100, y: 100 }, { x: 500, y: 400 });
+    await page.keyboard.press('o');
+    await dragWorld(page, { x: 150, y: 150 }, { x: 300, y: 250 });
+    await page.locator('.item.shape[data-shape=ellipse]').waitFor();
+    await until(async () => (await page.textContent('[data-testid=status]'))?.includes('2 edit(s) waiting'));
+    expect((await boardJson(t.server.url, id)).shapes).toEqual([]);
+    await context.setOffline(false);
+    const board = await until(async () => {
+      const b = await boardJson(t.server.url, id);
+      return b.shapes.length === 1 && b.frames.length === 1 && b;
+    }, 15_000);
+    expect(board.shapes[0]).toMatchObject({ shape: 'ellipse', x: 150, y: 150, width: 150, height: 100 });
+    await page.keyboard.press('Control+z');
+    await until(async () => (await boardJson(t.server.url, id)).shapes.length === 0);
+    expect((await boardJson(t.server.url, id)).frames).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('screenshots of a small diagram, desktop and phone, light and dark', async () => {
     const id = await makeBoard({
       frames: [{ x: 40, y: 60, width: 760, height: 330, title: 'Sign-up flow' }],

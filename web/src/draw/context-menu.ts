@@ -20,7 +20,10 @@ const ON_SELECTION: readonly (readonly string[])[] = [
   ['delete'],
   ['select-all'],
   ['export-png-selection', 'export-svg-selection'],
+  ['export-png-frame', 'export-svg-frame'],
 ];
+/** Entries left out, rather than shown disabled, where they cannot be used: most selections hold no frame. */
+const ONLY_WHEN_ENABLED: ReadonlySet<string> = new Set(['export-png-frame', 'export-svg-frame']);
 const ON_CANVAS: readonly (readonly string[])[] = [['paste', 'select-all']];
 /** How far from the screen's edges the menu stays, in pixels. */
 const EDGE_PX = 8;
@@ -136,7 +139,8 @@ export class ContextMenu {
       .map((names) =>
         names
           .map((name) => this.actions.find((action) => action.name === name))
-          .filter((action): action is Action<CanvasKeys> => !!action && (editable || !action.changes)),
+          .filter((action): action is Action<CanvasKeys> => !!action && (editable || !action.changes))
+          .filter((action) => !ONLY_WHEN_ENABLED.has(action.name) || (action.enabled?.(ctx) ?? true)),
       )
       .filter((group) => group.length > 0);
     const rows = shown.flatMap((group, index) => [

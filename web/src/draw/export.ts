@@ -10,6 +10,7 @@ import type { Action } from '../actions/action.js';
 import { h, toast } from '../ui.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
+import { withMembers } from './frames.js';
 import { toolbarMenu } from './menu.js';
 import { diagramsDrawn } from './mermaid.js';
 import type { Box } from './view.js';
@@ -101,8 +102,10 @@ export async function exportBlob(
     filter: (node: Node) => {
       if (!(node instanceof Element)) return true;
       if (NOT_CONTENT.some((name) => node.classList.contains(name))) return false;
-      const id = (node as HTMLElement).dataset?.id;
-      return !ids || !id || ids.has(id);
+      if (node.matches('.frame-layer, .shape-layer') && !node.firstElementChild) return false; // a board without any
+      const { id, labelOf } = (node as HTMLElement).dataset ?? {};
+      const item = id ?? labelOf; // a stroke's label goes with its stroke
+      return !ids || !item || ids.has(item);
     },
     onCloneNode: (clone: Node) => {
       // The stroke layer is a 1 px SVG that lets its strokes overflow; the copied styles lose that.
@@ -160,7 +163,7 @@ const INERT =
   /^(cursor|pointer-events|(-webkit-)?user-select|will-change|touch-action|caret-|transition|animation|scroll-|overscroll-)/;
 /** Inherited properties: a child that holds its parent's value gets it without saying so. */
 const INHERITED =
-  /^(color|color-scheme|font(-.*)?|line-height|letter-spacing|word-spacing|text-(align|indent|transform|shadow|rendering)|white-space(-collapse)?|text-wrap(-.*)?|overflow-wrap|word-break|hyphens|tab-size|visibility|direction|writing-mode|list-style-(type|position|image)|quotes|fill(-.*)?|stroke(-.*)?|paint-order|-webkit-font-smoothing)$/;
+  /^(color|color-scheme|font(-.*)?|line-height|letter-spacing|word-spacing|text-(align|indent|transform|shadow|rendering)|white-space(-collapse)?|text-wrap(-.*)?|overflow-wrap|word-break|hyphens|tab-size|visibility|direction|writing-mode|list-style-(type|position|image)|quotes|fill(-.*)?|stroke(-.*)?|paint-order|text-anchor|dominant-baseline|-webkit-font-smoothing)$/;
 
 /** Values that draw nothing, which the copy writes out for a whole group when one of its longhands differs. */
 const NOTHING: Record<string, string> = {
@@ -197,14 +200,32 @@ function dropRepeated(element: Element, inherited: Map<string, string>): void {
   for (const child of element.children) dropRepeated(child, own);
 }
 
-/** The file name of an export: the board's short id (never part of a view token, a credential), and whether it is only the selection. */
-export function exportName(boardId: string, format: ExportFormat, selection: boolean): string {
-  return `board-${isViewToken(boardId) ? 'shared' : boardId.slice(0, 8)}${selection ? '-selection' : ''}.${format}`;
+/** What an export draws: the whole board, the selection, or the one selected frame and what it holds. */
+export type ExportScope = 'board' | 'selection' | 'frame';
+
+/** The file name of an export: the board's short id (never part of a view token, a credential), and what of it is drawn. */
+export function exportName(boardId: string, format: ExportFormat, scope: ExportScope): string {
+  return `board-${isViewToken(boardId) ? 'shared' : boardId.slice(0, 8)}${scope === 'board' ? '' : `-${scope}`}.${format}`;
 }
 
-/** Exports and downloads; the selection when `selection` (and something is selected), else the whole board. */
-export async function download(ctx: DrawContext, format: ExportFormat, selection: boolean): Promise<void> {
-  const ids = selection && ctx.layer.selection.size ? new Set(ctx.layer.selection) : null;
+/** The one selected frame, if the selection is exactly one frame. */
+export function selectedFrame(ctx: DrawContext): string | null {
+  const [id, ...rest] = ctx.layer.selection;
+  return id !== undefined && rest.length === 0 && ctx.layer.kindOf(id) === 'frames' ? id : null;
+}
+
+/** The ids an export of `scope` draws (null: every item), or undefined when there is nothing of it to draw. */
+function scopeIds(ctx: DrawContext, scope: ExportScope): Set<string> | null | undefined {
+  if (scope === 'board') return null;
+  if (scope === 'selection') return ctx.layer.selection.size ? new Set(ctx.layer.selection) : null;
+  const frame = selectedFrame(ctx);
+  return frame === null ? undefined : withMembers(ctx.layer, [frame]);
+}
+
+/** Exports and downloads the board, the selection (the board when nothing is selected) or the selected frame alone. */
+export async function download(ctx: DrawContext, format: ExportFormat, scope: ExportScope): Promise<void> {
+  const ids = scopeIds(ctx, scope);
+  if (ids === undefined) return toast('Select one frame to export it alone.', 'info');
   let result: Awaited<ReturnType<typeof exportBlob>>;
   try {
     result = await exportBlob(ctx, format, ids);
@@ -213,7 +234,7 @@ export async function download(ctx: DrawContext, format: ExportFormat, selection
   }
   if (!result) return toast('There is nothing on the board to export yet.', 'info');
   const url = URL.createObjectURL(result.blob);
-  h('a', { href: url, download: exportName(ctx.session.boardId, format, ids !== null) }).click();
+  h('a', { href: url, download: exportName(ctx.session.boardId, format, ids === null ? 'board' : scope) }).click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
