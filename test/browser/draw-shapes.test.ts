@@ -572,6 +572,20 @@ describe('shapes, frames and connectors in the app', () => {
         await page.waitForFunction(() => document.querySelectorAll('.stroke-label').length === 2);
         const name = `draw-diagram-${phone ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}.png`;
         await page.screenshot({ path: join(SHOTS, name) });
+        if (!dark) {
+          // The shape tools' menu (More on a phone), and a label being typed.
+          await page.locator(phone ? '[data-testid=toolbar-more]' : '[data-testid=shape-button]').click();
+          await page.locator('button[data-tool=ellipse]').waitFor();
+          await page.screenshot({ path: join(SHOTS, `draw-shape-tools-${phone ? 'phone' : 'desktop'}.png`) });
+          await page.keyboard.press('Escape');
+          await page.locator('button[data-tool=ellipse]').waitFor({ state: 'hidden' });
+          if (!phone) {
+            await page.dblclick('.item.shape[data-shape=diamond]');
+            await page.locator('textarea.editor.label').waitFor();
+            await page.screenshot({ path: join(SHOTS, 'draw-shape-editing.png') });
+            await page.keyboard.press('Escape');
+          }
+        }
         expect(errors).toEqual([]);
         await context.close();
       }

@@ -1,6 +1,6 @@
 /**
  * The draw board: an infinite canvas with pan and zoom, tools (select, text,
- * post-it, diagram frame, pen, link), colours, images, undo, and live cursors.
+ * post-it, framed text, shapes, frames, pen, arrow, link), colours, images, undo, and live cursors.
  * Every change is a domain mutation on the shared document (BoardSession.write).
  *
  * This file only assembles the canvas from its parts: the item layer

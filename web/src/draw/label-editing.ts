@@ -8,7 +8,7 @@ import { upsertStroke } from '../../../board/mutations/draw.js';
 import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
 import { MAX_FRAME_TITLE_CHARS, MAX_SHAPE_LABEL_CHARS, MAX_STROKE_LABEL_CHARS } from '../../../schema/index.js';
 import type { BoardSession } from '../session.js';
-import { openEditor } from './editor.js';
+import { fitEditor, openEditor } from './editor.js';
 import type { ItemLayer } from './items.js';
 import { LiveWrite } from './live.js';
 
@@ -96,6 +96,18 @@ export function editLabel(
     },
   });
   area.maxLength = edited.max;
+  // A shape's label is typed in its middle, where it shows: the space above the lines typed, as a padding.
+  if (kind === 'shapes') {
+    const centre = () => {
+      Object.assign(area.style, { paddingTop: '0', minHeight: '0', height: 'auto' });
+      const lines = area.scrollHeight;
+      area.style.minHeight = `${edited.box.minHeight}px`;
+      area.style.paddingTop = `${Math.max(0, (edited.box.minHeight - lines) / 2)}px`;
+      fitEditor(area);
+    };
+    centre();
+    area.addEventListener('input', centre);
+  }
   area.setAttribute('aria-label', kind === 'frames' ? 'Frame title' : 'Label');
   return area;
 }
