@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
+import { boardJson, openBoard, seriousIn, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -419,7 +419,10 @@ describe('shapes, frames and connectors in the app', () => {
     const { page, context, errors } = await open(id, { items: 3 });
     const exported = async (label: string) => {
       await page.click('.export-menu > summary');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${label}"]`)]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 20_000 }),
+        page.click(`[data-export="${label}"]`),
+      ]);
       const chunks: Buffer[] = [];
       for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
       return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
@@ -572,17 +575,20 @@ describe('shapes, frames and connectors in the app', () => {
         await page.waitForFunction(() => document.querySelectorAll('.stroke-label').length === 2);
         const name = `draw-diagram-${phone ? 'phone' : 'desktop'}-${dark ? 'dark' : 'light'}.png`;
         await page.screenshot({ path: join(SHOTS, name) });
+        expect(await seriousIn(page, '.viewport'), name).toEqual([]); // labels, titles and the frame readable
         if (!dark) {
           // The shape tools' menu (More on a phone), and a label being typed.
           await page.locator(phone ? '[data-testid=toolbar-more]' : '[data-testid=shape-button]').click();
           await page.locator('button[data-tool=ellipse]').waitFor();
           await page.screenshot({ path: join(SHOTS, `draw-shape-tools-${phone ? 'phone' : 'desktop'}.png`) });
+          expect(await seriousIn(page, '.toolbar')).toEqual([]);
           await page.keyboard.press('Escape');
           await page.locator('button[data-tool=ellipse]').waitFor({ state: 'hidden' });
           if (!phone) {
             await page.dblclick('.item.shape[data-shape=diamond]');
             await page.locator('textarea.editor.label').waitFor();
             await page.screenshot({ path: join(SHOTS, 'draw-shape-editing.png') });
+            expect(await seriousIn(page, '[data-testid=fill-bar]')).toEqual([]);
             await page.keyboard.press('Escape');
           }
         }

@@ -50,7 +50,6 @@ const middles = (bar: Locator) =>
 const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, name) });
 
-/** axe-core's serious and critical rule ids within `selector`, run with the popover open (a11y.test.ts checks whole pages, closed). */
 describe('compact toolbars', { timeout: 90_000 }, () => {
   it('at 1280×800 the draw toolbar is one row; the colour palette recolours the selected text, by mouse and by keyboard', async () => {
     const { id } = await createBoard({ content: { texts: [{ x: 100, y: 100, content: 'recolour me' }] } });

@@ -7,17 +7,8 @@
 import { isLink } from '../../../board/model/document-model.js';
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { moveItem, resizeImage, upsertStroke, upsertText } from '../../../board/mutations/draw.js';
-import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
 import type { Point } from '../../../schema/index.js';
-import {
-  ImageResizeInput,
-  MAX_IMAGE_SIDE_PX,
-  MAX_SHAPE_SIDE_PX,
-  MAX_TEXT_WIDTH_PX,
-  MIN_FRAME_SIDE_PX,
-  MIN_SHAPE_SIDE_PX,
-  MIN_TEXT_WIDTH_PX,
-} from '../../../schema/index.js';
+import { ImageResizeInput, MAX_IMAGE_SIDE_PX, MAX_TEXT_WIDTH_PX, MIN_TEXT_WIDTH_PX } from '../../../schema/index.js';
 import type { ItemLayer, Kind } from './items.js';
 import type { Corner } from './selection-box.js';
 import { placeOutline } from './shape-style.js';
