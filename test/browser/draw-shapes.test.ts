@@ -364,6 +364,18 @@ describe('shapes, frames and connectors in the app', () => {
     await drag(page, title4, { x: title4.x - 100 * scale, y: title4.y });
     await until(async () => (await where()).frame[0] === 300);
     expect(await where()).toMatchObject({ outside: [dropped[0] - 100, 300], inside: [350, 250] });
+    // Aligned with another item (Alt+S, bottom edges), the frame takes what it holds along, as a drag does.
+    const down = left[1] + 80 - 500; // the shape dragged out ends lower than the frame
+    expect(down).toBeGreaterThan(0);
+    await page.click(`.item.frame[data-id="${frame.id}"] .frame-title`);
+    await page.click(`.item.shape[data-id="${also.id}"]`, { modifiers: ['Shift'] });
+    await page.keyboard.press('Alt+s');
+    await until(async () => (await where()).frame[1] === 200 + down);
+    expect(await where()).toMatchObject({
+      inside: [350, 250 + down],
+      outside: [dropped[0] - 100, 300 + down],
+      also: left,
+    });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,7 @@
  */
 import { type Alignment, alignBoxes, distributeBoxes } from '../draw/arrange.js';
 import type { DrawContext } from '../draw/context.js';
+import { withMembers } from '../draw/frames.js';
 import { moveWrite } from '../draw/tools/select/translating.js';
 import { type Box, round, type World } from '../draw/view.js';
 import { type Action, modKey } from './action.js';
@@ -42,7 +43,23 @@ function arrange(ctx: DrawContext, least: number, place: (boxes: Map<string, Box
       return round(to.x) !== round(from.x) || round(to.y) !== round(from.y);
     }),
   );
+  carryMembers(ctx, boxes, moves);
   if (moves.size) ctx.session.write(moveWrite(ctx, moves, 0, 0));
+}
+
+/** A moved frame takes what it holds along by its own offset, as a drag does; a member also arranged keeps its own place. */
+function carryMembers(ctx: DrawContext, arranged: Map<string, Box>, moves: Map<string, World>): void {
+  const { layer } = ctx;
+  const { frames } = layer.maps();
+  for (const [id, to] of [...moves]) {
+    const frame = frames.get(id);
+    if (!frame) continue;
+    for (const member of withMembers(layer, [id])) {
+      const element = member === id || arranged.has(member) ? undefined : layer.elements.get(member);
+      const box = element && layer.boxOf(element);
+      if (box) moves.set(member, { x: box.x + to.x - frame.x, y: box.y + to.y - frame.y });
+    }
+  }
 }
 
 /**
