@@ -1,5 +1,5 @@
 /**
- * Shapes, frames and connectors in the browser app (docs/shapes.md "Browser",
+ * Shapes, frames and connectors in the browser app (the contract's shapes extension, "Browser",
  * issue 57 point 4), with real pointer input: the tools draw what the board
  * stores (GET /json), REST-made ones appear live, labels and titles are edited
  * in place, frames carry their members, and arrows end on a shape's outline.
