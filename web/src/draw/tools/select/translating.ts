@@ -8,6 +8,7 @@ import { upsertFrame } from '../../../../../board/mutations/shapes.js';
 import { duplicateSelection } from '../../clipboard.js';
 import type { DrawContext } from '../../context.js';
 import { withMembers } from '../../frames.js';
+import type { Kind } from '../../items.js';
 import { LiveWrite } from '../../live.js';
 import { round, type World } from '../../view.js';
 import { itemUnder } from '../press.js';
@@ -88,21 +89,35 @@ export function moveWrite(
   dx: number,
   dy: number,
 ): (w: BoardWrite) => void {
-  const { layer } = ctx;
-  const order = [...origins].sort(
-    ([a], [b]) => Number(layer.kindOf(a) === 'strokes') - Number(layer.kindOf(b) === 'strokes'),
-  );
+  const order = orderOf(ctx, origins);
   return (w) => {
     for (const [id, origin] of order) {
-      const kind = layer.kindOf(id);
+      const kind = ctx.layer.kindOf(id); // another person may have erased it meanwhile
+      if (!kind) continue;
       const to = { x: round(origin.x + dx), y: round(origin.y + dy) };
       const frame = kind === 'frames' ? w.maps.frames.get(id) : undefined;
       if (frame) {
         const { author: _a, last_updated: _l, ...rest } = frame;
         upsertFrame(w, { ...rest, ...to });
-      } else if (kind) moveItem(w, kind, id, to);
+      } else moveItem(w, kind, id, to);
     }
   };
+}
+
+/** Each origins map's items, strokes last (by their kind when the drag began): sorted once per drag, not at each of its moves. */
+const orders = new WeakMap<Map<string, World>, [string, World, Kind][]>();
+
+function orderOf(ctx: DrawContext, origins: Map<string, World>): [string, World, Kind][] {
+  let order = orders.get(origins);
+  if (!order) {
+    order = [...origins].flatMap(([id, origin]): [string, World, Kind][] => {
+      const kind = ctx.layer.kindOf(id);
+      return kind ? [[id, origin, kind]] : [];
+    });
+    order.sort(([, , a], [, , b]) => Number(a === 'strokes') - Number(b === 'strokes'));
+    orders.set(origins, order);
+  }
+  return order;
 }
 
 /** Moves the selection by (dx, dy) world pixels in one write: the arrow keys' nudge. */
