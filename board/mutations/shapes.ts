@@ -53,6 +53,25 @@ export function upsertFrame(w: BoardWrite, input: FrameInput): FrameItem {
   return item;
 }
 
+/** What an edit of an existing shape or frame may change: any field it was written with but its id and author. */
+type Edit<I> = Partial<Omit<I, 'id' | 'author'>>;
+
+/** Changes the given fields of the shape `id` names, keeping the others (and its author); null when there is none. */
+export function editShape(w: BoardWrite, id: string, change: Edit<ShapeInput>): ShapeItem | null {
+  const current = w.maps.shapes.get(id);
+  if (!current) return null;
+  const { author: _author, last_updated: _at, ...fields } = current;
+  return upsertShape(w, { ...fields, ...change });
+}
+
+/** editShape for a frame: a new size or place moves nothing, as upsertFrame. */
+export function editFrame(w: BoardWrite, id: string, change: Edit<FrameInput>): FrameItem | null {
+  const current = w.maps.frames.get(id);
+  if (!current) return null;
+  const { author: _author, last_updated: _at, ...fields } = current;
+  return upsertFrame(w, { ...fields, ...change });
+}
+
 /** An item a frame holds, by the map it is in. */
 export type Member = { map: 'texts' | 'lines' | 'images' | 'shapes'; id: string };
 

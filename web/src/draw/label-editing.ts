@@ -5,7 +5,7 @@
  */
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
 import { upsertStroke } from '../../../board/mutations/draw.js';
-import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
+import { editFrame, editShape } from '../../../board/mutations/shapes.js';
 import { MAX_FRAME_TITLE_CHARS, MAX_SHAPE_LABEL_CHARS, MAX_STROKE_LABEL_CHARS } from '../../../schema/index.js';
 import type { BoardSession } from '../session.js';
 import { fitEditor, openEditor } from './editor.js';
@@ -28,12 +28,7 @@ function target(layer: ItemLayer, kind: Labelled, id: string) {
       box: { x: shape.x, y: shape.y, width: shape.width, minHeight: shape.height },
       words: shape.label ?? '',
       max: MAX_SHAPE_LABEL_CHARS,
-      write: (w: BoardWrite, label: string) => {
-        const current = w.maps.shapes.get(id);
-        if (!current) return;
-        const { author: _a, last_updated: _l, ...rest } = current;
-        upsertShape(w, { ...rest, label });
-      },
+      write: (w: BoardWrite, label: string) => void editShape(w, id, { label }),
     };
   }
   if (kind === 'frames') {
@@ -44,12 +39,7 @@ function target(layer: ItemLayer, kind: Labelled, id: string) {
       words: frame.title ?? '',
       max: MAX_FRAME_TITLE_CHARS,
       oneLine: true,
-      write: (w: BoardWrite, title: string) => {
-        const current = w.maps.frames.get(id);
-        if (!current) return;
-        const { author: _a, last_updated: _l, ...rest } = current;
-        upsertFrame(w, { ...rest, title });
-      },
+      write: (w: BoardWrite, title: string) => void editFrame(w, id, { title }),
     };
   }
   const stroke = lines.get(id);

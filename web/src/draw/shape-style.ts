@@ -3,7 +3,7 @@
  * tldraw's and Excalidraw's style panels offer it; its buttons are the registry's actions (actions/shapes.ts).
  */
 import type { BoardWrite } from '../../../board/mutations/board-write.js';
-import { upsertFrame, upsertShape } from '../../../board/mutations/shapes.js';
+import { editFrame, editShape } from '../../../board/mutations/shapes.js';
 import {
   type InkColor,
   MAX_SHAPE_SIDE_PX,
@@ -25,12 +25,7 @@ export function selectedShapes(layer: ItemLayer): string[] {
 
 /** Sets a field of each shape `ids` names, in the write `w`. */
 export function restyleShapes(w: BoardWrite, ids: string[], style: { fill?: ShapeFill; color?: InkColor }): void {
-  for (const id of ids) {
-    const shape = w.maps.shapes.get(id);
-    if (!shape) continue;
-    const { author: _a, last_updated: _l, ...rest } = shape;
-    upsertShape(w, { ...rest, ...style });
-  }
+  for (const id of ids) editShape(w, id, style);
 }
 
 /**
@@ -44,14 +39,11 @@ export function placeOutline(
   size: { width: number; height: number },
   to?: { x: number; y: number },
 ): void {
-  const current = kind === 'shapes' ? w.maps.shapes.get(id) : w.maps.frames.get(id);
-  if (!current) return;
   const min = kind === 'frames' ? MIN_FRAME_SIDE_PX : MIN_SHAPE_SIDE_PX;
   const side = (value: number) => round(Math.min(MAX_SHAPE_SIDE_PX, Math.max(min, value)));
-  const { author: _a, last_updated: _l, ...rest } = current;
-  const next = { ...rest, ...to, width: side(size.width), height: side(size.height) };
-  if ('shape' in next) upsertShape(w, next);
-  else upsertFrame(w, next);
+  const change = { ...to, width: side(size.width), height: side(size.height) };
+  if (kind === 'shapes') editShape(w, id, change);
+  else editFrame(w, id, change);
 }
 
 /** Fills every selected shape with `fill`, in one write (one undo step). */

@@ -4,7 +4,7 @@
  */
 import type { BoardWrite } from '../../../../../board/mutations/board-write.js';
 import { moveItem } from '../../../../../board/mutations/draw.js';
-import { upsertFrame } from '../../../../../board/mutations/shapes.js';
+import { editFrame } from '../../../../../board/mutations/shapes.js';
 import { duplicateSelection } from '../../clipboard.js';
 import type { DrawContext } from '../../context.js';
 import { withMembers } from '../../frames.js';
@@ -95,11 +95,8 @@ export function moveWrite(
       const kind = ctx.layer.kindOf(id); // another person may have erased it meanwhile
       if (!kind) continue;
       const to = { x: round(origin.x + dx), y: round(origin.y + dy) };
-      const frame = kind === 'frames' ? w.maps.frames.get(id) : undefined;
-      if (frame) {
-        const { author: _a, last_updated: _l, ...rest } = frame;
-        upsertFrame(w, { ...rest, ...to });
-      } else moveItem(w, kind, id, to);
+      if (kind === 'frames') editFrame(w, id, to);
+      else moveItem(w, kind, id, to);
     }
   };
 }
