@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ARTIFACTS, openBoard as openBoardPage, until, useChromium } from '../helpers/pages.js';
+import { ARTIFACTS, exportFile, openBoard as openBoardPage, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -81,18 +81,6 @@ function contentBox(page: Page, only?: string[]): Promise<{ width: number; heigh
     }
     return { width: maxX - minX, height: maxY - minY };
   }, only);
-}
-
-async function exportFile(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
-  await page.click('.export-menu > summary');
-  const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 20_000 }),
-    page.click(`[data-export="${label}"]`),
-  ]);
-  // A browser reached over its endpoint keeps the file on its side: read it as a stream.
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
 }
 
 /** Width and height from a PNG's IHDR chunk, after checking the signature. */

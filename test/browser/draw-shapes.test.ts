@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { boardJson, openBoard, seriousIn, until, useChromium } from '../helpers/pages.js';
+import { boardJson, exportFile, openBoard, seriousIn, until, useChromium } from '../helpers/pages.js';
 import { useServer } from '../helpers/server.js';
 
 const t = useServer();
@@ -429,16 +429,7 @@ describe('shapes, frames and connectors in the app', () => {
       ],
     });
     const { page, context, errors } = await open(id, { items: 3 });
-    const exported = async (label: string) => {
-      await page.click('.export-menu > summary');
-      const [download] = await Promise.all([
-        page.waitForEvent('download', { timeout: 20_000 }),
-        page.click(`[data-export="${label}"]`),
-      ]);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-      return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
-    };
+    const exported = (label: string) => exportFile(page, label);
     const textOf = (svg: string) =>
       page.evaluate((text) => new DOMParser().parseFromString(text, 'image/svg+xml').documentElement.textContent, svg);
     const board = await exported('SVG of the board');

@@ -143,3 +143,16 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Picks `label` in the Export menu and reads the file it downloads: its suggested name and bytes. */
+export async function exportFile(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
+  await page.click('.export-menu > summary');
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 20_000 }),
+    page.click(`[data-export="${label}"]`),
+  ]);
+  // A browser reached over its endpoint keeps the file on its side: read it as a stream.
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) };
+}
