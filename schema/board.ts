@@ -225,6 +225,8 @@ const ADVERTISED_CONTENT = {
     texts: importItem(ImportText, 'add_text or add_link args', ['url', 'sourceId']),
     lines: importItem(ImportLine, 'draw_stroke args'),
     images: importItem(ImportImage, 'add_image args', ['sourceId']),
+    shapes: importItem(ImportShape, 'add_shape args', ['sourceId']),
+    frames: importItem(ImportFrame, 'add_frame args'),
     columns: importItem(ImportColumn, 'create_column args'),
     tasks: importItem(ImportTask, 'create_task args but column_id', ['columnIndex']),
     lanes: importItem(ImportLane, 'set_lane args'),

@@ -48,8 +48,8 @@ export const POSTIT_AND_DIAGRAM = { error: 'a text cannot be both a post-it and 
 /** A write's answer carries the box its item is laid out in and whether it was made; sent back, they are taken and dropped like a snapshot's keys. */
 const ANSWERED_KEYS = ['bbox', 'created'];
 
-/** The `id` of an upsert: the item to update; without it one is created. */
-const UpsertId = ItemId.optional().describe('To update');
+/** The `id` of an upsert: the item to update; without it one is created (each upsert's description says so). */
+const UpsertId = ItemId.optional();
 /** The top-left corner of an item, in canvas pixels. */
 const Left = Coordinate.describe('Left, px');
 const Top = Coordinate.describe('Top, px');

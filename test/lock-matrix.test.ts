@@ -439,6 +439,12 @@ const TOOLS: Record<string, McpSpec> = {
   add_link: { class: 'mcp-write', board: 'draw', args: () => ({ x: 0, y: 0, url: 'https://m.test/' }) },
   add_image: { class: 'mcp-write', board: 'draw', args: () => ({ x: 0, y: 0, width: 2, height: 2, dataUrl: PNG_1PX }) },
   draw_stroke: { class: 'mcp-write', board: 'draw', args: () => ({ points: [0, 0, 3, 3] }) },
+  add_shape: {
+    class: 'mcp-write',
+    board: 'draw',
+    args: () => ({ shape: 'diamond', x: 0, y: 0, width: 10, height: 10 }),
+  },
+  add_frame: { class: 'mcp-write', board: 'draw', args: () => ({ x: 0, y: 0, width: 100, height: 100 }) },
   move: { class: 'mcp-write', board: 'draw', args: (b) => ({ id: b.ids.text, x: 4, y: 4 }) },
   erase: { class: 'mcp-write', board: 'draw', args: (b) => ({ id: b.ids.stroke }) },
   wait_for_update: { class: 'mcp-read', board: 'draw', args: () => ({ timeout_ms: 1000 }) },

@@ -65,6 +65,8 @@ async function everyTool(mcp: McpClient): Promise<Set<string>> {
     color: 'magenta',
   });
   await call('move', { board_id, id: text.id, x: 20, y: 220 });
+  await call('add_shape', { board_id, shape: 'ellipse', x: 0, y: 500, width: 80, height: 40, label: 'shape' });
+  await call('add_frame', { board_id, x: -20, y: 480, width: 200, height: 100, title: 'frame' });
   const { etag } = await call('get_board', { board_id });
   await call('get_preview', { board_id });
   await call('get_board', { board_id, detail: 'outline' });

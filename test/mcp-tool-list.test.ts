@@ -2,7 +2,8 @@
  * tools/list is built for agents: a host hands the model each tool's name,
  * title, description and input schema before its first call, so those stay
  * within TOOL_LIST_BUDGET_BYTES (icons, annotations and output schemas stay
- * with the host); every argument, nested ones too, is typed and described;
+ * with the host); every argument, nested ones too, is typed and described
+ * unless its name says what it is;
  * and a misspelt argument is refused naming the one meant.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,13 +73,38 @@ describe('tools/list', () => {
     return typeof property(tool, match[2]).description === 'string';
   };
 
-  it('types and describes every argument, nested ones too', () => {
+  /** Arguments whose name says what they are: a description would only repeat it ("Author" for author). */
+  const SAYS_ITSELF = new Set([
+    'board_id',
+    'access_key',
+    'author',
+    'id',
+    'name',
+    'label',
+    'kind',
+    'done',
+    'assignee',
+    'column_id',
+  ]);
+  const namesItself = (path: string) =>
+    SAYS_ITSELF.has(
+      path
+        .split(/[.[\]]+/)
+        .filter(Boolean)
+        .at(-1) ?? '',
+    );
+
+  it('types every argument, nested ones too, and describes every one whose name does not say what it is', () => {
     const untyped: string[] = [];
     const undescribed: string[] = [];
     for (const tool of tools) {
       for (const [path, schema] of propertiesOf(tool.inputSchema, tool.name)) {
         if (!isTyped(schema)) untyped.push(path);
-        if ((typeof schema.description !== 'string' || schema.description === '') && !describedByItsTool(path))
+        if (
+          (typeof schema.description !== 'string' || schema.description === '') &&
+          !describedByItsTool(path) &&
+          !namesItself(path)
+        )
           undescribed.push(path);
       }
     }
@@ -159,12 +185,16 @@ describe('tools/list', () => {
       expect(property(tool, 'color').enum, tool).toEqual(['red', 'blue', 'green', '']);
   });
 
-  it('says a board id is a UUID in words, not by a pattern (or a format) repeated in every tool', () => {
+  it("says once, in the server's instructions, what board_id and access_key are, not by a pattern, a format or words repeated in every tool", () => {
     const json = JSON.stringify({ tools });
     expect(json).not.toContain('[0-9a-f]{8}');
     for (const tool of tools.filter((candidate) => candidate.inputSchema.properties?.board_id)) {
-      expect(tool.inputSchema.properties.board_id, tool.name).toEqual({ type: 'string', description: 'Board UUID' });
+      expect(tool.inputSchema.properties.board_id, tool.name).toEqual({ type: 'string' });
+      expect(tool.inputSchema.properties.access_key, tool.name).toEqual({ type: 'string' });
     }
+    const instructions = mcp.client.getInstructions() ?? '';
+    expect(instructions).toContain("board_id, the board's UUID");
+    expect(instructions).toContain("access_key, the board's key");
   });
 });
 

@@ -24,6 +24,8 @@ const EXPECTED_TOOLS = [
   'add_link',
   'add_image',
   'draw_stroke',
+  'add_shape',
+  'add_frame',
   'move',
   'erase',
   'wait_for_update',

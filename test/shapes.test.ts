@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { boardMaps } from '../board/model/document-model.js';
-import { connectMcp } from './helpers/mcp.js';
+import { connectMcp, refusalOf } from './helpers/mcp.js';
 import { connectYjs, eventually, openJson } from './helpers/realtime.js';
 import { useServer } from './helpers/server.js';
 
@@ -392,6 +392,81 @@ describe('every surface', () => {
       expect((await snapshot(id)).shapes[0]).toMatchObject({ x: 510, y: 510 });
       await mcp.call('erase', { board_id: id, id: shape.id });
       expect((await snapshot(id)).shapes).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('MCP writes them: add_shape and add_frame (updating by id), a connector between two shapes, create_board importing both', async () => {
+    const id = await newBoard();
+    const mcp = await connectMcp(t.server.url);
+    try {
+      const a = await mcp.call('add_shape', { board_id: id, shape: 'diamond', x: 0, y: 0, width: 100, height: 60 });
+      expect(a).toMatchObject({ shape: 'diamond', fill: 'none', color: 'auto', created: true });
+      const b = await mcp.call('add_shape', {
+        board_id: id,
+        shape: 'ellipse',
+        x: 300,
+        y: 0,
+        width: 100,
+        height: 60,
+        label: 'Store',
+        author: 'ai:claude',
+      });
+      expect(
+        await mcp.call('add_shape', { board_id: id, id: a.id, shape: 'rectangle', x: 0, y: 0, width: 100, height: 60 }),
+      ).toMatchObject({ id: a.id, shape: 'rectangle', created: false });
+      const arrow = await mcp.call('draw_stroke', {
+        board_id: id,
+        points: [50, 30, 350, 30],
+        anchors: { start: { kind: 'shape', id: a.id, dx: 0, dy: 0 }, end: { kind: 'shape', id: b.id, dx: 0, dy: 0 } },
+        label: 'writes',
+      });
+      const frame = await mcp.call('add_frame', {
+        board_id: id,
+        x: -20,
+        y: -20,
+        width: 500,
+        height: 200,
+        title: 'Flow',
+      });
+      expect(frame).toMatchObject({ title: 'Flow', created: true, members: [a.id, b.id, arrow.id] });
+      const board = await snapshot(id);
+      expect(board.shapes.map((s: { author: string }) => s.author)).toEqual(['ai:mcp', 'ai:claude']);
+      // The arrow ends on the outlines: the rectangle's right side at x 100, the ellipse's left at x 300.
+      expect(board.lines[0]).toMatchObject({
+        points: [
+          [100, 30],
+          [300, 30],
+        ],
+        label: 'writes',
+      });
+      const refused = await mcp.raw('add_shape', { board_id: id, shape: 'hexagon', x: 0, y: 0, width: 9, height: 9 });
+      expect(refusalOf(refused)).toMatchObject({ code: 'invalid_payload' });
+      expect((await snapshot(id)).shapes).toHaveLength(2);
+
+      const made = await mcp.call('create_board', {
+        content: {
+          shapes: [
+            { shape: 'rectangle', x: 0, y: 0, width: 80, height: 40, label: 'A', sourceId: 'a' },
+            { shape: 'rectangle', x: 200, y: 0, width: 80, height: 40, label: 'B', sourceId: 'b' },
+          ],
+          lines: [
+            {
+              points: [40, 20, 240, 20],
+              anchors: {
+                start: { kind: 'shape', id: 'a', dx: 0, dy: 0 },
+                end: { kind: 'shape', id: 'b', dx: 0, dy: 0 },
+              },
+            },
+          ],
+          frames: [{ x: -10, y: -10, width: 400, height: 100, title: 'Imported' }],
+        },
+      });
+      const imported = await snapshot(made.board_id);
+      expect(imported.shapes.map((s: { label: string }) => s.label)).toEqual(['A', 'B']);
+      expect(imported.frames).toMatchObject([{ title: 'Imported' }]);
+      expect(imported.lines[0].anchors.end.id).toBe(imported.shapes[1].id);
     } finally {
       await mcp.close();
     }

@@ -14,6 +14,9 @@ export const KINDS =
   'A draw board is an infinite canvas (texts, post-its, Mermaid diagrams, strokes, images, links); a todo board is a kanban (columns in lanes, tasks).';
 export const START =
   'Start with create_board or open_board (a board URL or id), read with get_board or get_preview (an SVG and a PNG picture), then edit with the add_*/draw_stroke/move/erase or column/task tools, or many edits in one batch call.';
+/** Said once here rather than in every tool's schema (adapters/mcp/tool-list.ts). */
+export const ARGUMENTS =
+  "Every board tool takes board_id, the board's UUID (or a view-only link's token), and access_key, the board's key; author, where a tool takes it, names you on what you write.";
 /** A model passes arguments; only a program (or the host reading a resource for the model) sets headers. */
 export const KEYS = `A locked board needs its key: a model passes it as the access_key argument of the tool call (a 2025 session then remembers it for that board); a resource read, which takes no arguments, and a client program send it in the X-Board-Key header (as does a ${MODERN_REVISION} subscriptions/listen on a locked board).`;
 /** How an agent keeps its context small. */
@@ -32,4 +35,4 @@ export const REFUSALS = {
 
 /** The MCP server's instructions to the model, true for the era that serves them. */
 export const instructionsFor = (era: keyof typeof REFUSALS): string =>
-  [ACCESS, KINDS, START, KEYS, READING, LIVE, VERSIONS, REFUSALS[era]].join(' ');
+  [ACCESS, KINDS, START, ARGUMENTS, KEYS, READING, LIVE, VERSIONS, REFUSALS[era]].join(' ');

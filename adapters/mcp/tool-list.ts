@@ -49,6 +49,50 @@ function sharingSiblings(properties: Record<string, unknown>): Record<string, un
   );
 }
 
+/**
+ * The arguments every board tool takes, whose meaning the server's
+ * instructions say once (adapters/kit/agent-guidance.ts, ARGUMENTS): listed by
+ * name and type in each tool, without a description repeated 34 times.
+ */
+const SAID_ONCE = new Set(['board_id', 'access_key']);
+
+const words = (text: string) => text.toLowerCase().replaceAll('_', ' ').split(' ');
+
+/**
+ * A description that is its property's name again ("Author" for author, "Item
+ * id" for id), or says it is optional (the schema's `required` says so), tells
+ * a model nothing.
+ */
+function restatesName(name: string, description: unknown): boolean {
+  if (typeof description !== 'string') return false;
+  const said = words(description).join(' ');
+  const named = words(name).join(' ');
+  return said === named || said === `item ${named}` || said === 'optional';
+}
+
+/** The properties of an object schema, at any depth, without the descriptions above. */
+function withoutRepeatedWords(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRepeatedWords);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, child]) => [
+      key,
+      key === 'properties' && child !== null && typeof child === 'object'
+        ? Object.fromEntries(
+            Object.entries(child as Record<string, Record<string, unknown>>).map(([name, property]) => [
+              name,
+              withoutRepeatedWords(
+                SAID_ONCE.has(name) || restatesName(name, property.description)
+                  ? { ...property, description: undefined }
+                  : property,
+              ),
+            ]),
+          )
+        : withoutRepeatedWords(child),
+    ]),
+  );
+}
+
 function advertised(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(advertised);
   if (value === null || typeof value !== 'object') return value;
@@ -81,7 +125,9 @@ export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name
   name,
   title: TOOLS[name].title,
   description: TOOLS[name].description,
-  inputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')) as Tool['inputSchema'],
+  inputSchema: withoutRepeatedWords(
+    advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')),
+  ) as Tool['inputSchema'],
   outputSchema: toJsonSchema(TOOL_OPERATIONS[name].result, 'output') as Tool['outputSchema'],
   annotations: TOOLS[name].annotations,
 }));

@@ -13,8 +13,10 @@ import {
   ImageInput,
   LaidOutText,
   LinkInput,
+  MAX_FRAMES,
   MAX_IMAGE_BYTES,
   MAX_IMAGES,
+  MAX_SHAPES,
   MAX_STROKE_POINTS,
   MAX_STROKES,
   MAX_TEXT_NODES,
@@ -116,7 +118,10 @@ export const DRAW_ROWS = {
     group: 'draw',
     effect: 'add',
     rest: [post('/shapes', ShapeInput, 'Create a shape, or update the one `id` names', 'the shape')],
-    // No MCP tool yet: tools/list has no room for it within its budget (docs/mcp.md, "The tool list's budget").
+    tool: {
+      title: 'Add a shape',
+      description: `An outline with a label; a stroke's anchor of kind shape ends on it. ${MAX_SHAPES} per board. ${UPSERT}`,
+    },
     mutate: (w, args) => upserted(args, upsertShape(w, args)),
   }),
   add_frame: mutation({
@@ -125,7 +130,10 @@ export const DRAW_ROWS = {
     group: 'draw',
     effect: 'add',
     rest: [post('/frames', FrameInput, 'Create a frame, or update the one `id` names', 'the frame and its members')],
-    // No MCP tool yet, as add_shape.
+    tool: {
+      title: 'Add a frame',
+      description: `A titled area; a move carries the items wholly inside. ${MAX_FRAMES} per board. ${UPSERT}`,
+    },
     mutate: (w, args) => {
       const frame = upsertFrame(w, args);
       return { ...upserted(args, frame), members: frameMembers(w.maps, w.textSize, frame).map((member) => member.id) };
