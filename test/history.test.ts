@@ -65,6 +65,19 @@ describe('versions', () => {
     expect((await t.api.get(`/api/boards/${id}/versions`)).body.versions).toHaveLength(1);
   });
 
+  it('a settle that finds its burst taken by another waits for that recording, so the version is there when it resolves', async () => {
+    const id = await newBoard(t.api);
+    await addText(t.api, id, 'one');
+    const settling = t.server.server.events.settling!;
+    const resolved: string[] = [];
+    await Promise.all([
+      settling(id).then(() => resolved.push('recording')),
+      settling(id).then(() => resolved.push('waiting')),
+    ]);
+    expect(resolved).toEqual(['recording', 'waiting']);
+    expect((await t.api.get(`/api/boards/${id}/versions`)).body.versions).toHaveLength(1);
+  });
+
   it('pages newest first with before and limit; next is the following page', async () => {
     const id = await newBoard(t.api);
     for (const content of ['a', 'b', 'c']) await settle(t.api, id, () => addText(t.api, id, content));

@@ -135,12 +135,13 @@ export class HistoryRecorder implements HandedOutStates {
 
   /**
    * A burst of the board settled: records its state if the burst held a local
-   * change. Never throws: a failure is logged and the burst's authors wait for
+   * change, or waits for the recording another settle started. Never throws: a failure is logged and the burst's authors wait for
    * the next settle, whose recording then covers this state too.
    */
   async settle(boardId: string): Promise<void> {
     const authors = this.takeBurst(boardId);
-    if (!authors) return;
+    // No burst of its own: another settle took it, and its recording is what this one waits for.
+    if (!authors) return void (await this.chains.get(boardId)?.catch(() => {}));
     try {
       await this.record(boardId, authors);
     } catch (error) {
