@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/sequencer.js';
 import { sharedServicesAvailable } from './test/helpers/shared-services.js';
 
 /**
@@ -90,6 +91,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       // Vitest's default on 2 cores is one file at a time; most files wait on servers, browsers and timers: three at a time keep the CPU busier (docs/performance.md).
       maxWorkers: 3,
       reporters: ['default', './test/helpers/summary-reporter.ts'],
+      // Longest first, Chromium files and the others in turn (test/helpers/sequencer.ts).
+      sequence: { sequencer: LongestFirst },
       // One migrated PostgreSQL template per run, which every fresh database copies; the run's databases dropped after it.
       globalSetup: ['test/helpers/pg-template.ts'],
       projects: [
