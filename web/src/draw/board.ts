@@ -106,11 +106,17 @@ export class DrawBoard {
       box.update();
       world.classList.toggle('multi', layer.selection.size > 1); // one box, lighter outlines of its items
     });
+    // Once per write, not once per selected item it changed: the fill bar reads the whole selection.
+    let selectedChanged = false;
     layer.onChange((id) => {
-      if (layer.selection.has(id)) {
-        handles.update();
-        box.update();
-        fillBar.update();
+      if (layer.selection.has(id) && !selectedChanged) {
+        selectedChanged = true;
+        queueMicrotask(() => {
+          selectedChanged = false;
+          handles.update();
+          box.update();
+          fillBar.update();
+        });
       }
       this.refreshHint();
     });
