@@ -22,7 +22,7 @@ export function useChromium(): { browser: Browser; takeViolations(): string[] } 
   beforeAll(async () => {
     if (!chromiumAvailable())
       throw new Error(
-        'Chromium is missing: install it with `apt-get install -y chromium` (the README test command does)',
+        'Chromium is missing: install it with `apt-get install -y chromium chromium-headless-shell` (the README test command does)',
       );
     context.browser = watchPolicy(await connectChromium(inject('chromiumEndpoints')), violations);
     mkdirSync(ARTIFACTS, { recursive: true });
