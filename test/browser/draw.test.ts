@@ -1,4 +1,3 @@
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PNG_1PX } from '../helpers/http.js';
@@ -259,7 +258,6 @@ describe('draw boards in Chromium', () => {
     await post('links', { x: 320, y: 260, url: 'https://example.org/spec' });
     await page.waitForSelector('.item.text.mermaid svg', { timeout: 20_000 });
     await page.screenshot({ path: join(ARTIFACTS, 'draw-board.png') });
-    copyFileSync(join(ARTIFACTS, 'draw-board.png'), join(process.cwd(), 'docs/screenshot-draw.png'));
     await context.close();
   });
 });

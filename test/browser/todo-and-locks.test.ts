@@ -1,4 +1,3 @@
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, boardJson, person, until, useChromium } from '../helpers/pages.js';
@@ -149,7 +148,6 @@ describe('todo boards in Chromium', () => {
     const { page, context } = await openBoard(created.id);
     await page.waitForSelector('.task:has-text("Dark mode")');
     await page.screenshot({ path: join(ARTIFACTS, 'todo-board.png') });
-    copyFileSync(join(ARTIFACTS, 'todo-board.png'), join(process.cwd(), 'docs/screenshot-todo.png'));
     await context.close();
   });
 });
