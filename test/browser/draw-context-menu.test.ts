@@ -163,6 +163,20 @@ describe('the context menu', () => {
     await context.close();
   });
 
+  it('a click, a right-click and Escape, then a click again on the same text is two clicks, not a double click that edits it', async () => {
+    const id = await makeBoard();
+    const { page, context } = await open(id);
+    const alpha = await centre(page, '.item.text:has-text("Alpha")');
+    await page.mouse.click(alpha.x, alpha.y);
+    await rightClick(page, alpha);
+    await page.keyboard.press('Escape');
+    await menu(page).waitFor({ state: 'hidden' });
+    await page.mouse.click(alpha.x, alpha.y); // well within the 500 ms of a double click
+    expect(await page.locator('textarea.editor').count()).toBe(0);
+    expect(await page.locator('.item.selected:has-text("Alpha")').count()).toBe(1);
+    await context.close();
+  });
+
   it('copy, paste (where the menu was opened) and duplicate from the menu write what the keys do', async () => {
     const id = await makeBoard();
     const { page, context, errors } = await open(id, { clipboard: true });

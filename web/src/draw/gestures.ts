@@ -36,6 +36,11 @@ export class DoublePress {
     return double;
   }
 
+  /** A press of another button (a right-click's menu) comes between: the next press starts afresh, as a browser's dblclick does. */
+  forget(): void {
+    this.last = null;
+  }
+
   /** A press that turns into a drag is no click. */
   drag(event: PointerEvent): void {
     if (this.last && !this.near(this.last, event)) this.last = null;

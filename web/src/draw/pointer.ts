@@ -30,7 +30,7 @@ export function bindPointer(ctx: DrawContext): void {
   vp.addEventListener('pointerdown', (event) => {
     if (ctx.editing.editor && event.target === ctx.editing.editor) return;
     vp.focus({ preventScroll: true });
-    if (event.button === 2) return; // the context menu's (context-menu.ts), no gesture
+    if (event.button === 2) return doublePress.forget(); // the context menu's (context-menu.ts), no gesture
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.size === 1 && event.pointerType === 'touch') selectionBefore = [...layer.selection]; // only fingers pinch
     if (pointers.size === 2) {
