@@ -8,15 +8,33 @@
  * that draw and servers that wait (docs/performance.md, "The test suite").
  */
 import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * What a file's bytes take, by project, in ms per byte (medians of a full run
- * on this machine): the estimate for a file the cache holds no time for, as on
- * a fresh clone. Fault tests wait on real windows, so they take more than
- * their size says.
+ * The files that take longest, in seconds, by project and path, as a full run
+ * alone on this 2-core machine measured them (docs/performance.md, "The test
+ * suite"): the order on a fresh clone, whose cache holds no times. Most are
+ * fault and property tests whose time is not in their size. A stale figure
+ * only changes the order.
  */
-const MS_PER_BYTE: Record<string, number> = { browser: 2.5, processes: 2, 'shared-setup': 1, server: 0.6, unit: 0.1 };
+const MEASURED_SECONDS: Record<string, number> = {
+  'server test/hostile-input.test.ts': 65,
+  'processes test/crash-consistency.test.ts': 59,
+  'processes test/scale-out.test.ts': 56,
+  'processes test/chaos-redis.test.ts': 48,
+  'server test/lock-matrix.test.ts': 30,
+  'processes test/relay-catch-up.test.ts': 29,
+  'processes test/chaos-store.test.ts': 29,
+  'shared-setup test/history.test.ts': 26,
+  'processes test/redis-health.test.ts': 25,
+  'shared-setup test/keep-loaded.test.ts': 25,
+  'server test/history.test.ts': 20,
+  'server test/keep-loaded.test.ts': 17,
+};
+
+/** What a file's bytes take, by project, in ms per byte (medians of the same run): the estimate for the rest. */
+const MS_PER_BYTE: Record<string, number> = { browser: 1, processes: 2, 'shared-setup': 1, server: 0.6, unit: 0.1 };
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -24,8 +42,9 @@ export default class LongestFirst extends BaseSequencer {
     await Promise.all(
       files.map(async (spec) => {
         const cached = this.ctx.cache.getTestSpecificationResult(spec)?.duration;
+        const measured = MEASURED_SECONDS[`${spec.project.name} ${relative(this.ctx.config.root, spec.moduleId)}`];
         const bytes = (await stat(spec.moduleId)).size;
-        estimates.set(spec, cached ?? bytes * (MS_PER_BYTE[spec.project.name] ?? 1));
+        estimates.set(spec, cached ?? (measured ? measured * 1000 : bytes * (MS_PER_BYTE[spec.project.name] ?? 1)));
       }),
     );
     const longestFirst = (specs: TestSpecification[]) =>
