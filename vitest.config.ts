@@ -88,8 +88,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 30_000,
       hookTimeout: 30_000,
       pool: 'forks',
-      // Vitest's default on 2 cores is one file at a time; most files wait on servers, browsers and timers: three at a time keep the CPU busier (docs/performance.md).
-      maxWorkers: 3,
+      // Vitest's default on 2 cores is one file at a time; most files wait on servers, browsers and timers: four at a time keep the CPU busy (docs/performance.md).
+      maxWorkers: 4,
       reporters: ['default', './test/helpers/summary-reporter.ts'],
       // Longest first, Chromium files and the others in turn (test/helpers/sequencer.ts).
       sequence: { sequencer: LongestFirst },
