@@ -13,6 +13,7 @@
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { MAX_BATCH_OPS } from '../../schema/index.js';
 import { chromiumAvailable, launchChromium } from '../../test/helpers/browser.js';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
 import { createBoard } from '../lib/clients.js';
@@ -41,6 +42,8 @@ type Gesture = (typeof GESTURES)[number];
 type Samples = { events: number[]; frames: number[] };
 type Measures = Record<Gesture, Samples>;
 
+const SHAPE_KINDS = ['rectangle', 'ellipse', 'diamond'] as const;
+
 /** The quota board with 50 of its texts turned into drag targets, apart from the rest (which lie at y >= -200). */
 export function quotaBoardWithTargets() {
   const content = fullDrawContent();
@@ -55,6 +58,51 @@ export function quotaBoardWithTargets() {
   );
   return content;
 }
+
+/** The shapes extension's kinds at their quotas: 1,000 labelled shapes in rows, and a frame around every half row. */
+function shapesAtQuota() {
+  const shapes = Array.from({ length: 1000 }, (_, i) => ({
+    type: 'add_shape',
+    shape: SHAPE_KINDS[i % 3],
+    x: (i % 40) * 180,
+    y: 4200 + Math.floor(i / 40) * 120,
+    width: 140,
+    height: 80,
+    label: `Step ${i}`,
+    fill: i % 2 ? 'semi' : 'none',
+  }));
+  const frames = Array.from({ length: 50 }, (_, i) => ({
+    type: 'add_frame',
+    x: (i % 2) * 3600 - 20,
+    y: 4200 + Math.floor(i / 2) * 120 - 20,
+    width: 3600,
+    height: 120,
+    title: `Stage ${i}`,
+  }));
+  return [...shapes, ...frames];
+}
+
+/**
+ * A board at every draw quota: the import (its cap of 2,550 items counts shapes
+ * and frames too, so it holds the texts, strokes and images), then the shapes
+ * and frames in batches of the most a batch takes.
+ */
+export async function createQuotaBoard(baseUrl: string): Promise<string> {
+  const id = await createBoard(baseUrl, { content: quotaBoardWithTargets() });
+  const ops = shapesAtQuota();
+  for (let at = 0; at < ops.length; at += MAX_BATCH_OPS) {
+    const response = await fetch(`${baseUrl}/api/boards/${id}/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ops: ops.slice(at, at + MAX_BATCH_OPS) }),
+    });
+    if (!response.ok) throw new Error(`batch: ${response.status} ${await response.text()}`);
+  }
+  return id;
+}
+
+/** The items of createQuotaBoard's board. */
+export const QUOTA_ITEMS = 500 + 2000 + 50 + 1000 + 50;
 
 /** Frame times from the page's own animation frames, between start() and stop(). */
 const startFrames = (page: Page) =>
@@ -262,7 +310,7 @@ export async function browserInputScenario(quick: boolean): Promise<Section> {
   try {
     const post = (body: unknown) => createBoard(server.url, body);
     const boards = {
-      full: { id: await post({ content: quotaBoardWithTargets() }), items: 2550, measures: empty() },
+      full: { id: await createQuotaBoard(server.url), items: QUOTA_ITEMS, measures: empty() },
       base: {
         id: await post({ content: { texts: [{ x: 0, y: 0, content: `${TARGET} 0` }] } }),
         items: 1,
@@ -324,9 +372,9 @@ export async function browserInputScenario(quick: boolean): Promise<Section> {
       baseline: 'the same gestures, in the same run, on a board holding a single text; both fitted to the screen.',
       rows,
       notes: [
-        'Board at its quotas: 500 texts, 2,000 strokes of 50 points, 50 images, all on screen (fitted).',
+        'Board at its quotas: 500 texts, 2,000 strokes of 50 points, 50 images, 1,000 labelled shapes and 50 frames, all on screen (fitted).',
         'Ctrl+wheel zoom: each event is a notch and the 260 ms rest after it (the board is drawn again at its new scale 200 ms after a zoom rests), so its time per event is 260 ms plus any stall; its frames include that redraw.',
-        'Drag every item: Ctrl+A then a drag of one of them; the baseline board holds one item, so this is 2,550 items against one.',
+        `Drag every item: Ctrl+A then a drag of one of them; the baseline board holds one item, so this is ${QUOTA_ITEMS.toLocaleString('en')} items against one.`,
         'Input goes through Chromium (CDP Input.dispatchMouseEvent / dispatchTouchEvent), not dispatched to the DOM: the browser hit-tests and paints each event. Desktop 1280×800; phone 390×844 with touch.',
         'Headless Chromium without a GPU (software compositing): absolute times are pessimistic; the ratio is the figure.',
       ],

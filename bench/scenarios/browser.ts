@@ -13,7 +13,7 @@ import { createBoard } from '../lib/clients.js';
 import { spawnService } from '../lib/processes.js';
 import type { Section } from '../lib/report.js';
 import { ms, ratio, summarize } from '../lib/stats.js';
-import { quotaBoardWithTargets } from './browser-input.js';
+import { createQuotaBoard, QUOTA_ITEMS } from './browser-input.js';
 
 type Measure = { render: number[]; painted: number[] };
 
@@ -135,11 +135,10 @@ export async function browserScenario(quick: boolean): Promise<Section> {
   const server = await spawnService(testEnv(dataDir, { RATE_LIMITS: 'off' }));
   try {
     const post = (body: unknown) => createBoard(server.url, body);
-    const content = quotaBoardWithTargets();
-    const full = await post({ content });
+    const full = await createQuotaBoard(server.url);
     const empty = await post({ content: { texts: [{ x: 0, y: 0, content: 'One text' }] } });
     const runs = quick ? 2 : 5;
-    const ours = await measure(server.url, full, 2550, runs);
+    const ours = await measure(server.url, full, QUOTA_ITEMS, runs);
     const base = await measure(server.url, empty, 1, runs);
     const [renderOurs, renderBase] = [summarize(ours.render), summarize(base.render)];
     const [paintedOurs, paintedBase] = [summarize(ours.painted), summarize(base.painted)];
