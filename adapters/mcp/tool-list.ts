@@ -56,7 +56,7 @@ function sharingSiblings(properties: Record<string, unknown>): Record<string, un
  */
 const SAID_ONCE = new Set(['board_id', 'access_key']);
 
-const words = (text: string) => text.toLowerCase().replaceAll('_', ' ').split(' ');
+const plain = (text: string) => text.toLowerCase().replaceAll('_', ' ');
 
 /**
  * A description that is its property's name again ("Author" for author, "Item
@@ -65,31 +65,17 @@ const words = (text: string) => text.toLowerCase().replaceAll('_', ' ').split(' 
  */
 function restatesName(name: string, description: unknown): boolean {
   if (typeof description !== 'string') return false;
-  const said = words(description).join(' ');
-  const named = words(name).join(' ');
-  return said === named || said === `item ${named}` || said === 'optional';
+  const said = plain(description);
+  return said === plain(name) || said === `item ${plain(name)}` || said === 'optional';
 }
 
-/** The properties of an object schema, at any depth, without the descriptions above. */
-function withoutRepeatedWords(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutRepeatedWords);
-  if (schema === null || typeof schema !== 'object') return schema;
+/** An object's properties without the descriptions above. */
+function withoutRepeatedWords(properties: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(schema).map(([key, child]) => [
-      key,
-      key === 'properties' && child !== null && typeof child === 'object'
-        ? Object.fromEntries(
-            Object.entries(child as Record<string, Record<string, unknown>>).map(([name, property]) => [
-              name,
-              withoutRepeatedWords(
-                SAID_ONCE.has(name) || restatesName(name, property.description)
-                  ? { ...property, description: undefined }
-                  : property,
-              ),
-            ]),
-          )
-        : withoutRepeatedWords(child),
-    ]),
+    Object.entries(properties).map(([name, property]) => {
+      const { description, ...rest } = property as { description?: unknown };
+      return [name, SAID_ONCE.has(name) || restatesName(name, description) ? rest : property];
+    }),
   );
 }
 
@@ -108,7 +94,9 @@ function advertised(value: unknown): unknown {
       .map(([key, child]) => [
         key,
         key === 'properties' && child !== null && typeof child === 'object'
-          ? sharingSiblings(advertised(child) as Record<string, unknown>)
+          ? sharingSiblings(
+              advertised(withoutRepeatedWords(child as Record<string, unknown>)) as Record<string, unknown>,
+            )
           : advertised(child),
       ]),
   );
@@ -125,9 +113,7 @@ export const TOOL_LIST: Tool[] = (Object.keys(TOOLS) as McpToolName[]).map((name
   name,
   title: TOOLS[name].title,
   description: TOOLS[name].description,
-  inputSchema: withoutRepeatedWords(
-    advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')),
-  ) as Tool['inputSchema'],
+  inputSchema: advertised(toJsonSchema(TOOL_OPERATIONS[name].args, 'input')) as Tool['inputSchema'],
   outputSchema: toJsonSchema(TOOL_OPERATIONS[name].result, 'output') as Tool['outputSchema'],
   annotations: TOOLS[name].annotations,
 }));
