@@ -16,6 +16,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { MAX_BATCH_OPS } from '../../schema/index.js';
 import { chromiumAvailable, launchChromium } from '../../test/helpers/browser.js';
 import { tempDataDir, testEnv } from '../../test/helpers/child-server.js';
+import { client } from '../../test/helpers/http.js';
 import { createBoard } from '../lib/clients.js';
 import { spawnService } from '../lib/processes.js';
 import type { Row, Section } from '../lib/report.js';
@@ -89,14 +90,11 @@ function shapesAtQuota() {
  */
 export async function createQuotaBoard(baseUrl: string): Promise<string> {
   const id = await createBoard(baseUrl, { content: quotaBoardWithTargets() });
+  const api = client(baseUrl);
   const ops = shapesAtQuota();
   for (let at = 0; at < ops.length; at += MAX_BATCH_OPS) {
-    const response = await fetch(`${baseUrl}/api/boards/${id}/batch`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ops: ops.slice(at, at + MAX_BATCH_OPS) }),
-    });
-    if (!response.ok) throw new Error(`batch: ${response.status} ${await response.text()}`);
+    const answer = await api.post(`/api/boards/${id}/batch`, { ops: ops.slice(at, at + MAX_BATCH_OPS) });
+    if (answer.status !== 200) throw new Error(`batch: ${answer.status} ${answer.text}`);
   }
   return id;
 }

@@ -135,8 +135,9 @@ export class HistoryRecorder implements HandedOutStates {
 
   /**
    * A burst of the board settled: records its state if the burst held a local
-   * change, or waits for the recording another settle started. Never throws: a failure is logged and the burst's authors wait for
-   * the next settle, whose recording then covers this state too.
+   * change, or waits for the recording another settle started. Never throws:
+   * a failure is logged and the burst's authors wait for the next settle,
+   * whose recording then covers this state too.
    */
   async settle(boardId: string): Promise<void> {
     const authors = this.takeBurst(boardId);

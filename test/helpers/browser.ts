@@ -37,14 +37,16 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
 }
 
+const SHELL = { executablePath: HEADLESS_SHELL_PATH, headless: true, args: FLAGS };
+
 /** A headless shell that test files connect to (test/helpers/chromium-servers.ts). */
 export async function launchChromiumServer(): Promise<BrowserServer> {
-  return chromium.launchServer({ executablePath: HEADLESS_SHELL_PATH, headless: true, args: FLAGS });
+  return chromium.launchServer(SHELL);
 }
 
 /** This worker's Chromium from the global setup, or one launched for the file when there is none (a config without it). */
 export async function connectChromium(endpoints: string[] | undefined): Promise<Browser> {
-  if (!endpoints?.length) return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, headless: true, args: FLAGS });
+  if (!endpoints?.length) return chromium.launch(SHELL);
   const worker = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
   return chromium.connect(endpoints[worker % endpoints.length]);
 }

@@ -4,8 +4,9 @@
  * file; on two cores the first half was short of CPU and the second waited on
  * timers and fault windows with a core idle. Here the longest files start
  * first (the run ends when the last long file does), taking Chromium files
- * and the others in turn, each queue in step with its share of the time, so that the workers share the cores between pages
- * that draw and servers that wait (docs/performance.md, "The test suite").
+ * and the others in turn, each queue in step with its share of the time, so
+ * that the workers share the cores between pages that draw and servers that
+ * wait (docs/performance.md, "The test suite").
  */
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
@@ -52,7 +53,9 @@ export default class LongestFirst extends BaseSequencer {
     const groups = new Map<number, TestSpecification[]>();
     for (const spec of files) {
       const order = spec.project.config.sequence.groupOrder;
-      groups.set(order, [...(groups.get(order) ?? []), spec]);
+      const group = groups.get(order) ?? [];
+      groups.set(order, group);
+      group.push(spec);
     }
     return [...groups.keys()]
       .sort((a, b) => a - b)
