@@ -418,12 +418,14 @@ describe('draw selection and transform', () => {
         ([lineId, fromId, toId]) => {
           const box = (itemId: string) => {
             const element = document.querySelector<HTMLElement>(`[data-id="${itemId}"]`)!;
-            // While dragged, an item is drawn by its lifted layer's transform (docs/browser-app.md).
-            const lifted = element.closest('.lifted');
-            const shift = lifted ? new DOMMatrix(getComputedStyle(lifted).transform) : new DOMMatrix();
+            // While dragged, an item is drawn where its lifted layer has carried it (docs/browser-app.md).
+            const lifted = element.closest('.lifted-content');
+            const world = document.querySelector('.world')!;
+            const scale = new DOMMatrix(getComputedStyle(world).transform).a;
+            const [origin, carried] = [world, lifted ?? world].map((e) => e.getBoundingClientRect());
             const [x, y] = [
-              Number.parseFloat(element.style.left) + shift.e,
-              Number.parseFloat(element.style.top) + shift.f,
+              Number.parseFloat(element.style.left) + (carried.left - origin.left) / scale,
+              Number.parseFloat(element.style.top) + (carried.top - origin.top) / scale,
             ];
             return { x, y, width: element.offsetWidth, height: element.offsetHeight };
           };

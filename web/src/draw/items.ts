@@ -27,6 +27,13 @@ export type Kind = 'texts' | 'links' | 'strokes' | 'images' | 'shapes' | 'frames
  * kind it is, where its box is. Owns the selection, since selecting marks the
  * elements drawn here.
  */
+/**
+ * How far, in world pixels, a drag can carry the lifted layer, and how far from
+ * the world's origin it shows them: the scroller spans twice this each way, within
+ * Chromium's 33.5 million pixel layout range (styles.css sizes it).
+ */
+export const LIFT_REACH_PX = 4_000_000;
+
 export class ItemLayer {
   /** The HTML layer: texts, links and images, plus the text editor while one is open. */
   readonly items: HTMLElement = h('div.items');
@@ -38,9 +45,11 @@ export class ItemLayer {
   /**
    * The elements of the items a person is dragging, lifted out of the item
    * layer into one layer of their own that the drag moves as a whole (see
-   * `lift`), and where each came from.
+   * `lift`), and where each came from. The layer is a scroller the drag
+   * scrolls, holding the lifted items in the world's order of layers.
    */
-  readonly lifted: HTMLElement = h('div.lifted');
+  readonly lifted: HTMLElement = h('div.lifted', { hidden: true });
+  private readonly liftedLayers = { frames: h('div'), shapes: h('div'), items: h('div') };
   private readonly liftedFrom = new Map<string, { parent: Node; next: Node | null; x: string; y: string }>();
   /** Keeps the world one composited layer (see Paper). */
   private readonly backing = new Paper();
@@ -86,7 +95,8 @@ export class ItemLayer {
     lifted.svg.setAttribute('class', 'strokes');
     lifted.ai.setAttribute('class', 'ai-strokes');
     lifted.svg.append(lifted.people, lifted.ai);
-    this.lifted.append(lifted.svg);
+    const { frames, shapes, items } = this.liftedLayers;
+    this.lifted.append(h('div.lifted-content', {}, frames, shapes, lifted.svg, items));
   }
 
   /** The document's maps of draw items. */
@@ -253,14 +263,16 @@ export class ItemLayer {
   }
 
   /**
-   * Lifts the items among `ids` into the `lifted` layer for a drag: moving them
-   * there is one transform the compositor applies, where moving each element
-   * would lay out and paint the whole board again every frame. Their document
-   * positions still change as the drag writes them (the people watching see
-   * them travel); the elements stay put until `land`, and a lifted stroke is not
-   * drawn again from its new points until then (docs/performance.md).
+   * Lifts the items among `ids` into the `lifted` layer for a drag, which moves
+   * them by scrolling it: Chromium applies a scroll offset in the compositor,
+   * where a changed transform makes it lay out the layers of every lifted
+   * element again each frame, 40 ms at the shapes quotas (docs/performance.md).
+   * Their document positions still change as the drag writes them (the people
+   * watching see them travel); the elements stay put until `land`, and a lifted
+   * stroke is not drawn again from its new points until then.
    */
   lift(ids: Iterable<string>): void {
+    const wasLifting = this.lifting;
     for (const id of ids) {
       const element = this.elements.get(id);
       const parent = element?.parentNode;
@@ -275,9 +287,16 @@ export class ItemLayer {
       if (!(element instanceof HTMLElement) || !parent || this.liftedFrom.has(id)) continue;
       const { left: x, top: y } = element.style;
       this.liftedFrom.set(id, { parent, next: element.nextSibling, x, y });
-      this.lifted.append(element);
+      const layers = this.liftedLayers;
+      (parent === this.frameLayer ? layers.frames : parent === this.shapeLayer ? layers.shapes : layers.items).append(
+        element,
+      );
     }
-    this.lifted.parentElement?.classList.toggle('lifting', this.liftedFrom.size > 0);
+    if (!wasLifting && this.lifting) {
+      this.lifted.hidden = false;
+      this.lifted.scrollTo(LIFT_REACH_PX, LIFT_REACH_PX);
+    }
+    this.lifted.parentElement?.classList.toggle('lifting', this.lifting);
   }
 
   /** Whether a drag has items lifted now (the selection box is not measured meanwhile). */
@@ -285,9 +304,22 @@ export class ItemLayer {
     return this.liftedFrom.size > 0;
   }
 
-  /** Moves the lifted elements by (dx, dy) world pixels from where they were lifted. */
+  /**
+   * Moves the lifted elements by (dx, dy) world pixels from where they were
+   * lifted, at the next frame: scrolling lays the page out first, which the
+   * frame does anyway, where the pointer's handler would wait for it.
+   */
   shiftLifted(dx: number, dy: number): void {
-    this.lifted.style.transform = `translate(${dx}px, ${dy}px)`;
+    const pending = this.shift;
+    this.shift = { dx, dy };
+    if (!pending) requestAnimationFrame(() => this.applyShift());
+  }
+
+  private shift: { dx: number; dy: number } | null = null;
+
+  private applyShift(): void {
+    if (this.shift && this.lifting) this.lifted.scrollTo(LIFT_REACH_PX - this.shift.dx, LIFT_REACH_PX - this.shift.dy);
+    this.shift = null;
   }
 
   /** Puts the lifted elements back in their place in the item layer, where the document now has them. */
@@ -309,7 +341,7 @@ export class ItemLayer {
       if (item) Object.assign(element.style, { left: `${item.x}px`, top: `${item.y}px` });
       this.changed(id);
     }
-    this.lifted.style.transform = '';
+    this.lifted.hidden = true;
     this.lifted.parentElement?.classList.remove('lifting');
   }
 
@@ -406,7 +438,7 @@ export class ItemLayer {
 
   private drawPicture(image: ImageItem): void {
     const id = image.id;
-    this.backing.cover(image.x, image.y);
+    if (!this.needsDrawing(this.elements.get(id) as HTMLElement | undefined, image)) return;
     const element = this.itemElement(id, 'prepend'); // images lie under texts
     renderImage(element, image, this.session.boardId);
     this.keepLifted(id, element);

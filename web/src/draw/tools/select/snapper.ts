@@ -9,6 +9,9 @@ import { svgElement } from '../../render.js';
 import type { Box } from '../../view.js';
 import { type Guide, SNAP_PX, type SnapTargets, snapBox, snapTargets } from './snapping.js';
 
+/** How far from the world's origin, each way, the guides' layer keeps its bounds. */
+const GUIDE_AREA_PX = 4_000_000;
+
 /** The guide lines, one SVG in the world layer; each line keeps one screen pixel at any zoom (non-scaling stroke). */
 export class SnapGuides {
   readonly element: SVGSVGElement = svgElement('svg');
@@ -18,22 +21,29 @@ export class SnapGuides {
   constructor() {
     this.element.setAttribute('class', 'snap-guides');
     this.element.setAttribute('aria-hidden', 'true');
+    // Painted over a fixed area, one 255th opaque as the paper (paper.ts): a layer whose painted bounds change
+    // at each move has Chromium lay out every layer of the page again, 10 ms a frame at the quotas (docs/performance.md).
+    const area = svgElement('rect');
+    const [at, size] = [-GUIDE_AREA_PX, 2 * GUIDE_AREA_PX];
+    for (const [name, value] of Object.entries({ x: at, y: at, width: size, height: size }))
+      area.setAttribute(name, String(value));
+    area.setAttribute('class', 'snap-area');
+    this.element.append(area);
   }
 
   show(guides: readonly Guide[]): void {
     const key = JSON.stringify(guides);
     if (key === this.drawn) return;
     this.drawn = key;
-    this.element.replaceChildren(
-      ...guides.map(({ axis, at, from, to }) => {
-        const line = svgElement('line');
-        const [x1, y1, x2, y2] = axis === 'x' ? [at, from, at, to] : [from, at, to, at];
-        for (const [name, value] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(name, String(value));
-        line.setAttribute('vector-effect', 'non-scaling-stroke');
-        line.dataset.axis = axis;
-        return line;
-      }),
-    );
+    const lines = [...this.element.querySelectorAll('line')];
+    for (const line of lines.slice(guides.length)) line.remove();
+    for (const [i, { axis, at, from, to }] of guides.entries()) {
+      const line = lines[i] ?? this.element.appendChild(svgElement('line'));
+      const [x1, y1, x2, y2] = axis === 'x' ? [at, from, at, to] : [from, at, to, at];
+      for (const [name, value] of Object.entries({ x1, y1, x2, y2 })) line.setAttribute(name, String(value));
+      line.setAttribute('vector-effect', 'non-scaling-stroke');
+      line.dataset.axis = axis;
+    }
   }
 
   hide(): void {
