@@ -147,4 +147,77 @@ describe('a draw board at scale', () => {
     await page.context().close();
     await watcher.context().close();
   });
+
+  it('moves a lifted selection of shapes, a frame and texts without laying out the page again at each pointer move, snapping as it goes', async () => {
+    const id = await makeBoard({
+      texts: [
+        { x: 20, y: 40, content: 'Inside' },
+        { x: 700, y: 0, content: 'Snapped to' },
+      ],
+      shapes: Array.from({ length: 12 }, (_, i) => ({
+        shape: (['rectangle', 'ellipse', 'diamond'] as const)[i % 3],
+        x: 20 + (i % 4) * 150,
+        y: 120 + Math.floor(i / 4) * 100,
+        width: 120,
+        height: 70,
+        label: `Step ${i}`,
+      })),
+      frames: [{ x: 0, y: 0, width: 640, height: 440, title: 'Stage' }],
+    });
+    const page = await open(id, 15);
+    const frame = (await page.locator('.item.frame .frame-title').boundingBox())!;
+    const from = { x: frame.x + 10, y: frame.y + frame.height / 2 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 6, from.y + 4);
+    await until(async () => (await page.locator('.lifted .item').count()) === 14); // the frame and its members
+    const cdp = await page.context().newCDPSession(page);
+    const layerizations: unknown[] = [];
+    cdp.on('Tracing.dataCollected', ({ value }) =>
+      layerizations.push(...value.filter((event) => event.name === 'PaintArtifactCompositor::Update')),
+    );
+    await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['blink'] } });
+    for (let i = 1; i <= 20; i++) await page.mouse.move(from.x + 6 + i * 7, from.y + 4 - (i % 5));
+    await page.locator('.snap-guides line').first().waitFor({ state: 'attached' }); // snapping to the text outside
+    const ended = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await ended;
+    await cdp.detach();
+    // Each frame of the drag is the compositor's scroll of the lifted layer: the page's layers are laid out at
+    // most for the live writes that redraw something, not at each of the 20 moves (every one of them before).
+    expect(layerizations.length).toBeLessThan(6);
+    await page.mouse.up();
+    await until(async () => (await boardJson(t.server.url, id)).frames[0].x > 100);
+    await page.context().close();
+  });
+
+  it('holds "Saving…" through a drag that writes every frame, and says "Live" once it is stored', async () => {
+    const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'Dragged' }] });
+    const page = await open(id, 1);
+    const status = page.locator('.status');
+    await until(async () => (await status.textContent()) === 'Live');
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { statuses: string[] }).statuses = seen;
+      const element = document.querySelector('.status')!;
+      new MutationObserver(() => seen.push(element.textContent ?? '')).observe(element, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    const box = (await page.locator('.item', { hasText: 'Dragged' }).boundingBox())!;
+    await page.mouse.move(box.x + 10, box.y + 10);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 10 + i * 6, box.y + 10 + i * 3);
+    await page.mouse.up();
+    await until(async () => (await boardJson(t.server.url, id)).texts[0].x > 0);
+    await until(async () => (await status.textContent()) === 'Live');
+    // One "Saving…" for the whole drag, then "Live": not a flip at each frame's write and its answer.
+    expect(await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses)).toEqual([
+      'Saving…',
+      'Live',
+    ]);
+    await page.context().close();
+  });
 });

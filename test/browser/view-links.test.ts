@@ -94,7 +94,11 @@ describe('view-only links in the app', { timeout: 90_000 }, () => {
     expect(await page.locator('[data-tool]:visible').count()).toBe(0);
     for (const gone of ['share', 'lock', 'enter-key', 'locked-banner'])
       expect(await page.locator(`[data-testid=${gone}]:visible`).count(), gone).toBe(0);
-    expect(await page.locator('[data-testid=board-title]').isDisabled()).toBe(true);
+    const title = page.locator('[data-testid=board-title]');
+    expect(await title.isDisabled()).toBe(true);
+    // Its name and tooltip offer no rename to someone who cannot rename it.
+    expect(await title.getAttribute('title')).toBeFalsy();
+    expect(await title.getAttribute('aria-label')).not.toContain('rename');
     expect(await page.locator('.export-menu').isVisible()).toBe(true);
     expect(page.url()).not.toContain(id);
     await page.screenshot({ path: join(SHOTS, 'view-1280-light.png') });

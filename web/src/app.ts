@@ -16,10 +16,11 @@ import { askForKey, lockBoard, unlockBoard } from './locks.js';
 import { localDbName, localMeta } from './offline.js';
 import { BoardSession } from './session.js';
 import { shareBoard } from './share.js';
+import { heldStatus } from './status.js';
 import { applyTheme, themeToggle } from './theme.js';
 import { boardLabel, titleControl } from './title.js';
 import { KanbanBoard } from './todo/kanban.js';
-import { h, required, toast } from './ui.js';
+import { h, required, setHidden, toast } from './ui.js';
 
 applyTheme();
 const root = required(document.getElementById('app'), 'the #app element');
@@ -218,28 +219,37 @@ function open(id: string, meta: BoardMeta, offline = false): void {
     helpButton(() => mode),
   );
 
+  // The header is refreshed at every change of the session and of the people here (each of their cursor moves):
+  // it touches only what differs, since any change to it has the browser paint and lay out the page's layers again.
+  const showStatus = heldStatus(status);
+  let peopleShown = '';
   const refresh = () => {
     const { online, connected, synced, pending, edits } = session.state;
-    status.textContent =
+    showStatus(
       !online || !connected
         ? `Offline${edits ? ` · ${edits} edit(s) waiting` : ''}`
         : pending || edits
           ? 'Saving…'
           : synced
             ? 'Live'
-            : 'Connecting…';
-    status.className = `status ${!online || !connected ? 'offline' : pending || edits ? 'pending' : 'live'}`;
+            : 'Connecting…',
+      !online || !connected ? 'offline' : pending || edits ? 'pending' : 'live',
+    );
     const readOnly = session.readOnly && !embed;
-    keyButton.hidden = !readOnly;
-    lockedBanner.hidden = !readOnly;
+    setHidden(keyButton, !readOnly);
+    setHidden(lockedBanner, !readOnly);
     const hasKey = keys.get(id) !== undefined;
-    lockButton.hidden = readOnly || (lockMode !== null && !hasKey);
-    lockButton.textContent = lockMode ? 'Change lock' : 'Lock';
-    unlockButton.hidden = !lockMode || !hasKey || readOnly;
+    setHidden(lockButton, readOnly || (lockMode !== null && !hasKey));
+    const lockLabel = lockMode ? 'Change lock' : 'Lock';
+    if (lockButton.textContent !== lockLabel) lockButton.textContent = lockLabel;
+    setHidden(unlockButton, !lockMode || !hasKey || readOnly);
     header.classList.toggle('readonly', readOnly);
     history.setCanRestore(canRestore());
     // A few chips and a count of the rest: however many are here, the header keeps its width.
     const others = session.people();
+    const peopleNow = JSON.stringify(others.map(({ name, color }) => [name, color]));
+    if (peopleNow === peopleShown) return;
+    peopleShown = peopleNow;
     const shown = others.length > MAX_PEOPLE_SHOWN ? others.slice(0, MAX_PEOPLE_SHOWN - 1) : others;
     const rest = others.slice(shown.length);
     // On a phone only the count shows (styles.css): a chip per person would push the header's menu off the screen.

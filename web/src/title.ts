@@ -36,7 +36,7 @@ export function titleControl(
 ): { element: HTMLElement; destroy(): void } {
   const id = session.boardId;
   const meta = session.doc.getMap('meta');
-  const label = h('button.board-title', { type: 'button', 'data-testid': 'board-title', title: 'Rename this board' });
+  const label = h('button.board-title', { type: 'button', 'data-testid': 'board-title' });
   const field = h('input.board-title-field', {
     type: 'text',
     maxlength: MAX_BOARD_TITLE_CHARS,
@@ -47,14 +47,18 @@ export function titleControl(
   const element = h('span.board-title-wrap', {}, label, field);
   let shown: string | undefined;
 
+  // Shown at every change of the session (each write and its answer): it touches only what differs.
   const show = () => {
     const title = boardTitle(session.doc);
     const text = boardLabel(id, mode(), title);
-    label.textContent = text;
+    const editable = options.editable();
+    if (label.textContent !== text) label.textContent = text;
     label.classList.toggle('untitled', !title);
-    label.disabled = !options.editable();
-    label.setAttribute('aria-label', `${text}: rename`);
-    document.title = text;
+    label.disabled = !editable;
+    const [tip, name] = editable ? ['Rename this board', `${text}: rename`] : ['', text];
+    if (label.title !== tip) label.title = tip;
+    if (label.getAttribute('aria-label') !== name) label.setAttribute('aria-label', name);
+    if (document.title !== text) document.title = text;
     if (options.recentList && title !== shown) recent.rename(id, title);
     shown = title;
   };

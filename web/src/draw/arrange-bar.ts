@@ -4,7 +4,7 @@
  * what Alt+A and the rest do. Its buttons are the registry's actions
  * (actions/arrange.ts): their words, keys and whether they can be done now.
  */
-import { h } from '../ui.js';
+import { h, setHidden } from '../ui.js';
 import { svgElement } from './render.js';
 
 /** One button: an action's name, words and key, what it does, and whether it can be done now. */
@@ -106,8 +106,9 @@ export class ArrangeBar {
 
   /** Shows or hides the bar, and enables each button that can be done now. */
   update(): void {
-    this.element.hidden = !this.shown();
+    setHidden(this.element, !this.shown());
     if (this.element.hidden) return;
-    for (const [button, action] of this.buttons) button.disabled = !action.enabled();
+    for (const [button, action] of this.buttons)
+      if (button.disabled === action.enabled()) button.disabled = !action.enabled();
   }
 }

@@ -200,7 +200,8 @@ export class DrawBoard {
   }
 
   private refreshHint(): void {
-    this.hint.hidden = !this.editable || this.layer.elements.size > 0;
+    const hidden = !this.editable || this.layer.elements.size > 0;
+    if (this.hint.hidden !== hidden) this.hint.hidden = hidden; // each changed item asks: setting it anyway restyles the page
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   SHAPE_FILLS,
   type ShapeFill,
 } from '../../../schema/index.js';
-import { h } from '../ui.js';
+import { h, setHidden } from '../ui.js';
 import type { DrawContext } from './context.js';
 import type { ItemLayer } from './items.js';
 import { svgElement } from './render.js';
@@ -104,7 +104,7 @@ export class FillBar {
 
   /** Shows the bar while the selection holds a shape the person may restyle. */
   update(): void {
-    this.element.hidden = !this.editable() || selectedShapes(this.layer).length === 0;
+    setHidden(this.element, !this.editable() || selectedShapes(this.layer).length === 0);
     if (this.element.hidden) return;
     const fill = sharedFill(this.layer);
     for (const button of this.buttons) button.setAttribute('aria-pressed', String(button.dataset.fill === fill));
