@@ -7,6 +7,7 @@
  * write changes only the fields that differ, and a text only where it differs.
  * A value in the former layout (one plain object per item) reads as it is.
  */
+import { equalityDeep } from 'lib0/function';
 import * as Y from 'yjs';
 
 /** One item's change in a transaction: its value before and after (undefined: absent). */
@@ -22,12 +23,6 @@ export function plainItem<T>(value: unknown): T | undefined {
     item[field] = fieldValue instanceof Y.Text ? fieldValue.toString() : fieldValue;
   }
   return item as T;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
@@ -187,7 +182,7 @@ export class ItemMap<T extends object> implements WritableMap<T> {
         else if (current.toString() !== value) spliceText(current, value);
         else continue;
         changed = true;
-      } else if (!sameJson(current, value)) {
+      } else if (!equalityDeep(current, value)) {
         item.set(field, value);
         changed = true;
       }
