@@ -6,7 +6,9 @@
  * as one lifted layer that lands where the document has them. The figures are
  * bench/scenarios/browser-input.ts; these hold the mechanisms.
  */
+
 import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { createBoard } from '../helpers/http.js';
 import { boardJson, openBoard, until, useChromium } from '../helpers/pages.js';
@@ -220,4 +222,35 @@ describe('a draw board at scale', () => {
     ]);
     await page.context().close();
   });
+
+  it('draws the board again at its new scale once a zoom rests: crisp after zooming in from far out', async () => {
+    const id = await makeBoard({
+      texts: [{ x: 0, y: 0, content: 'Crisp after a zoom' }],
+      shapes: [{ shape: 'ellipse', x: 0, y: 80, width: 200, height: 80, label: 'Ellipse' }],
+    });
+    const page = await open(id, 2);
+    const cdp = await page.context().newCDPSession(page);
+    const shot = async () => Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
+    for (let i = 0; i < 10; i++) await page.keyboard.press('-');
+    await page.waitForTimeout(600); // rested: drawn again small
+    for (let i = 0; i < 13; i++) await page.keyboard.press('=');
+    const stretched = sharpness(await shot()); // the small picture, scaled up (1.6 times less sharp here)
+    await until(async () => sharpness(await shot()) > 1.3 * stretched);
+    await cdp.detach();
+    await page.context().close();
+  });
 });
+
+/** How sharp a screenshot is: the sum of its squared differences between neighbouring pixels' brightness. */
+function sharpness(shot: Buffer): number {
+  const { width, height, data } = PNG.sync.read(shot);
+  const light = (x: number, y: number) => {
+    const at = (y * width + x) * 4;
+    return data[at] + data[at + 1] + data[at + 2];
+  };
+  let sum = 0;
+  for (let y = 0; y < height - 1; y++)
+    for (let x = 0; x < width - 1; x++)
+      sum += (light(x + 1, y) - light(x, y)) ** 2 + (light(x, y + 1) - light(x, y)) ** 2;
+  return sum;
+}

@@ -207,7 +207,10 @@ export class CanvasView {
   private redraw = 0;
 
   private apply(): void {
-    this.world.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.zoom})`;
+    this.world.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.zoom}) translateZ(0)`;
+    // styles.css's hint, while the view moves: the picture is kept as the scale changes, and not drawn again
+    // at each fraction of a pixel a pan moves it
+    this.world.style.removeProperty('will-change');
     if (this.zoom === this.appliedZoom) return;
     this.appliedZoom = this.zoom;
     this.onZoom(this.zoom);
@@ -217,14 +220,17 @@ export class CanvasView {
   }
 
   /**
-   * Has the browser draw the world again at the scale it is shown at. A layer
-   * with `will-change: transform` keeps the scale it was first drawn at, so a
-   * pinch costs no drawing, but the world would stay blurred after zooming in,
-   * and zoomed out every frame would scale down a picture drawn far larger
-   * than the screen. One frame without the hint drops that picture.
+   * Has the browser draw the world again at the scale it is shown at. While it
+   * carries `will-change: transform` (from the first step of a zoom) the world's
+   * layer keeps the scale it was drawn at, so a pinch or a wheel's notches cost
+   * no drawing; but the world would stay blurred after zooming in, and zoomed
+   * out every frame would scale down a picture drawn far larger than the
+   * screen. Dropping the hint at rest has Chromium draw the layer once at its
+   * new scale, and the `translateZ(0)` in its transform keeps it a layer of its
+   * own meanwhile (dropping the hint alone would draw it twice: once into the
+   * page and once again as a layer, docs/performance.md).
    */
   private redrawAtScale(): void {
     this.world.style.willChange = 'auto';
-    requestAnimationFrame(() => requestAnimationFrame(() => this.world.style.removeProperty('will-change')));
   }
 }
