@@ -477,6 +477,53 @@ describe('shapes, frames and connectors in the app', () => {
     await context.close();
   });
 
+  it('the eraser erases a shape on its outline (a filled one inside too), a text anywhere, a frame on its edge only and never its members; undo brings them back', async () => {
+    const id = await makeBoard({
+      shapes: [
+        { shape: 'rectangle', x: 0, y: 0, width: 200, height: 120, label: 'Hollow' },
+        { shape: 'ellipse', x: 300, y: 0, width: 200, height: 120, fill: 'solid', label: 'Filled' },
+      ],
+      texts: [
+        { x: 600, y: 40, content: 'Erase me' },
+        { x: 300, y: 430, content: 'Held' },
+      ],
+      frames: [{ x: 0, y: 300, width: 500, height: 200, title: 'Area' }],
+      lines: [
+        {
+          points: [
+            [100, 400],
+            [400, 400],
+          ],
+        },
+      ],
+    });
+    const { page, context } = await open(id, { items: 6 });
+    await page.keyboard.press('e');
+    const swipe = async (from: At, to: At) => drag(page, await toScreen(page, from), await toScreen(page, to));
+    const board = () => boardJson(t.server.url, id);
+    await swipe({ x: 40, y: 60 }, { x: 160, y: 60 }); // inside the hollow rectangle, clear of its outline
+    await swipe({ x: 360, y: 60 }, { x: 440, y: 60 }); // inside the filled ellipse
+    await swipe({ x: 590, y: 50 }, { x: 700, y: 50 }); // across the text
+    await swipe({ x: 250, y: 350 }, { x: 250, y: 450 }); // inside the frame, across the stroke it holds
+    const erased = await until(async () => {
+      const now = await board();
+      return now.shapes.length === 1 && now.texts.length === 1 && now.lines.length === 0 && now;
+    });
+    expect(erased.shapes[0].label).toBe('Hollow');
+    expect(erased.frames).toHaveLength(1);
+    expect(erased.texts[0].content).toBe('Held');
+    await swipe({ x: -20, y: 60 }, { x: 20, y: 60 }); // across the rectangle's left side
+    await swipe({ x: 100, y: 480 }, { x: 100, y: 520 }); // across the frame's bottom edge
+    await until(async () => {
+      const now = await board();
+      return now.shapes.length === 0 && now.frames.length === 0;
+    });
+    expect((await board()).texts.map((text: { content: string }) => text.content)).toEqual(['Held']); // what it held stays
+    await page.keyboard.press('Control+z');
+    await until(async () => (await board()).frames.length === 1);
+    await context.close();
+  });
+
   it('offline, a frame and a shape drawn wait with the other edits, reach the server on reconnect, and undo takes one back', async () => {
     const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'start' }] });
     const { page, context, errors } = await open(id, { items: 1 });

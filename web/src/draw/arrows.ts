@@ -72,29 +72,32 @@ function segmentDistance2(p: World, a: Point, b: Point): number {
   return x * x + y * y;
 }
 
-/**
- * The strokes the eraser touches moving from `from` to `to` (world
- * coordinates, `radius` in world pixels): the path is sampled every half
- * radius, so a fast swipe misses no stroke between two pointer events.
- */
-export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius: number): string[] {
+/** Points along from–to every half radius, so a fast swipe misses nothing between two pointer events; and their box, grown by the radius. */
+function sampled(from: World, to: World, radius: number): { samples: World[]; box: Box } {
   const steps = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / (radius / 2)));
   const samples = Array.from({ length: steps + 1 }, (_, i) => ({
     x: from.x + ((to.x - from.x) * i) / steps,
     y: from.y + ((to.y - from.y) * i) / steps,
   }));
-  const [minX, minY, maxX, maxY] = [
-    Math.min(from.x, to.x) - radius,
-    Math.min(from.y, to.y) - radius,
-    Math.max(from.x, to.x) + radius,
-    Math.max(from.y, to.y) + radius,
-  ];
+  const [x, y] = [Math.min(from.x, to.x) - radius, Math.min(from.y, to.y) - radius];
+  const box = { x, y, width: Math.abs(to.x - from.x) + 2 * radius, height: Math.abs(to.y - from.y) + 2 * radius };
+  return { samples, box };
+}
+
+const apart = (a: Box, b: Box) =>
+  a.x > b.x + b.width || a.y > b.y + b.height || a.x + a.width < b.x || a.y + a.height < b.y;
+
+/**
+ * The strokes the eraser touches moving from `from` to `to` (world
+ * coordinates, `radius` in world pixels).
+ */
+export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius: number): string[] {
+  const { samples, box: path } = sampled(from, to, radius);
   const hit: string[] = [];
   for (const [id, stroke] of layer.maps().lines.entries()) {
     const { points } = stroke;
     // Cheap rejection by bounding box before the per-segment test.
-    const box = layer.strokeBox(id) ?? strokeBBox(points);
-    if (box.x > maxX || box.y > maxY || box.x + box.width < minX || box.y + box.height < minY) continue;
+    if (apart(layer.strokeBox(id) ?? strokeBBox(points), path)) continue;
     const near = samples.some((p) => {
       if (points.length === 1) return segmentDistance2(p, points[0], points[0]) <= radius * radius;
       for (let i = 1; i < points.length; i++)
@@ -102,6 +105,41 @@ export function strokesCrossed(layer: ItemLayer, from: World, to: World, radius:
       return false;
     });
     if (near) hit.push(id);
+  }
+  return hit;
+}
+
+/**
+ * The other items the eraser touches on the same path, as tldraw's eraser
+ * does: a shape where the path meets its outline (inside too, when it is
+ * filled), a text, link or image anywhere on its box, a frame on its edge
+ * only, so erasing inside a frame leaves the frame (and erasing a frame keeps
+ * what it holds).
+ */
+export function itemsCrossed(layer: ItemLayer, from: World, to: World, radius: number): string[] {
+  const { samples, box: path } = sampled(from, to, radius);
+  const { texts, images, shapes, frames } = layer.maps();
+  const hit: string[] = [];
+  const outlined = (id: string, box: Outlined, inside: boolean) => {
+    if (apart(box, path)) return;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const touches = samples.some((p) => {
+      const atCentre = p.x === centre.x && p.y === centre.y; // which has no way out: any will do
+      const edge = outlinePoint(box, atCentre ? { x: p.x + 1, y: p.y } : p);
+      const [toPoint, toEdge] = [
+        Math.hypot(p.x - centre.x, p.y - centre.y),
+        Math.hypot(edge.x - centre.x, edge.y - centre.y),
+      ];
+      return inside ? toPoint <= toEdge + radius : Math.abs(toPoint - toEdge) <= radius;
+    });
+    if (touches) hit.push(id);
+  };
+  for (const shape of shapes.values()) outlined(shape.id, { ...shape, outline: shape.shape }, shape.fill !== 'none');
+  for (const frame of frames.values()) outlined(frame.id, frame, false);
+  for (const id of [...texts.keys(), ...images.keys()]) {
+    const element = layer.elements.get(id);
+    const box = element && layer.boxOf(element);
+    if (box) outlined(id, box, true);
   }
   return hit;
 }

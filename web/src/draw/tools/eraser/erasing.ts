@@ -1,6 +1,6 @@
-/** Erasing: the strokes the eraser passes over are marked, and go in one write on release (one undo brings them back). */
+/** Erasing: the items the eraser passes over are marked, and go in one write on release (one undo brings them back). */
 import { eraseItem } from '../../../../../board/mutations/draw.js';
-import { ERASER_RADIUS_PX, strokesCrossed } from '../../arrows.js';
+import { ERASER_RADIUS_PX, itemsCrossed, strokesCrossed } from '../../arrows.js';
 import type { DrawContext } from '../../context.js';
 import type { World } from '../../view.js';
 import type { GestureState } from '../state.js';
@@ -16,10 +16,15 @@ export class Erasing implements GestureState {
     this.erase(last);
   }
 
-  /** Marks the strokes crossed on the way to `world`. */
+  /** Marks the items crossed on the way to `world`. */
   private erase(world: World): void {
     const { ctx } = this;
-    for (const id of strokesCrossed(ctx.layer, this.last, world, ERASER_RADIUS_PX / ctx.view.scale)) {
+    const radius = ERASER_RADIUS_PX / ctx.view.scale;
+    for (const id of [
+      ...strokesCrossed(ctx.layer, this.last, world, radius),
+      ...itemsCrossed(ctx.layer, this.last, world, radius),
+    ]) {
+      if (this.ids.has(id)) continue;
       this.ids.add(id);
       ctx.layer.elements.get(id)?.classList.add('erasing');
     }
@@ -33,10 +38,13 @@ export class Erasing implements GestureState {
   onPointerUp(event: PointerEvent): void {
     const { layer, session } = this.ctx;
     this.onCancel();
-    const ids = [...this.ids].filter((id) => layer.kindOf(id) === 'strokes');
-    if (event.type === 'pointerup' && ids.length)
+    const gone = [...this.ids].flatMap((id) => {
+      const kind = layer.kindOf(id); // another person may have erased it meanwhile
+      return kind ? [{ id, kind }] : [];
+    });
+    if (event.type === 'pointerup' && gone.length)
       session.write((w) => {
-        for (const id of ids) eraseItem(w, 'strokes', id);
+        for (const { id, kind } of gone) eraseItem(w, kind, id);
       });
   }
 

@@ -1,4 +1,4 @@
-/** The Eraser tool: a drag erases the strokes it passes over. */
+/** The Eraser tool: a drag erases the items it passes over (arrows.ts says which touch counts). */
 import type { DrawContext } from '../../context.js';
 import { panOrResize } from '../press.js';
 import type { Gesture, Press, Tool } from '../state.js';
