@@ -212,6 +212,29 @@ describe('the context menu', () => {
     await context.close();
   });
 
+  it('fills a selected shape from the menu, as the fill bar does; a text has no fill in its menu', async () => {
+    const id = await makeBoard({
+      content: {
+        texts: [{ x: 400, y: 100, content: 'Beta' }],
+        shapes: [{ shape: 'rectangle', x: 100, y: 100, width: 160, height: 90, label: 'Box' }],
+      },
+    });
+    const { page, context, errors } = await open(id);
+    await rightClick(page, await centre(page, '.item.text:has-text("Beta")'));
+    expect(await names(page)).not.toContain('fill-solid');
+    await page.keyboard.press('Escape');
+    await rightClick(page, await centre(page, '.item.shape'));
+    expect(await names(page)).toEqual(expect.arrayContaining(['fill-none', 'fill-semi', 'fill-solid']));
+    await menu(page)
+      .getByRole('menuitem', { name: /Solid fill/ })
+      .click();
+    await until(async () => (await boardJson(t.server.url, id)).shapes[0].fill === 'solid');
+    await page.keyboard.press('Control+z');
+    await until(async () => (await boardJson(t.server.url, id)).shapes[0].fill === 'none');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('exports the selection from the menu, as the Export menu does', async () => {
     const id = await makeBoard();
     const { page, context, errors } = await open(id);

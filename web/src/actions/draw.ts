@@ -11,6 +11,7 @@ import { TOOLS } from '../draw/tools/names.js';
 import { nudgeSelection } from '../draw/tools/select/translating.js';
 import { type Action, modKey } from './action.js';
 import { arrangeActions } from './arrange.js';
+import { fillActions } from './fill.js';
 import { redo, undo } from './history.js';
 
 /** What the canvas's actions act on: the canvas, and the keyboard focus among its items. */
@@ -282,7 +283,17 @@ const canvasActions: CanvasAction[] = [
 ];
 
 /** The help dialog's sections of the draw board, and the order keys are tried in. */
-export const DRAW_ACTIONS = { tools: toolActions, canvas: canvasActions, arrange: arrangeActions } as const;
+export const DRAW_ACTIONS = {
+  tools: toolActions,
+  canvas: canvasActions,
+  arrange: arrangeActions,
+  fill: fillActions,
+} as const;
 
 /** Every draw action, for the keyboard; Alt+A aligns before A picks the Arrow tool. */
-export const drawActions: readonly CanvasAction[] = [...canvasActions, ...arrangeActions, ...toolActions];
+export const drawActions: readonly CanvasAction[] = [
+  ...canvasActions,
+  ...arrangeActions,
+  ...fillActions,
+  ...toolActions,
+];

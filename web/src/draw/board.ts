@@ -12,6 +12,7 @@ import { actionNamed } from '../actions/action.js';
 import { arrangeActions } from '../actions/arrange.js';
 import { type CanvasKeys, drawActions } from '../actions/draw.js';
 import { EXPORT_ACTIONS } from '../actions/export.js';
+import { fillActionName, fillActions } from '../actions/fill.js';
 import { takeSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
 import { h } from '../ui.js';
@@ -27,7 +28,7 @@ import { ItemLayer } from './items.js';
 import { bindKeyboard } from './keyboard.js';
 import { bindPointer } from './pointer.js';
 import { SelectionBox } from './selection-box.js';
-import { FillBar, fillSelection } from './shape-style.js';
+import { FillBar } from './shape-style.js';
 import { Toolbar } from './toolbar.js';
 import { SnapGuides } from './tools/select/snapper.js';
 import { Handles } from './transform.js';
@@ -94,7 +95,9 @@ export class DrawBoard {
       () => this.editable && layer.selection.size >= 2,
     );
     viewport.append(arrangeBar.element);
-    const fillBar = new FillBar(layer, editable, (fill) => fillSelection(context, fill));
+    const fillBar = new FillBar(layer, editable, (fill) =>
+      actionNamed(fillActions, fillActionName(fill)).perform?.(context, null),
+    );
     viewport.append(fillBar.element);
     this.arrangeBar = arrangeBar;
     this.hint = hint;

@@ -17,13 +17,20 @@ import type { Screen } from './tools/state.js';
 /** The menu's entries by action name, in groups a line apart: on the selection, and on empty canvas. */
 const ON_SELECTION: readonly (readonly string[])[] = [
   ['copy', 'cut', 'paste', 'duplicate'],
+  ['fill-none', 'fill-semi', 'fill-solid'],
   ['delete'],
   ['select-all'],
   ['export-png-selection', 'export-svg-selection'],
   ['export-png-frame', 'export-svg-frame'],
 ];
-/** Entries left out, rather than shown disabled, where they cannot be used: most selections hold no frame. */
-const ONLY_WHEN_ENABLED: ReadonlySet<string> = new Set(['export-png-frame', 'export-svg-frame']);
+/** Entries left out, rather than shown disabled, where they cannot be used: most selections hold no frame and no shape. */
+const ONLY_WHEN_ENABLED: ReadonlySet<string> = new Set([
+  'export-png-frame',
+  'export-svg-frame',
+  'fill-none',
+  'fill-semi',
+  'fill-solid',
+]);
 const ON_CANVAS: readonly (readonly string[])[] = [['paste', 'select-all']];
 /** How far from the screen's edges the menu stays, in pixels. */
 const EDGE_PX = 8;
