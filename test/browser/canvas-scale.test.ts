@@ -196,6 +196,7 @@ describe('a draw board at scale', () => {
   it('holds "Saving…" through a drag that writes every frame, and says "Live" once it is stored', async () => {
     const id = await makeBoard({ texts: [{ x: 0, y: 0, content: 'Dragged' }] });
     const page = await open(id, 1);
+    const watcher = await open(id, 1); // someone else here, whose cursor moves refresh the header
     const status = page.locator('.status');
     await until(async () => (await status.textContent()) === 'Live');
     await page.evaluate(() => {
@@ -214,13 +215,19 @@ describe('a draw board at scale', () => {
     for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 10 + i * 6, box.y + 10 + i * 3);
     await page.mouse.up();
     await until(async () => (await boardJson(t.server.url, id)).texts[0].x > 0);
-    await until(async () => (await status.textContent()) === 'Live');
+    // "Live" comes while the other person's cursor keeps moving: their moves do not hold it back again and again.
+    let step = 0;
+    await until(async () => {
+      await watcher.mouse.move(300 + (step++ % 20) * 10, 300);
+      return (await status.textContent()) === 'Live';
+    });
     // One "Saving…" for the whole drag, then "Live": not a flip at each frame's write and its answer.
     expect(await page.evaluate(() => (window as unknown as { statuses: string[] }).statuses)).toEqual([
       'Saving…',
       'Live',
     ]);
     await page.context().close();
+    await watcher.context().close();
   });
 
   it('draws the board again at its new scale once a zoom rests: crisp after zooming in from far out', async () => {

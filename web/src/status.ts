@@ -10,16 +10,23 @@ export const SAVED_SHOWN_AFTER_MS = 400;
 
 /** Shows a status in `element`, touching it only when it changes, with "Live" after "Saving…" held back a moment. */
 export function heldStatus(element: HTMLElement): (text: string, kind: 'offline' | 'pending' | 'live') => void {
-  let held = 0;
+  let held: { timer: number; text: string } | null = null;
   const show = (text: string, kind: string) => {
     if (element.textContent !== text) element.textContent = text;
     const className = `status ${kind}`;
     if (element.className !== className) element.className = className;
   };
   return (text, kind) => {
-    clearTimeout(held);
-    if (kind === 'live' && element.classList.contains('pending'))
-      held = window.setTimeout(() => show(text, kind), SAVED_SHOWN_AFTER_MS);
-    else show(text, kind);
+    const holding = kind === 'live' && element.classList.contains('pending');
+    // Asked again for the same (each cursor move of someone here refreshes the header): the hold runs on, not again.
+    if (holding && held?.text === text) return;
+    if (held) clearTimeout(held.timer);
+    held = null;
+    if (!holding) return show(text, kind);
+    const timer = window.setTimeout(() => {
+      held = null;
+      show(text, kind);
+    }, SAVED_SHOWN_AFTER_MS);
+    held = { timer, text };
   };
 }
