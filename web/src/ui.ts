@@ -27,12 +27,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-/** Whether a key went to a field being typed in, whose own keys (undo among them) come first. */
 /** Hides or shows `element`, leaving it untouched when it already is (setting it anyway restyles the page). */
 export function setHidden(element: HTMLElement, hidden: boolean): void {
   if (element.hidden !== hidden) element.hidden = hidden;
 }
 
+/** Whether a key went to a field being typed in, whose own keys (undo among them) come first. */
 export function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
   return (

@@ -108,7 +108,9 @@ export class ArrangeBar {
   update(): void {
     setHidden(this.element, !this.shown());
     if (this.element.hidden) return;
-    for (const [button, action] of this.buttons)
-      if (button.disabled === action.enabled()) button.disabled = !action.enabled();
+    for (const [button, action] of this.buttons) {
+      const disabled = !action.enabled();
+      if (button.disabled !== disabled) button.disabled = disabled;
+    }
   }
 }

@@ -6,7 +6,7 @@
 
 import { strokeBBox } from '../../../board/model/geometry.js';
 import { type Outlined, outlinePoint } from '../../../board/mutations/anchored-strokes.js';
-import type { Anchor, Anchors, Point, StrokeInput } from '../../../schema/index.js';
+import type { Anchor, Anchors, Point, ShapeKind, StrokeInput } from '../../../schema/index.js';
 import type { ItemLayer } from './items.js';
 import { type Box, round, type World } from './view.js';
 
@@ -120,21 +120,22 @@ export function itemsCrossed(layer: ItemLayer, from: World, to: World, radius: n
   const { samples, box: path } = sampled(from, to, radius);
   const { texts, images, shapes, frames } = layer.maps();
   const hit: string[] = [];
-  const outlined = (id: string, box: Outlined, inside: boolean) => {
+  const outlined = (id: string, box: Box, inside: boolean, outline?: ShapeKind) => {
     if (apart(box, path)) return;
-    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const shape: Outlined = { x: box.x, y: box.y, width: box.width, height: box.height, outline };
+    const middle = centre(box);
     const touches = samples.some((p) => {
-      const atCentre = p.x === centre.x && p.y === centre.y; // which has no way out: any will do
-      const edge = outlinePoint(box, atCentre ? { x: p.x + 1, y: p.y } : p);
+      const atCentre = p.x === middle.x && p.y === middle.y; // which has no way out: any will do
+      const edge = outlinePoint(shape, atCentre ? { x: p.x + 1, y: p.y } : p);
       const [toPoint, toEdge] = [
-        Math.hypot(p.x - centre.x, p.y - centre.y),
-        Math.hypot(edge.x - centre.x, edge.y - centre.y),
+        Math.hypot(p.x - middle.x, p.y - middle.y),
+        Math.hypot(edge.x - middle.x, edge.y - middle.y),
       ];
       return inside ? toPoint <= toEdge + radius : Math.abs(toPoint - toEdge) <= radius;
     });
     if (touches) hit.push(id);
   };
-  for (const shape of shapes.values()) outlined(shape.id, { ...shape, outline: shape.shape }, shape.fill !== 'none');
+  for (const shape of shapes.values()) outlined(shape.id, shape, shape.fill !== 'none', shape.shape);
   for (const frame of frames.values()) outlined(frame.id, frame, false);
   for (const id of [...texts.keys(), ...images.keys()]) {
     const element = layer.elements.get(id);

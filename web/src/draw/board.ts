@@ -15,7 +15,7 @@ import { EXPORT_ACTIONS } from '../actions/export.js';
 import { fillActionName, fillActions } from '../actions/fill.js';
 import { takeSnapshot } from '../first-paint.js';
 import type { BoardSession } from '../session.js';
-import { h } from '../ui.js';
+import { h, setHidden } from '../ui.js';
 import { ArrangeBar } from './arrange-bar.js';
 import { unionBox } from './clipboard.js';
 import type { DrawContext } from './context.js';
@@ -203,8 +203,7 @@ export class DrawBoard {
   }
 
   private refreshHint(): void {
-    const hidden = !this.editable || this.layer.elements.size > 0;
-    if (this.hint.hidden !== hidden) this.hint.hidden = hidden; // each changed item asks: setting it anyway restyles the page
+    setHidden(this.hint, !this.editable || this.layer.elements.size > 0); // each changed item asks
   }
 
   /**

@@ -22,18 +22,18 @@ import type { Box } from './view.js';
 export type Kind = 'texts' | 'links' | 'strokes' | 'images' | 'shapes' | 'frames';
 
 /**
+ * How far, in world pixels, a drag can carry the lifted layer, and how far from
+ * the world's origin it shows them: the scroller spans twice this each way, and
+ * its content as much again, within Chromium's 33.5 million pixel layout range.
+ */
+const LIFT_REACH_PX = 4_000_000;
+
+/**
  * Draws every item of the document and redraws one whenever it changes, and
  * answers what the input code asks of items: which one is under a target, what
  * kind it is, where its box is. Owns the selection, since selecting marks the
  * elements drawn here.
  */
-/**
- * How far, in world pixels, a drag can carry the lifted layer, and how far from
- * the world's origin it shows them: the scroller spans twice this each way, within
- * Chromium's 33.5 million pixel layout range (styles.css sizes it).
- */
-export const LIFT_REACH_PX = 4_000_000;
-
 export class ItemLayer {
   /** The HTML layer: texts, links and images, plus the text editor while one is open. */
   readonly items: HTMLElement = h('div.items');
@@ -96,7 +96,12 @@ export class ItemLayer {
     lifted.ai.setAttribute('class', 'ai-strokes');
     lifted.svg.append(lifted.people, lifted.ai);
     const { frames, shapes, items } = this.liftedLayers;
-    this.lifted.append(h('div.lifted-content', {}, frames, shapes, lifted.svg, items));
+    const [reach, span] = [`${LIFT_REACH_PX}px`, `${2 * LIFT_REACH_PX}px`];
+    const content = h('div.lifted-content', {}, frames, shapes, lifted.svg, items);
+    // The scroller from -reach to +reach; its content from +reach further on, so a scroll of `reach` shows it at the origin.
+    Object.assign(this.lifted.style, { left: `-${reach}`, top: `-${reach}`, width: span, height: span });
+    Object.assign(content.style, { left: span, top: span, width: span, height: span });
+    this.lifted.append(content);
   }
 
   /** The document's maps of draw items. */
@@ -342,6 +347,7 @@ export class ItemLayer {
       this.changed(id);
     }
     this.lifted.hidden = true;
+    this.shift = null;
     this.lifted.parentElement?.classList.remove('lifting');
   }
 
