@@ -236,12 +236,15 @@ describe('a draw board at scale', () => {
       shapes: [{ shape: 'ellipse', x: 0, y: 80, width: 200, height: 80, label: 'Ellipse' }],
     });
     const page = await open(id, 2);
+    // The page's timers run on the test's clock: a zoom has rested when the test says so, however slow the machine.
+    await page.clock.install();
     const cdp = await page.context().newCDPSession(page);
     const shot = async () => Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
     for (let i = 0; i < 10; i++) await page.keyboard.press('-');
-    await page.waitForTimeout(600); // rested: drawn again small
+    await page.clock.runFor(1000); // rested far out: drawn again small
     for (let i = 0; i < 13; i++) await page.keyboard.press('=');
     const stretched = sharpness(await shot()); // the small picture, scaled up (1.6 times less sharp here)
+    await page.clock.runFor(1000); // rested
     await until(async () => sharpness(await shot()) > 1.3 * stretched);
     await cdp.detach();
     await page.context().close();
