@@ -24,6 +24,7 @@ export class RedisHealth implements RelayHealth {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly listeners = new Set<(up: boolean) => void>();
+  private readonly answeredListeners = new Set<() => void>();
 
   constructor(
     private readonly client: IORedis,
@@ -45,6 +46,12 @@ export class RedisHealth implements RelayHealth {
   onChange(listener: (up: boolean) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Told after every ping Redis answers while up: what one slow command left undone may be done again. */
+  onAnswered(listener: () => void): () => void {
+    this.answeredListeners.add(listener);
+    return () => this.answeredListeners.delete(listener);
   }
 
   /** Pings now and then every interval; resolves once the first ping is answered or missed. */
@@ -81,6 +88,7 @@ export class RedisHealth implements RelayHealth {
       this.lastMiss = error instanceof Error ? error.message : String(error);
     }
     this.check();
+    if (this.misses === 0 && this.current.up) for (const listener of this.answeredListeners) listener();
     // Pings are sent every interval from the last one's start, so misses count at the pace of the clock.
     if (!this.stopped)
       this.timer = setTimeout(

@@ -66,7 +66,7 @@ class DocumentRelay extends RedisExtension {
   relayUp: () => boolean = () => true;
   /** Told of a board whose channel could not be subscribed. */
   unrelayed: (error: unknown) => void = () => {};
-  /** Boards loaded without their channel, while Redis was away: subscribed once it is back. */
+  /** Boards loaded without their channel (Redis away, or its subscribe failed): subscribed once Redis answers. */
   private readonly unsubscribed = new Map<string, afterLoadDocumentPayload>();
 
   /**
@@ -87,8 +87,9 @@ class DocumentRelay extends RedisExtension {
     }
   }
 
-  /** Redis is back: every board loaded without it, and still loaded, subscribes to its channel now. */
+  /** Redis answers: every board loaded without its channel, and still loaded, subscribes to it now. */
   async subscribeUnrelayed(): Promise<void> {
+    if (this.unsubscribed.size === 0) return;
     const waiting = [...this.unsubscribed.values()];
     this.unsubscribed.clear();
     await Promise.all(
@@ -190,6 +191,8 @@ export class RedisCluster implements EventRelay {
     this.health.onChange((up) => {
       if (up) void this.extension.subscribeUnrelayed();
     });
+    // A subscribe that timed out while Redis stayed up (one slow answer under load) is tried again at the next ping.
+    this.health.onAnswered(() => void this.extension.subscribeUnrelayed());
     this.extension.left = (boardId, update) =>
       this.publish({ type: 'left', boardId, awareness: Buffer.from(update).toString('base64') });
     this.pub.defineCommand('boardHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
